@@ -1,0 +1,214 @@
+#include <cmath>
+#include <map>
+
+#include "app/cli/report.h"
+
+namespace syncscope::cli {
+namespace {
+
+using nlohmann::json;
+
+json value_json(DType t, uint32_t bits, bool poison) {
+  if (poison) return nullptr;
+  if (t == DType::Int32) return sim::from_bits<int32_t>(bits);
+  return sim::from_bits<float>(bits);
+}
+
+json bits_json(DType t, const std::vector<uint32_t>& bits, const std::vector<uint8_t>& poison) {
+  json a = json::array();
+  for (size_t i = 0; i < bits.size(); ++i) a.push_back(value_json(t, bits[i], !poison.empty() && poison[i]));
+  return a;
+}
+
+json numbers_json(DType t, const std::vector<double>& v) {
+  json a = json::array();
+  for (double x : v) {
+    if (t == DType::Int32) a.push_back(static_cast<int64_t>(x));
+    else a.push_back(static_cast<float>(x));
+  }
+  return a;
+}
+
+json counters_json(const sim::ThreadCounters& c) {
+  return {{"global_reads", c.global_reads}, {"global_writes", c.global_writes}, {"shared_reads", c.shared_reads},
+          {"shared_writes", c.shared_writes}, {"barriers", c.barriers},         {"adds", c.adds}};
+}
+
+
+json line_json(sim::LineId id) {
+  if (id == sim::kNoLine) return nullptr;
+  return sim::LineTable::describe(id);
+}
+
+const char* event_op(const sim::Event& e) {
+  switch (e.kind) {
+    case sim::EventKind::SharedRead:
+    case sim::EventKind::GlobalRead: return "read";
+    case sim::EventKind::SharedWrite:
+    case sim::EventKind::GlobalWrite: return "write";
+    case sim::EventKind::Shuffle: return "shuffle";
+    case sim::EventKind::WarpSync: return "sync_warp";
+    case sim::EventKind::Barrier: return "barrier";
+    case sim::EventKind::Exit: return "exit";
+  }
+  return "?";
+}
+
+json steps_json(const RunResult& r) {
+  const sim::Trace& t = r.sim.trace;
+  json launches = json::array();
+  for (size_t l = 0; l < t.launches.size(); ++l) {
+    const sim::LaunchTrace& lt = t.launches[l];
+    json steps = json::array();
+    for (int step = 0; step < lt.steps; ++step) {
+      json blocks = json::array();
+      for (const auto& b : lt.blocks) {
+        if (step >= static_cast<int>(b.steps.size())) continue;
+        const sim::StepTrace& st = b.steps[step];
+        json shared = json::object();
+        for (const auto& snap : st.shared)
+          shared[t.arrays[snap.array].name] = bits_json(t.arrays[snap.array].dtype, snap.bits, snap.poison);
+        std::map<int, json> threads;
+        for (const sim::Event& e : st.events) {
+          if (e.kind == sim::EventKind::Barrier || e.kind == sim::EventKind::Exit) continue;
+          json ev = {{"op", event_op(e)}, {"line", line_json(e.line)}};
+          if (e.is_memory()) {
+            const DType dt = t.arrays[e.array].dtype;
+            ev["array"] = t.arrays[e.array].name;
+            ev["index"] = e.index;
+            ev["value"] = value_json(dt, e.value_bits, e.flags & sim::kValuePoison);
+            if (e.is_write()) ev["old"] = value_json(dt, e.old_bits, e.flags & sim::kOldPoison);
+            if (e.flags & sim::kOutOfBounds) ev["out_of_bounds"] = true;
+          } else if (e.kind == sim::EventKind::Shuffle) {
+            ev["value"] = value_json(r.config.problem.dtype, e.value_bits, e.flags & sim::kValuePoison);
+            ev["source_lane"] = (e.flags & sim::kOwnValue) ? json(nullptr) : json(e.index);
+          }
+          if (e.flags & sim::kRacy) ev["race"] = true;
+          threads[e.thread].push_back(std::move(ev));
+        }
+        json thread_list = json::array();
+        for (auto& [thread, events] : threads) thread_list.push_back({{"thread", thread}, {"events", std::move(events)}});
+        blocks.push_back({{"block", b.block}, {"shared", std::move(shared)}, {"threads", std::move(thread_list)}});
+      }
+      json barrier = nullptr;
+      for (const auto& b : lt.blocks)
+        if (step < static_cast<int>(b.steps.size())) {
+          barrier = line_json(b.steps[step].barrier);
+          break;
+        }
+      steps.push_back({{"step", step}, {"barrier", barrier}, {"blocks", std::move(blocks)}});
+    }
+    launches.push_back({{"launch", l}, {"label", lt.label}, {"grid", {lt.grid.x, lt.grid.y, lt.grid.z}}, {"block", {lt.block.x, lt.block.y, lt.block.z}}, {"steps", std::move(steps)}});
+  }
+  return launches;
+}
+
+json hazards_json(const sim::Trace& t) {
+  json list = json::array();
+  for (const auto& g : t.hazards.groups()) {
+    const sim::HazardEvent& e = g.first;
+    json lines = json::array();
+    if (e.line_first != sim::kNoLine) lines.push_back(sim::LineTable::describe(e.line_first));
+    lines.push_back(line_json(e.line_second));
+    list.push_back({{"kind", sim::to_string(e.kind)},
+                    {"severity", sim::to_string(e.severity)},
+                    {"array", e.array >= 0 ? json(t.arrays[e.array].name) : json(nullptr)},
+                    {"lines", lines},
+                    {"threads", json::array({e.thread_first, e.thread_second})},
+                    {"blocks", g.blocks},
+                    {"block_count", g.block_count},
+                    {"count", g.count},
+                    {"cross_block", e.cross_block},
+                    {"first", {{"launch", e.launch}, {"block", e.block}, {"step", e.step}, {"index", e.index}}},
+                    {"text", describe_hazard(g, t)}});
+  }
+  return list;
+}
+
+}  // namespace
+
+json list_json(const Registry& registry) {
+  json algos = json::array();
+  for (const auto& e : registry.all()) {
+    const AlgoInfo& a = e.info;
+    json defaults = {{"n", a.defaults.n}, {"tpb", a.defaults.tpb}, {"dtype", sim::to_string(a.defaults.dtype)},
+                     {"input", "iota"}, {"schedule", "lockstep"}};
+    if (a.two_dimensional) defaults["rows"] = a.defaults.rows;
+    json params = json::array({"n", "tpb", "dtype", "input", "schedule"});
+    if (a.two_dimensional) params.push_back("rows");
+    algos.push_back({{"name", a.name},
+                     {"group", a.group},
+                     {"title", a.title},
+                     {"description", a.description},
+                     {"origin", a.origin},
+                     {"parameters", params},
+                     {"defaults", defaults},
+                     {"sources", a.sources}});
+  }
+  return {{"algorithms", algos},
+          {"schedules", json::array({"lockstep", "forward", "reverse", "random:SEED"})},
+          {"dtypes", json::array({"float32", "int32"})},
+          {"inputs", json::array({"iota", "ones", "random:SEED", "v1,v2,..."})},
+          {"limits", {{"tpb", 1024}, {"n", 1 << 24}, {"shared_bytes", 48 * 1024}}}};
+}
+
+json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gpu) {
+  const DType dtype = r.config.problem.dtype;
+  const sim::Trace& t = r.sim.trace;
+  json config = {{"algorithm", r.config.algorithm->info.name},
+                 {"n", r.config.problem.n},
+                 {"tpb", r.config.problem.tpb},
+                 {"blocks", r.config.blocks()},
+                 {"dtype", sim::to_string(dtype)},
+                 {"input", r.config.input.text()},
+                 {"schedule", r.config.schedule.name()}};
+  if (r.config.algorithm->info.two_dimensional) config["rows"] = r.config.problem.rows;
+
+  json counters = json::array();
+  sim::CounterSummary all;
+  for (const auto& l : t.launches) {
+    all.merge(l.counters);
+    counters.push_back({{"label", l.label},
+                        {"threads", l.counters.threads},
+                        {"total", counters_json(l.counters.total)},
+                        {"max_per_thread", counters_json(l.counters.max_per_thread)}});
+  }
+  const Comparison& c = r.comparison;
+  json doc = {{"config", config},
+              {"input", numbers_json(dtype, r.input)},
+              {"output", bits_json(dtype, r.sim.output_bits, r.sim.output_poison)},
+              {"expected", numbers_json(dtype, r.expected)},
+              {"match", c.match},
+              {"differing", c.differing_indices},
+              {"relative_error", std::isfinite(c.relative_error) ? json(c.relative_error) : json(nullptr)},
+              {"counters", {{"launches", counters},
+                            {"total", counters_json(all.total)},
+                            {"max_per_thread", counters_json(all.max_per_thread)}}},
+              {"hazards", hazards_json(t)},
+              {"error", t.error ? json{{"message", t.error->message}, {"launch", t.error->launch},
+                                       {"block", t.error->block}, {"step", t.error->step}}
+                                : json(nullptr)}};
+  if (steps) doc["steps"] = steps_json(r);
+  if (gpu) {
+    json g = {{"available", gpu->status.usable}};
+    if (!gpu->status.usable) {
+      g["reason"] = gpu->status.reason;
+    } else {
+      g["device"] = gpu->status.device;
+      g["ok"] = gpu->run.ok;
+      if (!gpu->run.ok) {
+        g["error"] = gpu->run.error;
+      } else {
+        g["output"] = bits_json(dtype, gpu->run.output_bits, {});
+        g["milliseconds"] = gpu->run.milliseconds;
+        g["identical_to_sim"] = gpu->vs_sim.identical;
+        g["differing_from_sim"] = gpu->vs_sim.differing_indices;
+        g["match"] = gpu->vs_reference.match;
+      }
+    }
+    doc["gpu"] = g;
+  }
+  return doc;
+}
+
+}  // namespace syncscope::cli

@@ -1,0 +1,248 @@
+#include <iomanip>
+#include <map>
+#include <sstream>
+
+#include "app/cli/report.h"
+#include "sim/events.h"
+
+namespace syncscope::cli {
+namespace {
+
+// Long arrays: the head and the tail, with a count of what is left out.
+constexpr size_t kShowAll = 128;
+constexpr size_t kShowHead = 64;
+constexpr size_t kShowTail = 16;
+
+template <class Format>
+std::string join_elided(size_t count, Format format) {
+  std::ostringstream s;
+  for (size_t i = 0; i < count; ++i) {
+    if (count > kShowAll && i == kShowHead) {
+      s << " … (" << count - kShowHead - kShowTail << " more) …";
+      i = count - kShowTail - 1;
+      continue;
+    }
+    if (i) s << ' ';
+    s << format(i);
+  }
+  return s.str();
+}
+
+std::string bits_text(DType t, const std::vector<uint32_t>& bits, const std::vector<uint8_t>& poison) {
+  return join_elided(bits.size(), [&](size_t i) { return format_value(t, bits[i], !poison.empty() && poison[i]); });
+}
+
+std::string numbers_text(DType t, const std::vector<double>& v) {
+  return join_elided(v.size(), [&](size_t i) { return format_number(t, v[i]); });
+}
+
+std::string indices_text(const std::vector<int>& idx, int total) {
+  std::ostringstream s;
+  for (size_t i = 0; i < idx.size(); ++i) s << (i ? ", " : "") << idx[i];
+  if (total > static_cast<int>(idx.size())) s << ", …";
+  return s.str();
+}
+
+std::string array_name(const sim::Trace& t, int id) {
+  return id >= 0 && id < static_cast<int>(t.arrays.size()) ? t.arrays[id].name : "?";
+}
+
+std::string dims(Dim3 d) {
+  std::ostringstream s;
+  s << d.x;
+  if (d.y > 1 || d.z > 1) s << "×" << d.y;
+  if (d.z > 1) s << "×" << d.z;
+  return s.str();
+}
+
+std::string warp_op_name(int op) {
+  switch (static_cast<sim::WarpOp>(op)) {
+    case sim::WarpOp::ShflUp: return "shfl_up";
+    case sim::WarpOp::ShflDown: return "shfl_down";
+    case sim::WarpOp::ShflIdx: return "shfl_idx";
+    case sim::WarpOp::ShflXor: return "shfl_xor";
+    default: return "sync_warp";
+  }
+}
+
+// "reads shared[0] = 0", "writes output[3] = 6", "shfl_up gets 3 from T2"
+std::string describe_event(const sim::Event& e, const sim::Trace& t, DType fallback) {
+  std::ostringstream s;
+  const bool racy = e.flags & sim::kRacy;
+  if (e.is_memory()) {
+    const DType dtype = e.array < t.arrays.size() ? t.arrays[e.array].dtype : fallback;
+    s << (e.is_read() ? "reads " : "writes ") << array_name(t, e.array) << '[' << e.index << ']';
+    if (e.flags & sim::kOutOfBounds) s << " (out of bounds)";
+    s << " = " << format_value(dtype, e.value_bits, e.flags & sim::kValuePoison);
+  } else if (e.kind == sim::EventKind::Shuffle) {
+    s << warp_op_name(e.array) << " gets " << format_value(fallback, e.value_bits, e.flags & sim::kValuePoison);
+    if (e.flags & sim::kOwnValue) s << " (own)";
+    else s << " from lane " << e.index;
+  } else if (e.kind == sim::EventKind::WarpSync) {
+    s << "sync_warp";
+  }
+  if (racy) s << " (race)";
+  return s.str();
+}
+
+void print_steps(std::ostream& out, const RunResult& r) {
+  const sim::Trace& t = r.sim.trace;
+  const DType dtype = r.config.problem.dtype;
+  for (size_t l = 0; l < t.launches.size(); ++l) {
+    const sim::LaunchTrace& lt = t.launches[l];
+    out << "\nlaunch " << l + 1 << "/" << t.launches.size() << "  " << lt.label << "  grid " << dims(lt.grid)
+        << "  block " << dims(lt.block) << "  shared " << lt.shared_bytes << " B  steps " << lt.steps << "\n";
+    for (int step = 0; step < lt.steps; ++step) {
+      out << "  step " << step;
+      // All shown blocks end the step at the same barrier in a well-formed kernel; name the first.
+      for (const auto& b : lt.blocks)
+        if (step < static_cast<int>(b.steps.size())) {
+          const sim::LineId bar = b.steps[step].barrier;
+          out << (bar == sim::kNoLine ? "  ends when the threads exit" : "  ends at barrier " + sim::LineTable::describe(bar));
+          break;
+        }
+      out << "\n";
+      for (const auto& b : lt.blocks) {
+        if (step >= static_cast<int>(b.steps.size())) continue;
+        const sim::StepTrace& st = b.steps[step];
+        out << "    block " << b.block;
+        if (lt.grid.y > 1) out << " (" << b.block_idx.x << "," << b.block_idx.y << ")";
+        out << "\n";
+        std::map<int, std::vector<std::string>> by_thread;
+        for (const sim::Event& e : st.events) {
+          if (e.kind == sim::EventKind::Barrier || e.kind == sim::EventKind::Exit) continue;
+          by_thread[e.thread].push_back(describe_event(e, t, dtype));
+        }
+        for (const auto& [thread, things] : by_thread) {
+          out << "      T" << std::left << std::setw(5) << thread << std::right;
+          for (size_t k = 0; k < things.size(); ++k) out << (k ? ", " : "") << things[k];
+          out << "\n";
+        }
+        for (const auto& snap : st.shared)
+          out << "      " << array_name(t, snap.array) << ": [" << bits_text(t.arrays[snap.array].dtype, snap.bits, snap.poison)
+              << "]\n";
+      }
+    }
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+std::string describe_hazard(const sim::HazardGroup& g, const sim::Trace& trace) {
+  const sim::HazardEvent& e = g.first;
+  std::ostringstream s;
+  s << sim::to_string(e.severity) << ": ";
+  const std::string array = array_name(trace, e.array);
+  const std::string first = sim::LineTable::describe(e.line_first);
+  const std::string second = sim::LineTable::describe(e.line_second);
+  switch (e.kind) {
+    case sim::HazardKind::ReadAfterWrite:
+      s << (e.cross_block ? "cross-block " : "") << "race (RAW) on " << array << " between write at " << first
+        << " and read at " << second;
+      break;
+    case sim::HazardKind::WriteAfterRead:
+      s << (e.cross_block ? "cross-block " : "") << "race (WAR) on " << array << " between read at " << first
+        << " and write at " << second;
+      break;
+    case sim::HazardKind::WriteAfterWrite:
+      s << (e.cross_block ? "cross-block " : "") << "race (WAW) on " << array << " between write at " << first
+        << " and write at " << second;
+      break;
+    case sim::HazardKind::OutOfBounds: {
+      const int size = e.array >= 0 ? trace.arrays[e.array].size : 0;
+      s << "out-of-bounds " << (e.second_is_write ? "write" : "read") << " of " << array << '[' << e.index << "] at "
+        << second << " (" << array << " has " << size << " elements)";
+      break;
+    }
+    case sim::HazardKind::UninitializedRead:
+      s << "read of uninitialized " << array << '[' << e.index << "] at " << second;
+      break;
+    case sim::HazardKind::BarrierDivergence:
+      s << "barrier divergence at " << second;
+      break;
+  }
+  if (e.same_warp && e.severity == sim::Severity::Warning) s << " (within one warp)";
+  s << " [hazards: " << g.count << ", blocks: ";
+  for (size_t i = 0; i < g.blocks.size(); ++i) s << (i ? "," : "") << g.blocks[i];
+  if (g.block_count > g.blocks.size()) s << ",… (" << g.block_count << " blocks)";
+  s << ", launch " << e.launch + 1 << "]";
+  return s.str();
+}
+
+GpuReport run_gpu_side(const RunResult& r) {
+  GpuReport g;
+  g.status = gpu_status();
+  if (!g.status.usable) return g;
+  g.run = run_on_gpu(r.config.algorithm->info.name, r.config.problem, r.input);
+  if (g.run.ok) {
+    g.vs_sim = compare_bits(r.sim.output_bits, g.run.output_bits, r.sim.output_poison);
+    g.vs_reference = compare_with_reference(r.config.problem.dtype, g.run.output_bits,
+                                            std::vector<uint8_t>(g.run.output_bits.size(), 0), r.expected);
+  }
+  return g;
+}
+
+void print_list(std::ostream& out, const Registry& registry) {
+  for (const char* group : {"scans", "reductions"}) {
+    out << group << "\n";
+    for (const auto& e : registry.all()) {
+      const AlgoInfo& a = e.info;
+      if (a.group != group) continue;
+      const Problem& d = a.defaults;
+      out << "  " << std::left << std::setw(21) << a.name << std::right << a.title << "\n";
+      out << "  " << std::string(21, ' ') << "defaults: --n " << d.n;
+      if (a.two_dimensional) out << " --rows " << d.rows;
+      out << " --tpb " << d.tpb << " --dtype " << sim::to_string(d.dtype) << " --input iota\n";
+      out << "  " << std::string(21, ' ') << "from " << a.origin << "\n";
+    }
+  }
+  out << "\nrun options: --n N --rows R --tpb 1..1024 --dtype float32|int32 --input iota|ones|random:SEED|v1,v2,...\n"
+         "             --schedule lockstep|forward|reverse|random:SEED --steps --block B --gpu --json\n";
+}
+
+void print_run(std::ostream& out, const RunResult& r, bool steps, const std::optional<GpuReport>& gpu) {
+  const DType dtype = r.config.problem.dtype;
+  const sim::Trace& t = r.sim.trace;
+  out << r.config.describe() << "\n";
+  out << "input:    " << numbers_text(dtype, r.input) << "\n";
+  if (steps) print_steps(out, r);
+  out << "output:   " << bits_text(dtype, r.sim.output_bits, r.sim.output_poison) << "\n";
+  out << "expected: " << numbers_text(dtype, r.expected) << "\n";
+  const Comparison& c = r.comparison;
+  out << "match: " << (c.match ? "yes" : "no");
+  if (c.differing > 0)
+    out << " (" << c.differing << " of " << r.expected.size() << " elements differ: "
+        << indices_text(c.differing_indices, c.differing) << ")";
+  out << "\n";
+  if (t.error) out << "error: " << t.error->message << "\n";
+
+  sim::CounterSummary all;
+  for (const auto& l : t.launches) all.merge(l.counters);
+  const sim::ThreadCounters& m = all.max_per_thread;
+  out << "per thread (max): global reads " << m.global_reads << ", global writes " << m.global_writes
+      << ", shared reads " << m.shared_reads << ", shared writes " << m.shared_writes << ", barriers " << m.barriers
+      << ", adds " << m.adds << "\n";
+
+  const auto groups = t.hazards.groups();
+  if (groups.empty()) out << "hazards: none\n";
+  for (const auto& g : groups) out << describe_hazard(g, t) << "\n";
+
+  if (gpu) {
+    if (!gpu->status.usable) {
+      out << "gpu: unavailable (" << gpu->status.reason << ")\n";
+    } else if (!gpu->run.ok) {
+      out << "gpu: failed (" << gpu->run.error << ")\n";
+    } else {
+      out << "gpu: " << bits_text(dtype, gpu->run.output_bits, {}) << "\n";
+      out << "gpu-device: " << gpu->status.device << ", " << std::fixed << std::setprecision(3)
+          << gpu->run.milliseconds << " ms\n" << std::defaultfloat;
+      if (gpu->vs_sim.identical) out << "gpu-vs-sim: identical\n";
+      else
+        out << "gpu-vs-sim: " << gpu->vs_sim.differing << " elements differ: "
+            << indices_text(gpu->vs_sim.differing_indices, gpu->vs_sim.differing) << "\n";
+    }
+  }
+}
+
+}  // namespace syncscope::cli

@@ -1,0 +1,62 @@
+// Sum of every row of a rows × size matrix (seed 001, "axis sum"): one block per row, selected by
+// blockIdx.y, and a halving-stride tree reduction in shared memory.
+//
+// The guard matters: only threads below the stride add, and only cells that exist are read. (The
+// seed's `if local_i < size` lets threads read past the end of the cache and race with each other;
+// it still prints the right sums on a GPU.)
+#pragma once
+
+#include "kernels/algorithm.h"
+#include "kernels/kernel_api.h"
+#include "kernels/reference.h"
+
+namespace syncscope::kernels {
+
+struct AxisSumKernel {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array a, Array out, int size) const {
+    using T = value_of<Array>;
+    auto cache = shared_array<T>(c, c.block_dim().x, "cache");
+    const int local_i = c.thread_idx().x;
+    const int batch = c.block_idx().y;  // this block's row
+
+    // Rows longer than the block: each thread first adds up every blockDim.x-th element.
+    T sum = T(0);
+    for (int k = local_i; k < size; k += c.block_dim().x) sum += a[batch * size + k];
+    cache[local_i] = sum;
+    c.sync();
+
+    int stride = 1;
+    while (stride * 2 < c.block_dim().x) stride *= 2;  // the largest power of two below blockDim.x
+    for (; stride > 0; stride /= 2) {
+      if (local_i < stride && local_i + stride < c.block_dim().x) cache[local_i] += cache[local_i + stride];
+      c.sync();
+    }
+    if (local_i == 0) out[batch] = cache[0];
+  }
+};
+
+struct AxisSum {
+  static AlgoInfo info() {
+    return {"axis-sum", "reductions", "Row sums (axis sum)",
+            "Sum of each row of a rows × n matrix: one block per row (blockIdx.y), each thread loads its "
+            "elements into shared memory, then a halving-stride tree reduction with a barrier after every "
+            "stride.",
+            "seed 001 (puzzle 13: axis sum)", Problem{6, 4, 8, DType::Float32}, true, {"kernels/axis_sum.h"}};
+  }
+  static std::string check(const Problem&) { return ""; }
+
+  template <class Runtime>
+  static void run(Runtime& rt, const Problem& p) {
+    auto a = rt.input();
+    auto out = rt.alloc("out", p.rows);
+    rt.launch("axis_sum", AxisSumKernel{}, Dim3{1, p.rows}, Dim3{p.tpb}, shared_bytes_for(p.tpb), a, out, p.n);
+    rt.set_output(out, p.rows);
+  }
+
+  static std::vector<double> reference(const Problem& p, const std::vector<double>& input) {
+    return reference::segment_sums(p.dtype, input, p.n);
+  }
+};
+
+}  // namespace syncscope::kernels

@@ -1,0 +1,89 @@
+// Block-wide exclusive prefix sum from warp shuffles (seed 004, "block exclusive sum").
+//
+//   1. each warp scans its 32 values with shuffles (no shared memory, no barrier)
+//   2. lane 0 of every warp writes the warp's total to shared memory
+//   3. warp 0 scans the totals, giving each warp its offset
+//   4. every thread adds its warp's offset to its own result
+// Shuffles only reach lanes of the same warp; shared memory and barriers connect the warps.
+#pragma once
+
+#include "kernels/algorithm.h"
+#include "kernels/kernel_api.h"
+#include "kernels/reference.h"
+
+namespace syncscope::kernels {
+
+// Exclusive prefix sum across the lanes of a warp. Every lane of the warp must call it.
+template <class Ctx, class T>
+SYNCSCOPE_DEVICE T warp_exclusive_sum(Ctx& c, T value) {
+  const int lane = c.thread_idx().x % kWarpSize;
+  T inclusive = value;
+  for (int delta = 1; delta < kWarpSize; delta *= 2) {
+    T from_below = c.shfl_up(inclusive, delta);
+    if (lane >= delta) inclusive += from_below;
+  }
+  T exclusive = c.shfl_up(inclusive, 1);
+  return lane == 0 ? T(0) : exclusive;
+}
+
+struct BlockExclusiveSumKernel {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array input_data, Array output_data, int n) const {
+    using T = value_of<Array>;
+    auto warp_totals = shared_array<T>(c, kWarpSize, "warp_totals");
+    const int t = c.thread_idx().x;
+    const int lane = t % kWarpSize;
+    const int warp = t / kWarpSize;
+    const int num_warps = (c.block_dim().x + kWarpSize - 1) / kWarpSize;
+    const int last_lane = (warp == num_warps - 1 ? c.block_dim().x - warp * kWarpSize : kWarpSize) - 1;
+    const int i = c.block_idx().x * c.block_dim().x + t;
+
+    // 1. local scan within the warp
+    T original = i < n ? T(input_data[i]) : T(0);
+    T local_scan = warp_exclusive_sum(c, original);
+
+    // 2. warp totals -> shared memory
+    T last_scan = c.shfl_idx(local_scan, last_lane);
+    T last_value = c.shfl_idx(original, last_lane);
+    if (lane == 0) warp_totals[warp] = last_scan + last_value;
+    c.sync();
+
+    // 3. warp 0 scans the totals
+    if (warp == 0) {
+      T total = lane < num_warps ? T(warp_totals[lane]) : T(0);
+      T offset = warp_exclusive_sum(c, total);
+      if (lane < num_warps) warp_totals[lane] = offset;
+    }
+    c.sync();
+
+    // 4. apply the warp's offset
+    if (i < n) output_data[i] = local_scan + warp_totals[warp];
+  }
+};
+
+struct BlockExclusiveSum {
+  static AlgoInfo info() {
+    return {"block-exclusive-sum", "scans", "Block exclusive sum with warp shuffles",
+            "Exclusive prefix sum of each block's section: warps scan with shuffles, lane 0 of each warp "
+            "stores the warp total in shared memory, warp 0 scans the totals, every thread adds its warp's "
+            "offset.",
+            "seed 004 (block exclusive sum with plane intrinsics)", Problem{64, 1, 64, DType::Int32}, false,
+            {"kernels/block_exclusive_sum.h"}};
+  }
+  static std::string check(const Problem&) { return ""; }
+
+  template <class Runtime>
+  static void run(Runtime& rt, const Problem& p) {
+    auto input = rt.input();
+    auto output = rt.alloc("output", p.n);
+    rt.launch("kernel_block_exclusive_sum", BlockExclusiveSumKernel{}, Dim3{ceil_div(p.n, p.tpb)}, Dim3{p.tpb},
+              shared_bytes_for(kWarpSize), input, output, p.n);
+    rt.set_output(output, p.n);
+  }
+
+  static std::vector<double> reference(const Problem& p, const std::vector<double>& input) {
+    return reference::exclusive_scan(p.dtype, input, p.tpb);
+  }
+};
+
+}  // namespace syncscope::kernels

@@ -1,0 +1,92 @@
+// The GPU's side of single-source host orchestration (see sim/sim_runtime.h for the simulator's):
+// the same allocate / launch / set_output calls, backed by cudaMalloc and <<<>>> launches.
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include <cstdint>
+#include <cstring>
+#include <stdexcept>
+#include <string>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/cuda/device_ctx.cuh"
+
+namespace syncscope::cuda {
+
+struct CudaFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+inline void check(cudaError_t e, const std::string& what) {
+  if (e != cudaSuccess) throw CudaFailure(what + ": " + cudaGetErrorString(e));
+}
+
+template <class T>  // float or int32_t
+class CudaRuntime {
+ public:
+  using scalar = T;
+  struct Buffer {
+    T* ptr = nullptr;
+    int size = 0;
+  };
+
+  explicit CudaRuntime(const std::vector<T>& input) {
+    input_ = alloc("input", static_cast<int>(input.size()));
+    check(cudaMemcpy(input_.ptr, input.data(), input.size() * sizeof(T), cudaMemcpyHostToDevice), "copy input");
+  }
+  ~CudaRuntime() {
+    for (void* p : allocations_) cudaFree(p);
+  }
+  CudaRuntime(const CudaRuntime&) = delete;
+  CudaRuntime& operator=(const CudaRuntime&) = delete;
+
+  Buffer input() const { return input_; }
+
+  Buffer alloc(const std::string& name, int count) {
+    void* p = nullptr;
+    check(cudaMalloc(&p, static_cast<size_t>(count > 0 ? count : 1) * sizeof(T)), "cudaMalloc " + name);
+    allocations_.push_back(p);
+    return {static_cast<T*>(p), count};
+  }
+
+  template <class Kernel, class... Args>
+  void launch(const std::string& label, Kernel kernel, Dim3 grid, Dim3 block, int shared_bytes, Args... args) {
+    run_kernel<<<dim3(grid.x, grid.y, grid.z), dim3(block.x, block.y, block.z), shared_bytes>>>(kernel,
+                                                                                                bind(args)...);
+    check(cudaGetLastError(), "launch " + label);
+    ++launches_;
+  }
+
+  void set_output(Buffer b, int count) {
+    output_ = b;
+    output_count_ = count;
+  }
+
+  // Waits for the GPU and returns the result's bits.
+  std::vector<uint32_t> read_output() {
+    check(cudaDeviceSynchronize(), "kernel execution");
+    std::vector<T> host(output_count_);
+    check(cudaMemcpy(host.data(), output_.ptr, host.size() * sizeof(T), cudaMemcpyDeviceToHost), "copy output");
+    std::vector<uint32_t> bits(host.size());
+    std::memcpy(bits.data(), host.data(), host.size() * sizeof(T));
+    return bits;
+  }
+  int launches() const { return launches_; }
+
+ private:
+  template <class A>
+  static auto bind(const A& arg) {
+    if constexpr (std::is_same_v<A, Buffer>) return DeviceArray<T>{arg.ptr, arg.size};
+    else return arg;
+  }
+
+  Buffer input_;
+  Buffer output_;
+  int output_count_ = 0;
+  int launches_ = 0;
+  std::vector<void*> allocations_;
+};
+
+}  // namespace syncscope::cuda

@@ -1,0 +1,46 @@
+// What a syncscope kernel may use. Kernels are written once, as function objects templated on an
+// execution context, and compiled twice: by nvcc with DeviceCtx (kernels/cuda/device_ctx.cuh) and
+// by g++ with the simulator's SimCtx (sim/sim_ctx.h). Keep this header free of both.
+#pragma once
+
+#if defined(__CUDACC__)
+#define SYNCSCOPE_DEVICE __device__ __forceinline__
+#define SYNCSCOPE_HOST_DEVICE __host__ __device__
+#else
+#define SYNCSCOPE_DEVICE inline
+#define SYNCSCOPE_HOST_DEVICE
+#endif
+
+namespace syncscope {
+
+// blockIdx / threadIdx / blockDim / gridDim, as CUDA spells them.
+struct Dim3 {
+  int x = 1, y = 1, z = 1;
+  constexpr int count() const { return x * y * z; }
+};
+
+inline constexpr int kWarpSize = 32;
+
+// `auto s = shared_array<T>(c, count, "s");` — this block's shared array of `count` elements (the
+// name is what the simulator's views call it). Every thread of the block gets the same array: the
+// k-th call in each thread names the same storage. Its bytes come from the launch's dynamic shared
+// memory size, as with CUDA's `extern __shared__`; each array starts 16-byte aligned.
+template <class T, class Ctx>
+SYNCSCOPE_DEVICE auto shared_array(Ctx& c, int count, const char* name = nullptr) {
+  return c.template make_shared_array<T>(count, name);
+}
+
+// Shared bytes a launch must provide for arrays of these element counts (4-byte elements,
+// 16-byte aligned starts) — what the host code passes as the launch's shared size.
+SYNCSCOPE_HOST_DEVICE constexpr int shared_bytes_for(int count) { return (count * 4 + 15) / 16 * 16; }
+template <class... Counts>
+SYNCSCOPE_HOST_DEVICE constexpr int shared_bytes_for(int count, Counts... more) {
+  return shared_bytes_for(count) + shared_bytes_for(more...);
+}
+
+// The element type a kernel computes with: float/int on the GPU, the simulator's tracked scalar on
+// the CPU. Kernels write `using T = value_of<Array>;` and then use T like a plain number.
+template <class Array>
+using value_of = typename Array::value_type;
+
+}  // namespace syncscope

@@ -1,0 +1,68 @@
+// Kogge-Stone inclusive scan of each block's section (seeds 002 and 003).
+//
+// Every step has a read phase and a write phase separated by a barrier: all threads first read the
+// partner value `offset` cells to their left, wait, and only then add it to their own cell. Without
+// that barrier a thread could overwrite a cell its right-hand neighbour has not read yet.
+#pragma once
+
+#include "kernels/algorithm.h"
+#include "kernels/kernel_api.h"
+#include "kernels/reference.h"
+
+namespace syncscope::kernels {
+
+// Scans s[0 .. blockDim.x) in place. All threads of the block must call it (it has barriers).
+template <class Ctx, class Shared>
+SYNCSCOPE_DEVICE void kogge_stone_scan_in_shared(Ctx& c, Shared s) {
+  using T = value_of<Shared>;
+  const int t = c.thread_idx().x;
+  for (int offset = 1; offset < c.block_dim().x; offset *= 2) {
+    T partner = T(0);
+    if (t >= offset) partner = s[t - offset];  // read phase
+    c.sync();
+    if (t >= offset) s[t] += partner;  // write phase
+    c.sync();
+  }
+}
+
+struct KoggeStoneScanKernel {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int n) const {
+    using T = value_of<Array>;
+    auto shared = shared_array<T>(c, c.block_dim().x, "shared");
+    const int t = c.thread_idx().x;
+    const int i = c.block_idx().x * c.block_dim().x + t;
+
+    shared[t] = i < n ? T(x[i]) : T(0);
+    c.sync();
+    kogge_stone_scan_in_shared(c, shared);
+    if (i < n) y[i] = shared[t];
+  }
+};
+
+struct KoggeStone {
+  static AlgoInfo info() {
+    return {"kogge-stone", "scans", "Kogge-Stone block scan",
+            "Inclusive prefix sum of each block's section with the Kogge-Stone pattern: log2(TPB) steps, "
+            "each a read phase and a write phase separated by a barrier. Sections longer than one block are "
+            "scanned independently (seed 002's 'partial sums per block').",
+            "seeds 002 (CUDA Kogge-Stone) and 003 (prefix sum, simple version)",
+            Problem{8, 1, 8, DType::Float32}, false, {"kernels/kogge_stone.h"}};
+  }
+  static std::string check(const Problem&) { return ""; }
+
+  template <class Runtime>
+  static void run(Runtime& rt, const Problem& p) {
+    auto x = rt.input();
+    auto y = rt.alloc("output", p.n);
+    rt.launch("Kogge_Stone_scan_kernel", KoggeStoneScanKernel{}, Dim3{ceil_div(p.n, p.tpb)}, Dim3{p.tpb},
+              shared_bytes_for(p.tpb), x, y, p.n);
+    rt.set_output(y, p.n);
+  }
+
+  static std::vector<double> reference(const Problem& p, const std::vector<double>& input) {
+    return reference::inclusive_scan(p.dtype, input, p.tpb);
+  }
+};
+
+}  // namespace syncscope::kernels

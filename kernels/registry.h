@@ -1,0 +1,79 @@
+// Algorithms as the simulator runs them, looked up by name. Built from a compile-time list
+// (kernels/algorithms.h for the product; tests build their own from the same template).
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "kernels/algorithm.h"
+#include "sim/simulator.h"
+#include "sim/sim_runtime.h"
+#include "sim/trace.h"
+
+namespace syncscope {
+
+// What one simulated run leaves: the trace, the result, and global memory at the end.
+struct SimOutcome {
+  sim::Trace trace;
+  int output_array = -1;  // Trace::arrays index of the buffer holding the result
+  std::vector<uint32_t> output_bits;
+  std::vector<uint8_t> output_poison;
+  std::vector<sim::ArraySnapshot> globals_final;
+};
+
+struct AlgorithmEntry {
+  AlgoInfo info;
+  std::string (*check)(const Problem&);
+  std::vector<double> (*reference)(const Problem&, const std::vector<double>&);
+  SimOutcome (*simulate)(const Problem&, const std::vector<double>& input, const sim::SimOptions&);
+};
+
+template <class Algorithm>
+SimOutcome simulate_algorithm(const Problem& p, const std::vector<double>& input, const sim::SimOptions& options) {
+  sim::Simulator simulator(options);
+  SimOutcome out;
+  auto run_with = [&]<class T>(T) {
+    std::vector<T> typed(input.begin(), input.end());
+    sim::SimRuntime<T> rt(simulator, typed);
+    Algorithm::run(rt, p);
+    const sim::ArrayStore& result = simulator.global(rt.output().id);
+    out.output_array = result.id;
+    out.output_bits.assign(result.bits.begin(), result.bits.begin() + rt.output_count());
+    out.output_poison.assign(result.poison.begin(), result.poison.begin() + rt.output_count());
+  };
+  if (p.dtype == DType::Float32) run_with(float{});
+  else run_with(int32_t{});
+  for (int g = 0; g < simulator.global_count(); ++g) {
+    sim::ArrayStore& a = simulator.global(g);
+    out.globals_final.push_back({a.id, std::move(a.bits), std::move(a.poison)});  // the simulator is done
+  }
+  out.trace = simulator.take_trace();
+  return out;
+}
+
+class Registry {
+ public:
+  template <template <class...> class List, class... Algorithm>
+  static Registry of(List<Algorithm...>) {
+    Registry r;
+    (r.entries_.push_back({Algorithm::info(), &Algorithm::check, &Algorithm::reference,
+                           &simulate_algorithm<Algorithm>}),
+     ...);
+    return r;
+  }
+  const std::vector<AlgorithmEntry>& all() const { return entries_; }
+  const AlgorithmEntry* find(std::string_view name) const {
+    for (const auto& e : entries_)
+      if (e.info.name == name) return &e;
+    return nullptr;
+  }
+
+ private:
+  std::vector<AlgorithmEntry> entries_;
+};
+
+// The algorithms of kernels/algorithms.h.
+const Registry& builtin_registry();
+
+}  // namespace syncscope

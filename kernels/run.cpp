@@ -1,0 +1,294 @@
+#include "kernels/run.h"
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "kernels/reference.h"
+#include "sim/limits.h"
+
+namespace syncscope {
+namespace {
+
+uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+std::string trim(const std::string& s) {
+  const auto b = s.find_first_not_of(" \t");
+  const auto e = s.find_last_not_of(" \t");
+  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+}  // namespace
+
+std::string InputSpec::text() const {
+  switch (kind) {
+    case InputKind::Iota: return "iota";
+    case InputKind::Ones: return "ones";
+    case InputKind::Random: return "random:" + std::to_string(seed);
+    case InputKind::Values: {
+      std::string s;
+      for (size_t i = 0; i < values.size(); ++i) {
+        if (i) s += ',';
+        std::ostringstream v;
+        v.precision(17);
+        v << values[i];
+        s += v.str();
+      }
+      return s;
+    }
+  }
+  return "?";
+}
+
+std::optional<InputSpec> InputSpec::parse(const std::string& text, std::string* error) {
+  if (text == "iota") return InputSpec{InputKind::Iota, 0, {}};
+  if (text == "ones") return InputSpec{InputKind::Ones, 0, {}};
+  if (text.starts_with("random:")) {
+    const std::string digits = text.substr(7);
+    uint64_t seed = 0;
+    auto [end, ec] = std::from_chars(digits.data(), digits.data() + digits.size(), seed);
+    if (digits.empty() || ec != std::errc() || end != digits.data() + digits.size()) {
+      if (error) *error = "random:SEED needs a whole number after 'random:'";
+      return std::nullopt;
+    }
+    return InputSpec{InputKind::Random, seed, {}};
+  }
+  InputSpec spec{InputKind::Values, 0, {}};
+  std::stringstream items(text);
+  std::string item;
+  int position = 0;
+  while (std::getline(items, item, ',')) {
+    ++position;
+    const std::string t = trim(item);
+    double v = 0;
+    auto [end, ec] = std::from_chars(t.data(), t.data() + t.size(), v);
+    if (t.empty() || ec != std::errc() || end != t.data() + t.size() || !std::isfinite(v)) {
+      if (error)
+        *error = "value " + std::to_string(position) + " ('" + t +
+                 "') is not a number; expected iota, ones, random:SEED or numbers separated by commas";
+      return std::nullopt;
+    }
+    spec.values.push_back(v);
+  }
+  if (spec.values.empty() || (!text.empty() && text.back() == ',')) {
+    if (error) *error = "expected iota, ones, random:SEED or numbers separated by commas";
+    return std::nullopt;
+  }
+  return spec;
+}
+
+int RunConfig::blocks() const {
+  if (algorithm && algorithm->info.two_dimensional) return problem.rows;
+  return ceil_div(problem.n, problem.tpb);
+}
+
+std::string RunConfig::describe() const {
+  std::ostringstream s;
+  s << (algorithm ? algorithm->info.name : "?") << " n=" << problem.n;
+  if (algorithm && algorithm->info.two_dimensional) s << " rows=" << problem.rows;
+  s << " tpb=" << problem.tpb << " blocks=" << blocks() << " dtype=" << sim::to_string(problem.dtype)
+    << " input=" << (input.kind == InputKind::Values ? "values" : input.text()) << " schedule=" << schedule.name();
+  return s.str();
+}
+
+std::variant<RunConfig, ConfigError> resolve(const Registry& registry, const RunOptions& o) {
+  RunConfig c;
+  c.algorithm = registry.find(o.algorithm);
+  if (!c.algorithm) {
+    std::string known;
+    for (const auto& e : registry.all()) known += (known.empty() ? "" : ", ") + e.info.name;
+    return ConfigError{"ALGO", o.algorithm, "unknown algorithm; known: " + known};
+  }
+  const AlgoInfo& info = c.algorithm->info;
+  c.problem = info.defaults;
+
+  if (o.dtype) {
+    if (*o.dtype == "float32") c.problem.dtype = DType::Float32;
+    else if (*o.dtype == "int32") c.problem.dtype = DType::Int32;
+    else return ConfigError{"--dtype", *o.dtype, "expected float32 or int32"};
+  }
+  if (o.schedule) {
+    std::string why;
+    auto s = sim::Schedule::parse(*o.schedule, &why);
+    if (!s) return ConfigError{"--schedule", *o.schedule, why};
+    c.schedule = *s;
+  }
+  if (o.input) {
+    std::string why;
+    auto in = InputSpec::parse(*o.input, &why);
+    if (!in) return ConfigError{"--input", *o.input, why};
+    c.input = *in;
+  }
+  if (o.rows) {
+    if (!info.two_dimensional)
+      return ConfigError{"--rows", std::to_string(*o.rows), info.name + " works on one row; --rows applies to 2D algorithms (axis-sum)"};
+    if (*o.rows < 1 || *o.rows > 65535)
+      return ConfigError{"--rows", std::to_string(*o.rows), "rows must be 1..65535 (one block per row, gridDim.y)"};
+    c.problem.rows = *o.rows;
+  }
+  if (o.tpb) {
+    if (*o.tpb < 1 || *o.tpb > sim::kMaxThreadsPerBlock)
+      return ConfigError{"--tpb", std::to_string(*o.tpb),
+                         "threads per block must be 1.." + std::to_string(sim::kMaxThreadsPerBlock)};
+    c.problem.tpb = *o.tpb;
+  }
+  const int rows = info.two_dimensional ? c.problem.rows : 1;
+  const std::string n_meaning = info.two_dimensional ? "elements per row" : "elements";
+  if (o.n) {
+    if (*o.n < 1 || *o.n > sim::kMaxElements)
+      return ConfigError{"--n", std::to_string(*o.n), n_meaning + " must be 1.." + std::to_string(sim::kMaxElements)};
+    c.problem.n = *o.n;
+  }
+  if (c.input.kind == InputKind::Values) {
+    const int count = static_cast<int>(c.input.values.size());
+    if (!o.n) {
+      if (count % rows != 0)
+        return ConfigError{"--input", std::to_string(count) + " values",
+                           "cannot split into " + std::to_string(rows) + " rows of equal length"};
+      c.problem.n = count / rows;
+    } else if (count != c.problem.n * rows) {
+      return ConfigError{"--input", std::to_string(count) + " values",
+                         "expected " + std::to_string(int64_t{c.problem.n} * rows) + " values for --n " +
+                             std::to_string(c.problem.n) +
+                             (info.two_dimensional ? " × --rows " + std::to_string(rows) : std::string())};
+    }
+    for (size_t k = 0; k < c.input.values.size(); ++k) {
+      const double v = c.input.values[k];
+      if (c.problem.dtype == DType::Int32 &&
+          (v != std::floor(v) || v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()))
+        return ConfigError{"--input", format_number(DType::Float32, v),
+                           "value " + std::to_string(k + 1) + " is not an int32 (whole number in -2147483648..2147483647)"};
+      if (c.problem.dtype == DType::Float32 && std::fabs(v) > std::numeric_limits<float>::max())
+        return ConfigError{"--input", std::to_string(v), "value " + std::to_string(k + 1) + " does not fit in float32"};
+    }
+  }
+  if (int64_t{c.problem.n} * rows > sim::kMaxElements)
+    return ConfigError{"--n", std::to_string(c.problem.n),
+                       std::to_string(c.problem.n) + " × " + std::to_string(rows) + " rows = " +
+                           std::to_string(int64_t{c.problem.n} * rows) + " elements; the limit is " +
+                           std::to_string(sim::kMaxElements)};
+  c.problem.rows = rows;
+  if (std::string why = c.algorithm->check(c.problem); !why.empty()) {
+    // Algorithms phrase their own limits, starting with the option they concern.
+    return ConfigError{why.substr(0, why.find(' ')), "", why};
+  }
+  for (int b : o.blocks) {
+    if (b < 0 || b >= c.blocks())
+      return ConfigError{"--block", std::to_string(b),
+                         "the first launch has " + std::to_string(c.blocks()) + " block" + (c.blocks() == 1 ? "" : "s") +
+                             " (0.." + std::to_string(c.blocks() - 1) + ")"};
+  }
+  c.detail_blocks = o.blocks;
+  return c;
+}
+
+std::vector<double> make_input(const RunConfig& c) {
+  const int count = c.problem.input_count();
+  std::vector<double> in(count);
+  switch (c.input.kind) {
+    case InputKind::Iota:
+      for (int i = 0; i < count; ++i) in[i] = i;
+      break;
+    case InputKind::Ones:
+      for (int i = 0; i < count; ++i) in[i] = 1;
+      break;
+    case InputKind::Random: {
+      // Small values a class can add in their heads: 0..9, or quarters 0..3.75 for float32.
+      uint64_t state = c.input.seed;
+      for (int i = 0; i < count; ++i) {
+        const uint64_t r = splitmix64(state);
+        in[i] = c.problem.dtype == DType::Int32 ? static_cast<double>(r % 10) : static_cast<double>(r % 16) / 4.0;
+      }
+      break;
+    }
+    case InputKind::Values:
+      in = c.input.values;
+      break;
+  }
+  // What the device will hold: float32 rounds.
+  for (double& v : in) v = reference::to_element(c.problem.dtype, v);
+  return in;
+}
+
+Comparison compare_with_reference(DType dtype, const std::vector<uint32_t>& bits, const std::vector<uint8_t>& poison,
+                                  const std::vector<double>& ref) {
+  Comparison c;
+  if (bits.size() != ref.size()) {
+    c.relative_error = std::numeric_limits<double>::infinity();
+    c.differing = static_cast<int>(std::max(bits.size(), ref.size()));
+    return c;
+  }
+  double diff2 = 0, ref2 = 0;
+  bool poisoned = false;
+  for (size_t i = 0; i < ref.size(); ++i) {
+    const double out = sim::bits_to_double(dtype, bits[i]);
+    const bool bad = poison[i] != 0;
+    poisoned |= bad;
+    const double d = out - ref[i];
+    diff2 += d * d;
+    ref2 += ref[i] * ref[i];
+    const bool differs = bad || (dtype == DType::Int32 ? out != ref[i] : std::fabs(d) > 1e-5 * std::max(1.0, std::fabs(ref[i])));
+    if (differs) {
+      ++c.differing;
+      if (c.differing_indices.size() < Comparison::kMaxListed) c.differing_indices.push_back(static_cast<int>(i));
+    }
+  }
+  c.relative_error = poisoned ? std::numeric_limits<double>::infinity()
+                              : ref2 > 0 ? std::sqrt(diff2 / ref2) : std::sqrt(diff2);
+  c.match = dtype == DType::Int32 ? c.differing == 0 : !poisoned && c.relative_error < 1e-5;
+  return c;
+}
+
+BitComparison compare_bits(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b,
+                           const std::vector<uint8_t>& poison_a) {
+  BitComparison c;
+  if (a.size() != b.size()) {
+    c.differing = static_cast<int>(std::max(a.size(), b.size()));
+    return c;
+  }
+  for (size_t i = 0; i < a.size(); ++i) {
+    if (a[i] == b[i] || (i < poison_a.size() && poison_a[i])) continue;
+    ++c.differing;
+    if (c.differing_indices.size() < Comparison::kMaxListed) c.differing_indices.push_back(static_cast<int>(i));
+  }
+  c.identical = c.differing == 0;
+  return c;
+}
+
+RunResult simulate(const RunConfig& config) {
+  RunResult r;
+  r.config = config;
+  r.input = make_input(config);
+  sim::SimOptions options;
+  options.schedule = config.schedule;
+  options.detail_blocks = config.detail_blocks;
+  r.sim = config.algorithm->simulate(config.problem, r.input, options);
+  r.expected = config.algorithm->reference(config.problem, r.input);
+  r.comparison = compare_with_reference(config.problem.dtype, r.sim.output_bits, r.sim.output_poison, r.expected);
+  return r;
+}
+
+std::string format_number(DType dtype, double value) {
+  char buf[64];
+  if (dtype == DType::Int32) {
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(value));
+    return std::string(buf, end);
+  }
+  // Shortest text that reads back as the same float.
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, static_cast<float>(value));
+  return std::string(buf, end);
+}
+
+std::string format_value(DType dtype, uint32_t bits, bool poison) {
+  if (poison) return "?";
+  return format_number(dtype, sim::bits_to_double(dtype, bits));
+}
+
+}  // namespace syncscope

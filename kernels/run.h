@@ -1,0 +1,100 @@
+// One simulated run as the CLI and the app ask for it: options as the user typed them, resolved
+// against the algorithm's defaults and checked against the limits (bad input gets a message naming
+// the option, the value and the limit), the input generated, the simulation run, the CPU reference
+// computed and compared.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "kernels/algorithm.h"
+#include "kernels/registry.h"
+#include "sim/schedule.h"
+
+namespace syncscope {
+
+enum class InputKind : uint8_t { Iota, Ones, Random, Values };
+
+struct InputSpec {
+  InputKind kind = InputKind::Iota;
+  uint64_t seed = 0;
+  std::vector<double> values;  // InputKind::Values
+  std::string text() const;    // as the CLI spells it: iota, ones, random:7, 1,2,3
+  // nullopt and *error set when the text is not an input.
+  static std::optional<InputSpec> parse(const std::string& text, std::string* error);
+};
+
+// What the user asked for; unset fields take the algorithm's defaults.
+struct RunOptions {
+  std::string algorithm;
+  std::optional<int> n, rows, tpb;
+  std::optional<std::string> dtype, input, schedule;
+  std::vector<int> blocks;  // blocks to record in full (--block)
+};
+
+struct RunConfig {
+  const AlgorithmEntry* algorithm = nullptr;
+  Problem problem;
+  InputSpec input;
+  sim::Schedule schedule;
+  std::vector<int> detail_blocks;
+
+  int blocks() const;  // of the first launch
+  std::string describe() const;  // "kogge-stone n=8 tpb=8 blocks=1 dtype=float32 input=iota schedule=lockstep"
+};
+
+struct ConfigError {
+  std::string option;  // "--tpb"
+  std::string value;   // "2000"
+  std::string message; // "threads per block must be 1..1024"
+  // "--tpb 2000: threads per block must be 1..1024"; messages that name the option themselves
+  // (an algorithm's own limits) stand alone.
+  std::string text() const {
+    if (message.rfind("--", 0) == 0) return message;
+    return option + (value.empty() ? "" : " " + value) + ": " + message;
+  }
+};
+
+std::variant<RunConfig, ConfigError> resolve(const Registry& registry, const RunOptions& options);
+
+std::vector<double> make_input(const RunConfig& config);
+
+struct Comparison {
+  bool match = false;
+  double relative_error = 0;  // ‖out − ref‖₂ / ‖ref‖₂; poisoned elements count as infinitely wrong
+  int differing = 0;          // elements that differ from the reference
+  std::vector<int> differing_indices;  // the first kMaxListed of them
+  static constexpr size_t kMaxListed = 64;
+};
+
+// int32: exact. float32: ‖out − ref‖/‖ref‖ < 1e-5 (elements listed as differing beyond 1e-5 relative).
+Comparison compare_with_reference(DType dtype, const std::vector<uint32_t>& bits,
+                                  const std::vector<uint8_t>& poison, const std::vector<double>& reference);
+
+struct BitComparison {
+  bool identical = false;
+  int differing = 0;
+  std::vector<int> differing_indices;  // the first Comparison::kMaxListed
+};
+// Simulator vs GPU: the same bits, element by element (poisoned elements are "don't care").
+BitComparison compare_bits(const std::vector<uint32_t>& a, const std::vector<uint32_t>& b,
+                           const std::vector<uint8_t>& poison_a);
+
+struct RunResult {
+  RunConfig config;
+  std::vector<double> input;
+  SimOutcome sim;
+  std::vector<double> expected;
+  Comparison comparison;
+};
+
+RunResult simulate(const RunConfig& config);
+
+// Exact text of one element: "28", "0.25", "?" for poison.
+std::string format_value(DType dtype, uint32_t bits, bool poison = false);
+std::string format_number(DType dtype, double value);
+
+}  // namespace syncscope

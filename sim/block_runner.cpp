@@ -1,0 +1,586 @@
+#include "sim/block_runner.h"
+
+#include <boost/context/protected_fixedsize_stack.hpp>
+
+#include "sim/context_switch.h"
+
+#include <algorithm>
+#include <map>
+#include <mutex>
+#include <sstream>
+
+#include "sim/sim_ctx.h"
+#include "sim/simulator.h"
+
+namespace syncscope::sim {
+namespace {
+
+// Kernels are shallow; this leaves room for a debug build and local arrays. Pages are touched
+// lazily, and a guard page turns an overflow into a clean fault instead of silent corruption.
+constexpr size_t kFiberStackBytes = 256 * 1024;
+
+uint64_t splitmix64(uint64_t& state) {
+  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+std::string warp_op_name(WarpOp op) {
+  switch (op) {
+    case WarpOp::ShflUp: return "shfl_up";
+    case WarpOp::ShflDown: return "shfl_down";
+    case WarpOp::ShflIdx: return "shfl_idx";
+    case WarpOp::ShflXor: return "shfl_xor";
+    case WarpOp::SyncWarp: return "sync_warp";
+    case WarpOp::None: break;
+  }
+  return "warp operation";
+}
+
+}  // namespace
+
+namespace {
+std::mutex runner_cache_mutex;
+std::vector<std::unique_ptr<BlockRunner>>& runner_cache() {
+  static std::vector<std::unique_ptr<BlockRunner>> cache;
+  return cache;
+}
+}  // namespace
+
+std::unique_ptr<BlockRunner> BlockRunner::take_cached() {
+  std::lock_guard lock(runner_cache_mutex);
+  auto& cache = runner_cache();
+  if (cache.empty()) return std::make_unique<BlockRunner>();
+  auto r = std::move(cache.back());
+  cache.pop_back();
+  // The next simulation may run this runner on another OS thread; a fiber parked mid-loop could
+  // hold the previous thread's TLS base in a register. Start every fiber afresh (stacks are kept).
+  for (auto& th : r->threads_) th.context = nullptr;
+  return r;
+}
+
+void BlockRunner::return_to_cache(std::unique_ptr<BlockRunner> runner) {
+  std::lock_guard lock(runner_cache_mutex);
+  auto& cache = runner_cache();
+  if (cache.size() < 64) cache.push_back(std::move(runner));
+}
+
+BlockRunner::BlockRunner() {
+  // Never reallocated: suspended fibers refer to their SimThread.
+  threads_.reserve(kMaxThreadsPerBlock);
+}
+
+BlockRunner::~BlockRunner() {
+  // Kernels are device code without resources of their own, so a parked fiber's stack is simply
+  // released, not unwound.
+  boost::context::protected_fixedsize_stack stacks(kFiberStackBytes);
+  for (auto& th : threads_)
+    if (th.stack.sp) stacks.deallocate(th.stack);
+}
+
+const std::vector<ThreadCounters> BlockRunner::thread_counters() const {
+  std::vector<ThreadCounters> out;
+  out.reserve(threads_per_block_);
+  for (int t = 0; t < threads_per_block_; ++t) out.push_back(threads_[t].counters);
+  return out;
+}
+
+BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int block_linear, Mode mode,
+                                      const Schedule& schedule, std::vector<EventObserver*> observers) {
+  sim_ = &sim;
+  launch_ = &launch;
+  block_linear_ = block_linear;
+  const Dim3 g = launch.grid;
+  block_idx_ = {block_linear % g.x, (block_linear / g.x) % g.y, block_linear / (g.x * g.y)};
+  threads_per_block_ = launch.block.count();
+  block_base_ = static_cast<int64_t>(block_linear) * threads_per_block_;
+  mode_ = mode;
+  schedule_ = schedule;
+  observers_ = std::move(observers);
+  switch_each_access_ = mode == Mode::Scheduled && schedule.switches_at_each_access();
+  recording_ = !observers_.empty();
+  fast_accesses_ = !recording_ && !switch_each_access_;
+  forward_order_ = mode == Mode::Fast || schedule.kind == ScheduleKind::Forward;
+  // A fast run is the forward schedule itself; only other schedules may need to undo it.
+  keep_undo_log_ = mode == Mode::Fast && schedule.kind != ScheduleKind::Forward;
+
+  if (static_cast<int>(threads_.size()) < threads_per_block_) threads_.resize(threads_per_block_);
+  for (int t = 0; t < threads_per_block_; ++t) {
+    SimThread& th = threads_[t];
+    th.state = ThreadState::Runnable;
+    th.wait_line = kNoLine;
+    th.shared_allocs = 0;
+    th.accesses = 0;
+    th.counters = {};
+  }
+  warps_.assign((threads_per_block_ + kWarpSize - 1) / kWarpSize, WarpRendezvous{});
+  warp_epoch_.assign(warps_.size(), 0);
+  running_ = threads_per_block_;
+  at_barrier_ = 0;
+  barrier_lines_differ_ = false;
+  shared_count_ = 0;
+  shared_bytes_used_ = 0;
+  step_ = 0;
+  raced_ = false;
+  failed_ = false;
+  error_.reset();
+  hazards_.clear();
+  undo_.clear();
+  low_cursor_ = 0;
+  high_cursor_ = threads_per_block_ - 1;
+  warp_cursor_ = 0;
+  lane_cursor_ = 0;
+  rng_ = schedule.seed ^ (static_cast<uint64_t>(launch.index) << 40) ^ static_cast<uint64_t>(block_linear);
+  new_interval();
+
+  for (;;) {
+    const int t = pick();
+    if (t < 0) {
+      if (!all_blocked_resolve()) break;
+      continue;
+    }
+    transfer(t);  // back here when no thread is runnable, or one failed
+    if (failed_) break;
+  }
+  if (failed_) {
+    end_step(kNoLine);
+    abandon_fibers();
+  }
+  observers_.clear();
+  recording_ = false;
+  return {raced_, failed_};
+}
+
+void BlockRunner::undo_global_writes() {
+  for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
+    it->array->bits[it->index] = it->bits;
+    it->array->poison[it->index] = it->poison;
+  }
+  undo_.clear();
+}
+
+void BlockRunner::start_thread(int t) {
+  SimThread& th = threads_[t];
+  if (!th.stack.sp) th.stack = boost::context::protected_fixedsize_stack(kFiberStackBytes).allocate();
+  th.runner = this;
+  th.index = t;
+  // Guard-paged stacks all start at the same offset within a page, so without this every fiber's
+  // hot frames would fall into the same few cache sets; staggering them by whole cache lines
+  // halves the cost of a switch among 1024 fibers.
+  boost::context::stack_context coloured = th.stack;
+  const size_t offset = (static_cast<size_t>(t) * 17 * 64) % (64 * 1024);
+  coloured.sp = static_cast<char*>(coloured.sp) - offset;
+  coloured.size -= offset;
+  th.context = make_context(coloured, &BlockRunner::thread_main, &th);
+}
+
+void BlockRunner::thread_main(void* simthread) {
+  auto* th = static_cast<SimThread*>(simthread);
+  th->runner->thread_loop(th->index);
+}
+
+void BlockRunner::thread_loop(int t) {
+  // The fiber outlives blocks: after the kernel returns it waits here for the next block.
+  for (;;) {
+    // No context switch may happen inside a catch handler: the C++ runtime keeps the exceptions
+    // being handled per OS thread, not per fiber.
+    bool finished = false;
+    try {
+      SimCtx ctx(*this, t);
+      launch_->kernel(launch_->closure, ctx);
+      finished = true;
+    } catch (const KernelAbort&) {
+    } catch (const std::exception& e) {
+      fail(SimErrorKind::Kernel, std::string("the kernel threw: ") + e.what(), {});
+    }
+    if (finished) {
+      thread_exited(t);
+      transfer(next_or_scheduler());
+    } else {
+      threads_[t].state = ThreadState::Failed;
+      transfer(kScheduler);
+    }
+  }
+}
+
+
+void BlockRunner::abandon_fibers() {
+  // Threads stopped mid-kernel start afresh next time (their stacks are reused).
+  for (int t = 0; t < threads_per_block_; ++t) {
+    const ThreadState s = threads_[t].state;
+    if (s != ThreadState::Exited && s != ThreadState::Failed) threads_[t].context = nullptr;
+  }
+}
+
+void BlockRunner::thread_exited(int t) {
+  threads_[t].state = ThreadState::Exited;
+  --running_;
+  warps_[t / kWarpSize].exited |= 1u << (t % kWarpSize);
+  if (recording_)
+    emit({EventKind::Exit, 0, static_cast<uint16_t>(t), kNoLine, 0, 0, 0, 0});
+}
+
+void BlockRunner::make_runnable(int t) {
+  threads_[t].state = ThreadState::Runnable;
+  low_cursor_ = std::min(low_cursor_, t);
+  high_cursor_ = std::max(high_cursor_, t);
+}
+
+int BlockRunner::pick_by_schedule() {
+  const int n = threads_per_block_;
+  auto runnable = [&](int t) { return threads_[t].state == ThreadState::Runnable; };
+  switch (schedule_.kind) {
+    case ScheduleKind::Reverse:
+      while (high_cursor_ >= 0 && !runnable(high_cursor_)) --high_cursor_;
+      return high_cursor_;
+    case ScheduleKind::Lockstep:
+      return pick_lockstep();
+    case ScheduleKind::Random: {
+      const int start = static_cast<int>(splitmix64(rng_) % static_cast<uint64_t>(n));
+      for (int k = 0; k < n; ++k) {
+        const int t = (start + k) % n;
+        if (runnable(t)) return t;
+      }
+      return -1;
+    }
+    case ScheduleKind::Forward:
+      break;
+  }
+  return -1;
+}
+
+int BlockRunner::pick_lockstep() {
+  const int n = threads_per_block_;
+  const int warps = static_cast<int>(warps_.size());
+  for (; warp_cursor_ < warps; ++warp_cursor_, lane_cursor_ = 0) {
+    const int first = warp_cursor_ * kWarpSize;
+    const int lanes = std::min(kWarpSize, n - first);
+    for (int k = 0; k < lanes; ++k) {
+      const int lane = (lane_cursor_ + k) % lanes;
+      if (threads_[first + lane].state == ThreadState::Runnable) {
+        lane_cursor_ = lane + 1;
+        return first + lane;
+      }
+    }
+  }
+  return -1;
+}
+
+std::string BlockRunner::describe_threads(const std::vector<int>& threads) const {
+  std::ostringstream out;
+  for (size_t i = 0; i < threads.size();) {
+    size_t j = i;
+    while (j + 1 < threads.size() && threads[j + 1] == threads[j] + 1) ++j;
+    if (i) out << ", ";
+    out << 'T' << threads[i];
+    if (j > i) out << "-T" << threads[j];
+    i = j + 1;
+  }
+  return out.str();
+}
+
+bool BlockRunner::all_blocked_resolve() {
+  if (running_ == 0) {
+    end_step(kNoLine);
+    return false;
+  }
+  if (at_barrier_ == threads_per_block_ && !barrier_lines_differ_) {
+    release_barrier();  // the usual case: everyone waits at the same barrier
+    return !failed_;
+  }
+  // Something is wrong; find out what, thread by thread.
+  std::map<LineId, std::vector<int>> at_barrier, at_warp_op;
+  std::vector<int> exited;
+  for (int t = 0; t < threads_per_block_; ++t) {
+    switch (threads_[t].state) {
+      case ThreadState::AtBarrier: at_barrier[threads_[t].wait_line].push_back(t); break;
+      case ThreadState::AtWarpOp: at_warp_op[threads_[t].wait_line].push_back(t); break;
+      case ThreadState::Exited: exited.push_back(t); break;
+      default: break;
+    }
+  }
+  std::vector<LineId> lines;
+  std::ostringstream why;
+  auto list_waiters = [&](const std::map<LineId, std::vector<int>>& groups, const char* what) {
+    for (const auto& [line, ts] : groups) {
+      why << "; " << describe_threads(ts) << " wait at the " << what << " at " << LineTable::describe(line);
+      lines.push_back(line);
+    }
+  };
+  if (!at_warp_op.empty()) {
+    why << "a warp operation can never complete";
+    list_waiters(at_warp_op, "warp operation");
+    list_waiters(at_barrier, "barrier");
+    if (!exited.empty()) why << "; " << describe_threads(exited) << " exited";
+    fail(SimErrorKind::WarpDivergence, why.str(), lines);
+    return false;
+  }
+  if (!exited.empty() || at_barrier.size() > 1) {
+    why << "barrier divergence: not every thread of block " << block_linear_ << " reaches the same barrier";
+    list_waiters(at_barrier, "barrier");
+    if (!exited.empty()) why << "; " << describe_threads(exited) << " already exited";
+    why << " (on a GPU this hangs or silently misbehaves)";
+    fail(SimErrorKind::BarrierDivergence, why.str(), lines);
+    for (LineId l : lines) {
+      HazardEvent e{HazardKind::BarrierDivergence, Severity::Error};
+      e.launch = launch_->index;
+      e.block = block_linear_;
+      e.step = step_;
+      e.line_second = l;
+      hazards_.add(e);
+    }
+    return false;
+  }
+  release_barrier();
+  return !failed_;
+}
+
+void BlockRunner::release_barrier() {
+  const LineId line = barrier_line_;
+  end_step(line);
+  if (step_ + 1 >= kMaxStepsPerLaunch) {
+    fail(SimErrorKind::StepBudget,
+         "block " + std::to_string(block_linear_) + " passed " + std::to_string(kMaxStepsPerLaunch) +
+             " barriers in one launch (the step budget); is the loop around " + LineTable::describe(line) +
+             " endless?",
+         {line});
+    return;
+  }
+  ++step_;
+  new_interval();
+  for (int t = 0; t < threads_per_block_; ++t) threads_[t].state = ThreadState::Runnable;
+  at_barrier_ = 0;
+  barrier_lines_differ_ = false;
+  low_cursor_ = 0;
+  high_cursor_ = threads_per_block_ - 1;
+  warp_cursor_ = 0;
+  lane_cursor_ = 0;
+}
+
+void BlockRunner::new_interval() {
+  interval_ = sim_->next_interval();
+  std::fill(warp_epoch_.begin(), warp_epoch_.end(), 0);
+}
+
+void BlockRunner::end_step(LineId barrier) {
+  for (EventObserver* o : observers_) o->on_step_end(barrier, shared_, shared_count_);
+}
+
+
+void BlockRunner::sync_warp(LineId line) { warp_rendezvous(WarpOp::SyncWarp, 0, false, 0, line); }
+
+BlockRunner::WarpResult BlockRunner::warp_rendezvous(WarpOp op, uint32_t bits, bool poison, int arg, LineId line) {
+  const int t = current_;
+  const int w = t / kWarpSize;
+  const int lane = t % kWarpSize;
+  SimThread& th = threads_[t];
+  count_access(th);
+  WarpRendezvous& r = warps_[w];
+  if (r.exited != 0) {
+    std::vector<int> gone;
+    for (int l = 0; l < kWarpSize; ++l)
+      if (r.exited & (1u << l)) gone.push_back(w * kWarpSize + l);
+    fail_in_thread(SimErrorKind::WarpDivergence,
+                   warp_op_name(op) + " at " + LineTable::describe(line) + ": " + describe_threads(gone) + " of warp " +
+                       std::to_string(w) + " already exited; every lane of the warp must take part",
+                   {line});
+  }
+  if (r.arrived == 0) {
+    r.op = op;
+    r.line = line;
+  } else if (r.op != op || r.line != line) {
+    fail_in_thread(SimErrorKind::WarpDivergence,
+                   "lanes of warp " + std::to_string(w) + " reached different warp operations: " +
+                       warp_op_name(r.op) + " at " + LineTable::describe(r.line) + " and " + warp_op_name(op) +
+                       " at " + LineTable::describe(line),
+                   {r.line, line});
+  }
+  r.bits[lane] = bits;
+  r.poison[lane] = poison ? 1 : 0;
+  r.arg[lane] = arg;
+  r.arrived |= 1u << lane;
+  const int lanes = std::min(kWarpSize, threads_per_block_ - w * kWarpSize);
+  const uint32_t all = lanes == kWarpSize ? ~0u : (1u << lanes) - 1;
+  if (r.arrived == all) {
+    complete_warp_op(w);
+  } else {
+    th.state = ThreadState::AtWarpOp;
+    th.wait_line = line;
+    block_current();
+  }
+  if (recording_) {
+    const uint8_t flags = static_cast<uint8_t>((th.warp_poison ? kValuePoison : 0) | (th.warp_own ? kOwnValue : 0));
+    emit({op == WarpOp::SyncWarp ? EventKind::WarpSync : EventKind::Shuffle, flags, static_cast<uint16_t>(t), line,
+          static_cast<uint16_t>(op), th.warp_source, 0, th.warp_bits});
+  }
+  if (switch_each_access_) yield();
+  return {th.warp_bits, th.warp_poison};
+}
+
+void BlockRunner::complete_warp_op(int w) {
+  WarpRendezvous& r = warps_[w];
+  const int first = w * kWarpSize;
+  const int lanes = std::min(kWarpSize, threads_per_block_ - first);
+  for (int lane = 0; lane < lanes; ++lane) {
+    SimThread& th = threads_[first + lane];
+    const int arg = r.arg[lane];
+    int src = lane;
+    bool own = false, undefined = false;
+    switch (r.op) {
+      case WarpOp::ShflUp:
+        src = lane - arg;
+        if (arg < 0 || src < 0) src = lane, own = true;
+        break;
+      case WarpOp::ShflDown:
+        src = lane + arg;
+        if (arg < 0 || src >= kWarpSize) src = lane, own = true;
+        else if (src >= lanes) undefined = true;  // a lane the block does not have
+        break;
+      case WarpOp::ShflIdx:
+        src = arg & (kWarpSize - 1);
+        undefined = src >= lanes;
+        break;
+      case WarpOp::ShflXor:
+        src = lane ^ (arg & (kWarpSize - 1));
+        undefined = src >= lanes;
+        break;
+      case WarpOp::SyncWarp:
+      case WarpOp::None:
+        break;
+    }
+    th.warp_source = src;
+    th.warp_own = own;
+    th.warp_bits = undefined ? 0 : r.bits[src];
+    th.warp_poison = undefined || r.poison[src];
+    if (th.state == ThreadState::AtWarpOp) make_runnable(first + lane);
+  }
+  if (r.op == WarpOp::SyncWarp) ++warp_epoch_[w];
+  r.arrived = 0;
+  r.op = WarpOp::None;
+}
+
+ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name) {
+  SimThread& th = *cur_;
+  const int slot = th.shared_allocs++;
+  if (slot < shared_count_) {
+    ArrayStore& a = shared_[slot];
+    if (a.size() != count || a.dtype != dtype)
+      fail_in_thread(SimErrorKind::SharedMemory,
+                     "thread T" + std::to_string(current_) + " asks for shared array #" + std::to_string(slot) + " with " +
+                         std::to_string(count) + " " + std::string(to_string(dtype)) + " elements, but an earlier thread made it " +
+                         std::to_string(a.size()) + " " + std::string(to_string(a.dtype)) +
+                         " elements; every thread must declare the same shared arrays in the same order",
+                     {});
+    return a;
+  }
+  const int bytes = shared_bytes_for(std::max(count, 0));
+  if (count < 0 || shared_bytes_used_ + bytes > launch_->shared_bytes)
+    fail_in_thread(SimErrorKind::SharedMemory,
+                   "shared array #" + std::to_string(slot) + " (" + (name ? name : "unnamed") + ") needs " +
+                       std::to_string(bytes) + " bytes, but the launch provides " +
+                       std::to_string(launch_->shared_bytes) + " bytes of shared memory of which " +
+                       std::to_string(shared_bytes_used_) + " are taken; pass a larger shared size to the launch",
+                   {});
+  shared_bytes_used_ += bytes;
+  if (slot >= static_cast<int>(shared_.size())) shared_.emplace_back();
+  ArrayStore& a = shared_[slot];
+  a.space = MemSpace::Shared;
+  a.dtype = dtype;
+  a.name = name ? name : "shared" + std::to_string(slot);
+  a.reset(count, /*poisoned=*/true);
+  a.id = sim_->shared_array_id(*launch_, slot, a);
+  shared_count_ = slot + 1;
+  return a;
+}
+
+void BlockRunner::race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, LineId line) {
+  raced_ = true;
+  const uint32_t who = other.who & kWhoMask;
+  const int other_thread =
+      a.space == MemSpace::Shared ? static_cast<int>(who) : static_cast<int>(static_cast<int64_t>(who) - block_base_);
+  HazardEvent e{kind, Severity::Error};
+  e.same_warp = other_thread / kWarpSize == current_ / kWarpSize && !(other.who & kReadersInSeveralWarps);
+  e.severity = e.same_warp ? Severity::Warning : Severity::Error;
+  e.array = a.id;
+  e.index = index;
+  e.launch = launch_->index;
+  e.block = block_linear_;
+  e.step = step_;
+  e.thread_first = other_thread;
+  e.thread_second = current_;
+  e.line_first = other.line;
+  e.line_second = line;
+  hazards_.add(e);
+}
+
+void BlockRunner::cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other,
+                                   LineId line) {
+  const int64_t who = other.who & kWhoMask;
+  HazardEvent e{kind, Severity::Error};
+  e.cross_block = true;
+  e.array = a.id;
+  e.index = index;
+  e.launch = launch_->index;
+  e.block = block_linear_;
+  e.step = step_;
+  e.block_first = static_cast<int>(who / threads_per_block_);
+  e.thread_first = static_cast<int>(who % threads_per_block_);
+  e.thread_second = current_;
+  e.line_first = other.line;
+  e.line_second = line;
+  hazards_.add(e);
+}
+
+void BlockRunner::out_of_bounds(const ArrayStore& a, int index, LineId line, bool write) {
+  HazardEvent e{HazardKind::OutOfBounds, Severity::Error};
+  e.second_is_write = write;
+  e.array = a.id;
+  e.index = index;
+  e.launch = launch_->index;
+  e.block = block_linear_;
+  e.step = step_;
+  e.thread_second = current_;
+  e.line_second = line;
+  hazards_.add(e);
+}
+
+void BlockRunner::uninitialized_read(const ArrayStore& a, int index, LineId line) {
+  HazardEvent e{HazardKind::UninitializedRead, Severity::Warning};
+  e.array = a.id;
+  e.index = index;
+  e.launch = launch_->index;
+  e.block = block_linear_;
+  e.step = step_;
+  e.thread_second = current_;
+  e.line_second = line;
+  hazards_.add(e);
+}
+
+void BlockRunner::access_budget_exceeded() {
+  fail_in_thread(SimErrorKind::StepBudget,
+                 "thread T" + std::to_string(current_) + " of block " + std::to_string(block_linear_) + " made more than " +
+                     std::to_string(kMaxAccessesPerThread) +
+                     " memory accesses in one launch (the step budget); is a loop endless?",
+                 {});
+}
+
+void BlockRunner::fail(SimErrorKind kind, std::string message, std::vector<LineId> lines) {
+  if (failed_) return;
+  failed_ = true;
+  SimError e;
+  e.kind = kind;
+  e.message = std::move(message);
+  e.launch = launch_->index;
+  e.block = block_linear_;
+  e.step = step_;
+  e.lines = std::move(lines);
+  error_ = std::move(e);
+}
+
+void BlockRunner::fail_in_thread(SimErrorKind kind, std::string message, std::vector<LineId> lines) {
+  fail(kind, std::move(message), std::move(lines));
+  throw KernelAbort{};
+}
+
+}  // namespace syncscope::sim

@@ -1,0 +1,47 @@
+// One event per thing a simulated thread does that another thread could observe: memory accesses,
+// barriers, warp operations, exit. Observers (trace recorder, counters, hazard detector) read them.
+#pragma once
+
+#include <cstdint>
+
+#include "sim/source_lines.h"
+
+namespace syncscope::sim {
+
+enum class EventKind : uint8_t {
+  SharedRead,
+  SharedWrite,
+  GlobalRead,
+  GlobalWrite,
+  Barrier,
+  WarpSync,
+  Shuffle,
+  Exit,
+};
+
+enum class WarpOp : uint8_t { None, ShflUp, ShflDown, ShflIdx, ShflXor, SyncWarp };
+
+enum EventFlag : uint8_t {
+  kValuePoison = 1,     // the value read or written derives from poison (shown as ?)
+  kOldPoison = 2,       // a write replaced a poison cell
+  kOutOfBounds = 4,     // index outside the array: the access did not touch memory
+  kRacy = 8,            // the access is one side of a data race
+  kOwnValue = 16,       // shuffle: the lane kept its own value (source lane out of range)
+};
+
+struct Event {
+  EventKind kind = EventKind::Exit;
+  uint8_t flags = 0;
+  uint16_t thread = 0;  // block-local thread index
+  LineId line = kNoLine;
+  uint16_t array = 0;   // Trace::arrays index (memory events); WarpOp (shuffles)
+  int32_t index = 0;    // cell index (memory events), source lane (shuffles)
+  uint32_t old_bits = 0;    // writes: the value before
+  uint32_t value_bits = 0;  // reads: the value read; writes: the value written; shuffles: received
+
+  bool is_read() const { return kind == EventKind::SharedRead || kind == EventKind::GlobalRead; }
+  bool is_write() const { return kind == EventKind::SharedWrite || kind == EventKind::GlobalWrite; }
+  bool is_memory() const { return is_read() || is_write(); }
+};
+
+}  // namespace syncscope::sim

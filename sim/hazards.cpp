@@ -1,0 +1,72 @@
+#include "sim/hazards.h"
+
+#include <algorithm>
+
+namespace syncscope::sim {
+
+std::string_view to_string(HazardKind k) {
+  switch (k) {
+    case HazardKind::ReadAfterWrite: return "RAW";
+    case HazardKind::WriteAfterRead: return "WAR";
+    case HazardKind::WriteAfterWrite: return "WAW";
+    case HazardKind::OutOfBounds: return "out-of-bounds";
+    case HazardKind::UninitializedRead: return "uninitialized";
+    case HazardKind::BarrierDivergence: return "barrier-divergence";
+  }
+  return "?";
+}
+
+std::string_view to_string(Severity s) { return s == Severity::Error ? "error" : "warning"; }
+
+void HazardLog::add(const HazardEvent& e) {
+  const Key key{static_cast<int>(e.kind), static_cast<int>(e.severity), e.array,
+                (e.cross_block ? 1 : 0) | (e.second_is_write ? 2 : 0), e.line_first, e.line_second};
+  auto [it, inserted] = groups_.try_emplace(key);
+  HazardGroup& g = it->second;
+  if (inserted) g.first = e;
+  ++g.count;
+  auto pos = std::lower_bound(g.blocks.begin(), g.blocks.end(), e.block);
+  if (pos == g.blocks.end() || *pos != e.block) {
+    // Blocks arrive in ascending order per launch; count distinct ones even past the listed few.
+    ++g.block_count;
+    if (g.blocks.size() < HazardGroup::kMaxBlocksListed) g.blocks.insert(pos, e.block);
+  }
+}
+
+void HazardLog::merge(const HazardLog& other) {
+  for (const auto& [key, g] : other.groups_) {
+    auto [it, inserted] = groups_.try_emplace(key, g);
+    if (inserted) continue;
+    HazardGroup& mine = it->second;
+    // Deterministic whatever order workers merge in: the earliest occurrence is "first".
+    if (std::tie(g.first.launch, g.first.block, g.first.step) < std::tie(mine.first.launch, mine.first.block, mine.first.step))
+      mine.first = g.first;
+    mine.count += g.count;
+    for (int b : g.blocks) {
+      auto pos = std::lower_bound(mine.blocks.begin(), mine.blocks.end(), b);
+      if (pos != mine.blocks.end() && *pos == b) continue;
+      if (mine.blocks.size() < HazardGroup::kMaxBlocksListed) mine.blocks.insert(pos, b);
+    }
+    mine.block_count += g.block_count;
+  }
+}
+
+std::vector<HazardGroup> HazardLog::groups() const {
+  std::vector<HazardGroup> out;
+  out.reserve(groups_.size());
+  for (const auto& [key, g] : groups_) out.push_back(g);
+  std::stable_sort(out.begin(), out.end(), [](const HazardGroup& a, const HazardGroup& b) {
+    if (a.first.severity != b.first.severity) return a.first.severity == Severity::Error;
+    return std::tie(a.first.launch, a.first.step, a.first.block) <
+           std::tie(b.first.launch, b.first.step, b.first.block);
+  });
+  return out;
+}
+
+uint64_t HazardLog::total() const {
+  uint64_t n = 0;
+  for (const auto& [key, g] : groups_) n += g.count;
+  return n;
+}
+
+}  // namespace syncscope::sim

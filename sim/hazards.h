@@ -1,0 +1,71 @@
+// What the race detector found, grouped the way compute-sanitizer's racecheck analysis mode groups
+// its reports: one entry per kind and pair of source lines, with a count.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "sim/memory.h"
+#include "sim/source_lines.h"
+
+namespace syncscope::sim {
+
+enum class HazardKind : uint8_t {
+  ReadAfterWrite,
+  WriteAfterRead,
+  WriteAfterWrite,
+  OutOfBounds,
+  UninitializedRead,
+  BarrierDivergence,
+};
+enum class Severity : uint8_t { Warning, Error };
+
+std::string_view to_string(HazardKind k);  // "RAW", "WAR", "WAW", "out-of-bounds", ...
+std::string_view to_string(Severity s);
+
+// One occurrence, as the runner sees it.
+struct HazardEvent {
+  HazardKind kind;
+  Severity severity;
+  int array = -1;
+  int index = 0;
+  int launch = 0;
+  int block = 0;
+  int step = 0;
+  int thread_first = -1;  // the earlier access (block-local; -1 when there is none)
+  int thread_second = 0;  // the access that completed the hazard
+  int block_first = -1;   // cross-block hazards: the other block
+  LineId line_first = kNoLine;
+  LineId line_second = kNoLine;
+  bool cross_block = false;
+  bool same_warp = false;
+  bool second_is_write = false;  // out-of-bounds: the access was a write
+};
+
+// All occurrences of one kind between one pair of lines.
+struct HazardGroup {
+  HazardEvent first;   // where to jump to
+  uint64_t count = 0;
+  std::vector<int> blocks;  // distinct blocks, ascending, at most kMaxBlocksListed
+  uint64_t block_count = 0;
+  static constexpr size_t kMaxBlocksListed = 16;
+};
+
+class HazardLog {
+ public:
+  void add(const HazardEvent& e);
+  void merge(const HazardLog& other);
+  std::vector<HazardGroup> groups() const;  // ordered: errors first, then by first occurrence
+  bool empty() const { return groups_.empty(); }
+  uint64_t total() const;
+  void clear() { groups_.clear(); }
+
+ private:
+  using Key = std::tuple<int, int, int, int, LineId, LineId>;  // kind, severity, array, cross, lines
+  std::map<Key, HazardGroup> groups_;
+};
+
+}  // namespace syncscope::sim

@@ -1,0 +1,100 @@
+// Simulated memory: every array, shared or global, is 32-bit cells plus a poison bit per cell
+// (never written, or written from a value derived from poison) plus the shadow state the race
+// detector keeps per cell.
+#pragma once
+
+#include <bit>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <type_traits>
+#include <vector>
+
+#include "kernels/dtype.h"
+#include "sim/source_lines.h"
+
+namespace syncscope::sim {
+
+enum class MemSpace : uint8_t { Shared, Global };
+using syncscope::DType;
+
+template <class T>
+constexpr DType dtype_of() {
+  if constexpr (std::is_same_v<T, float>) return DType::Float32;
+  else {
+    static_assert(std::is_same_v<T, int32_t>, "syncscope arrays hold float or int32");
+    return DType::Int32;
+  }
+}
+
+std::string_view to_string(DType t);
+std::string_view to_string(MemSpace s);
+
+// The last write and the last read(s) of one cell, stamped with the barrier interval they happened in.
+// `who` is the thread (block-local for shared memory, global for global memory).
+struct AccessStamp {
+  uint32_t interval = 0;  // 0: never
+  uint32_t who = 0;
+  LineId line = kNoLine;
+  uint16_t warp_epoch = 0;  // the warp's __syncwarp count within the interval
+};
+struct CellShadow {
+  AccessStamp write;
+  AccessStamp read;
+};
+inline constexpr uint32_t kSeveralReaders = 1u << 31;
+inline constexpr uint32_t kReadersInSeveralWarps = 1u << 30;
+inline constexpr uint32_t kWhoMask = kReadersInSeveralWarps - 1;
+
+// Large arrays (global memory of big runs and its shadow) are first touched cell by cell; on 4 KiB
+// pages that is one page fault per 4 KiB. Reserving the vector and asking for transparent huge
+// pages before filling it cuts the faults 512-fold where the kernel allows it.
+void advise_huge_pages(void* data, size_t bytes);
+template <class T>
+void assign_large(std::vector<T>& v, size_t count, const T& value) {
+  if (count * sizeof(T) >= (size_t{4} << 20) && v.capacity() < count) {
+    std::vector<T>().swap(v);
+    v.reserve(count);
+    advise_huge_pages(v.data(), count * sizeof(T));
+  }
+  v.assign(count, value);
+}
+
+struct ArrayStore {
+  int id = -1;  // index into Trace::arrays
+  MemSpace space = MemSpace::Global;
+  DType dtype = DType::Float32;
+  std::string name;
+  std::vector<uint32_t> bits;
+  std::vector<uint8_t> poison;
+  std::vector<CellShadow> shadow;
+  // Global arrays during a parallel launch: which block touched each cell first and whether any
+  // block wrote it (see BlockRunner::claim), and a copy of each chunk of cells taken before the
+  // launch first wrote into it, to roll the launch back. Allocated on the first parallel launch.
+  std::vector<uint64_t> owner;
+  static constexpr int kChunkShift = 10;  // 1024 cells
+  std::vector<uint32_t> chunk_state;      // (attempt << 1) | copied
+  std::vector<uint32_t> backup_bits;
+  std::vector<uint8_t> backup_poison;
+
+  int size() const { return static_cast<int>(bits.size()); }
+  void reset(int count, bool poisoned) {
+    assign_large(bits, count, uint32_t{0});
+    assign_large(poison, count, uint8_t{poisoned ? uint8_t{1} : uint8_t{0}});
+    assign_large(shadow, count, CellShadow{});
+  }
+};
+
+template <class T>
+uint32_t to_bits(T v) { return std::bit_cast<uint32_t>(v); }
+template <class T>
+T from_bits(uint32_t b) { return std::bit_cast<T>(b); }
+
+// Exact value of a cell as a double (int32 and float32 both convert exactly).
+inline double bits_to_double(DType t, uint32_t b) {
+  return t == DType::Float32 ? static_cast<double>(std::bit_cast<float>(b))
+                             : static_cast<double>(std::bit_cast<int32_t>(b));
+}
+uint32_t double_to_bits(DType t, double v);
+
+}  // namespace syncscope::sim

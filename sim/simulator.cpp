@@ -1,0 +1,235 @@
+#include "sim/simulator.h"
+
+#include <algorithm>
+#include <thread>
+
+#include "sim/sim_ctx.h"
+#include "sim/trace_recorder.h"
+
+namespace syncscope::sim {
+
+Simulator::Simulator(SimOptions options) : options_(std::move(options)) {
+  runners_.push_back(BlockRunner::take_cached());
+}
+
+Simulator::~Simulator() {
+  pool_.reset();
+  for (auto& r : runners_) BlockRunner::return_to_cache(std::move(r));
+}
+
+int Simulator::worker_count() const {
+  const int wanted = options_.threads > 0 ? options_.threads : static_cast<int>(std::thread::hardware_concurrency());
+  return std::clamp(wanted, 1, 64);
+}
+
+int Simulator::alloc_global(std::string name, DType dtype, int count, bool poisoned) {
+  auto a = std::make_unique<ArrayStore>();
+  a->space = MemSpace::Global;
+  a->dtype = dtype;
+  a->name = name;
+  a->reset(count, poisoned);  // poisoned cells hold 1: BlockRunner::kNeverWritten
+  a->id = static_cast<int>(trace_.arrays.size());
+  trace_.arrays.push_back({std::move(name), MemSpace::Global, dtype, count, -1});
+  globals_.push_back(std::move(a));
+  return static_cast<int>(globals_.size()) - 1;
+}
+
+void Simulator::record_error(SimError e) {
+  if (!trace_.error) trace_.error = std::move(e);
+}
+
+int Simulator::shared_array_id(LaunchState& launch, int slot, const ArrayStore& a) {
+  std::lock_guard lock(arrays_mutex_);
+  if (slot < static_cast<int>(launch.shared_array_ids.size())) {
+    ArrayInfo& info = trace_.arrays[launch.shared_array_ids[slot]];
+    info.size = std::max(info.size, a.size());
+    return launch.shared_array_ids[slot];
+  }
+  const int id = static_cast<int>(trace_.arrays.size());
+  trace_.arrays.push_back({a.name, MemSpace::Shared, a.dtype, a.size(), launch.index});
+  launch.shared_array_ids.push_back(id);
+  return id;
+}
+
+bool Simulator::globals_small_enough() const {
+  size_t total = 0;
+  for (const auto& g : globals_) total += g->bits.size();
+  return total <= options_.snapshot_limit_elements;
+}
+
+std::vector<ArraySnapshot> Simulator::snapshot_globals() const {
+  std::vector<ArraySnapshot> out;
+  for (const auto& g : globals_) out.push_back({g->id, g->bits, g->poison});
+  return out;
+}
+
+std::vector<int> Simulator::detailed_blocks(int block_count) const {
+  std::vector<int> out;
+  for (int b : options_.detail_blocks)
+    if (b >= 0 && b < block_count) out.push_back(b);
+  if (out.empty()) {
+    const int n = block_count <= SimOptions::kAutoDetailBlocks ? block_count : 1;
+    for (int b = 0; b < n; ++b) out.push_back(b);
+  }
+  std::sort(out.begin(), out.end());
+  out.erase(std::unique(out.begin(), out.end()), out.end());
+  return out;
+}
+
+bool Simulator::run_block(BlockRunner& runner, LaunchState& ls, int b, BlockTrace* detail, BlockTotals& totals) {
+  BlockRunner::Outcome out;
+  if (detail) {
+    *detail = BlockTrace{};
+    detail->block = b;
+    TraceRecorder recorder(*detail);
+    out = runner.run(*this, ls, b, BlockRunner::Mode::Scheduled, options_.schedule, {&recorder});
+    detail->block_idx = runner.block_idx();
+    detail->counters = runner.thread_counters();
+  } else {
+    out = runner.run(*this, ls, b, BlockRunner::Mode::Fast, options_.schedule, {});
+    if ((out.raced || out.failed) && options_.schedule.kind != ScheduleKind::Forward) {
+      // The fast run is the forward order; this schedule may interleave differently.
+      runner.undo_global_writes();
+      out = runner.run(*this, ls, b, BlockRunner::Mode::Scheduled, options_.schedule, {});
+      ++totals.blocks_rerun;
+    }
+  }
+  totals.steps = std::max(totals.steps, runner.steps_taken());
+  for (const ThreadCounters& c : runner.thread_counters()) totals.counters.add_thread(c);
+  totals.hazards.merge(runner.hazards());
+  if (out.failed && !totals.error) totals.error = runner.error();
+  return !out.failed;
+}
+
+void Simulator::run_in_order(LaunchState& ls, LaunchTrace& lt, const std::vector<int>& detailed, BlockTotals& totals) {
+  BlockRunner& runner = *runners_[0];
+  size_t next_detailed = 0;
+  for (int b = 0; b < ls.grid.count(); ++b) {
+    BlockTrace* detail = nullptr;
+    if (next_detailed < detailed.size() && detailed[next_detailed] == b) detail = &lt.blocks[next_detailed++];
+    if (!run_block(runner, ls, b, detail, totals)) {
+      // Blocks after a failed one never ran; their detail slots stay empty.
+      lt.blocks.resize(next_detailed);
+      break;
+    }
+  }
+}
+
+bool Simulator::try_in_parallel(LaunchState& ls, LaunchTrace& lt, const std::vector<int>& detailed,
+                                BlockTotals& totals) {
+  const int workers = worker_count();
+  const int block_count = ls.grid.count();
+  if (workers < 2 || block_count < 2 * workers) return false;
+  if (!pool_) pool_ = std::make_unique<WorkerPool>(workers);
+  while (static_cast<int>(runners_.size()) < workers) runners_.push_back(BlockRunner::take_cached());
+  for (auto& g : globals_) {
+    if (g->owner.size() == g->bits.size()) continue;
+    assign_large(g->owner, g->bits.size(), uint64_t{0});
+    g->chunk_state.assign((g->bits.size() >> ArrayStore::kChunkShift) + 1, 0);
+    assign_large(g->backup_bits, g->bits.size(), uint32_t{0});
+    assign_large(g->backup_poison, g->bits.size(), uint8_t{0});
+  }
+
+  const uint32_t attempt = ++attempt_counter_;
+  std::atomic<bool> conflict{false}, failed{false};
+  std::atomic<int> next_block{0};
+  std::vector<BlockTotals> per_worker(workers);
+  const int chunk = std::max(1, block_count / (workers * 16));
+
+  pool_->run([&](int w) {
+    BlockRunner& runner = *runners_[w];
+    runner.run_in_parallel_attempt(attempt, &conflict);
+    while (!failed.load(std::memory_order_relaxed) && !conflict.load(std::memory_order_relaxed)) {
+      const int first = next_block.fetch_add(chunk);
+      if (first >= block_count) break;
+      for (int b = first; b < std::min(block_count, first + chunk); ++b) {
+        auto it = std::lower_bound(detailed.begin(), detailed.end(), b);
+        BlockTrace* detail = it != detailed.end() && *it == b ? &lt.blocks[it - detailed.begin()] : nullptr;
+        if (!run_block(runner, ls, b, detail, per_worker[w])) {
+          failed = true;
+          break;
+        }
+      }
+    }
+    runner.stop_parallel_attempt();
+  });
+
+  if (conflict || failed) {
+    // Blocks depended on each other (or one failed, and in block order the later ones would not
+    // have run): put global memory back as it was before the launch and let it run in order.
+    for (auto& g : globals_) {
+      const uint32_t copied = (attempt << 1) | 1;
+      for (size_t c = 0; c < g->chunk_state.size(); ++c) {
+        if (g->chunk_state[c] != copied) continue;
+        const size_t first = c << ArrayStore::kChunkShift;
+        const size_t count = std::min(g->bits.size() - first, size_t{1} << ArrayStore::kChunkShift);
+        std::copy_n(g->backup_bits.begin() + first, count, g->bits.begin() + first);
+        std::copy_n(g->backup_poison.begin() + first, count, g->poison.begin() + first);
+      }
+    }
+    ++rolled_back_launches_;
+    return false;
+  }
+  for (BlockTotals& t : per_worker) {
+    totals.counters.merge(t.counters);
+    totals.hazards.merge(t.hazards);
+    totals.steps = std::max(totals.steps, t.steps);
+    totals.blocks_rerun += t.blocks_rerun;
+  }
+  ++parallel_launches_;
+  return true;
+}
+
+void Simulator::launch_impl(std::string label, Dim3 grid, Dim3 block, int shared_bytes,
+                            void (*kernel)(void*, SimCtx&), void* closure) {
+  if (failed()) return;
+  if (trace_.launches.empty()) trace_.globals_before = globals_small_enough() ? snapshot_globals() : std::vector<ArraySnapshot>{};
+
+  LaunchTrace lt;
+  lt.label = std::move(label);
+  lt.grid = grid;
+  lt.block = block;
+  lt.shared_bytes = shared_bytes;
+  const int launch_index = static_cast<int>(trace_.launches.size());
+  auto bad_launch = [&](std::string why) {
+    trace_.launches.push_back(std::move(lt));
+    record_error({SimErrorKind::Kernel, "launch '" + trace_.launches.back().label + "': " + why, launch_index, 0, 0, {}});
+  };
+  if (block.x < 1 || block.y < 1 || block.z < 1 || block.count() > kMaxThreadsPerBlock)
+    return bad_launch("a block has " + std::to_string(block.count()) + " threads; the limit is 1.." +
+                      std::to_string(kMaxThreadsPerBlock));
+  if (grid.x < 1 || grid.y < 1 || grid.z < 1)
+    return bad_launch("the grid must have at least one block in every dimension");
+  if (shared_bytes < 0 || shared_bytes > kMaxSharedBytesPerBlock)
+    return bad_launch("it asks for " + std::to_string(shared_bytes) + " bytes of shared memory per block; the limit is " +
+                      std::to_string(kMaxSharedBytesPerBlock));
+
+  LaunchState ls;
+  ls.index = launch_index;
+  ls.grid = grid;
+  ls.block = block;
+  ls.shared_bytes = shared_bytes;
+  ls.kernel = kernel;
+  ls.closure = closure;
+  ls.first_interval = next_interval();
+
+  const std::vector<int> detailed = detailed_blocks(grid.count());
+  lt.blocks.resize(detailed.size());
+  BlockTotals totals;
+  if (!try_in_parallel(ls, lt, detailed, totals)) {
+    // Shadow stamps of an abandoned parallel attempt must not look like this launch's accesses.
+    ls.first_interval = next_interval();
+    totals = BlockTotals{};
+    lt.blocks.assign(detailed.size(), BlockTrace{});
+    run_in_order(ls, lt, detailed, totals);
+  }
+  lt.steps = totals.steps;
+  lt.counters = totals.counters;
+  lt.blocks_rerun = totals.blocks_rerun;
+  trace_.hazards.merge(totals.hazards);
+  if (totals.error) record_error(*totals.error);
+  if (globals_small_enough()) lt.globals_after = snapshot_globals();
+  trace_.launches.push_back(std::move(lt));
+}
+
+}  // namespace syncscope::sim

@@ -1,0 +1,51 @@
+// Source lines of kernel accesses and barriers, interned to 16-bit ids so events and shadow memory
+// stay small. File names are repository-relative ("kernels/kogge_stone.h") because the build maps
+// the source root away (-ffile-prefix-map).
+#pragma once
+
+#include <atomic>
+#include <bit>
+#include <cstdint>
+#include <source_location>
+#include <string>
+
+namespace syncscope::sim {
+
+using LineId = uint16_t;
+inline constexpr LineId kNoLine = 0;
+
+struct SourceLine {
+  std::string file;
+  uint32_t line = 0;
+  std::string function;
+};
+
+// Process-wide table; ids are stable for the life of the process.
+class LineTable {
+ public:
+  [[gnu::always_inline]] static LineId intern(const std::source_location& loc) {
+    // A kernel touches a handful of lines millions of times. libstdc++'s source_location is one
+    // pointer to static data per call site; a direct-mapped cache of (pointer, id) words answers
+    // without locks (each slot is one atomic word, so readers never see half an entry).
+    static_assert(sizeof(std::source_location) == sizeof(uintptr_t));
+    const auto key = std::bit_cast<uintptr_t>(loc);
+    std::atomic<uint64_t>& slot = cache_[(key >> 4) & (kCacheSlots - 1)];
+    const uint64_t entry = slot.load(std::memory_order_relaxed);
+    if ((entry >> 16) == (key & 0xffffffffffffull) && (entry & 0xffff) != kNoLine) return static_cast<LineId>(entry & 0xffff);
+    const LineId id = intern_slow(loc.file_name(), loc.line(), loc.function_name());
+    slot.store(((key & 0xffffffffffffull) << 16) | id, std::memory_order_relaxed);
+    return id;
+  }
+  static const SourceLine& get(LineId id);
+  // "kernels/kogge_stone.h:21", or "?" for kNoLine.
+  static std::string describe(LineId id);
+  // Looks a line up without interning it; kNoLine when it was never seen.
+  static LineId find(const std::string& file, uint32_t line);
+
+ private:
+  static LineId intern_slow(const char* file, uint32_t line, const char* function);
+  static constexpr size_t kCacheSlots = 1024;
+  static inline std::atomic<uint64_t> cache_[kCacheSlots] = {};
+};
+
+}  // namespace syncscope::sim

@@ -1,0 +1,87 @@
+// The trace a run leaves behind: launches → steps (barrier intervals) → per-thread events, plus
+// every shared array at the end of every step. Full detail only for the blocks being looked at
+// ("detailed blocks"); all blocks contribute counters, hazards and final memory. The app draws
+// this read-only; the CLI prints it.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/kernel_api.h"
+#include "sim/counters.h"
+#include "sim/events.h"
+#include "sim/hazards.h"
+#include "sim/memory.h"
+
+namespace syncscope::sim {
+
+struct ArrayInfo {
+  std::string name;
+  MemSpace space = MemSpace::Global;
+  DType dtype = DType::Float32;
+  int size = 0;
+  int launch = -1;  // shared arrays belong to one launch
+};
+
+struct ArraySnapshot {
+  int array = -1;
+  std::vector<uint32_t> bits;
+  std::vector<uint8_t> poison;
+};
+
+struct StepTrace {
+  LineId barrier = kNoLine;  // the barrier that ended the step; kNoLine: the threads exited
+  std::vector<Event> events;  // in the order the schedule ran them
+  std::vector<ArraySnapshot> shared;  // each shared array of the block at the end of the step
+};
+
+struct BlockTrace {
+  int block = 0;  // linear block index
+  Dim3 block_idx;
+  std::vector<StepTrace> steps;
+  std::vector<ThreadCounters> counters;  // per thread
+};
+
+struct LaunchTrace {
+  std::string label;  // what the host code called this launch
+  Dim3 grid, block;
+  int shared_bytes = 0;
+  int steps = 0;  // the most steps any block took
+  std::vector<BlockTrace> blocks;  // detailed blocks only, ascending
+  CounterSummary counters;         // all blocks
+  std::vector<ArraySnapshot> globals_after;  // global arrays after the launch (when small enough)
+  uint64_t blocks_rerun = 0;  // blocks whose fast run raced and were re-run under the schedule
+
+  const BlockTrace* find_block(int linear) const {
+    for (const auto& b : blocks)
+      if (b.block == linear) return &b;
+    return nullptr;
+  }
+};
+
+enum class SimErrorKind : uint8_t { BarrierDivergence, WarpDivergence, StepBudget, SharedMemory, Kernel };
+
+struct SimError {
+  SimErrorKind kind = SimErrorKind::Kernel;
+  std::string message;
+  int launch = 0;
+  int block = 0;
+  int step = 0;
+  std::vector<LineId> lines;
+};
+
+struct Trace {
+  std::vector<ArrayInfo> arrays;
+  std::vector<ArraySnapshot> globals_before;  // global arrays before the first launch
+  std::vector<LaunchTrace> launches;
+  HazardLog hazards;
+  std::optional<SimError> error;
+
+  // Stable digest of everything the schedule decided (events, snapshots, memory): same scenario and
+  // seed must give the same hash.
+  uint64_t hash() const;
+};
+
+}  // namespace syncscope::sim
