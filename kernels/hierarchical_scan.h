@@ -15,16 +15,9 @@ namespace syncscope::kernels {
 struct ScanBlocksKernel {
   template <class Ctx, class Array>
   SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, Array block_sums, int n) const {
-    using T = value_of<Array>;
-    auto shared = shared_array<T>(c, c.block_dim().x, "shared");
-    const int t = c.thread_idx().x;
-    const int i = c.block_idx().x * c.block_dim().x + t;
-
-    shared[t] = i < n ? T(x[i]) : T(0);
-    c.sync();
-    kogge_stone_scan_in_shared(c, shared);
-    if (i < n) y[i] = shared[t];
-    if (t == c.block_dim().x - 1) block_sums[c.block_idx().x] = shared[t];
+    auto shared = kogge_stone_scan_block(c, x, y, n);
+    const int last = c.block_dim().x - 1;
+    if (c.thread_idx().x == last) block_sums[c.block_idx().x] = shared[last];
   }
 };
 

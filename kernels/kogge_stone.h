@@ -25,18 +25,26 @@ SYNCSCOPE_DEVICE void kogge_stone_scan_in_shared(Ctx& c, Shared s) {
   }
 }
 
+// Loads this block's section of x into shared memory (zeros past the end), scans it, stores it
+// to y and returns the shared array (its last cell holds the block's total).
+template <class Ctx, class Array>
+SYNCSCOPE_DEVICE auto kogge_stone_scan_block(Ctx& c, Array x, Array y, int n) {
+  using T = value_of<Array>;
+  auto shared = shared_array<T>(c, c.block_dim().x, "shared");
+  const int t = c.thread_idx().x;
+  const int i = c.block_idx().x * c.block_dim().x + t;
+
+  shared[t] = i < n ? T(x[i]) : T(0);
+  c.sync();
+  kogge_stone_scan_in_shared(c, shared);
+  if (i < n) y[i] = shared[t];
+  return shared;
+}
+
 struct KoggeStoneScanKernel {
   template <class Ctx, class Array>
   SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int n) const {
-    using T = value_of<Array>;
-    auto shared = shared_array<T>(c, c.block_dim().x, "shared");
-    const int t = c.thread_idx().x;
-    const int i = c.block_idx().x * c.block_dim().x + t;
-
-    shared[t] = i < n ? T(x[i]) : T(0);
-    c.sync();
-    kogge_stone_scan_in_shared(c, shared);
-    if (i < n) y[i] = shared[t];
+    kogge_stone_scan_block(c, x, y, n);
   }
 };
 

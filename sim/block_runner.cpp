@@ -79,7 +79,7 @@ BlockRunner::~BlockRunner() {
     if (th.stack.sp) stacks.deallocate(th.stack);
 }
 
-const std::vector<ThreadCounters> BlockRunner::thread_counters() const {
+std::vector<ThreadCounters> BlockRunner::thread_counters() const {
   std::vector<ThreadCounters> out;
   out.reserve(threads_per_block_);
   for (int t = 0; t < threads_per_block_; ++t) out.push_back(threads_[t].counters);
@@ -322,14 +322,7 @@ bool BlockRunner::all_blocked_resolve() {
     if (!exited.empty()) why << "; " << describe_threads(exited) << " already exited";
     why << " (on a GPU this hangs or silently misbehaves)";
     fail(SimErrorKind::BarrierDivergence, why.str(), lines);
-    for (LineId l : lines) {
-      HazardEvent e{HazardKind::BarrierDivergence, Severity::Error};
-      e.launch = launch_->index;
-      e.block = block_linear_;
-      e.step = step_;
-      e.line_second = l;
-      hazards_.add(e);
-    }
+    for (LineId l : lines) hazards_.add(hazard_here(HazardKind::BarrierDivergence, Severity::Error, nullptr, 0, l));
     return false;
   }
   release_barrier();
@@ -488,10 +481,32 @@ ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name) 
   a.space = MemSpace::Shared;
   a.dtype = dtype;
   a.name = name ? name : "shared" + std::to_string(slot);
-  a.reset(count, /*poisoned=*/true);
+  // A new block's shared memory is uninitialized. Its shadow needs no clearing: stamps name the
+  // barrier interval they were made in, and interval ids are never reused (ArrayPool).
+  // Values are zeroed so that what a kernel computes from uninitialized cells (shown as ?) is the
+  // same in every run.
+  if (a.size() != count) {
+    a.reset(count, /*poisoned=*/true);
+  } else {
+    std::fill(a.bits.begin(), a.bits.end(), 0u);
+    std::fill(a.poison.begin(), a.poison.end(), kNeverWritten);
+  }
   a.id = sim_->shared_array_id(*launch_, slot, a);
   shared_count_ = slot + 1;
   return a;
+}
+
+HazardEvent BlockRunner::hazard_here(HazardKind kind, Severity severity, const ArrayStore* a, int index,
+                                     LineId line) const {
+  HazardEvent e{kind, severity};
+  e.array = a ? a->id : -1;
+  e.index = index;
+  e.launch = launch_->index;
+  e.block = block_linear_;
+  e.step = step_;
+  e.thread_second = current_;
+  e.line_second = line;
+  return e;
 }
 
 void BlockRunner::race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, LineId line) {
@@ -499,62 +514,34 @@ void BlockRunner::race(HazardKind kind, const ArrayStore& a, int index, const Ac
   const uint32_t who = other.who & kWhoMask;
   const int other_thread =
       a.space == MemSpace::Shared ? static_cast<int>(who) : static_cast<int>(static_cast<int64_t>(who) - block_base_);
-  HazardEvent e{kind, Severity::Error};
-  e.same_warp = other_thread / kWarpSize == current_ / kWarpSize && !(other.who & kReadersInSeveralWarps);
-  e.severity = e.same_warp ? Severity::Warning : Severity::Error;
-  e.array = a.id;
-  e.index = index;
-  e.launch = launch_->index;
-  e.block = block_linear_;
-  e.step = step_;
+  const bool same_warp = other_thread / kWarpSize == current_ / kWarpSize && !(other.who & kReadersInSeveralWarps);
+  // Like compute-sanitizer: within one warp a warning (it often works, by SIMT luck), across warps an error.
+  HazardEvent e = hazard_here(kind, same_warp ? Severity::Warning : Severity::Error, &a, index, line);
+  e.same_warp = same_warp;
   e.thread_first = other_thread;
-  e.thread_second = current_;
   e.line_first = other.line;
-  e.line_second = line;
   hazards_.add(e);
 }
 
 void BlockRunner::cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other,
                                    LineId line) {
   const int64_t who = other.who & kWhoMask;
-  HazardEvent e{kind, Severity::Error};
+  HazardEvent e = hazard_here(kind, Severity::Error, &a, index, line);
   e.cross_block = true;
-  e.array = a.id;
-  e.index = index;
-  e.launch = launch_->index;
-  e.block = block_linear_;
-  e.step = step_;
   e.block_first = static_cast<int>(who / threads_per_block_);
   e.thread_first = static_cast<int>(who % threads_per_block_);
-  e.thread_second = current_;
   e.line_first = other.line;
-  e.line_second = line;
   hazards_.add(e);
 }
 
 void BlockRunner::out_of_bounds(const ArrayStore& a, int index, LineId line, bool write) {
-  HazardEvent e{HazardKind::OutOfBounds, Severity::Error};
+  HazardEvent e = hazard_here(HazardKind::OutOfBounds, Severity::Error, &a, index, line);
   e.second_is_write = write;
-  e.array = a.id;
-  e.index = index;
-  e.launch = launch_->index;
-  e.block = block_linear_;
-  e.step = step_;
-  e.thread_second = current_;
-  e.line_second = line;
   hazards_.add(e);
 }
 
 void BlockRunner::uninitialized_read(const ArrayStore& a, int index, LineId line) {
-  HazardEvent e{HazardKind::UninitializedRead, Severity::Warning};
-  e.array = a.id;
-  e.index = index;
-  e.launch = launch_->index;
-  e.block = block_linear_;
-  e.step = step_;
-  e.thread_second = current_;
-  e.line_second = line;
-  hazards_.add(e);
+  hazards_.add(hazard_here(HazardKind::UninitializedRead, Severity::Warning, &a, index, line));
 }
 
 void BlockRunner::access_budget_exceeded() {

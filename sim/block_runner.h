@@ -87,7 +87,10 @@ class BlockRunner {
   static std::unique_ptr<BlockRunner> take_cached();
   static void return_to_cache(std::unique_ptr<BlockRunner> runner);
 
-  const std::vector<ThreadCounters> thread_counters() const;
+  std::vector<ThreadCounters> thread_counters() const;
+  void add_counters_to(CounterSummary& summary) const {
+    for (int t = 0; t < threads_per_block_; ++t) summary.add_thread(threads_[t].counters);
+  }
   int steps_taken() const { return step_ + 1; }
   const HazardLog& hazards() const { return hazards_; }
   const std::optional<SimError>& error() const { return error_; }
@@ -385,6 +388,7 @@ class BlockRunner {
     if (++th.accesses > kMaxAccessesPerThread) [[unlikely]] access_budget_exceeded();
   }
 
+  HazardEvent hazard_here(HazardKind kind, Severity severity, const ArrayStore* a, int index, LineId line) const;
   void race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, LineId line);
   void cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, LineId line);
   void out_of_bounds(const ArrayStore& a, int index, LineId line, bool write);

@@ -1,6 +1,7 @@
 #include "sim/simulator.h"
 
 #include <algorithm>
+#include <mutex>
 #include <thread>
 
 #include "sim/sim_ctx.h"
@@ -8,13 +9,25 @@
 
 namespace syncscope::sim {
 
+namespace {
+std::mutex live_mutex;
+int live_simulators = 0;
+}  // namespace
+
 Simulator::Simulator(SimOptions options) : options_(std::move(options)) {
+  {
+    std::lock_guard lock(live_mutex);
+    if (live_simulators++ == 0) ArrayPool::restart_ids_if_needed();
+  }
   runners_.push_back(BlockRunner::take_cached());
 }
 
 Simulator::~Simulator() {
   pool_.reset();
   for (auto& r : runners_) BlockRunner::return_to_cache(std::move(r));
+  for (auto& g : globals_) ArrayPool::give_back(std::move(g));
+  std::lock_guard lock(live_mutex);
+  --live_simulators;
 }
 
 int Simulator::worker_count() const {
@@ -23,11 +36,10 @@ int Simulator::worker_count() const {
 }
 
 int Simulator::alloc_global(std::string name, DType dtype, int count, bool poisoned) {
-  auto a = std::make_unique<ArrayStore>();
+  auto a = ArrayPool::take(count, poisoned);  // poisoned cells hold 1: BlockRunner::kNeverWritten
   a->space = MemSpace::Global;
   a->dtype = dtype;
   a->name = name;
-  a->reset(count, poisoned);  // poisoned cells hold 1: BlockRunner::kNeverWritten
   a->id = static_cast<int>(trace_.arrays.size());
   trace_.arrays.push_back({std::move(name), MemSpace::Global, dtype, count, -1});
   globals_.push_back(std::move(a));
@@ -95,7 +107,7 @@ bool Simulator::run_block(BlockRunner& runner, LaunchState& ls, int b, BlockTrac
     }
   }
   totals.steps = std::max(totals.steps, runner.steps_taken());
-  for (const ThreadCounters& c : runner.thread_counters()) totals.counters.add_thread(c);
+  runner.add_counters_to(totals.counters);
   totals.hazards.merge(runner.hazards());
   if (out.failed && !totals.error) totals.error = runner.error();
   return !out.failed;
@@ -123,14 +135,14 @@ bool Simulator::try_in_parallel(LaunchState& ls, LaunchTrace& lt, const std::vec
   if (!pool_) pool_ = std::make_unique<WorkerPool>(workers);
   while (static_cast<int>(runners_.size()) < workers) runners_.push_back(BlockRunner::take_cached());
   for (auto& g : globals_) {
-    if (g->owner.size() == g->bits.size()) continue;
+    if (g->owner.size() == g->bits.size()) continue;  // attempt ids are unique: no clearing needed
     assign_large(g->owner, g->bits.size(), uint64_t{0});
     g->chunk_state.assign((g->bits.size() >> ArrayStore::kChunkShift) + 1, 0);
     assign_large(g->backup_bits, g->bits.size(), uint32_t{0});
     assign_large(g->backup_poison, g->bits.size(), uint8_t{0});
   }
 
-  const uint32_t attempt = ++attempt_counter_;
+  const uint32_t attempt = ArrayPool::next_attempt();
   std::atomic<bool> conflict{false}, failed{false};
   std::atomic<int> next_block{0};
   std::vector<BlockTotals> per_worker(workers);

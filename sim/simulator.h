@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "kernels/kernel_api.h"
+#include "sim/array_pool.h"
 #include "sim/block_runner.h"
 #include "sim/memory.h"
 #include "sim/schedule.h"
@@ -65,7 +66,7 @@ class Simulator {
   int rolled_back_launches() const { return rolled_back_launches_; }
 
   // --- for BlockRunner ---
-  uint32_t next_interval() { return interval_counter_.fetch_add(1, std::memory_order_relaxed) + 1; }
+  uint32_t next_interval() { return ArrayPool::next_interval(); }
   void record_error(SimError e);
   int shared_array_id(LaunchState& launch, int slot, const ArrayStore& a);
 
@@ -95,8 +96,6 @@ class Simulator {
   std::vector<std::unique_ptr<ArrayStore>> globals_;
   std::vector<std::unique_ptr<BlockRunner>> runners_;  // one per worker
   std::unique_ptr<WorkerPool> pool_;
-  std::atomic<uint32_t> interval_counter_{0};
-  uint32_t attempt_counter_ = 0;
   std::mutex arrays_mutex_;
   int parallel_launches_ = 0;
   int rolled_back_launches_ = 0;

@@ -1,0 +1,25 @@
+# Quick start on Debian 12:  make run   (install packages, build, open the app on the default demo)
+#                            make test  (install packages, build, run the test suite)
+BUILD := build
+
+.PHONY: run test build deps bench clean
+
+deps:
+	@scripts/install-deps.sh
+
+build: deps
+	@test -f $(BUILD)/build.ninja || cmake --preset release
+	cmake --build --preset release
+
+run: build
+	./$(BUILD)/syncscope
+
+test: build
+	ctest --preset release
+	@echo "GPU tests (label gpu): $$(./$(BUILD)/syncscope run kogge-stone --gpu | grep '^gpu')"
+
+bench: build
+	./$(BUILD)/bench/syncscope_bench
+
+clean:
+	rm -rf $(BUILD) build-debug build-device

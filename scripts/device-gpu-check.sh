@@ -1,0 +1,55 @@
+#!/usr/bin/env bash
+# Runs on the GPU machine, in one call: GPU fidelity tests, compute-sanitizer memcheck and racecheck
+# over the correct kernels, and the simulator benchmark. Logs and summary.txt go to $OUT.
+#   here:   scripts/device-pack.sh
+#   device: bash .device/device-gpu-check.sh        (carry .device)
+set -uo pipefail
+cd "$(dirname "$0")"
+OUT=${OUT:-$PWD/out}
+mkdir -p "$OUT"
+export LD_LIBRARY_PATH="$PWD/lib:${LD_LIBRARY_PATH:-}"
+summary="$OUT/summary.txt"
+say() { echo "$*" | tee -a "$summary"; }
+
+say "== device: $(nvidia-smi --query-gpu=name,driver_version --format=csv,noheader) on $(date -u +%F)"
+say "   $(./syncscope run kogge-stone --gpu | grep -E '^gpu')"
+
+say "== GPU fidelity tests (label gpu)"
+start=$(date +%s)
+./syncscope_gpu_tests > "$OUT/gpu-tests.log" 2>&1
+say "   exit $? in $(( $(date +%s) - start )) s: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?' "$OUT/gpu-tests.log" | tr '\n' ' ')"
+grep -E "Failure|error" -A3 "$OUT/gpu-tests.log" | head -40 >> "$summary"
+
+say "== unit tests on the device"
+./syncscope_tests --gtest_brief=1 > "$OUT/unit-tests.log" 2>&1
+say "   exit $?: $(grep -E '^\[  (PASSED|FAILED) +\] [0-9]+ tests?' "$OUT/unit-tests.log" | tr '\n' ' ')"
+
+sanitizer=$(command -v compute-sanitizer || echo /usr/local/cuda/bin/compute-sanitizer)
+configs=(
+  "kogge-stone" "kogge-stone --n 5000 --tpb 256" "kogge-stone --n 4096 --tpb 1024 --dtype int32"
+  "two-phase-scan" "two-phase-scan --n 5000 --tpb 64 --dtype int32"
+  "hierarchical-scan" "hierarchical-scan --n 100000 --tpb 128"
+  "block-exclusive-sum" "block-exclusive-sum --n 5000 --tpb 1024" "block-exclusive-sum --n 999 --tpb 100 --dtype float32"
+  "axis-sum" "axis-sum --n 500 --rows 20 --tpb 128"
+  "block-reduce" "block-reduce --n 10000 --tpb 1024" "block-reduce --n 100 --tpb 32 --dtype float32"
+)
+for tool in memcheck racecheck; do
+  say "== compute-sanitizer --tool $tool"
+  for cfg in "${configs[@]}"; do
+    extra=""
+    [[ $tool == racecheck ]] && extra="--racecheck-report analysis"
+    log="$OUT/sanitizer-$tool.log"
+    echo "### $cfg" >> "$log"
+    # shellcheck disable=SC2086
+    "$sanitizer" --tool $tool $extra ./syncscope run $cfg --gpu > "$OUT/one.log" 2>&1
+    cat "$OUT/one.log" >> "$log"
+    line=$(grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/one.log" | tail -1)
+    match=$(grep -E "^gpu-vs-sim" "$OUT/one.log")
+    say "   $cfg: ${line:-no summary} | ${match:-no gpu line}"
+  done
+done
+rm -f "$OUT/one.log"
+
+say "== simulator benchmark ($(nproc) cores)"
+./syncscope_bench --benchmark_min_time=1 > "$OUT/bench.log" 2>&1
+grep -E "elements/s" "$OUT/bench.log" | sed 's/^/   /' | tee -a "$summary"

@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# Builds the GPU-enabled binaries here (nvcc; GUI off) and packs them, with the two shared
+# libraries the GPU machine lacks, into .device/ for `device run ... carry: [".device"]`.
+# The GPU machine has CUDA but no Debian packages, so it runs what is built here.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/install-deps.sh
+cmake --preset device -DSYNCSCOPE_CUDA=ON >/dev/null
+cmake --build --preset device
+rm -rf .device && mkdir -p .device/lib
+cp build-device/syncscope build-device/tests/syncscope_gpu_tests build-device/tests/syncscope_tests \
+   build-device/bench/syncscope_bench .device/
+for lib in libboost_context.so.1.74.0 libbenchmark.so.1debian; do cp -L "/usr/lib/x86_64-linux-gnu/$lib" .device/lib/; done
+cp scripts/device-gpu-check.sh .device/
+du -sh .device

@@ -1,0 +1,167 @@
+// The command-line contract (`syncscope list`, `syncscope run`): output, exit codes, and what bad
+// input gets (a message naming the option, the value and the limit; exit code 2).
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <sstream>
+
+#include "app/cli/cli.h"
+#include "kernels/cuda/gpu_runner.h"
+
+namespace syncscope::cli {
+namespace {
+
+struct Result {
+  int code;
+  std::string out, err;
+};
+
+Result cli(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  const int code = run_cli(args, out, err);
+  return {code, out.str(), err.str()};
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+TEST(Cli, ListShowsEveryAlgorithmWithDefaults) {
+  const Result r = cli({"list"});
+  EXPECT_EQ(r.code, 0);
+  for (const char* name : {"kogge-stone", "two-phase-scan", "hierarchical-scan", "axis-sum", "block-exclusive-sum"})
+    EXPECT_TRUE(contains(r.out, name)) << name;
+  EXPECT_TRUE(contains(r.out, "--n 6 --rows 4 --tpb 8"));
+}
+
+TEST(Cli, ListAsJson) {
+  const Result r = cli({"list", "--json"});
+  ASSERT_EQ(r.code, 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  ASSERT_GE(doc["algorithms"].size(), 5u);
+  const auto& first = doc["algorithms"][0];
+  EXPECT_EQ(first["name"], "kogge-stone");
+  EXPECT_EQ(first["defaults"]["n"], 8);
+  EXPECT_EQ(first["defaults"]["tpb"], 8);
+  EXPECT_EQ(doc["limits"]["tpb"], 1024);
+}
+
+TEST(Cli, RunPrintsConfigOutputExpectedAndMatch) {
+  const Result r = cli({"run", "kogge-stone"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(contains(r.out, "kogge-stone n=8 tpb=8 blocks=1 dtype=float32 input=iota schedule=lockstep"));
+  EXPECT_TRUE(contains(r.out, "output:   0 1 3 6 10 15 21 28\n"));
+  EXPECT_TRUE(contains(r.out, "expected: 0 1 3 6 10 15 21 28\n"));
+  EXPECT_TRUE(contains(r.out, "match: yes\n"));
+}
+
+TEST(Cli, RunWithValuesAndIntegers) {
+  const Result r = cli({"run", "kogge-stone", "--dtype", "int32", "--input", "3,1,4,1,5"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(contains(r.out, "n=5"));
+  EXPECT_TRUE(contains(r.out, "output:   3 4 8 9 14\n"));
+}
+
+TEST(Cli, StepsShowSharedMemoryAndReadsLikeSeed003) {
+  const Result r = cli({"run", "kogge-stone", "--steps"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(contains(r.out, "T1    reads shared[0] = 0"));
+  EXPECT_TRUE(contains(r.out, "shared: [0 1 3 5 7 9 11 13]"));
+  EXPECT_TRUE(contains(r.out, "shared: [0 1 3 6 10 14 18 22]"));
+  EXPECT_TRUE(contains(r.out, "ends at barrier kernels/kogge_stone.h:"));
+}
+
+TEST(Cli, StepsMarkPoisonWithQuestionMark) {
+  const Result r = cli({"run", "two-phase-scan", "--steps"});
+  EXPECT_TRUE(contains(r.out, "shared: [8 9 10 11 12 13 14 ?]"));
+  EXPECT_TRUE(contains(r.out, "warning: read of uninitialized shared[7]"));
+}
+
+TEST(Cli, BlockSelectsWhichBlockIsShown) {
+  const Result r = cli({"run", "kogge-stone", "--n", "64", "--tpb", "8", "--block", "5", "--steps"});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(contains(r.out, "    block 5\n"));
+  EXPECT_FALSE(contains(r.out, "    block 0\n"));
+}
+
+TEST(Cli, JsonHasConfigOutputExpectedMatchCountersAndSteps) {
+  const Result r = cli({"run", "two-phase-scan", "--json", "--steps"});
+  ASSERT_EQ(r.code, 0);
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_EQ(doc["config"]["algorithm"], "two-phase-scan");
+  EXPECT_EQ(doc["config"]["blocks"], 2);
+  EXPECT_EQ(doc["output"].size(), 15u);
+  EXPECT_EQ(doc["output"][14], 105);
+  EXPECT_EQ(doc["expected"][14], 105);
+  EXPECT_EQ(doc["match"], true);
+  EXPECT_EQ(doc["counters"]["launches"].size(), 2u);
+  EXPECT_EQ(doc["counters"]["max_per_thread"]["barriers"], 7);
+  ASSERT_EQ(doc["steps"].size(), 2u);
+  const auto& step0_block1 = doc["steps"][0]["steps"][0]["blocks"][1];
+  EXPECT_EQ(step0_block1["block"], 1);
+  EXPECT_TRUE(step0_block1["shared"]["shared"][7].is_null());  // poison
+  ASSERT_EQ(doc["hazards"].size(), 1u);
+  EXPECT_EQ(doc["hazards"][0]["kind"], "uninitialized");
+  EXPECT_FALSE(doc.contains("gpu"));
+}
+
+TEST(Cli, GpuSideIsReportedEvenWithoutAGpu) {
+  const Result r = cli({"run", "kogge-stone", "--gpu"});
+  EXPECT_EQ(r.code, 0);
+  if (!gpu_status().usable) {
+    EXPECT_TRUE(contains(r.out, "gpu: unavailable (" + gpu_status().reason + ")\n")) << r.out;
+  } else {
+    EXPECT_TRUE(contains(r.out, "gpu: 0 1 3 6 10 15 21 28\n"));
+    EXPECT_TRUE(contains(r.out, "gpu-vs-sim: identical\n"));
+  }
+  const auto doc = nlohmann::json::parse(cli({"run", "kogge-stone", "--gpu", "--json"}).out);
+  EXPECT_EQ(doc["gpu"]["available"], gpu_status().usable);
+}
+
+TEST(Cli, NoCommandRunsTheDefaultDemo) {
+  const Result r = cli({});
+  EXPECT_EQ(r.code, 0);
+  EXPECT_TRUE(contains(r.out, "kogge-stone n=8 tpb=8"));
+  EXPECT_TRUE(contains(r.out, "step 7"));
+}
+
+struct BadCase {
+  std::vector<std::string> args;
+  std::vector<std::string> message_parts;  // option, value, limit
+};
+
+class BadArguments : public ::testing::TestWithParam<BadCase> {};
+
+TEST_P(BadArguments, ExitTwoWithAMessageNamingOptionValueAndLimit) {
+  const Result r = cli(GetParam().args);
+  EXPECT_EQ(r.code, 2);
+  EXPECT_TRUE(r.out.empty());
+  for (const auto& part : GetParam().message_parts) EXPECT_TRUE(contains(r.err, part)) << r.err << " lacks " << part;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Cli, BadArguments,
+    ::testing::Values(
+        BadCase{{"run", "kogge-stone", "--tpb", "2000"}, {"--tpb", "2000", "1..1024"}},
+        BadCase{{"run", "kogge-stone", "--tpb", "0"}, {"--tpb", "0", "1..1024"}},
+        BadCase{{"run", "kogge-stone", "--n", "0"}, {"--n", "0", "1..16777216"}},
+        BadCase{{"run", "kogge-stone", "--n", "16777217"}, {"--n", "16777217", "1..16777216"}},
+        BadCase{{"run", "kogge-stone", "--n", "abc"}, {"--n", "abc", "whole number"}},
+        BadCase{{"run", "axis-sum", "--n", "100000", "--rows", "1000"}, {"--n", "100000", "16777216"}},
+        BadCase{{"run", "axis-sum", "--rows", "70000"}, {"--rows", "70000", "1..65535"}},
+        BadCase{{"run", "kogge-stone", "--rows", "3"}, {"--rows", "3", "axis-sum"}},
+        BadCase{{"run", "kogge-stone", "--dtype", "float64"}, {"--dtype", "float64", "float32 or int32"}},
+        BadCase{{"run", "kogge-stone", "--schedule", "sideways"}, {"--schedule", "sideways", "lockstep"}},
+        BadCase{{"run", "kogge-stone", "--schedule", "random:x"}, {"--schedule", "random:x", "whole number"}},
+        BadCase{{"run", "kogge-stone", "--input", "1,2,x"}, {"--input", "'x'", "not a number"}},
+        BadCase{{"run", "kogge-stone", "--input", "random:"}, {"--input", "random:", "whole number"}},
+        BadCase{{"run", "kogge-stone", "--n", "4", "--input", "1,2,3"}, {"--input", "3 values", "4 values"}},
+        BadCase{{"run", "kogge-stone", "--dtype", "int32", "--input", "1.5,2"}, {"--input", "1.5", "int32"}},
+        BadCase{{"run", "kogge-stone", "--block", "3"}, {"--block", "3", "0..0"}},
+        BadCase{{"run", "two-phase-scan", "--n", "100000"}, {"--n", "100000", "1024"}},
+        BadCase{{"run", "block-reduce", "--tpb", "48"}, {"--tpb", "48", "power of two"}},
+        BadCase{{"run", "hierarchical-scan", "--tpb", "1"}, {"--tpb", "1", "2 or more"}},
+        BadCase{{"run", "nonexistent"}, {"nonexistent", "kogge-stone"}},
+        BadCase{{"run"}, {"ALGO"}},
+        BadCase{{"frobnicate"}, {"frobnicate"}}));
+
+}  // namespace
+}  // namespace syncscope::cli

@@ -1,0 +1,350 @@
+// The execution model: barriers, schedules, warp operations, poison, limits, and what the
+// simulator does with kernels that are wrong (a clear error, never a hang or a crash).
+#include <gtest/gtest.h>
+
+#include <chrono>
+
+#include "tests/test_util.h"
+
+namespace syncscope::test {
+namespace {
+
+using sim::HazardKind;
+using sim::SimErrorKind;
+
+sim::SimOptions with_schedule(const char* s) {
+  sim::SimOptions o;
+  o.schedule = *sim::Schedule::parse(s, nullptr);
+  return o;
+}
+
+bool has_hazard(const sim::Trace& t, HazardKind kind, sim::Severity severity) {
+  for (const auto& g : t.hazards.groups())
+    if (g.first.kind == kind && g.first.severity == severity) return true;
+  return false;
+}
+
+struct DivergentBarrier {
+  template <class Ctx, class Array>
+  void operator()(Ctx& c, Array, Array y, int) const {
+    if (c.thread_idx().x < 4) {
+      c.sync();
+    } else {
+      c.sync();  // a different barrier: a real GPU may hang or mix them up
+    }
+    y[c.thread_idx().x] = value_of<Array>(1);
+  }
+};
+
+TEST(Barriers, DivergenceIsAnErrorNamingBothLines) {
+  const auto r = run_kernel(DivergentBarrier{}, {1}, {8}, 0, iota(8), 8);
+  ASSERT_TRUE(r.trace.error);
+  EXPECT_EQ(r.trace.error->kind, SimErrorKind::BarrierDivergence);
+  EXPECT_EQ(r.trace.error->lines.size(), 2u);
+  EXPECT_NE(r.trace.error->message.find("T0-T3"), std::string::npos) << r.trace.error->message;
+  EXPECT_NE(r.trace.error->message.find("T4-T7"), std::string::npos) << r.trace.error->message;
+  EXPECT_TRUE(has_hazard(r.trace, HazardKind::BarrierDivergence, sim::Severity::Error));
+}
+
+struct ExitBeforeBarrier {
+  template <class Ctx, class Array>
+  void operator()(Ctx& c, Array x, Array y, int) const {
+    const int t = c.thread_idx().x;
+    if (t >= 4) return;
+    c.sync();
+    y[t] = x[t];
+  }
+};
+
+TEST(Barriers, ThreadsThatExitedLeaveTheOthersWaitingAnError) {
+  for (const char* schedule : {"lockstep", "forward", "reverse"}) {
+    const auto r = run_kernel(ExitBeforeBarrier{}, {3}, {8}, 0, iota(24), 24, with_schedule(schedule));
+    ASSERT_TRUE(r.trace.error) << schedule;
+    EXPECT_EQ(r.trace.error->kind, SimErrorKind::BarrierDivergence);
+    EXPECT_NE(r.trace.error->message.find("exited"), std::string::npos);
+  }
+}
+
+struct EndlessBarriers {
+  template <class Ctx, class Array>
+  void operator()(Ctx& c, Array, Array, int) const {
+    for (;;) c.sync();
+  }
+};
+
+TEST(Budget, EndlessBarrierLoopStops) {
+  const auto r = run_kernel(EndlessBarriers{}, {1}, {2}, 0, iota(2), 2);
+  ASSERT_TRUE(r.trace.error);
+  EXPECT_EQ(r.trace.error->kind, SimErrorKind::StepBudget);
+}
+
+struct EndlessAccesses {
+  template <class Ctx, class Array>
+  void operator()(Ctx& c, Array, Array, int) const {
+    using T = value_of<Array>;
+    auto s = shared_array<T>(c, 1, "s");
+    s[0] = T(0);
+    for (;;) s[0] = s[0] + T(1);
+  }
+};
+
+TEST(Budget, EndlessAccessLoopStops) {
+  const auto r = run_kernel(EndlessAccesses{}, {1}, {1}, shared_bytes_for(1), iota(1), 1, with_schedule("forward"));
+  ASSERT_TRUE(r.trace.error);
+  EXPECT_EQ(r.trace.error->kind, SimErrorKind::StepBudget);
+}
+
+struct SharedOverLaunch {
+  template <class Ctx, class Array>
+  void operator()(Ctx& c, Array, Array, int) const {
+    auto s = shared_array<value_of<Array>>(c, 100, "big");
+    s[0] = value_of<Array>(0);
+  }
+};
+
+TEST(Limits, SharedArrayLargerThanTheLaunchProvides) {
+  const auto r = run_kernel(SharedOverLaunch{}, {1}, {4}, 16, iota(4), 4);
+  ASSERT_TRUE(r.trace.error);
+  EXPECT_EQ(r.trace.error->kind, SimErrorKind::SharedMemory);
+  EXPECT_NE(r.trace.error->message.find("400 bytes"), std::string::npos) << r.trace.error->message;
+}
+
+TEST(Limits, LaunchBeyondTheMachine) {
+  const auto big_block = run_kernel(SharedOverLaunch{}, {1}, {2048}, 0, iota(4), 4);
+  ASSERT_TRUE(big_block.trace.error);
+  EXPECT_NE(big_block.trace.error->message.find("1..1024"), std::string::npos);
+  const auto big_shared = run_kernel(SharedOverLaunch{}, {1}, {32}, 64 * 1024, iota(4), 4);
+  ASSERT_TRUE(big_shared.trace.error);
+  EXPECT_NE(big_shared.trace.error->message.find("49152"), std::string::npos);
+}
+
+struct ReadPastTheEnd {
+  template <class Ctx, class Array>
+  void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    auto s = shared_array<T>(c, 4, "s");
+    const int t = c.thread_idx().x;
+    s[t] = x[t];
+    c.sync();
+    y[t] = s[t + 2];  // threads 2 and 3 read s[4], s[5]
+  }
+};
+
+TEST(Memory, OutOfBoundsIsReportedAndReadsPoison) {
+  const auto r = run_kernel(ReadPastTheEnd{}, {1}, {4}, shared_bytes_for(4), iota(4), 4);
+  EXPECT_FALSE(r.trace.error);
+  EXPECT_EQ(r.out[0], 2);
+  EXPECT_EQ(r.out[1], 3);
+  EXPECT_TRUE(r.poison[2] && r.poison[3]);
+  ASSERT_TRUE(has_hazard(r.trace, HazardKind::OutOfBounds, sim::Severity::Error));
+  for (const auto& g : r.trace.hazards.groups()) {
+    if (g.first.kind == HazardKind::OutOfBounds) {
+      EXPECT_EQ(g.count, 2u);
+    }
+  }
+}
+
+struct UninitializedShared {
+  template <class Ctx, class Array>
+  void operator()(Ctx& c, Array, Array y, int) const {
+    using T = value_of<Array>;
+    auto s = shared_array<T>(c, 2, "s");
+    const int t = c.thread_idx().x;
+    if (t == 0) s[0] = T(5);
+    c.sync();
+    y[t] = s[0] + s[1];  // s[1] was never written
+  }
+};
+
+TEST(Memory, PoisonPropagatesThroughArithmetic) {
+  const auto r = run_kernel(UninitializedShared{}, {1}, {2}, shared_bytes_for(2), iota(2), 2);
+  EXPECT_TRUE(r.poison[0] && r.poison[1]);
+  EXPECT_TRUE(has_hazard(r.trace, HazardKind::UninitializedRead, sim::Severity::Warning));
+}
+
+// Kogge-Stone with one barrier per step and the update in place: `s[t] += s[t - offset]`.
+struct InPlaceScan {
+  template <class Ctx, class Array>
+  void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    auto s = shared_array<T>(c, c.block_dim().x, "s");
+    const int t = c.thread_idx().x;
+    const int i = c.block_idx().x * c.block_dim().x + t;
+    s[t] = x[i];
+    c.sync();
+    for (int offset = 1; offset < c.block_dim().x; offset *= 2) {
+      if (t >= offset) s[t] += s[t - offset];
+      c.sync();
+    }
+    y[i] = s[t];
+  }
+};
+
+TEST(Schedules, DecideWhatARacyKernelComputes) {
+  const std::vector<float> expected = {0, 1, 3, 6, 10, 15, 21, 28};
+  // Lockstep: every lane reads before any lane writes, the SIMT order that hides the race on a GPU.
+  EXPECT_EQ(run_kernel(InPlaceScan{}, {1}, {8}, shared_bytes_for(8), iota(8), 8, with_schedule("lockstep")).out, expected);
+  // Reverse: a thread writes only after every lower thread has read.
+  EXPECT_EQ(run_kernel(InPlaceScan{}, {1}, {8}, shared_bytes_for(8), iota(8), 8, with_schedule("reverse")).out, expected);
+  // Forward: thread t reads s[t - offset] already updated in this very step.
+  const auto forward = run_kernel(InPlaceScan{}, {1}, {8}, shared_bytes_for(8), iota(8), 8, with_schedule("forward"));
+  EXPECT_NE(forward.out, expected);
+  // Whatever the order, the race is found: within one warp, a warning.
+  EXPECT_TRUE(has_hazard(forward.trace, HazardKind::ReadAfterWrite, sim::Severity::Warning) ||
+              has_hazard(forward.trace, HazardKind::WriteAfterRead, sim::Severity::Warning));
+}
+
+TEST(Schedules, RacyBlocksOutsideTheViewRunTheScheduleToo) {
+  // 64 blocks: block 0 is recorded (scheduled), the others run fast, see the race, and re-run
+  // under the schedule; all must agree with a run that records every block.
+  const auto input = iota(64 * 64);
+  for (const char* s : {"lockstep", "reverse"}) {
+    sim::SimOptions some = with_schedule(s), all = with_schedule(s);
+    for (int b = 0; b < 64; ++b) all.detail_blocks.push_back(b);
+    const auto fast = run_kernel(InPlaceScan{}, {64}, {64}, shared_bytes_for(64), input, 64 * 64, some);
+    const auto recorded = run_kernel(InPlaceScan{}, {64}, {64}, shared_bytes_for(64), input, 64 * 64, all);
+    EXPECT_EQ(fast.out, recorded.out) << s;
+    EXPECT_EQ(fast.trace.launches[0].blocks_rerun, 63u) << s;
+  }
+}
+
+TEST(Schedules, CrossWarpRaceIsAnError) {
+  // 64 threads: warps 0 and 1 read each other's cells in the same step as they write them.
+  const auto r = run_kernel(InPlaceScan{}, {1}, {64}, shared_bytes_for(64), iota(64), 64, with_schedule("forward"));
+  EXPECT_TRUE(has_hazard(r.trace, HazardKind::ReadAfterWrite, sim::Severity::Error) ||
+              has_hazard(r.trace, HazardKind::WriteAfterRead, sim::Severity::Error));
+}
+
+struct Shuffles {
+  template <class Ctx, class Array>
+  void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    const int t = c.thread_idx().x;
+    T v = x[t];
+    T up = c.shfl_up(v, 1);
+    T down = c.shfl_down(v, 2);
+    T idx = c.shfl_idx(v, 5);
+    T bfly = c.shfl_xor(v, 1);
+    y[4 * t + 0] = up;
+    y[4 * t + 1] = down;
+    y[4 * t + 2] = idx;
+    y[4 * t + 3] = bfly;
+  }
+};
+
+TEST(WarpOperations, ShuffleSemantics) {
+  for (const char* schedule : {"lockstep", "forward", "reverse"}) {
+    const auto r = run_kernel(Shuffles{}, {1}, {32}, 0, iota(32), 128, with_schedule(schedule));
+    ASSERT_FALSE(r.trace.error);
+    for (int lane = 0; lane < 32; ++lane) {
+      EXPECT_EQ(r.out[4 * lane + 0], lane >= 1 ? lane - 1 : lane) << schedule;  // lane 0 keeps its own
+      EXPECT_EQ(r.out[4 * lane + 1], lane + 2 < 32 ? lane + 2 : lane) << schedule;
+      EXPECT_EQ(r.out[4 * lane + 2], 5) << schedule;
+      EXPECT_EQ(r.out[4 * lane + 3], lane ^ 1) << schedule;
+    }
+  }
+}
+
+TEST(WarpOperations, PartialWarpReadingAMissingLaneIsPoison) {
+  // 36 threads: warp 1 has lanes 0-3 only; shfl_down by 2 from lanes 2 and 3 names lanes 4 and 5.
+  const auto r = run_kernel(Shuffles{}, {1}, {36}, 0, iota(36), 144);
+  ASSERT_FALSE(r.trace.error);
+  EXPECT_EQ(r.out[4 * 33 + 1], 35);
+  EXPECT_TRUE(r.poison[4 * 34 + 1]);
+  EXPECT_TRUE(r.poison[4 * 35 + 1]);
+}
+
+struct DivergentShuffle {
+  template <class Ctx, class Array>
+  void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    const int t = c.thread_idx().x;
+    T v = x[t];
+    if (t % 2) v = c.shfl_up(v, 1);
+    else v = c.shfl_down(v, 1);
+    y[t] = v;
+  }
+};
+
+TEST(WarpOperations, LanesAtDifferentShufflesAreAnError) {
+  const auto r = run_kernel(DivergentShuffle{}, {1}, {32}, 0, iota(32), 32);
+  ASSERT_TRUE(r.trace.error);
+  EXPECT_EQ(r.trace.error->kind, SimErrorKind::WarpDivergence);
+  EXPECT_EQ(r.trace.error->lines.size(), 2u);
+}
+
+template <bool kSyncWarp>
+struct NeighbourInWarp {
+  template <class Ctx, class Array>
+  void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    auto s = shared_array<T>(c, 32, "s");
+    const int t = c.thread_idx().x;
+    s[t] = x[t];
+    if (kSyncWarp) c.sync_warp();
+    y[t] = s[(t + 1) % 32];
+  }
+};
+
+TEST(WarpOperations, SyncWarpOrdersAccessesWithinTheWarp) {
+  const auto synced = run_kernel(NeighbourInWarp<true>{}, {1}, {32}, shared_bytes_for(32), iota(32), 32);
+  EXPECT_TRUE(synced.trace.hazards.empty());
+  for (int t = 0; t < 32; ++t) EXPECT_EQ(synced.out[t], (t + 1) % 32);
+  const auto unsynced = run_kernel(NeighbourInWarp<false>{}, {1}, {32}, shared_bytes_for(32), iota(32), 32);
+  EXPECT_TRUE(has_hazard(unsynced.trace, HazardKind::ReadAfterWrite, sim::Severity::Warning) ||
+              has_hazard(unsynced.trace, HazardKind::WriteAfterRead, sim::Severity::Warning));
+}
+
+struct TwoDimensionalIds {
+  template <class Ctx, class Array>
+  void operator()(Ctx& c, Array, Array y, int) const {
+    using T = value_of<Array>;
+    const Dim3 t = c.thread_idx(), b = c.block_idx(), bd = c.block_dim(), g = c.grid_dim();
+    const int linear_block = b.y * g.x + b.x;
+    const int linear_thread = t.y * bd.x + t.x;
+    y[linear_block * bd.count() + linear_thread] = T(static_cast<float>(1000 * b.y + 100 * b.x + 10 * t.y + t.x));
+  }
+};
+
+TEST(Indexing, TwoDimensionalGridsAndBlocks) {
+  const auto r = run_kernel(TwoDimensionalIds{}, {2, 3}, {4, 2}, 0, iota(1), 48);
+  EXPECT_EQ(r.out[0], 0);
+  EXPECT_EQ(r.out[5], 11);            // block (0,0), thread (1,1)
+  EXPECT_EQ(r.out[1 * 8 + 7], 113);   // block (1,0), thread (3,1)
+  EXPECT_EQ(r.out[5 * 8 + 4], 2110);  // block (1,2), thread (0,1)
+}
+
+// Block b adds one to what block b-1 wrote in the same launch: a cross-block dependence that only
+// block order (the simulator's sequential semantics) resolves.
+struct ChainAcrossBlocks {
+  template <class Ctx, class Array>
+  void operator()(Ctx& c, Array, Array y, int) const {
+    using T = value_of<Array>;
+    const int b = c.block_idx().x;
+    if (c.thread_idx().x == 0) {
+      T previous = b > 0 ? T(y[b - 1]) : T(0);
+      y[b] = previous + T(1);
+    }
+  }
+};
+
+TEST(Parallel, BlocksThatShareMemoryRunInBlockOrder) {
+  sim::SimOptions parallel;
+  parallel.threads = 2;
+  const auto r = run_kernel(ChainAcrossBlocks{}, {64}, {4}, 0, iota(1), 64, parallel);
+  for (int b = 0; b < 64; ++b) EXPECT_EQ(r.out[b], b + 1);
+  EXPECT_EQ(r.rolled_back, 1);
+  EXPECT_EQ(r.parallel_launches, 0);
+  EXPECT_TRUE(has_hazard(r.trace, HazardKind::ReadAfterWrite, sim::Severity::Error));
+}
+
+TEST(Parallel, IndependentBlocksRunSideBySide) {
+  sim::SimOptions parallel;
+  parallel.threads = 2;
+  const auto r = run_kernel(InPlaceScan{}, {64}, {16}, shared_bytes_for(16), iota(1024), 1024, parallel);
+  EXPECT_EQ(r.parallel_launches, 1);
+  EXPECT_EQ(r.rolled_back, 0);
+}
+
+}  // namespace
+}  // namespace syncscope::test
