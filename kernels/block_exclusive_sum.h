@@ -30,7 +30,7 @@ struct BlockExclusiveSumKernel {
   template <class Ctx, class Array>
   SYNCSCOPE_DEVICE void operator()(Ctx& c, Array input_data, Array output_data, int n) const {
     using T = value_of<Array>;
-    auto warp_totals = shared_array<T>(c, kWarpSize, "warp_totals");
+    auto warp_totals = shared_array<T, kWarpSize>(c, "warp_totals");  // one per warp: at most 32
     const int t = c.thread_idx().x;
     const int lane = t % kWarpSize;
     const int warp = t / kWarpSize;

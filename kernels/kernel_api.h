@@ -30,6 +30,14 @@ SYNCSCOPE_DEVICE auto shared_array(Ctx& c, int count, const char* name = nullptr
   return c.template make_shared_array<T>(count, name);
 }
 
+// The same with the extent fixed at compile time: `auto totals = shared_array<T, 32>(c, "totals");`
+// (CUDA's `__shared__ T totals[32]`). It is still carved from the launch's shared bytes.
+template <class T, int Count, class Ctx>
+SYNCSCOPE_DEVICE auto shared_array(Ctx& c, const char* name = nullptr) {
+  static_assert(Count > 0 && Count * 4 <= 48 * 1024, "a block has at most 48 KiB of shared memory");
+  return c.template make_shared_array<T>(Count, name);
+}
+
 // Shared bytes a launch must provide for arrays of these element counts (4-byte elements,
 // 16-byte aligned starts) — what the host code passes as the launch's shared size.
 SYNCSCOPE_HOST_DEVICE constexpr int shared_bytes_for(int count) { return (count * 4 + 15) / 16 * 16; }
