@@ -3,8 +3,23 @@
 #include <vector>
 
 #include "app/cli/cli.h"
+#ifdef SYNCSCOPE_HAVE_GUI
+#include "app/gui_main.h"
+#endif
 
 int main(int argc, char** argv) {
-  std::vector<std::string> args(argv + 1, argv + argc);
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  // `syncscope`, `syncscope --scenario F ...`, `syncscope gui ...` open the app; list/run/--help are the CLI.
+  const bool wants_window =
+      args.empty() || args[0] == "gui" || (args[0].rfind("--", 0) == 0 && args[0] != "--help" && args[0] != "-h");
+#ifdef SYNCSCOPE_HAVE_GUI
+  if (wants_window) return syncscope::app::run_gui_command(args, std::cout, std::cerr);
+#else
+  if (wants_window && !args.empty()) {
+    std::cerr << "syncscope: this build has no window (configured with -DSYNCSCOPE_GUI=OFF); "
+                 "`syncscope run ALGO --steps` shows a run as text\n";
+    return syncscope::cli::kExitBadArguments;
+  }
+#endif
   return syncscope::cli::run_cli(args, std::cout, std::cerr);
 }

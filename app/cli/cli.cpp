@@ -6,6 +6,7 @@
 #include <exception>
 #include <optional>
 
+#include "app/cli/options.h"
 #include "app/cli/report.h"
 #include "kernels/registry.h"
 #include "kernels/run.h"
@@ -17,24 +18,7 @@ struct RunFlags {
   bool steps = false;
   bool gpu = false;
   bool json = false;
-  // Whole numbers arrive as text so that a bad one gets our message (option, value, limit).
-  std::optional<std::string> n, rows, tpb;
-  std::vector<std::string> blocks;
 };
-
-void add_run_options(CLI::App& cmd, RunOptions& o, RunFlags& f) {
-  cmd.add_option("ALGO", o.algorithm, "algorithm (see `syncscope list`)")->required();
-  cmd.add_option("--n", f.n, "elements (axis-sum: elements per row), 1..16777216");
-  cmd.add_option("--rows", f.rows, "rows (2D algorithms), 1..65535");
-  cmd.add_option("--tpb", f.tpb, "threads per block, 1..1024");
-  cmd.add_option("--dtype", o.dtype, "float32 | int32");
-  cmd.add_option("--input", o.input, "iota | ones | random:SEED | v1,v2,...");
-  cmd.add_option("--schedule", o.schedule, "lockstep | forward | reverse | random:SEED");
-  cmd.add_option("--block", f.blocks, "block to show in full (repeatable; default: all when <= 4, else 0)");
-  cmd.add_flag("--steps", f.steps, "print shared memory and accesses after every step");
-  cmd.add_flag("--gpu", f.gpu, "also run on the GPU and compare");
-  cmd.add_flag("--json", f.json, "one JSON document instead of text");
-}
 
 // "--n abc" -> message; the range is checked where the limits live (kernels/run.cpp).
 std::optional<std::string> parse_whole(const std::string& option, const std::string& text, std::optional<int>& out,
@@ -47,21 +31,12 @@ std::optional<std::string> parse_whole(const std::string& option, const std::str
   return std::nullopt;
 }
 
-int run_command(RunOptions options, const RunFlags& flags, std::ostream& out, std::ostream& err) {
-  std::optional<std::string> bad;
-  if (flags.n && !bad) bad = parse_whole("--n", *flags.n, options.n, "1..16777216");
-  if (flags.rows && !bad) bad = parse_whole("--rows", *flags.rows, options.rows, "1..65535");
-  if (flags.tpb && !bad) bad = parse_whole("--tpb", *flags.tpb, options.tpb, "1..1024");
-  for (const std::string& b : flags.blocks) {
-    std::optional<int> block;
-    if (!bad) bad = parse_whole("--block", b, block, "0..blocks-1");
-    if (block) options.blocks.push_back(*block);
-  }
-  if (bad) {
+int run_command(ConfigArgs& args, const RunFlags& flags, std::ostream& out, std::ostream& err) {
+  if (auto bad = finish_config(args)) {
     err << "syncscope: " << *bad << "\n";
     return kExitBadArguments;
   }
-  auto resolved = resolve(builtin_registry(), options);
+  auto resolved = resolve(builtin_registry(), args.options);
   if (auto* e = std::get_if<ConfigError>(&resolved)) {
     err << "syncscope: " << e->text() << "\n";
     return kExitBadArguments;
@@ -76,6 +51,29 @@ int run_command(RunOptions options, const RunFlags& flags, std::ostream& out, st
 
 }  // namespace
 
+void add_config_options(CLI::App& cmd, ConfigArgs& a) {
+  cmd.add_option("--n", a.n, "elements (axis-sum: elements per row), 1..16777216");
+  cmd.add_option("--rows", a.rows, "rows (2D algorithms), 1..65535");
+  cmd.add_option("--tpb", a.tpb, "threads per block, 1..1024");
+  cmd.add_option("--dtype", a.options.dtype, "float32 | int32");
+  cmd.add_option("--input", a.options.input, "iota | ones | random:SEED | v1,v2,...");
+  cmd.add_option("--schedule", a.options.schedule, "lockstep | forward | reverse | random:SEED");
+  cmd.add_option("--block", a.blocks, "block to show in full (repeatable; default: all when <= 4, else 0)");
+}
+
+std::optional<std::string> finish_config(ConfigArgs& a) {
+  std::optional<std::string> bad;
+  if (a.n && !bad) bad = parse_whole("--n", *a.n, a.options.n, "1..16777216");
+  if (a.rows && !bad) bad = parse_whole("--rows", *a.rows, a.options.rows, "1..65535");
+  if (a.tpb && !bad) bad = parse_whole("--tpb", *a.tpb, a.options.tpb, "1..1024");
+  for (const std::string& b : a.blocks) {
+    std::optional<int> block;
+    if (!bad) bad = parse_whole("--block", b, block, "0..blocks-1");
+    if (block) a.options.blocks.push_back(*block);
+  }
+  return bad;
+}
+
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   CLI::App app{"syncscope: step through GPU block scans and reductions barrier by barrier"};
   app.name("syncscope");
@@ -85,10 +83,14 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   auto* list = app.add_subcommand("list", "algorithms with their parameters and defaults");
   list->add_flag("--json", list_as_json, "JSON instead of text");
 
-  RunOptions options;
+  ConfigArgs config;
   RunFlags flags;
   auto* run = app.add_subcommand("run", "simulate an algorithm and compare with the CPU reference");
-  add_run_options(*run, options, flags);
+  run->add_option("ALGO", config.options.algorithm, "algorithm (see `syncscope list`)")->required();
+  add_config_options(*run, config);
+  run->add_flag("--steps", flags.steps, "print shared memory and accesses after every step");
+  run->add_flag("--gpu", flags.gpu, "also run on the GPU and compare");
+  run->add_flag("--json", flags.json, "one JSON document instead of text");
 
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());
@@ -110,10 +112,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       else print_list(out, builtin_registry());
       return kExitRan;
     }
-    if (run->parsed()) return run_command(options, flags, out, err);
-    // No command: the default demo.
-    RunOptions demo;
-    demo.algorithm = "kogge-stone";
+    if (run->parsed()) return run_command(config, flags, out, err);
+    // No command: the default demo, step by step.
+    ConfigArgs demo;
+    demo.options.algorithm = "kogge-stone";
     RunFlags demo_flags;
     demo_flags.steps = true;
     return run_command(demo, demo_flags, out, err);

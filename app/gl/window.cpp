@@ -1,0 +1,211 @@
+#include "app/gl/window.h"
+
+// glad first: it provides the GL declarations GLFW would otherwise look for.
+#include <glad/gl.h>
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <backends/imgui_impl_glfw.h>
+#include <backends/imgui_impl_opengl3.h>
+#include <stb_image_write.h>
+
+#include <cstdlib>
+#include <filesystem>
+
+namespace syncscope::gl {
+namespace {
+
+constexpr float kFontSize = 15.0f;
+constexpr const char* kDejaVu = "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf";
+
+std::string& glfw_error() {
+  static std::string message;
+  return message;
+}
+
+void on_glfw_error(int, const char* description) { glfw_error() = description; }
+
+}  // namespace
+
+void on_key(GLFWwindow* glfw, int key, int, int action, int mods) {
+  auto* w = static_cast<Window*>(glfwGetWindowUserPointer(glfw));
+  if (w && (action == GLFW_PRESS || action == GLFW_REPEAT))
+    w->pressed_keys_.push_back(key | ((mods & GLFW_MOD_CONTROL) ? Window::kCtrl : 0));
+}
+
+std::vector<int> Window::take_pressed_keys() {
+  std::vector<int> keys;
+  keys.swap(pressed_keys_);
+  return keys;
+}
+
+std::string config_dir() {
+  std::filesystem::path dir;
+  if (const char* xdg = std::getenv("XDG_CONFIG_HOME"); xdg && *xdg) dir = xdg;
+  else if (const char* home = std::getenv("HOME"); home && *home) dir = std::filesystem::path(home) / ".config";
+  else return "";
+  dir /= "syncscope";
+  std::error_code ec;
+  std::filesystem::create_directories(dir, ec);
+  return ec ? "" : dir.string();
+}
+
+std::unique_ptr<Window> Window::open(const WindowOptions& o, std::string* why) {
+  glfwSetErrorCallback(on_glfw_error);
+  if (!glfwInit()) {
+    *why = "cannot start GLFW: " + (glfw_error().empty() ? std::string("no display?") : glfw_error());
+    return nullptr;
+  }
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+  glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+  glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+  glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
+  glfwWindowHint(GLFW_VISIBLE, o.visible ? GLFW_TRUE : GLFW_FALSE);
+  std::unique_ptr<Window> w(new Window());
+  w->window_ = glfwCreateWindow(o.width, o.height, o.title.c_str(), nullptr, nullptr);
+  if (!w->window_) {
+    *why = "cannot open an OpenGL 3.3 window: " + glfw_error();
+    glfwTerminate();
+    return nullptr;
+  }
+  glfwMakeContextCurrent(w->window_);
+  if (!gladLoadGL(reinterpret_cast<GLADloadfunc>(glfwGetProcAddress))) {
+    *why = "cannot load OpenGL 3.3 functions";
+    glfwDestroyWindow(w->window_);
+    w->window_ = nullptr;
+    glfwTerminate();
+    return nullptr;
+  }
+  glfwSwapInterval(o.vsync ? 1 : 0);
+
+  w->offscreen_ = !o.visible;
+  if (w->offscreen_) {
+    // A hidden window's own framebuffer may never be drawn; render into ours.
+    w->fb_width_ = o.width;
+    w->fb_height_ = o.height;
+    glGenFramebuffers(1, &w->framebuffer_);
+    glGenRenderbuffers(1, &w->colour_);
+    glBindRenderbuffer(GL_RENDERBUFFER, w->colour_);
+    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, o.width, o.height);
+    glBindFramebuffer(GL_FRAMEBUFFER, w->framebuffer_);
+    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, w->colour_);
+    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+      *why = "cannot create an offscreen framebuffer";
+      return nullptr;
+    }
+  }
+
+  // Ours first: ImGui's GLFW backend chains to callbacks installed before it.
+  glfwSetWindowUserPointer(w->window_, w.get());
+  glfwSetKeyCallback(w->window_, on_key);
+
+  IMGUI_CHECKVERSION();
+  ImGui::CreateContext();
+  ImGuiIO& io = ImGui::GetIO();
+  w->layout_file_ = o.layout_file;
+  io.IniFilename = w->layout_file_.empty() ? nullptr : w->layout_file_.c_str();
+  if (w->offscreen_) io.DisplaySize = ImVec2(static_cast<float>(o.width), static_cast<float>(o.height));
+  if (std::filesystem::exists(kDejaVu)) {
+    // Latin-1 plus the few symbols the panels use (− ≠ … → ‖).
+    static ImVector<ImWchar> ranges;
+    if (ranges.empty()) {
+      ImFontGlyphRangesBuilder builder;
+      builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
+      builder.AddText("−≠…→←↑↓‖≤≥");
+      builder.BuildRanges(&ranges);
+    }
+    w->font_normal_ = io.Fonts->AddFontFromFileTTF(kDejaVu, kFontSize, nullptr, ranges.Data);
+    w->font_large_ = io.Fonts->AddFontFromFileTTF(kDejaVu, 2 * kFontSize, nullptr, ranges.Data);
+    w->dejavu_ = w->font_normal_ && w->font_large_;
+  }
+  if (!w->dejavu_) {
+    ImFontConfig normal;
+    normal.SizePixels = 13.0f;
+    w->font_normal_ = io.Fonts->AddFontDefault(&normal);
+    ImFontConfig large;
+    large.SizePixels = 26.0f;
+    w->font_large_ = io.Fonts->AddFontDefault(&large);
+  }
+  io.FontDefault = w->font_normal_;
+  ImGui_ImplGlfw_InitForOpenGL(w->window_, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  return w;
+}
+
+Window::~Window() {
+  if (!window_) return;
+  ImGui_ImplOpenGL3_Shutdown();
+  ImGui_ImplGlfw_Shutdown();
+  ImGui::DestroyContext();
+  if (framebuffer_) glDeleteFramebuffers(1, &framebuffer_);
+  if (colour_) glDeleteRenderbuffers(1, &colour_);
+  glfwDestroyWindow(window_);
+  glfwTerminate();
+}
+
+bool Window::should_close() const { return glfwWindowShouldClose(window_); }
+void Window::close() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
+void Window::set_title(const std::string& title) { glfwSetWindowTitle(window_, title.c_str()); }
+
+int Window::width() const {
+  if (offscreen_) return fb_width_;
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  return w;
+}
+
+int Window::height() const {
+  if (offscreen_) return fb_height_;
+  int w = 0, h = 0;
+  glfwGetFramebufferSize(window_, &w, &h);
+  return h;
+}
+
+void Window::set_presenter(bool on) {
+  if (on == presenter_) return;
+  presenter_ = on;
+  ImGui::GetIO().FontDefault = on ? font_large_ : font_normal_;
+}
+
+void Window::begin_frame() {
+  glfwPollEvents();
+  ImGui_ImplOpenGL3_NewFrame();
+  ImGui_ImplGlfw_NewFrame();
+  if (offscreen_) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.DisplaySize = ImVec2(static_cast<float>(fb_width_), static_cast<float>(fb_height_));
+    io.DisplayFramebufferScale = ImVec2(1, 1);
+  }
+  ImGui::NewFrame();
+}
+
+void Window::capture_next_frame(std::string path) { capture_path_ = std::move(path); }
+
+std::optional<std::string> Window::take_capture_result() {
+  auto r = std::move(capture_result_);
+  capture_result_.reset();
+  return r;
+}
+
+void Window::end_frame() {
+  ImGui::Render();
+  const int w = width(), h = height();
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
+  glViewport(0, 0, w, h);
+  glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
+  glClear(GL_COLOR_BUFFER_BIT);
+  ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (!capture_path_.empty()) {
+    std::vector<unsigned char> pixels(static_cast<size_t>(w) * h * 4);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    if (!offscreen_) glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+    stbi_flip_vertically_on_write(1);  // GL's rows start at the bottom
+    const bool ok = stbi_write_png(capture_path_.c_str(), w, h, 4, pixels.data(), w * 4) != 0;
+    capture_result_ = ok ? "" : "cannot write " + capture_path_;
+    capture_path_.clear();
+  }
+  if (!offscreen_) glfwSwapBuffers(window_);
+  else glFinish();
+}
+
+}  // namespace syncscope::gl

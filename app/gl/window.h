@@ -1,0 +1,75 @@
+// The app's window: GLFW, an OpenGL 3.3 core context loaded with glad, Dear ImGui on top. A hidden
+// window renders into an offscreen framebuffer instead (screenshots, frame benchmarks).
+#pragma once
+
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+struct ImFont;
+
+namespace syncscope::gl {
+
+struct WindowOptions {
+  int width = 1600;
+  int height = 1000;
+  bool visible = true;
+  bool vsync = true;
+  std::string title = "syncscope";
+  std::string layout_file;  // ImGui's window layout; empty: do not persist
+};
+
+class Window {
+ public:
+  // nullptr, with *why, when no window can be opened (no display, no OpenGL 3.3).
+  static std::unique_ptr<Window> open(const WindowOptions& options, std::string* why);
+  ~Window();
+  Window(const Window&) = delete;
+  Window& operator=(const Window&) = delete;
+
+  bool should_close() const;
+  void close();
+  void begin_frame();
+  // Renders ImGui's frame; when a capture was asked for, grabs the pixels before presenting.
+  void end_frame();
+  // Saves the next rendered frame as PNG; the result is reported by take_capture_result().
+  void capture_next_frame(std::string path);
+  // nullopt while nothing finished; "" after success, else why it failed.
+  std::optional<std::string> take_capture_result();
+
+  // Keys pressed (or auto-repeated) since the last call, in order, as GLFW key codes, with kCtrl
+  // added when Control was held. Queued by a callback, so a tap shorter than a frame is not lost
+  // (ImGui 1.86 only samples key state once per frame).
+  static constexpr int kCtrl = 1 << 16;
+  std::vector<int> take_pressed_keys();
+
+  void set_title(const std::string& title);
+  // Presenter mode: twice the font size (DejaVu Sans Mono when installed).
+  void set_presenter(bool on);
+  bool has_dejavu() const { return dejavu_; }
+  int width() const;
+  int height() const;
+
+ private:
+  Window() = default;
+  GLFWwindow* window_ = nullptr;
+  bool offscreen_ = false;
+  unsigned framebuffer_ = 0, colour_ = 0;
+  int fb_width_ = 0, fb_height_ = 0;
+  ImFont* font_normal_ = nullptr;
+  ImFont* font_large_ = nullptr;
+  bool dejavu_ = false;
+  bool presenter_ = false;
+  std::string layout_file_;
+  std::string capture_path_;
+  std::optional<std::string> capture_result_;
+  std::vector<int> pressed_keys_;
+  friend void on_key(GLFWwindow*, int, int, int, int);
+};
+
+// $XDG_CONFIG_HOME/syncscope (or ~/.config/syncscope), created if missing.
+std::string config_dir();
+
+}  // namespace syncscope::gl

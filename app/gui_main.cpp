@@ -1,0 +1,282 @@
+// The desktop app's entry:
+//   syncscope                                  the default demo (kogge-stone, n=8, TPB=8, step 0)
+//   syncscope --scenario FILE                  a scenario
+//   syncscope gui [ALGO] [run options] [--launch L] [--step K] [--presenter]
+//                 [--screenshot out.png]       render one frame off screen, save it, exit
+//                 [--state-file F]             keep F up to date with the position (GUI tests)
+//                 [--bench-frames N]           play N frames, print frame times, exit
+#include "app/gui_main.h"
+
+#include <CLI/CLI.hpp>
+#include <imgui.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <ctime>
+#include <fstream>
+#include <iomanip>
+#include <optional>
+#include <vector>
+
+#include "app/cli/cli.h"
+#include "app/cli/options.h"
+#include "app/gl/overview_strip.h"
+#include "app/gl/window.h"
+#include "app/state/session.h"
+#include "app/ui/panels.h"
+
+namespace syncscope::app {
+namespace {
+
+struct GuiOptions {
+  cli::ConfigArgs config;
+  std::optional<std::string> scenario;
+  std::optional<int> launch, step;
+  bool presenter = false;
+  std::string screenshot;
+  std::string state_file;
+  int bench_frames = 0;
+  int width = 1600, height = 1000;
+};
+
+void write_atomically(const std::string& path, const std::string& text) {
+  const std::string temp = path + ".tmp";
+  {
+    std::ofstream out(temp, std::ios::trunc);
+    out << text << "\n";
+  }
+  std::rename(temp.c_str(), path.c_str());
+}
+
+double process_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+double percentile(std::vector<double> v, double p) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  return v[std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5))];
+}
+
+void set_presenter(ui::UiContext& ui, gl::Window& window, bool on) {
+  ui.state.presenter = on;
+  window.set_presenter(on);
+  ui.theme = on ? ui::Theme::presenter() : ui::Theme::normal();
+  ui.theme.apply_to_imgui();
+  if (on) ImGui::GetStyle().ScaleAllSizes(2.0f);
+  ++ui.layout_generation;  // each mode has its own arrangement
+}
+
+void draw_frame(ui::UiContext& ui, const std::vector<int>& keys, double* block_view_ms) {
+  ui::handle_keys(ui, keys);
+  ui::draw_menu_bar(ui);
+  ui::draw_controls_panel(ui);
+  ui::draw_metrics_panel(ui);
+  ui::draw_hazards_panel(ui);
+  ui::draw_timeline_panel(ui);
+  const auto t0 = std::chrono::steady_clock::now();
+  ui::draw_block_view_panel(ui);
+  if (block_view_ms)
+    *block_view_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
+  ui::draw_global_arrays_panel(ui);
+  ui::draw_code_panel(ui);
+  ui::draw_results_panel(ui);
+}
+
+int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
+  // Bad input is refused before any window opens.
+  if (auto bad = cli::finish_config(o.config)) {
+    err << "syncscope: " << *bad << "\n";
+    return cli::kExitBadArguments;
+  }
+  std::optional<RunConfig> initial;
+  if (!o.scenario) {
+    if (o.config.options.algorithm.empty()) o.config.options.algorithm = "kogge-stone";
+    auto resolved = resolve(builtin_registry(), o.config.options);
+    if (auto* e = std::get_if<ConfigError>(&resolved)) {
+      err << "syncscope: " << e->text() << "\n";
+      return cli::kExitBadArguments;
+    }
+    initial = std::get<RunConfig>(resolved);
+  } else if (auto loaded = load_scenario(*o.scenario); std::holds_alternative<std::string>(loaded)) {
+    err << "syncscope: " << std::get<std::string>(loaded) << "\n";
+    return cli::kExitBadArguments;
+  }
+
+  const bool offscreen = !o.screenshot.empty() || o.bench_frames > 0;
+  gl::WindowOptions wo;
+  wo.width = o.width;
+  wo.height = o.height;
+  wo.visible = !offscreen;
+  wo.vsync = !offscreen;
+  if (!offscreen) {
+    const std::string dir = gl::config_dir();
+    if (!dir.empty()) wo.layout_file = dir + "/layout.ini";
+  }
+  std::string why;
+  auto window = gl::Window::open(wo, &why);
+  if (!window) {
+    err << "syncscope: " << why << "\n(`syncscope run ALGO --steps` shows a run as text)\n";
+    return cli::kExitInternal;
+  }
+
+  AppState state;
+  Session session(state);
+  ui::UiContext ui(state, session);
+  gl::OverviewStrips overview;
+  if (!overview.ok()) err << "syncscope: " << overview.error() << " (overview strips disabled)\n";
+  ui.overview = overview.ok() ? &overview : nullptr;
+  set_presenter(ui, *window, o.presenter);
+
+  if (o.scenario) {
+    if (auto e = session.open_scenario(*o.scenario)) {
+      err << "syncscope: " << *e << "\n";
+      return cli::kExitBadArguments;
+    }
+  } else {
+    session.edit(ControlsForm::from(*initial));
+  }
+  session.settle();  // the first run (and the GPU's answer) before the first frame
+  if (o.launch || o.step) {
+    if (o.launch) state.go_to(state.timeline().index_of(*o.launch, o.step.value_or(0)));
+    else state.go_to(*o.step);
+  }
+  if (state.run() && !state.run()->config.detail_blocks.empty()) state.set_focus_block(state.run()->config.detail_blocks.front());
+  int shown_tpb = 0;
+
+  std::string last_state;
+  std::vector<double> frame_ms, frame_cpu_ms, block_ms;
+  int frame = 0;
+  int exit_code = cli::kExitRan;
+  while (!window->should_close() && !ui.quit) {
+    session.poll();
+    if (state.run() && state.run()->config.problem.tpb != shown_tpb) {
+      // A new block size: large blocks open fitted to the panel (a colour per cell), small ones at
+      // a size where numbers read.
+      shown_tpb = state.run()->config.problem.tpb;
+      if (shown_tpb > 64) state.fit_block_view = true;
+      else state.zoom = 1.0f;
+    }
+    const auto t0 = std::chrono::steady_clock::now();
+    const double cpu0 = process_cpu_ms();
+    window->begin_frame();
+    if (o.bench_frames) {
+      // Playing at one step per frame, wrapping around.
+      if (state.at_end()) state.first();
+      else state.step_forward();
+    } else {
+      state.tick(ImGui::GetIO().DeltaTime);
+    }
+    double block_view = 0;
+    ui.panel_rects.clear();
+    draw_frame(ui, window->take_pressed_keys(), &block_view);
+    if (ui.layout_generation > 0) ui.layout_generation = 0;  // a reset applies for one frame
+    if (!o.screenshot.empty() && frame == 3) window->capture_next_frame(o.screenshot);
+    if (!ui.export_png.empty()) {
+      window->capture_next_frame(ui.export_png);
+      ui.export_png.clear();
+    }
+    window->end_frame();
+    ++frame;
+    if (o.bench_frames && frame > 10) {  // after warming up
+      frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+      frame_cpu_ms.push_back(process_cpu_ms() - cpu0);
+      block_ms.push_back(block_view);
+      if (static_cast<int>(frame_ms.size()) >= o.bench_frames) break;
+    }
+    if (auto captured = window->take_capture_result()) {
+      if (!o.screenshot.empty()) {
+        if (!captured->empty()) {
+          err << "syncscope: " << *captured << "\n";
+          exit_code = cli::kExitInternal;
+        }
+        break;
+      }
+      ui.message = captured->empty() ? "exported PNG" : *captured;
+    }
+    if (ui.toggle_presenter) {
+      ui.toggle_presenter = false;
+      set_presenter(ui, *window, !state.presenter);
+    }
+    if (!o.state_file.empty()) {
+      std::string now = state.describe_json();
+      now.pop_back();  // add the panels' rectangles to the object
+      now += ",\"frame\":" + std::to_string(frame) + ",\"panels\":{";
+      bool first_panel = true;
+      for (const auto& [name, r] : ui.panel_rects) {
+        now += (first_panel ? "\"" : ",\"") + name + "\":[" + std::to_string(r[0]) + "," + std::to_string(r[1]) + "," +
+               std::to_string(r[2]) + "," + std::to_string(r[3]) + "]";
+        first_panel = false;
+      }
+      now += "}}";
+      // Rewritten when anything but the frame counter changed, and every 30 frames (alive).
+      const std::string key = now.substr(0, now.find(",\"frame\""));
+      if (key != last_state || frame % 30 == 0) write_atomically(o.state_file, now);
+      last_state = key;
+    }
+    std::string title = "syncscope";
+    if (state.run()) title += " - " + state.run()->config.describe();
+    if (!session.title().empty()) title += " - " + session.title();
+    if (frame % 30 == 1) window->set_title(title);
+  }
+  if (o.bench_frames) {
+    out << "frames: " << frame_ms.size() << " (block view at TPB " << (state.run() ? state.run()->config.problem.tpb : 0)
+        << ", playing one step per frame, " << window->width() << "x" << window->height() << ", Xvfb/llvmpipe if so run)\n";
+    out << std::fixed << std::setprecision(2);
+    out << "                       median      p95\n";
+    out << "frame, wall ms       " << std::setw(8) << percentile(frame_ms, 0.5) << " " << std::setw(8) << percentile(frame_ms, 0.95) << "\n";
+    out << "frame, CPU ms        " << std::setw(8) << percentile(frame_cpu_ms, 0.5) << " " << std::setw(8) << percentile(frame_cpu_ms, 0.95) << "\n";
+    out << "block view build ms  " << std::setw(8) << percentile(block_ms, 0.5) << " " << std::setw(8) << percentile(block_ms, 0.95) << "\n";
+  }
+  return exit_code;
+}
+
+}  // namespace
+
+int run_gui_command(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"syncscope: the desktop app"};
+  app.name("syncscope");
+  GuiOptions o;
+  std::string scenario;
+  app.add_option("--scenario", scenario, "open a scenario file (JSON)");
+  auto* gui = app.add_subcommand("gui", "open the app on an algorithm");
+  for (CLI::App* cmd : {static_cast<CLI::App*>(&app), gui}) {
+    cmd->add_option("--launch", o.launch, "start at this launch (0-based)");
+    cmd->add_option("--step", o.step, "start at this step (of the whole timeline, or of --launch)");
+    cmd->add_flag("--presenter", o.presenter, "presenter mode: large font, high contrast");
+    cmd->add_option("--screenshot", o.screenshot, "render one frame off screen to this PNG and exit");
+    cmd->add_option("--state-file", o.state_file, "keep this file up to date with the position (JSON)");
+    cmd->add_option("--bench-frames", o.bench_frames, "play this many frames, print frame times, exit");
+    cmd->add_option("--width", o.width, "window width")->check(CLI::Range(320, 8192));
+    cmd->add_option("--height", o.height, "window height")->check(CLI::Range(240, 8192));
+  }
+  gui->add_option("ALGO", o.config.options.algorithm, "algorithm (see `syncscope list`)");
+  gui->add_option("--scenario", scenario, "open a scenario file (JSON)");
+  cli::add_config_options(*gui, o.config);
+  try {
+    std::vector<std::string> reversed(args.rbegin(), args.rend());
+    app.parse(reversed);
+  } catch (const CLI::CallForHelp&) {
+    out << (gui->parsed() ? gui->help() : app.help());
+    return cli::kExitRan;
+  } catch (const CLI::ParseError& e) {
+    err << "syncscope: " << e.what() << "\n";
+    return cli::kExitBadArguments;
+  }
+  if (!scenario.empty()) o.scenario = scenario;
+  if (o.step && *o.step < 0) {
+    err << "syncscope: --step " << *o.step << ": steps count from 0\n";
+    return cli::kExitBadArguments;
+  }
+  try {
+    return run_gui(o, out, err);
+  } catch (const std::exception& e) {
+    err << "syncscope: internal error: " << e.what() << "\n";
+    return cli::kExitInternal;
+  }
+}
+
+}  // namespace syncscope::app

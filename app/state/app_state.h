@@ -1,0 +1,70 @@
+// What the app shows: the run on screen (never replaced by a failed one), where in its timeline
+// the class is, which block the single-block views follow, playback. No ImGui, no GL: the panels
+// draw from it and tests drive it directly.
+#pragma once
+
+#include <memory>
+#include <string>
+
+#include "app/state/timeline.h"
+#include "kernels/run.h"
+
+namespace syncscope::app {
+
+struct Playback {
+  bool playing = false;
+  float steps_per_second = 2.0f;
+  double carry = 0;  // time accumulated towards the next step
+};
+
+class AppState {
+ public:
+  // Shows `run`, keeping the position in the timeline where it still exists.
+  void show(std::shared_ptr<const RunResult> run);
+  // Shows `run` at (launch, step).
+  void show_at(std::shared_ptr<const RunResult> run, int launch, int step);
+
+  const RunResult* run() const { return run_.get(); }
+  std::shared_ptr<const RunResult> run_shared() const { return run_; }
+  const Timeline& timeline() const { return timeline_; }
+
+  int position() const { return position_; }
+  int launch() const;
+  int step() const;
+  void go_to(int position);
+  void step_forward() { go_to(position_ + 1); }
+  void step_back() { go_to(position_ - 1); }
+  void first() { go_to(0); }
+  void last() { go_to(timeline_.size() - 1); }
+  bool at_end() const { return position_ + 1 >= timeline_.size(); }
+
+  Playback& playback() { return playback_; }
+  const Playback& playback() const { return playback_; }
+  void toggle_play();
+  // Advances playback by dt seconds; stops at the end. True when the position changed.
+  bool tick(double dt);
+
+  // The block the single-block views follow (a linear block index of the current launch).
+  int focus_block() const { return focus_block_; }
+  void set_focus_block(int b) { focus_block_ = b; }
+  // The recorded block nearest to the focus in the current launch, or nullptr.
+  const sim::BlockTrace* focused_trace() const;
+  // Blocks of the current launch recorded in full.
+  std::vector<int> recorded_blocks() const;
+
+  bool presenter = false;
+  float zoom = 1.0f;  // block view cell width factor
+  bool fit_block_view = false;  // the block view fits the block to its width on its next frame
+
+  // For the state file the GUI tests read: {"position":..,"launch":..,"step":..,"playing":..}
+  std::string describe_json() const;
+
+ private:
+  std::shared_ptr<const RunResult> run_;
+  Timeline timeline_;
+  int position_ = 0;
+  int focus_block_ = 0;
+  Playback playback_;
+};
+
+}  // namespace syncscope::app

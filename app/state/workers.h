@@ -1,0 +1,106 @@
+// Simulation and GPU runs happen off the UI thread, so a frame is never held up by them. Each
+// worker runs the newest job it was given; jobs overtaken while waiting are dropped.
+#pragma once
+
+#include <condition_variable>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <thread>
+
+#include "kernels/cuda/gpu_runner.h"
+#include "kernels/run.h"
+
+namespace syncscope::app {
+
+template <class Job, class Result>
+class LatestJobWorker {
+ public:
+  explicit LatestJobWorker(std::function<Result(const Job&)> work) : work_(std::move(work)), thread_([this] { loop(); }) {}
+  ~LatestJobWorker() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+  }
+
+  void submit(Job job) {
+    {
+      std::lock_guard lock(mutex_);
+      pending_ = std::move(job);
+    }
+    wake_.notify_all();
+  }
+  // The newest finished result, once.
+  std::optional<Result> take() {
+    std::lock_guard lock(mutex_);
+    std::optional<Result> r = std::move(done_);
+    done_.reset();
+    return r;
+  }
+  bool busy() const {
+    std::lock_guard lock(mutex_);
+    return pending_.has_value() || running_;
+  }
+  // Tests and the screenshot mode wait for the answer.
+  void wait_idle() const {
+    std::unique_lock lock(mutex_);
+    idle_.wait(lock, [&] { return !pending_ && !running_; });
+  }
+
+ private:
+  void loop() {
+    for (;;) {
+      Job job;
+      {
+        std::unique_lock lock(mutex_);
+        wake_.wait(lock, [&] { return stopping_ || pending_.has_value(); });
+        if (stopping_) return;
+        job = std::move(*pending_);
+        pending_.reset();
+        running_ = true;
+      }
+      Result r = work_(job);
+      {
+        std::lock_guard lock(mutex_);
+        done_ = std::move(r);
+        running_ = false;
+      }
+      idle_.notify_all();
+    }
+  }
+
+  std::function<Result(const Job&)> work_;
+  mutable std::mutex mutex_;
+  mutable std::condition_variable wake_, idle_;
+  std::optional<Job> pending_;
+  std::optional<Result> done_;
+  bool running_ = false;
+  bool stopping_ = false;
+  std::thread thread_;  // last: starts after everything it uses exists
+};
+
+struct SimJob {
+  RunConfig config;
+  int launch = 0, step = 0;  // where to show the new run
+  bool keep_position = true;
+};
+struct SimAnswer {
+  std::shared_ptr<const RunResult> run;
+  SimJob job;
+};
+using SimulationWorker = LatestJobWorker<SimJob, SimAnswer>;
+SimAnswer run_simulation_job(const SimJob& job);
+
+struct GpuAnswer {
+  std::shared_ptr<const RunResult> for_run;  // the simulated run the GPU ran the same config for
+  GpuStatus status;
+  GpuRun gpu;
+};
+using GpuWorker = LatestJobWorker<std::shared_ptr<const RunResult>, GpuAnswer>;
+GpuAnswer run_gpu_job(const std::shared_ptr<const RunResult>& run);
+
+}  // namespace syncscope::app

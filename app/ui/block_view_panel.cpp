@@ -1,0 +1,325 @@
+// Block view: threads as columns grouped in warps of 32; every shared array as it was before the
+// step (top) and after it (bottom); read arrows from cells to threads, write arrows from threads to
+// cells. Numbers when they fit, colour when they don't; zoom and horizontal scroll for 1024 threads.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <string>
+#include <tuple>
+
+#include "app/ui/panels.h"
+#include "app/view/block_view_model.h"
+
+namespace syncscope::ui {
+namespace {
+
+// Built once per (run, step, block): playing redraws the same step many frames.
+const app::BlockViewModel& cached_model(const RunResult& run, int launch, int step, int block) {
+  struct Key {
+    const RunResult* run;
+    int launch, step, block;
+    bool operator<(const Key& o) const {
+      return std::tie(run, launch, step, block) < std::tie(o.run, o.launch, o.step, o.block);
+    }
+  };
+  static std::map<Key, app::BlockViewModel> cache;
+  const Key key{&run, launch, step, block};
+  auto it = cache.find(key);
+  if (it != cache.end()) return it->second;
+  if (cache.size() > 16) cache.clear();
+  return cache.emplace(key, app::build_block_view(run, launch, step, block)).first->second;
+}
+
+struct Geometry {
+  float cell_w, cell_h, label_w, band, marker;
+  float x0, y0;  // top-left of the block
+  int rows;      // shared arrays
+  float warp_y, thread_y, before_y, marker_y, after_y, bottom;
+  float col_x(int column) const { return x0 + label_w + static_cast<float>(column) * cell_w; }
+  float before_row_y(int r) const { return before_y + static_cast<float>(r) * (cell_h + 2); }
+  float after_row_y(int r) const { return after_y + static_cast<float>(r) * (cell_h + 2); }
+};
+
+float label_width() { return ImGui::CalcTextSize("warp_totals ").x + 8; }
+
+// with_labels: the first block of a row carries the row labels; blocks beside it do not.
+Geometry layout(const app::BlockViewModel& m, float cell_w, float x0, float y0, bool with_labels, bool single) {
+  Geometry g;
+  const float fs = ImGui::GetFontSize();
+  g.cell_w = cell_w;
+  g.cell_h = fs + 8;
+  g.label_w = with_labels ? label_width() : 0;
+  g.band = fs * 2.4f;
+  g.marker = fs * 0.9f;
+  g.x0 = x0;
+  g.y0 = y0;
+  g.rows = static_cast<int>(m.arrays.size());
+  g.warp_y = y0 + (single ? 0 : fs + 6);
+  g.thread_y = g.warp_y + fs + 2;
+  g.before_y = g.thread_y + fs + 4;
+  g.marker_y = g.before_row_y(g.rows) + g.band;
+  g.after_y = g.marker_y + g.marker + g.band;
+  g.bottom = g.after_row_y(g.rows) + 4;
+  return g;
+}
+
+float block_width(const app::BlockViewModel& m, float cell_w, bool with_labels) {
+  int columns = m.threads;
+  for (const auto& a : m.arrays) columns = std::max(columns, static_cast<int>(a.after.size()));
+  return (with_labels ? label_width() : 0) + static_cast<float>(columns) * cell_w + 24;
+}
+
+// Wide enough for the widest value on show, so numbers stay readable at zoom 1.
+float natural_cell_width(const std::vector<const app::BlockViewModel*>& models) {
+  float widest = ImGui::CalcTextSize("000").x;
+  for (const auto* m : models)
+    for (const auto& a : m->arrays)
+      for (size_t i = 0; i < a.after.size(); ++i)
+        widest = std::max({widest, ImGui::CalcTextSize(a.after[i].text.c_str()).x, ImGui::CalcTextSize(a.before[i].text.c_str()).x});
+  return widest + 10;
+}
+
+void arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, ImU32 colour, float thickness) {
+  dl->AddLine(from, to, colour, thickness);
+  const float dx = to.x - from.x, dy = to.y - from.y, len = std::sqrt(dx * dx + dy * dy);
+  if (len < 1) return;
+  const float ux = dx / len, uy = dy / len, s = std::min(7.0f, len / 3);
+  dl->AddTriangleFilled(to, ImVec2(to.x - ux * s - uy * s * 0.5f, to.y - uy * s + ux * s * 0.5f),
+                        ImVec2(to.x - ux * s + uy * s * 0.5f, to.y - uy * s - ux * s * 0.5f), colour);
+}
+
+void draw_cell(ImDrawList* dl, const Theme& th, const app::CellView& c, float x, float y, float w, float h, bool after) {
+  const bool numbers = w >= 14;
+  ImU32 fill = c.poison ? th.poison : numbers ? (after && c.changed ? th.changed : th.cell) : th.shade(c.shade);
+  if (w < 6) {
+    // Too narrow for outlines: the colour is the value; a tick beside the row says read/written.
+    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + std::max(w, 1.0f), y + h), fill);
+    const ImU32 tick = c.racy ? th.race : after && c.written ? th.written : !after && c.read ? th.read : 0;
+    if (tick) {
+      const float ty = after ? y - 4 : y + h + 1;
+      dl->AddRectFilled(ImVec2(x, ty), ImVec2(x + std::max(w, 1.0f), ty + 3), tick);
+    }
+    return;
+  }
+  const ImVec2 a(x + 1, y), b(x + w - 1, y + h);
+  dl->AddRectFilled(a, b, fill, w > 8 ? 2.0f : 0.0f);
+  if (c.racy) dl->AddRect(a, b, th.race, 2, 0, 2.5f);
+  else if (after && c.written) dl->AddRect(a, b, th.written, 2, 0, 2);
+  else if (!after && c.read) dl->AddRect(a, b, th.read, 2, 0, 2);
+  else if (numbers) dl->AddRect(a, b, th.cell_border, 2);
+  if (!numbers) return;
+  const ImVec2 ts = ImGui::CalcTextSize(c.text.c_str());
+  if (ts.x + 4 > w) return;  // the shade says it
+  dl->AddText(ImVec2(x + (w - ts.x) / 2, y + (h - ts.y) / 2), c.poison ? th.poison_text : th.cell_text, c.text.c_str());
+}
+
+void cell_tooltip(const UiContext& ui, const RunResult& run, const app::BlockViewModel& m, int row, int index,
+                  bool after) {
+  const app::SharedArrayView& a = m.arrays[row];
+  ImGui::BeginTooltip();
+  ImGui::Text("%s[%d]  before: %s  after: %s", a.name.c_str(), index, a.before[index].text.c_str(),
+              a.after[index].text.c_str());
+  const int step = ui.state.step();
+  const app::CellOrigin o = app::cell_origin(run, ui.state.launch(), m.block, a.array, index, after ? step : step - 1);
+  ImGui::TextUnformatted(o.text().c_str());
+  std::string readers, writers;
+  for (const auto& r : m.reads)
+    if (r.array_row == row && r.index == index) readers += " T" + std::to_string(r.thread);
+  for (const auto& w : m.writes)
+    if (w.array_row == row && w.index == index) writers += " T" + std::to_string(w.thread);
+  if (!readers.empty()) ImGui::Text("read in this step by%s", readers.c_str());
+  if (!writers.empty()) ImGui::Text("written in this step by%s", writers.c_str());
+  if (a.before[index].racy || a.after[index].racy) ImGui::TextColored(ImColor(ui.theme.race), "part of a data race");
+  ImGui::EndTooltip();
+}
+
+void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& m, float x0, float y0, float cell_w,
+                float visible_left, float visible_right, bool with_labels, bool single) {
+  const Theme& th = ui.theme;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const Geometry g = layout(m, cell_w, x0, y0, with_labels, single);
+  const float fs = ImGui::GetFontSize();
+  if (!(with_labels && single)) {  // beside others, each block says which it is
+    std::string name = "block ";
+    name += std::to_string(m.block);
+    dl->AddText(ImVec2(g.col_x(0), y0), th.label, name.c_str());
+  }
+  if (!m.available) return;
+
+  int columns = m.threads;
+  for (const auto& a : m.arrays) columns = std::max(columns, static_cast<int>(a.after.size()));
+  const int first = std::clamp(static_cast<int>((visible_left - g.col_x(0)) / cell_w) - 1, 0, columns);
+  const int last = std::clamp(static_cast<int>((visible_right - g.col_x(0)) / cell_w) + 1, 0, columns);
+
+  // Warps: outline and number.
+  for (int w = 0; w < m.warps; ++w) {
+    const int c0 = w * kWarpSize, c1 = std::min(m.threads, c0 + kWarpSize);
+    if (c1 < first || c0 > last) continue;
+    const float xa = g.col_x(c0), xb = g.col_x(c1);
+    dl->AddRect(ImVec2(xa, g.warp_y - 2), ImVec2(xb, g.bottom), th.warp_outline, 4, 0, 1.5f);
+    const std::string label = "warp " + std::to_string(w);
+    if (ImGui::CalcTextSize(label.c_str()).x < xb - xa) dl->AddText(ImVec2(xa + 4, g.warp_y), th.label, label.c_str());
+  }
+  // Row labels: memory before the step, what was read, the threads, what was written, memory after.
+  if (with_labels) {
+  dl->AddText(ImVec2(x0, g.thread_y), th.dim_text, "before:");
+  for (int r = 0; r < g.rows; ++r) {
+    dl->AddText(ImVec2(x0, g.before_row_y(r) + 4), th.label, m.arrays[r].name.c_str());
+    dl->AddText(ImVec2(x0, g.after_row_y(r) + 4), th.label, m.arrays[r].name.c_str());
+  }
+  dl->AddText(ImVec2(x0, g.before_row_y(g.rows) + (g.band - fs) / 2), th.arrow_read, "read");
+  dl->AddText(ImVec2(x0, g.marker_y + (g.marker - fs) / 2 - 2), th.dim_text, "threads");
+  dl->AddText(ImVec2(x0, g.marker_y + g.marker + fs * 0.45f), th.arrow_write, "write");
+  dl->AddText(ImVec2(x0, g.after_y - fs - 1), th.dim_text, "after:");
+  }
+
+  const std::string widest = "T" + std::to_string(m.threads - 1);
+  const float label_every = std::ceil((ImGui::CalcTextSize(widest.c_str()).x + 4) / cell_w);
+  for (int t = first; t < std::min(last, m.threads); ++t) {
+    const app::ThreadView& tv = m.thread_views[t];
+    const float cx = g.col_x(t) + cell_w / 2;
+    if (label_every <= 1 || t % static_cast<int>(label_every) == 0) {
+      std::string id = "T";
+      id += std::to_string(t);
+      const ImVec2 ts = ImGui::CalcTextSize(id.c_str());
+      dl->AddText(ImVec2(cx - ts.x / 2, g.thread_y), tv.active ? th.label : th.dim_text, id.c_str());
+    }
+    const ImU32 colour = tv.exited ? th.thread_exited : tv.active ? th.thread_active : th.thread_idle;
+    const float r = std::max(1.5f, std::min(cell_w * 0.35f, g.marker / 2));
+    dl->AddCircleFilled(ImVec2(cx, g.marker_y + g.marker / 2), r, colour);
+  }
+  for (int r = 0; r < g.rows; ++r) {
+    const auto& a = m.arrays[r];
+    for (int i = first; i < std::min(last, static_cast<int>(a.after.size())); ++i) {
+      draw_cell(dl, th, a.before[i], g.col_x(i), g.before_row_y(r), cell_w, g.cell_h, false);
+      draw_cell(dl, th, a.after[i], g.col_x(i), g.after_row_y(r), cell_w, g.cell_h, true);
+    }
+  }
+  // Arrows: read phase (cell -> thread), write phase (thread -> cell). Below a few pixels per
+  // thread they would only hatch the band; the ticks beside the rows say the same.
+  const float thickness = cell_w >= 14 ? 1.6f : 1.0f;
+  if (cell_w >= 4) {
+  for (const auto& rd : m.reads) {
+    if ((rd.thread < first || rd.thread > last) && (rd.index < first || rd.index > last)) continue;
+    arrow(dl, ImVec2(g.col_x(rd.index) + cell_w / 2, g.before_row_y(rd.array_row) + g.cell_h),
+          ImVec2(g.col_x(rd.thread) + cell_w / 2, g.marker_y), rd.racy ? th.race : th.arrow_read, thickness);
+  }
+  for (const auto& wr : m.writes) {
+    if ((wr.thread < first || wr.thread > last) && (wr.index < first || wr.index > last)) continue;
+    arrow(dl, ImVec2(g.col_x(wr.thread) + cell_w / 2, g.marker_y + g.marker),
+          ImVec2(g.col_x(wr.index) + cell_w / 2, g.after_row_y(wr.array_row)), wr.racy ? th.race : th.arrow_write,
+          thickness);
+  }
+  }
+
+  // Hover: a cell says who wrote it; a thread lists what it did.
+  if (!ImGui::IsWindowHovered()) return;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  const int column = static_cast<int>(std::floor((mouse.x - g.col_x(0)) / cell_w));
+  if (column < 0 || column >= columns) return;
+  for (int r = 0; r < g.rows; ++r) {
+    const bool in_before = mouse.y >= g.before_row_y(r) && mouse.y < g.before_row_y(r) + g.cell_h;
+    const bool in_after = mouse.y >= g.after_row_y(r) && mouse.y < g.after_row_y(r) + g.cell_h;
+    if ((in_before || in_after) && column < static_cast<int>(m.arrays[r].after.size()))
+      cell_tooltip(ui, run, m, r, column, in_after);
+  }
+  if (column < m.threads && mouse.y >= g.thread_y && mouse.y < g.marker_y + g.marker + 2 &&
+      !(mouse.y >= g.before_y && mouse.y < g.before_row_y(g.rows))) {
+    const app::ThreadView& tv = m.thread_views[column];
+    ImGui::BeginTooltip();
+    ImGui::Text("thread %d (warp %d, lane %d)%s", column, column / kWarpSize, column % kWarpSize,
+                tv.exited ? " - exited" : tv.active ? "" : " - idle in this step");
+    for (const auto& e : tv.events) ImGui::BulletText("%s", e.c_str());
+    ImGui::EndTooltip();
+  }
+}
+
+}  // namespace
+
+void draw_block_view_panel(UiContext& ui) {
+  place_window(ui, "Block view");
+  if (!ImGui::Begin("Block view")) {
+    ImGui::End();
+    return;
+  }
+  record_panel(ui, "Block view");
+  const RunResult* run = ui.state.run();
+  if (!run || run->sim.trace.launches.empty()) {
+    ImGui::TextUnformatted("simulating...");
+    ImGui::End();
+    return;
+  }
+  app::AppState& s = ui.state;
+  const int launch = s.launch(), step = s.step();
+  const sim::LaunchTrace& lt = run->sim.trace.launches[launch];
+
+  const float avail = ImGui::GetContentRegionAvail().x;
+  // Toolbar: zoom, fit, which block.
+  ImGui::SetNextItemWidth(160);
+  ImGui::SliderFloat("zoom", &s.zoom, 0.005f, 3.0f, "%.3fx", ImGuiSliderFlags_Logarithmic);
+  ImGui::SameLine();
+  if (ImGui::Button("fit")) s.fit_block_view = true;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("zoom so that the whole block fits the panel");
+  ImGui::SameLine(0, 20);
+  int block = s.focus_block();
+  ImGui::SetNextItemWidth(110);
+  if (ImGui::InputInt("block", &block) && block >= 0 && block < lt.grid.count()) ui.session.focus_block(block);
+  ImGui::SameLine();
+  ImGui::TextDisabled("of %d%s", lt.grid.count(), lt.grid.y > 1 ? " (one per row)" : "");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Blocks not recorded yet are simulated again with full detail.");
+
+  // Which blocks: all recorded ones side by side when they fit, else the focused one.
+  std::vector<int> blocks = s.recorded_blocks();
+  std::vector<const app::BlockViewModel*> models;
+  for (int b : blocks) models.push_back(&cached_model(*run, launch, step, b));
+  if (s.fit_block_view && !models.empty())
+    s.zoom = std::clamp((avail - label_width() - 30) / (std::max(1, models.front()->threads) * natural_cell_width(models)),
+                        0.005f, 3.0f);
+  s.fit_block_view = false;
+  const float cell_w = natural_cell_width(models) * s.zoom;
+  float total = 0;
+  for (size_t k = 0; k < models.size(); ++k) total += block_width(*models[k], cell_w, k == 0);
+  if (blocks.size() > 1 && total > avail) {
+    const int focused = s.focused_trace() ? s.focused_trace()->block : blocks.front();
+    blocks = {focused};
+    models = {&cached_model(*run, launch, step, focused)};
+  }
+  if (lt.find_block(s.focus_block()) == nullptr && ui.session.simulating())
+    ImGui::TextColored(ImColor(ui.theme.warning), "recording block %d...", s.focus_block());
+  if (!models.empty()) ImGui::TextDisabled("%s", models.front()->title.c_str());
+
+  ImGui::BeginChild("blocks", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float visible_left = ImGui::GetWindowPos().x, visible_right = visible_left + ImGui::GetWindowWidth();
+  float x = origin.x, height = 0;
+  for (size_t k = 0; k < models.size(); ++k) {
+    const app::BlockViewModel& m = *models[k];
+    const bool labels = k == 0;
+    const bool single = models.size() == 1;
+    draw_block(ui, *run, m, x, origin.y, cell_w, visible_left, visible_right, labels, single);
+    height = std::max(height, layout(m, cell_w, x, origin.y, labels, single).bottom - origin.y);
+    x += block_width(m, cell_w, labels);
+  }
+  ImGui::Dummy(ImVec2(x - origin.x, height + 8));
+  // Legend.
+  const Theme& th = ui.theme;
+  auto legend = [&](ImU32 c, const char* text) {
+    ImGui::ColorButton(text, ImColor(c), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(text);
+    ImGui::SameLine(0, 14);
+  };
+  legend(th.arrow_read, "read");
+  legend(th.arrow_write, "written");
+  legend(th.changed, "changed");
+  legend(th.poison, "? uninitialized");
+  legend(th.race, "race");
+  legend(th.thread_idle, "idle thread");
+  ImGui::NewLine();
+  ImGui::EndChild();
+  ImGui::End();
+}
+
+}  // namespace syncscope::ui

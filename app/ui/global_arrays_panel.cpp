@@ -1,0 +1,118 @@
+// Global arrays: input, output and auxiliary arrays as rows of cells; arrays too long to show as
+// cells get an overview strip coloured by a GLSL shader (shaders/overview.frag), with the focused
+// block's section below it. Click the strip to follow the block under the cursor.
+#include <imgui.h>
+
+#include <algorithm>
+#include <map>
+#include <tuple>
+
+#include "app/gl/overview_strip.h"
+#include "app/ui/panels.h"
+#include "app/view/global_arrays_model.h"
+
+namespace syncscope::ui {
+namespace {
+
+constexpr int kCellsWhenAtMost = 128;
+
+const app::GlobalArraysModel& cached_model(const RunResult& run, int launch, int step, uint64_t* version) {
+  static const RunResult* last_run = nullptr;
+  static int last_launch = -1, last_step = -1;
+  static app::GlobalArraysModel model;
+  static uint64_t counter = 0;
+  if (&run != last_run || launch != last_launch || step != last_step) {
+    model = app::build_global_arrays(run, launch, step);
+    last_run = &run;
+    last_launch = launch;
+    last_step = step;
+    ++counter;
+  }
+  *version = counter;
+  return model;
+}
+
+void cells_row(const UiContext& ui, const app::GlobalArrayView& a, int first, int count, int label_every) {
+  const Theme& th = ui.theme;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float w = std::max(ImGui::CalcTextSize("-0000").x + 8, ImGui::CalcTextSize(a.text(first + count - 1).c_str()).x + 8);
+  const float h = ImGui::GetFontSize() + 8;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  for (int k = 0; k < count; ++k) {
+    const int i = first + k;
+    const ImVec2 c0(p.x + k * w + 1, p.y + ImGui::GetFontSize()), c1(p.x + (k + 1) * w - 1, p.y + ImGui::GetFontSize() + h);
+    if (label_every && i % label_every == 0)
+      dl->AddText(ImVec2(c0.x, p.y), th.dim_text, std::to_string(i).c_str());
+    dl->AddRectFilled(c0, c1, a.poison[i] ? th.poison : th.cell, 2);
+    if (a.written_now[i]) dl->AddRect(c0, c1, th.written, 2, 0, 2);
+    else if (a.read_now[i]) dl->AddRect(c0, c1, th.read, 2, 0, 2);
+    else dl->AddRect(c0, c1, th.cell_border, 2);
+    const std::string text = a.text(i);
+    const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+    if (ts.x + 4 <= w) dl->AddText(ImVec2(c0.x + (w - 2 - ts.x) / 2, c0.y + 4), a.poison[i] ? th.poison_text : th.cell_text, text.c_str());
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    if (ImGui::IsWindowHovered() && mouse.x >= c0.x && mouse.x < c1.x && mouse.y >= c0.y && mouse.y < c1.y)
+      ImGui::SetTooltip("%s[%d] = %s%s%s", a.name.c_str(), i, text.c_str(), a.written_now[i] ? "  (written in this step)" : "",
+                        a.read_now[i] ? "  (read in this step)" : "");
+  }
+  ImGui::Dummy(ImVec2(count * w, ImGui::GetFontSize() + h + 2));
+}
+
+}  // namespace
+
+void draw_global_arrays_panel(UiContext& ui) {
+  place_window(ui, "Global arrays");
+  if (!ImGui::Begin("Global arrays")) {
+    ImGui::End();
+    return;
+  }
+  record_panel(ui, "Global arrays");
+  const RunResult* run = ui.state.run();
+  if (!run || run->sim.trace.launches.empty()) {
+    ImGui::End();
+    return;
+  }
+  uint64_t version = 0;
+  const int launch = ui.state.launch();
+  const app::GlobalArraysModel& m = cached_model(*run, launch, ui.state.step(), &version);
+  if (!m.note.empty()) ImGui::TextDisabled("%s", m.note.c_str());
+  const sim::LaunchTrace& lt = run->sim.trace.launches[launch];
+  const int section = run->config.algorithm->info.two_dimensional ? run->config.problem.n : lt.block.count();
+  for (const auto& a : m.arrays) {
+    ImGui::PushID(a.array);
+    const bool say_role = !a.role.empty() && a.role != a.name;
+    ImGui::Text("%s%s%s%s  %d elements", a.name.c_str(), say_role ? " (" : "", say_role ? a.role.c_str() : "",
+                say_role ? ")" : "", a.size());
+    if (a.size() <= kCellsWhenAtMost) {
+      ImGui::BeginChild("cells", ImVec2(0, ImGui::GetFontSize() * 2 + 16 + ImGui::GetStyle().ScrollbarSize), false,
+                        ImGuiWindowFlags_HorizontalScrollbar);
+      cells_row(ui, a, 0, a.size(), a.size() > 16 ? 8 : 1);
+      ImGui::EndChild();
+    } else {
+      // Overview strip, then the focused block's section as cells.
+      const float width = ImGui::GetContentRegionAvail().x, height = ImGui::GetFontSize() * 1.4f;
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const int focus = ui.state.focus_block();
+      const int first = std::min(a.size() - 1, focus * section), last = std::min(a.size() - 1, first + section - 1);
+      if (ui.overview) {
+        ui.overview->draw(ImGui::GetWindowDrawList(), p.x, p.y, p.x + width, p.y + height, a.array, version, a.values(),
+                          static_cast<float>(a.min), static_cast<float>(a.max), first, last);
+      }
+      ImGui::InvisibleButton("strip", ImVec2(width, height));
+      const int under = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - p.x) / width * a.size()), 0, a.size() - 1);
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("%s[%d] = %s\nclick: follow block %d", a.name.c_str(), under, a.text(under).c_str(),
+                          app::block_of_element(*run, launch, under));
+      if (ImGui::IsItemClicked()) ui.session.focus_block(app::block_of_element(*run, launch, under));
+      ImGui::TextDisabled("block %d: elements %d..%d   (range %g .. %g)", focus, first, last, a.min, a.max);
+      ImGui::BeginChild("section", ImVec2(0, ImGui::GetFontSize() * 2 + 16 + ImGui::GetStyle().ScrollbarSize), false,
+                        ImGuiWindowFlags_HorizontalScrollbar);
+      cells_row(ui, a, first, std::min(last - first + 1, 1024), 8);
+      ImGui::EndChild();
+    }
+    ImGui::PopID();
+  }
+  ImGui::End();
+}
+
+}  // namespace syncscope::ui

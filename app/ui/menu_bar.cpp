@@ -1,0 +1,199 @@
+// Menu bar: File (scenarios, PNG export), Timeline (the same actions as the keys), View.
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <iterator>
+
+#include "app/ui/panels.h"
+
+namespace syncscope::ui {
+namespace {
+
+enum class Dialog { None, Open, Save, Export };
+
+struct DialogState {
+  Dialog pending = Dialog::None;
+  char path[512] = {};
+  std::string error;
+};
+
+DialogState& dialogs() {
+  static DialogState d;
+  return d;
+}
+
+// Where the shipped scenarios are: next to the working directory, or in the source tree.
+std::vector<std::string> scenario_files() {
+  std::vector<std::string> out;
+  for (const std::filesystem::path& dir : {std::filesystem::path("assets/scenarios"),
+                                          std::filesystem::path(SYNCSCOPE_SOURCE_DIR) / "assets/scenarios"}) {
+    std::error_code ec;
+    if (!std::filesystem::is_directory(dir, ec)) continue;
+    for (const auto& e : std::filesystem::directory_iterator(dir, ec))
+      if (e.path().extension() == ".json") out.push_back(e.path().string());
+    if (!out.empty()) break;
+  }
+  std::sort(out.begin(), out.end());
+  return out;
+}
+
+void set_path(const std::string& p) {
+  std::strncpy(dialogs().path, p.c_str(), sizeof dialogs().path - 1);
+  dialogs().path[sizeof dialogs().path - 1] = 0;
+}
+
+void draw_dialogs(UiContext& ui) {
+  DialogState& d = dialogs();
+  const char* titles[] = {"", "Open scenario", "Save scenario", "Export PNG"};
+  if (d.pending != Dialog::None) {
+    ImGui::OpenPopup(titles[static_cast<int>(d.pending)]);
+    d.pending = Dialog::None;
+  }
+  for (int k = 1; k <= 3; ++k) {
+    if (!ImGui::BeginPopupModal(titles[k], nullptr, ImGuiWindowFlags_AlwaysAutoResize)) continue;
+    const Dialog kind = static_cast<Dialog>(k);
+    ImGui::SetNextItemWidth(520);
+    const bool enter = ImGui::InputText("path", d.path, sizeof d.path, ImGuiInputTextFlags_EnterReturnsTrue);
+    if (kind == Dialog::Open) {
+      ImGui::TextUnformatted("Scenarios shipped for the seeds:");
+      for (const auto& f : scenario_files())
+        if (ImGui::Selectable(f.c_str())) set_path(f);
+    }
+    if (!d.error.empty()) ImGui::TextColored(ImColor(ui.theme.bad), "%s", d.error.c_str());
+    const char* verb = kind == Dialog::Open ? "Open" : kind == Dialog::Save ? "Save" : "Export";
+    if (ImGui::Button(verb) || enter) {
+      std::optional<std::string> why;
+      if (kind == Dialog::Open) why = ui.session.open_scenario(d.path);
+      else if (kind == Dialog::Save) why = ui.session.save_scenario(d.path);
+      else ui.export_png = d.path;
+      if (why) {
+        d.error = *why;
+      } else {
+        ui.message = std::string(kind == Dialog::Open ? "opened " : kind == Dialog::Save ? "saved " : "exporting ") + d.path;
+        d.error.clear();
+        ImGui::CloseCurrentPopup();
+      }
+    }
+    ImGui::SameLine();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) {
+      d.error.clear();
+      ImGui::CloseCurrentPopup();
+    }
+    ImGui::EndPopup();
+  }
+}
+
+}  // namespace
+
+void place_window(const UiContext& ui, const char* panel) {
+  struct Rect {
+    const char* panel;
+    float x, y, w, h;  // on a 1600 × 1000 canvas below the menu bar; h < 0: to the bottom
+    bool collapsed;
+  };
+  // Class setup on the left, the block view in the middle, code and results on the right.
+  static const Rect normal[] = {
+      {"Controls", 0, 0, 300, 430, false},        {"Metrics", 0, 430, 300, 268, false},
+      {"Hazards", 0, 698, 300, -1, false},        {"Timeline", 300, 0, 820, 130, false},
+      {"Block view", 300, 130, 820, 520, false},  {"Global arrays", 300, 650, 820, -1, false},
+      {"Code", 1120, 0, 480, 560, false},         {"Results", 1120, 560, 480, -1, false},
+  };
+  // On a projector: the timeline across, the block view and the code large, the setup collapsed.
+  static const Rect presenter[] = {
+      {"Timeline", 0, 0, 1060, 205, false},        {"Block view", 0, 205, 1060, 525, false},
+      {"Code", 1060, 205, 540, 525, false},        {"Global arrays", 0, 730, 1060, -1, false},
+      {"Results", 1060, 730, 540, -1, false},      {"Controls", 1060, 0, 540, 600, true},
+      {"Metrics", 1060, 66, 540, 420, true},       {"Hazards", 1060, 132, 540, 420, true},
+  };
+  const ImVec2 d = ImGui::GetIO().DisplaySize;
+  const float top = ImGui::GetFrameHeight();  // the menu bar
+  const float sx = d.x / 1600.0f, sy = (d.y - top) / 1000.0f;
+  const ImGuiCond cond = ui.layout_generation > 0 ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  const Rect* table = ui.state.presenter ? presenter : normal;
+  const size_t count = ui.state.presenter ? std::size(presenter) : std::size(normal);
+  for (size_t k = 0; k < count; ++k) {
+    const Rect& r = table[k];
+    if (std::strcmp(r.panel, panel) != 0) continue;
+    const float h = r.h < 0 ? 1000.0f - r.y : r.h;
+    ImGui::SetNextWindowPos(ImVec2(r.x * sx, top + r.y * sy), cond);
+    ImGui::SetNextWindowSize(ImVec2(r.w * sx, h * sy), cond);
+    ImGui::SetNextWindowCollapsed(r.collapsed, cond == ImGuiCond_Always ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
+    return;
+  }
+}
+
+void record_panel(UiContext& ui, const char* name) {
+  const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
+  ui.panel_rects[name] = {p.x, p.y, s.x, s.y};
+}
+
+void handle_keys(UiContext& ui, const std::vector<int>& keys) {
+  constexpr int kCtrlKey = 1 << 16;  // gl::Window::kCtrl
+  const ImGuiIO& io = ImGui::GetIO();
+  if (io.WantTextInput) return;  // typing in a field
+  app::AppState& s = ui.state;
+  for (int key : keys) {
+    switch (key) {
+      case GLFW_KEY_SPACE: s.toggle_play(); break;
+      case GLFW_KEY_RIGHT: s.step_forward(); break;
+      case GLFW_KEY_LEFT: s.step_back(); break;
+      case GLFW_KEY_HOME: s.first(); break;
+      case GLFW_KEY_END: s.last(); break;
+      case GLFW_KEY_F11: ui.toggle_presenter = true; break;
+      case GLFW_KEY_Q | kCtrlKey: ui.quit = true; break;
+      default: break;
+    }
+  }
+}
+
+void draw_menu_bar(UiContext& ui) {
+  app::AppState& s = ui.state;
+  if (ImGui::BeginMainMenuBar()) {
+    if (ImGui::BeginMenu("File")) {
+      if (ImGui::MenuItem("Open scenario...")) {
+        dialogs().pending = Dialog::Open;
+        set_path("assets/scenarios/");
+      }
+      if (ImGui::MenuItem("Save scenario...")) {
+        dialogs().pending = Dialog::Save;
+        set_path("scenario.json");
+      }
+      if (ImGui::MenuItem("Export PNG...")) {
+        dialogs().pending = Dialog::Export;
+        set_path("syncscope.png");
+      }
+      ImGui::Separator();
+      if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.quit = true;
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Timeline")) {
+      if (ImGui::MenuItem(s.playback().playing ? "Pause" : "Play", "Space")) s.toggle_play();
+      if (ImGui::MenuItem("Step forward", "Right")) s.step_forward();
+      if (ImGui::MenuItem("Step back", "Left")) s.step_back();
+      if (ImGui::MenuItem("First step", "Home")) s.first();
+      if (ImGui::MenuItem("Last step", "End")) s.last();
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("View")) {
+      if (ImGui::MenuItem("Presenter mode", "F11", s.presenter)) ui.toggle_presenter = true;
+      if (ImGui::MenuItem("Reset layout")) ++ui.layout_generation;
+      ImGui::EndMenu();
+    }
+    if (ImGui::BeginMenu("Help")) {
+      ImGui::TextUnformatted("Space play/pause · Left/Right step · Home/End first/last · F11 presenter mode");
+      ImGui::TextUnformatted("Hover a cell: who wrote it. Hover a thread: what it did in this step.");
+      ImGui::EndMenu();
+    }
+    if (!ui.message.empty()) {
+      ImGui::SameLine(0, 30);
+      ImGui::TextDisabled("%s", ui.message.c_str());
+    }
+    ImGui::EndMainMenuBar();
+  }
+  draw_dialogs(ui);
+}
+
+}  // namespace syncscope::ui

@@ -1,0 +1,56 @@
+// Metrics: per-thread reads and writes of global and shared memory (max and total, as GPU-Puzzles
+// scores them), barriers, additions, and how many threads were active in each step.
+#include <imgui.h>
+
+#include "app/ui/panels.h"
+#include "app/view/metrics_model.h"
+
+namespace syncscope::ui {
+
+void draw_metrics_panel(UiContext& ui) {
+  place_window(ui, "Metrics");
+  if (!ImGui::Begin("Metrics")) {
+    ImGui::End();
+    return;
+  }
+  record_panel(ui, "Metrics");
+  const RunResult* run = ui.state.run();
+  if (!run) {
+    ImGui::End();
+    return;
+  }
+  const sim::BlockTrace* b = ui.state.focused_trace();
+  const app::MetricsModel m = app::build_metrics(*run, ui.state.launch(), ui.state.step(), b ? b->block : 0);
+  ImGui::TextDisabled("%s", m.scope.c_str());
+  if (ImGui::BeginTable("counts", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
+    ImGui::TableSetupColumn("per thread", ImGuiTableColumnFlags_WidthStretch, 2.0f);
+    ImGui::TableSetupColumn("max", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("total", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableHeadersRow();
+    for (const auto& r : m.rows) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(r.label.c_str());
+      ImGui::TableNextColumn();
+      ImGui::Text("%llu", static_cast<unsigned long long>(r.max));
+      ImGui::TableNextColumn();
+      ImGui::Text("%llu", static_cast<unsigned long long>(r.total));
+    }
+    ImGui::EndTable();
+  }
+  if (!m.active_threads.empty()) {
+    ImGui::TextDisabled("active threads per step (step %d: %.0f of %d)", m.current_step,
+                        m.current_step < static_cast<int>(m.active_threads.size()) ? m.active_threads[m.current_step] : 0.0f,
+                        m.threads_per_block);
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetFontSize() * 4;
+    ImGui::PlotHistogram("##active", m.active_threads.data(), static_cast<int>(m.active_threads.size()), 0, nullptr, 0,
+                         static_cast<float>(m.threads_per_block), ImVec2(w, h));
+    const float bar = w / static_cast<float>(m.active_threads.size());
+    ImGui::GetWindowDrawList()->AddRect(ImVec2(p.x + bar * m.current_step, p.y),
+                                        ImVec2(p.x + bar * (m.current_step + 1), p.y + h), ui.theme.written, 0, 0, 2);
+  }
+  ImGui::End();
+}
+
+}  // namespace syncscope::ui

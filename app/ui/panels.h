@@ -1,0 +1,58 @@
+// The panels of the app, one file each. They draw from AppState and the view-models (app/view/),
+// and change things only through AppState and Session.
+#pragma once
+
+#include <array>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "app/state/app_state.h"
+#include "app/state/session.h"
+#include "app/ui/theme.h"
+
+namespace syncscope::gl {
+class OverviewStrips;
+}
+
+namespace syncscope::ui {
+
+struct UiContext {
+  UiContext(app::AppState& s, app::Session& session_) : state(s), session(session_), theme(Theme::normal()) {}
+  app::AppState& state;
+  app::Session& session;
+  Theme theme;
+  gl::OverviewStrips* overview = nullptr;
+  std::string code_file;  // the code panel's chosen file ("" follows the barrier)
+  int layout_generation = 0;  // bumped by View > Reset layout
+  // Requests to the main loop.
+  std::string export_png;  // save the next frame here
+  bool quit = false;
+  bool toggle_presenter = false;
+  std::string message;  // shown in the menu bar (file operations)
+  // Where each panel is on screen this frame (x, y, w, h), for the state file the GUI tests read.
+  std::map<std::string, std::array<float, 4>> panel_rects;
+};
+
+// Call right after ImGui::Begin of a panel.
+void record_panel(UiContext& ui, const char* name);
+
+// Where a panel goes by default (normal or presenter layout), scaled to the window; applied on
+// first use and again after View > Reset layout or a switch of presenter mode.
+void place_window(const UiContext& ui, const char* panel);
+
+void draw_menu_bar(UiContext& ui);
+void draw_controls_panel(UiContext& ui);
+void draw_timeline_panel(UiContext& ui);
+void draw_block_view_panel(UiContext& ui);
+void draw_global_arrays_panel(UiContext& ui);
+void draw_code_panel(UiContext& ui);
+void draw_results_panel(UiContext& ui);
+void draw_metrics_panel(UiContext& ui);
+void draw_hazards_panel(UiContext& ui);
+
+// The keys of the timeline: Space play/pause, Left/Right step, Home/End; F11 presenter mode;
+// Ctrl+Q quit. `keys`: GLFW key codes pressed since the last frame, in order.
+void handle_keys(UiContext& ui, const std::vector<int>& keys);
+
+}  // namespace syncscope::ui

@@ -1,0 +1,63 @@
+// Results: CPU reference, simulator and GPU side by side with per-element differences; the GPU
+// runs on a worker thread and its status says which device ran, or why none could.
+#include <imgui.h>
+
+#include "app/ui/panels.h"
+#include "app/view/results_model.h"
+
+namespace syncscope::ui {
+
+void draw_results_panel(UiContext& ui) {
+  place_window(ui, "Results");
+  if (!ImGui::Begin("Results")) {
+    ImGui::End();
+    return;
+  }
+  record_panel(ui, "Results");
+  const RunResult* run = ui.state.run();
+  if (!run) {
+    ImGui::End();
+    return;
+  }
+  const auto& status = ui.session.gpu_status();
+  const app::ResultsModel m =
+      app::build_results(*run, ui.session.gpu(), ui.session.gpu_running(), status ? &*status : nullptr);
+  ImGui::TextColored(ImColor(m.sim_ok ? ui.theme.good : ui.theme.bad), "%s", m.sim_verdict.c_str());
+  ImGui::TextWrapped("%s", m.gpu_status.c_str());
+  if (!m.gpu_verdict.empty()) ImGui::TextColored(ImColor(m.gpu_ok ? ui.theme.good : ui.theme.bad), "%s", m.gpu_verdict.c_str());
+  if (ImGui::Button("Run on GPU")) ui.session.run_gpu();
+  if (run->sim.trace.error) ImGui::TextColored(ImColor(ui.theme.bad), "error: %s", run->sim.trace.error->message.c_str());
+
+  const int columns = m.has_gpu_column ? 4 : 3;
+  if (ImGui::BeginTable("values", columns, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV)) {
+    ImGui::TableSetupScrollFreeze(0, 1);
+    ImGui::TableSetupColumn("i");
+    ImGui::TableSetupColumn("CPU reference");
+    ImGui::TableSetupColumn("simulator");
+    if (m.has_gpu_column) ImGui::TableSetupColumn("GPU");
+    ImGui::TableHeadersRow();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(m.rows.size()));
+    while (clipper.Step())
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        const app::ResultRowView& r = m.rows[i];
+        ImGui::TableNextRow();
+        ImGui::TableNextColumn();
+        ImGui::TextDisabled("%d", r.index);
+        ImGui::TableNextColumn();
+        ImGui::TextUnformatted(r.cpu.c_str());
+        ImGui::TableNextColumn();
+        if (r.sim_differs) ImGui::TextColored(ImColor(ui.theme.bad), "%s", r.sim.c_str());
+        else ImGui::TextUnformatted(r.sim.c_str());
+        if (m.has_gpu_column) {
+          ImGui::TableNextColumn();
+          if (r.gpu_differs_from_sim || r.gpu_differs) ImGui::TextColored(ImColor(ui.theme.bad), "%s", r.gpu.c_str());
+          else ImGui::TextUnformatted(r.gpu.c_str());
+        }
+      }
+    ImGui::EndTable();
+  }
+  ImGui::End();
+}
+
+}  // namespace syncscope::ui

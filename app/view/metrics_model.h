@@ -1,0 +1,28 @@
+// Metrics panel: what each thread did, scored like GPU-Puzzles (reads and writes of global and
+// shared memory per thread, max and total), barriers, additions, and active threads per step.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernels/run.h"
+
+namespace syncscope::app {
+
+struct MetricRow {
+  std::string label;  // "global reads"
+  uint64_t max = 0;   // the busiest thread
+  uint64_t total = 0;
+};
+
+struct MetricsModel {
+  std::string scope;  // "launch 1/2: prefix_sum_local_phase, 16 threads"
+  std::vector<MetricRow> rows;
+  std::vector<float> active_threads;  // per step, shown block
+  int current_step = 0;
+  int threads_per_block = 0;
+};
+
+MetricsModel build_metrics(const RunResult& run, int launch, int step, int block);
+
+}  // namespace syncscope::app

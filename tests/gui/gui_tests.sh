@@ -1,0 +1,95 @@
+#!/usr/bin/env bash
+# The desktop app in a real window under Xvfb, driven as a person would:
+#   1. screenshots of a scenario at two steps: not blank, different in the block view (where the
+#      shared memory changed), identical in the controls (where nothing did);
+#   2. a running instance: Right/Left/Home/End/Space/F11 sent with xdotool move the timeline, as
+#      the state file the app keeps says; Ctrl+Q closes it;
+#   3. bad input gets its message and exit code 2 before any window opens.
+# Usage: gui_tests.sh path/to/syncscope source-dir
+set -euo pipefail
+APP=$(realpath "$1")
+SRC=$(realpath "$2")
+
+if [[ "${3:-}" != "--inside-xvfb" ]]; then
+  exec xvfb-run -a -s "-screen 0 1600x1000x24" bash "$0" "$APP" "$SRC" --inside-xvfb
+fi
+
+WORK=$(mktemp -d)
+PID=""
+cleanup() { [[ -n "$PID" ]] && kill "$PID" 2>/dev/null; rm -rf "$WORK"; }
+trap cleanup EXIT
+fail() { echo "FAIL: $*" >&2; exit 1; }
+pass() { echo "ok: $*"; }
+json() { /usr/bin/python3 -c "import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2], {}, {'d': d}))" "$@"; }
+region() {  # region STATEFILE PANEL -> WxH+X+Y
+  json "$1" "'%dx%d+%d+%d' % (d['panels']['$2'][2], d['panels']['$2'][3], d['panels']['$2'][0], d['panels']['$2'][1])"
+}
+differing_pixels() {  # differing_pixels A B GEOMETRY
+  convert "$1" -crop "$3" +repage "$WORK/crop1.png"
+  convert "$2" -crop "$3" +repage "$WORK/crop2.png"
+  compare -metric AE "$WORK/crop1.png" "$WORK/crop2.png" null: 2>&1 | cut -d' ' -f1 || true
+}
+
+# ---- 1. screenshots at two steps ----
+SCENARIO="$SRC/assets/scenarios/seed003-kogge-stone.json"
+"$APP" --scenario "$SCENARIO" --step 1 --screenshot "$WORK/read.png" --state-file "$WORK/read.json"
+"$APP" --scenario "$SCENARIO" --step 2 --screenshot "$WORK/write.png" --state-file "$WORK/write.json"
+[[ $(json "$WORK/write.json" "d['step']") == 2 ]] || fail "screenshot not at step 2"
+for shot in read write; do
+  colours=$(identify -format %k "$WORK/$shot.png")
+  (( colours > 50 )) || fail "$shot.png looks blank ($colours colours)"
+done
+pass "screenshots are not blank"
+block=$(differing_pixels "$WORK/read.png" "$WORK/write.png" "$(region "$WORK/write.json" 'Block view')")
+controls=$(differing_pixels "$WORK/read.png" "$WORK/write.png" "$(region "$WORK/write.json" Controls)")
+(( block > 500 )) || fail "the block view did not change between the read and the write phase ($block pixels)"
+(( controls == 0 )) || fail "the controls changed between two steps ($controls pixels)"
+pass "step 1 -> 2: $block pixels of the block view changed, the controls did not"
+
+# ---- 2. a running instance, driven with keys ----
+STATE="$WORK/state.json"
+"$APP" --state-file "$STATE" &
+PID=$!
+for _ in $(seq 100); do [[ -s "$STATE" ]] && break; sleep 0.2; done
+[[ -s "$STATE" ]] || fail "the app never wrote its state file"
+[[ $(json "$STATE" "d['algorithm'], d['position'], d['steps']") == "('kogge-stone', 0, 8)" ]] || fail "not the default demo: $(cat "$STATE")"
+WID=$(xdotool search --sync --onlyvisible --name '^syncscope' | head -1)
+xdotool windowfocus --sync "$WID" 2>/dev/null || true
+wait_for() {  # wait_for EXPRESSION VALUE
+  for _ in $(seq 50); do
+    [[ $(json "$STATE" "$1" 2>/dev/null) == "$2" ]] && return 0
+    sleep 0.1
+  done
+  fail "expected $1 == $2, state: $(cat "$STATE")"
+}
+xdotool key Right; wait_for "d['position']" 1
+xdotool key Right Right; wait_for "d['position']" 3
+xdotool key Left; wait_for "d['position']" 2
+xdotool key End; wait_for "d['position']" 7
+xdotool key Home; wait_for "d['position']" 0
+pass "Right, Left, End, Home move the timeline"
+xdotool key space; wait_for "d['playing']" True
+for _ in $(seq 60); do (( $(json "$STATE" "d['position']") >= 2 )) && break; sleep 0.1; done
+(( $(json "$STATE" "d['position']") >= 2 )) || fail "playing did not advance"
+xdotool key space; wait_for "d['playing']" False
+pass "Space plays and pauses"
+xdotool key F11; wait_for "d['presenter']" True
+pass "F11 switches to presenter mode"
+xdotool key ctrl+q
+for _ in $(seq 50); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
+wait "$PID" || fail "the app exited with $?"
+PID=""
+pass "Ctrl+Q closes the app"
+
+# ---- 3. bad input ----
+set +e
+"$APP" gui kogge-stone --tpb 2000 2>"$WORK/err"; code=$?
+set -e
+[[ $code == 2 ]] || fail "--tpb 2000 gave exit code $code"
+grep -q -- "--tpb 2000: threads per block must be 1..1024" "$WORK/err" || fail "message: $(cat "$WORK/err")"
+set +e
+"$APP" --scenario "$WORK/missing.json" 2>"$WORK/err"; code=$?
+set -e
+[[ $code == 2 ]] || fail "a missing scenario gave exit code $code"
+grep -q "cannot open" "$WORK/err" || fail "message: $(cat "$WORK/err")"
+pass "bad input: exit code 2 with the option, the value and the limit"

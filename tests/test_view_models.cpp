@@ -1,0 +1,334 @@
+// Every panel's view-model — what it would draw — checked without a window.
+#include <gtest/gtest.h>
+
+#include <filesystem>
+#include <fstream>
+
+#include "app/state/app_state.h"
+#include "app/state/scenario.h"
+#include "app/view/block_view_model.h"
+#include "app/view/code_model.h"
+#include "app/view/controls_model.h"
+#include "app/view/global_arrays_model.h"
+#include "app/view/hazards_model.h"
+#include "app/view/metrics_model.h"
+#include "app/view/results_model.h"
+#include "app/view/timeline_model.h"
+#include "tests/test_util.h"
+
+namespace syncscope::app {
+namespace {
+
+using test::Strings;
+
+std::shared_ptr<const RunResult> run(RunOptions o) { return std::make_shared<const RunResult>(test::run_algorithm(o)); }
+
+Strings texts(const std::vector<CellView>& cells) {
+  Strings out;
+  for (const auto& c : cells) out.push_back(c.text);
+  return out;
+}
+
+// ---- controls ----
+
+TEST(ControlsModel, DefaultFormIsTheDefaultDemo) {
+  const FormCheck c = check_form(builtin_registry(), ControlsForm{});
+  ASSERT_TRUE(c.config);
+  EXPECT_TRUE(c.errors.empty());
+  EXPECT_EQ(c.config->describe(), "kogge-stone n=8 tpb=8 blocks=1 dtype=float32 input=iota schedule=lockstep");
+}
+
+TEST(ControlsModel, BadFieldGetsItsMessageAndNoConfig) {
+  ControlsForm f;
+  f.tpb = 2000;
+  FormCheck c = check_form(builtin_registry(), f);
+  EXPECT_FALSE(c.config);
+  ASSERT_EQ(c.errors.count("tpb"), 1u);
+  EXPECT_EQ(c.errors["tpb"], "2000: threads per block must be 1..1024");
+  f = ControlsForm{};
+  f.input = InputChoice::Values;
+  f.values = "1,2,x";
+  c = check_form(builtin_registry(), f);
+  ASSERT_EQ(c.errors.count("input"), 1u);
+  EXPECT_NE(c.errors["input"].find("'x'"), std::string::npos);
+  f = ControlsForm{};
+  f.algorithm = "block-reduce";
+  f.tpb = 48;
+  c = check_form(builtin_registry(), f);
+  ASSERT_EQ(c.errors.count("tpb"), 1u);
+  EXPECT_NE(c.errors["tpb"].find("power of two"), std::string::npos);
+}
+
+TEST(ControlsModel, AlgorithmsGroupedAndFormRoundTrips) {
+  const ControlsModel m = build_controls_model(builtin_registry(), ControlsForm{}, nullptr);
+  ASSERT_EQ(m.groups.size(), 2u);
+  EXPECT_EQ(m.groups[0].title, "scans");
+  EXPECT_EQ(m.groups[0].algorithms.front(), "kogge-stone");
+  EXPECT_NE(std::find(m.groups[1].algorithms.begin(), m.groups[1].algorithms.end(), "axis-sum"), m.groups[1].algorithms.end());
+  ControlsForm f;
+  f.algorithm = "axis-sum";
+  f = f.with_algorithm(*builtin_registry().find("axis-sum"));
+  EXPECT_EQ(f.rows, 4);
+  EXPECT_EQ(f.n, 6);
+  f.input = InputChoice::Random;
+  f.input_seed = 42;
+  f.schedule = ScheduleChoice::Reverse;
+  const FormCheck c = check_form(builtin_registry(), f);
+  ASSERT_TRUE(c.config);
+  const ControlsForm back = ControlsForm::from(*c.config);
+  EXPECT_EQ(back.rows, 4);
+  EXPECT_EQ(back.input_seed, 42);
+  EXPECT_EQ(back.schedule, ScheduleChoice::Reverse);
+  EXPECT_TRUE(build_controls_model(builtin_registry(), f, nullptr).two_dimensional);
+}
+
+// ---- timeline and app state ----
+
+TEST(TimelineModel, OneMarkPerStepGroupedByLaunch) {
+  AppState s;
+  s.show(run({.algorithm = "two-phase-scan"}));
+  const TimelineModel m = build_timeline(s);
+  ASSERT_EQ(m.launches.size(), 2u);
+  EXPECT_EQ(m.launches[0].steps, 8);
+  EXPECT_EQ(m.launches[1].steps, 2);
+  EXPECT_EQ(m.launches[1].first, 8);
+  EXPECT_EQ(m.marks.size(), 10u);
+  EXPECT_EQ(m.marks[0].label.rfind("two_phase_scan.h:", 0), 0u);
+  EXPECT_EQ(m.marks[1].label.rfind("kogge_stone.h:", 0), 0u);
+  EXPECT_EQ(m.marks[7].label, "exit");
+  EXPECT_EQ(m.where.rfind("launch 1/2 · step 0/7 · ends at barrier two_phase_scan.h:", 0), 0u);
+}
+
+TEST(AppState, StepsPlaysAndStopsAtTheEnd) {
+  AppState s;
+  s.show(run({.algorithm = "kogge-stone"}));
+  EXPECT_EQ(s.timeline().size(), 8);
+  s.step_back();
+  EXPECT_EQ(s.position(), 0);
+  s.step_forward();
+  s.step_forward();
+  EXPECT_EQ(s.step(), 2);
+  s.last();
+  EXPECT_EQ(s.step(), 7);
+  s.toggle_play();  // at the end: plays again from the start
+  EXPECT_EQ(s.position(), 0);
+  s.playback().steps_per_second = 4;
+  EXPECT_TRUE(s.tick(0.5));
+  EXPECT_EQ(s.position(), 2);
+  s.tick(10);
+  EXPECT_EQ(s.position(), 7);
+  EXPECT_FALSE(s.playback().playing);
+  // A new run keeps the position where it exists.
+  s.go_to(3);
+  s.show(run({.algorithm = "kogge-stone", .dtype = "int32"}));
+  EXPECT_EQ(s.position(), 3);
+  EXPECT_NE(s.describe_json().find("\"step\":3"), std::string::npos);
+}
+
+// ---- block view ----
+
+TEST(BlockViewModel, WritePhaseOfSeed003) {
+  const auto r = run({.algorithm = "kogge-stone"});
+  const BlockViewModel m = build_block_view(*r, 0, 2, 0);
+  ASSERT_TRUE(m.available);
+  EXPECT_EQ(m.threads, 8);
+  EXPECT_EQ(m.warps, 1);
+  EXPECT_EQ(m.phase, "write phase");
+  ASSERT_EQ(m.arrays.size(), 1u);
+  EXPECT_EQ(texts(m.arrays[0].before), (Strings{"0", "1", "2", "3", "4", "5", "6", "7"}));
+  EXPECT_EQ(texts(m.arrays[0].after), (Strings{"0", "1", "3", "5", "7", "9", "11", "13"}));
+  EXPECT_FALSE(m.arrays[0].after[1].changed);  // 1 + 0
+  EXPECT_TRUE(m.arrays[0].after[2].changed);
+  EXPECT_FALSE(m.thread_views[0].active);  // T0 does nothing at offset 1
+  EXPECT_TRUE(m.thread_views[7].active);
+  ASSERT_EQ(m.writes.size(), 7u);
+  for (const ArrowView& w : m.writes) EXPECT_EQ(w.index, w.thread);
+  EXPECT_EQ(m.reads.size(), 7u);  // += reads the own cell
+  EXPECT_EQ(m.arrays[0].after[7].shade, 1.0f);
+  EXPECT_EQ(m.arrays[0].before[0].shade, 0.0f);
+}
+
+TEST(BlockViewModel, ReadPhaseArrowsComeFromTheLeftNeighbour) {
+  const auto r = run({.algorithm = "kogge-stone"});
+  const BlockViewModel m = build_block_view(*r, 0, 3, 0);  // offset 2, read phase
+  EXPECT_EQ(m.phase, "read phase");
+  EXPECT_TRUE(m.writes.empty());
+  ASSERT_EQ(m.reads.size(), 6u);
+  for (const ArrowView& a : m.reads) EXPECT_EQ(a.index, a.thread - 2);
+  EXPECT_TRUE(m.arrays[0].before[0].read);
+  EXPECT_FALSE(m.arrays[0].before[7].read);
+  EXPECT_EQ(m.thread_views[4].events.front().rfind("reads shared[2] = 3", 0), 0u);
+}
+
+TEST(BlockViewModel, PoisonAndWhoWroteACell) {
+  const auto r = run({.algorithm = "two-phase-scan"});
+  const BlockViewModel load = build_block_view(*r, 0, 0, 1);
+  EXPECT_EQ(load.phase, "load");
+  EXPECT_EQ(load.arrays[0].after[7].text, "?");
+  EXPECT_TRUE(load.arrays[0].after[7].poison);
+  EXPECT_TRUE(load.arrays[0].before[0].poison);  // fresh shared memory
+  EXPECT_EQ(cell_origin(*r, 0, 1, load.arrays[0].array, 6, 4).text().rfind("written by T6 in step 4 at kogge_stone.h:", 0), 0u);
+  EXPECT_EQ(cell_origin(*r, 0, 1, load.arrays[0].array, 7, 0).text(), "never written: uninitialized (?)");
+  EXPECT_FALSE(build_block_view(*r, 0, 0, 5).available);
+}
+
+TEST(BlockViewModel, WarpsOfALargeBlock) {
+  const auto r = run({.algorithm = "block-exclusive-sum", .n = 1024, .tpb = 1024});
+  const BlockViewModel m = build_block_view(*r, 0, 0, 0);
+  EXPECT_EQ(m.threads, 1024);
+  EXPECT_EQ(m.warps, 32);
+  EXPECT_EQ(m.phase, "load + warp shuffles");
+  // Lane 0 of every warp writes its warp's total.
+  EXPECT_EQ(m.writes.size(), 32u);
+}
+
+// ---- global arrays ----
+
+TEST(GlobalArraysModel, ExtendedBufferFillsAsTheBlocksWrite) {
+  const auto r = run({.algorithm = "two-phase-scan"});
+  const GlobalArraysModel start = build_global_arrays(*r, 0, 0);
+  ASSERT_EQ(start.arrays.size(), 2u);
+  EXPECT_EQ(start.arrays[0].role, "input");
+  EXPECT_EQ(start.arrays[1].role, "output");
+  EXPECT_EQ(start.arrays[1].size(), 17);
+  EXPECT_EQ(start.arrays[1].text(0), "?");
+  EXPECT_TRUE(start.arrays[0].read_now[3]);
+  const GlobalArraysModel end = build_global_arrays(*r, 0, 7);
+  EXPECT_EQ(end.arrays[1].text(14), "77");
+  EXPECT_EQ(end.arrays[1].text(15), "28");
+  EXPECT_EQ(end.arrays[1].text(16), "?");
+  EXPECT_TRUE(end.arrays[1].written_now[15]);
+  const auto values = end.arrays[1].values();
+  EXPECT_TRUE(std::isnan(values[16]));
+  EXPECT_EQ(block_of_element(*r, 0, 9), 1);
+}
+
+// ---- code ----
+
+TEST(CodeModel, BarrierLineHighlightedAndExecutedLinesMarked) {
+  const auto r = run({.algorithm = "kogge-stone"});
+  const CodeModel m = build_code_view(*r, 0, 1, 0, "");
+  ASSERT_TRUE(m.missing.empty());
+  EXPECT_EQ(m.files[m.file], "kernels/kogge_stone.h");
+  int barriers = 0;
+  for (const auto& l : m.lines) {
+    if (l.barrier) {
+      ++barriers;
+      EXPECT_NE(l.text.find("c.sync()"), std::string::npos);
+      EXPECT_EQ(m.focus_line, l.number);
+    }
+    if (l.executed) {
+      EXPECT_NE(l.text.find("partner = s[t - offset]"), std::string::npos) << l.text;
+    }
+  }
+  EXPECT_EQ(barriers, 1);
+  // The two-phase scan's first step ends in its own file.
+  const CodeModel two = build_code_view(*run({.algorithm = "two-phase-scan"}), 0, 0, 0, "");
+  EXPECT_EQ(two.files[two.file], "kernels/two_phase_scan.h");
+}
+
+// ---- results ----
+
+TEST(ResultsModel, SideBySideWithGpuDiff) {
+  const auto r = run({.algorithm = "kogge-stone"});
+  GpuStatus none{false, "", "CUDA driver version is insufficient for CUDA runtime version"};
+  ResultsModel m = build_results(*r, nullptr, false, &none);
+  ASSERT_EQ(m.rows.size(), 8u);
+  EXPECT_EQ(m.rows[7].cpu, "28");
+  EXPECT_EQ(m.rows[7].sim, "28");
+  EXPECT_TRUE(m.sim_ok);
+  EXPECT_EQ(m.gpu_status, "GPU unavailable: CUDA driver version is insufficient for CUDA runtime version");
+  EXPECT_FALSE(m.has_gpu_column);
+
+  GpuAnswer a;
+  a.for_run = r;
+  a.status = {true, "Test GPU (sm_90)", ""};
+  a.gpu.ok = true;
+  a.gpu.output_bits = r->sim.output_bits;
+  a.gpu.output_bits[5] = sim::to_bits(99.0f);
+  m = build_results(*r, &a, false, &a.status);
+  EXPECT_TRUE(m.has_gpu_column);
+  EXPECT_TRUE(m.rows[5].gpu_differs_from_sim);
+  EXPECT_TRUE(m.rows[5].gpu_differs);
+  EXPECT_FALSE(m.rows[4].gpu_differs_from_sim);
+  EXPECT_FALSE(m.gpu_ok);
+  EXPECT_EQ(m.gpu_verdict, "GPU ≠ simulator: 1 elements differ; 1 differ from the CPU");
+  EXPECT_EQ(build_results(*r, nullptr, true, &a.status).gpu_status, "GPU: running…");
+}
+
+// ---- metrics ----
+
+TEST(MetricsModel, PerThreadCountsAndActiveThreads) {
+  const auto r = run({.algorithm = "kogge-stone"});
+  const MetricsModel m = build_metrics(*r, 0, 0, 0);
+  ASSERT_EQ(m.rows.size(), 6u);
+  EXPECT_EQ(m.rows[0].label, "global reads");
+  EXPECT_EQ(m.rows[0].max, 1u);
+  EXPECT_EQ(m.rows[0].total, 8u);
+  EXPECT_EQ(m.rows[4].max, 7u);  // barriers
+  EXPECT_EQ(m.rows[5].total, 7u + 6u + 4u);  // additions: offsets 1, 2, 4
+  EXPECT_EQ(m.active_threads, (std::vector<float>{8, 7, 7, 6, 6, 4, 4, 8}));
+}
+
+// ---- hazards ----
+
+TEST(HazardsModel, ReportsWithJumpTargets) {
+  const HazardsModel clean = build_hazards(*run({.algorithm = "kogge-stone"}));
+  EXPECT_TRUE(clean.rows.empty());
+  EXPECT_EQ(clean.summary, "no hazards");
+  const HazardsModel m = build_hazards(*run({.algorithm = "two-phase-scan"}));
+  ASSERT_EQ(m.rows.size(), 1u);
+  EXPECT_FALSE(m.rows[0].error);
+  EXPECT_EQ(m.rows[0].block, 1);
+  EXPECT_EQ(m.rows[0].launch, 0);
+  EXPECT_EQ(m.summary, "0 errors, 1 warning");
+  EXPECT_NE(m.rows[0].text.find("read of uninitialized shared[7]"), std::string::npos);
+}
+
+// ---- scenarios ----
+
+TEST(Scenario, SaveIsAtomicAndLoadsBack) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "syncscope-scenario-test";
+  std::filesystem::create_directories(dir);
+  const std::string path = (dir / "s.json").string();
+  const auto r = run({.algorithm = "axis-sum", .n = 5, .rows = 3, .schedule = "reverse"});
+  const Scenario s = scenario_of(r->config, 0, 2);
+  ASSERT_FALSE(save_scenario(path, s));
+  for (const auto& e : std::filesystem::directory_iterator(dir))
+    EXPECT_EQ(e.path().filename(), "s.json");  // no temporary file left behind
+  const auto loaded = load_scenario(path);
+  ASSERT_TRUE(std::holds_alternative<Scenario>(loaded)) << std::get<std::string>(loaded);
+  const Scenario& back = std::get<Scenario>(loaded);
+  EXPECT_EQ(back.options.algorithm, "axis-sum");
+  EXPECT_EQ(*back.options.rows, 3);
+  EXPECT_EQ(*back.options.schedule, "reverse");
+  EXPECT_EQ(back.step, 2);
+  std::filesystem::remove_all(dir);
+}
+
+TEST(Scenario, BadFilesGetMessages) {
+  auto bad = [](const std::string& text) {
+    auto r = scenario_from_json(nlohmann::json::parse(text));
+    return std::holds_alternative<std::string>(r) ? std::get<std::string>(r) : std::string();
+  };
+  EXPECT_EQ(bad(R"({"n": 3})"), "\"algorithm\" (text) is missing");
+  EXPECT_EQ(bad(R"({"algorithm": "kogge-stone", "tpb": "eight"})"), "\"tpb\" must be a whole number, got \"eight\"");
+  EXPECT_EQ(bad(R"({"algorithm": "kogge-stone", "step": -1})"), "\"launch\" and \"step\" count from 0");
+  const auto missing = load_scenario("/nonexistent/x.json");
+  EXPECT_NE(std::get<std::string>(missing).find("cannot open"), std::string::npos);
+}
+
+TEST(Scenario, ShippedScenariosAllLoadAndRun) {
+  int count = 0;
+  for (const auto& e : std::filesystem::directory_iterator(SYNCSCOPE_SOURCE_DIR "/assets/scenarios")) {
+    const auto loaded = load_scenario(e.path().string());
+    ASSERT_TRUE(std::holds_alternative<Scenario>(loaded)) << std::get<std::string>(loaded);
+    const RunResult r = test::run_algorithm(std::get<Scenario>(loaded).options);
+    EXPECT_TRUE(r.comparison.match) << e.path();
+    ++count;
+  }
+  EXPECT_GE(count, 5);
+}
+
+}  // namespace
+}  // namespace syncscope::app
