@@ -20,6 +20,7 @@ test: build
 
 bench: build
 	./$(BUILD)/bench/syncscope_bench
+	bench/gui_frame_bench.sh $(BUILD)/syncscope
 
 clean:
 	rm -rf $(BUILD) build-debug build-device

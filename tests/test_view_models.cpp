@@ -6,6 +6,7 @@
 
 #include "app/state/app_state.h"
 #include "app/state/scenario.h"
+#include "app/state/session.h"
 #include "app/view/block_view_model.h"
 #include "app/view/code_model.h"
 #include "app/view/controls_model.h"
@@ -328,6 +329,85 @@ TEST(Scenario, ShippedScenariosAllLoadAndRun) {
     ++count;
   }
   EXPECT_GE(count, 5);
+}
+
+}  // namespace
+}  // namespace syncscope::app
+
+namespace syncscope::app {
+namespace {
+
+// ---- the session behind the panels ----
+
+TEST(Session, InvalidValueKeepsTheLastGoodRun) {
+  AppState state;
+  Session session(state);
+  session.run_gpu_automatically = false;
+  session.edit(ControlsForm{});
+  session.settle();
+  ASSERT_NE(state.run(), nullptr);
+  const RunResult* good = state.run();
+  ControlsForm bad = session.form();
+  bad.tpb = 0;
+  session.edit(bad);
+  session.settle();
+  EXPECT_EQ(state.run(), good);  // still on screen
+  EXPECT_EQ(session.check().errors.at("tpb"), "0: threads per block must be 1..1024");
+  ControlsForm better = bad;
+  better.tpb = 4;
+  session.edit(better);
+  session.settle();
+  EXPECT_NE(state.run(), good);
+  EXPECT_EQ(state.run()->config.problem.tpb, 4);
+  EXPECT_TRUE(session.check().errors.empty());
+}
+
+TEST(Session, FollowingAnUnrecordedBlockRunsAgainWithItRecorded) {
+  AppState state;
+  Session session(state);
+  session.run_gpu_automatically = false;
+  ControlsForm f;
+  f.n = 64;  // 8 blocks: only block 0 recorded
+  session.edit(f);
+  session.settle();
+  state.go_to(3);
+  EXPECT_EQ(state.recorded_blocks(), std::vector<int>{0});
+  session.focus_block(5);
+  session.settle();
+  EXPECT_EQ(state.recorded_blocks(), std::vector<int>{5});
+  EXPECT_EQ(state.focus_block(), 5);
+  EXPECT_EQ(state.position(), 3);  // same place in the timeline
+  EXPECT_TRUE(build_block_view(*state.run(), 0, 3, 5).available);
+}
+
+TEST(Session, JumpGoesToAHazardsStepAndBlock) {
+  AppState state;
+  Session session(state);
+  session.run_gpu_automatically = false;
+  ControlsForm f;
+  f.algorithm = "two-phase-scan";
+  f = f.with_algorithm(*builtin_registry().find("two-phase-scan"));
+  session.edit(f);
+  session.settle();
+  const HazardsModel h = build_hazards(*state.run());
+  ASSERT_EQ(h.rows.size(), 1u);
+  session.jump(h.rows[0].launch, h.rows[0].step, h.rows[0].block);
+  session.settle();
+  EXPECT_EQ(state.launch(), h.rows[0].launch);
+  EXPECT_EQ(state.step(), h.rows[0].step);
+  EXPECT_EQ(state.focus_block(), 1);
+}
+
+TEST(Session, ScenarioOpensAtItsStep) {
+  AppState state;
+  Session session(state);
+  session.run_gpu_automatically = false;
+  ASSERT_FALSE(session.open_scenario(SYNCSCOPE_SOURCE_DIR "/assets/scenarios/seed000-two-phase-scan.json"));
+  session.settle();
+  EXPECT_EQ(state.run()->config.algorithm->info.name, "two-phase-scan");
+  EXPECT_EQ(session.title(), "Seed 000: prefix sum, complete version (two blocks, two launches)");
+  EXPECT_EQ(session.form().n, 15);
+  EXPECT_TRUE(session.open_scenario("/nonexistent.json").has_value());
 }
 
 }  // namespace

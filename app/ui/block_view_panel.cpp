@@ -177,8 +177,10 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
 
   const std::string widest = "T" + std::to_string(m.threads - 1);
   const float label_every = std::ceil((ImGui::CalcTextSize(widest.c_str()).x + 4) / cell_w);
+  const int marker_stride = cell_w >= 2 ? 1 : static_cast<int>(std::ceil(2.0f / cell_w));
   for (int t = first; t < std::min(last, m.threads); ++t) {
     const app::ThreadView& tv = m.thread_views[t];
+    if (t % marker_stride && !(label_every <= 1 || t % static_cast<int>(label_every) == 0)) continue;
     const float cx = g.col_x(t) + cell_w / 2;
     if (label_every <= 1 || t % static_cast<int>(label_every) == 0) {
       std::string id = "T";
@@ -187,14 +189,19 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
       dl->AddText(ImVec2(cx - ts.x / 2, g.thread_y), tv.active ? th.label : th.dim_text, id.c_str());
     }
     const ImU32 colour = tv.exited ? th.thread_exited : tv.active ? th.thread_active : th.thread_idle;
-    const float r = std::max(1.5f, std::min(cell_w * 0.35f, g.marker / 2));
-    dl->AddCircleFilled(ImVec2(cx, g.marker_y + g.marker / 2), r, colour);
+    const float r = std::max(1.0f, std::min(cell_w * 0.35f, g.marker / 2));
+    const ImVec2 c(cx, g.marker_y + g.marker / 2);
+    if (r >= 3) dl->AddCircleFilled(c, r, colour);
+    else dl->AddRectFilled(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), colour);  // a dot: no circle needed
   }
+  // Narrower than a pixel, many cells share a pixel column: draw one (the first) per column.
+  const int stride = cell_w >= 1 ? 1 : static_cast<int>(std::ceil(1.0f / cell_w));
+  const float w = cell_w * static_cast<float>(stride);
   for (int r = 0; r < g.rows; ++r) {
     const auto& a = m.arrays[r];
-    for (int i = first; i < std::min(last, static_cast<int>(a.after.size())); ++i) {
-      draw_cell(dl, th, a.before[i], g.col_x(i), g.before_row_y(r), cell_w, g.cell_h, false);
-      draw_cell(dl, th, a.after[i], g.col_x(i), g.after_row_y(r), cell_w, g.cell_h, true);
+    for (int i = first - first % stride; i < std::min(last, static_cast<int>(a.after.size())); i += stride) {
+      draw_cell(dl, th, a.before[i], g.col_x(i), g.before_row_y(r), w, g.cell_h, false);
+      draw_cell(dl, th, a.after[i], g.col_x(i), g.after_row_y(r), w, g.cell_h, true);
     }
   }
   // Arrows: read phase (cell -> thread), write phase (thread -> cell). Below a few pixels per
