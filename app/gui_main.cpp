@@ -5,6 +5,7 @@
 //                 [--screenshot out.png]       render one frame off screen, save it, exit
 //                 [--state-file F]             keep F up to date with the position (GUI tests)
 //                 [--bench-frames N]           play N frames, print frame times, exit
+//                 [--compare-schedules] [--gpu-runs R]   the race lab's answers ready on opening
 #include "app/gui_main.h"
 
 #include <CLI/CLI.hpp>
@@ -38,6 +39,8 @@ struct GuiOptions {
   std::string state_file;
   int bench_frames = 0;
   int width = 1600, height = 1000;
+  bool compare_schedules = false;
+  int gpu_runs = 0;
 };
 
 void write_atomically(const std::string& path, const std::string& text) {
@@ -84,6 +87,7 @@ void draw_frame(ui::UiContext& ui, const std::vector<int>& keys, double* block_v
   ui::draw_global_arrays_panel(ui);
   ui::draw_code_panel(ui);
   ui::draw_results_panel(ui);
+  ui::draw_race_lab_panel(ui);
 }
 
 int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
@@ -140,6 +144,9 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     session.edit(ControlsForm::from(*initial));
   }
   session.settle();  // the first run (and the GPU's answer) before the first frame
+  if (o.compare_schedules) session.compare_schedules();
+  if (o.gpu_runs > 0) session.run_gpu_outcomes(o.gpu_runs);
+  if (o.compare_schedules || o.gpu_runs > 0) session.settle();
   if (o.launch || o.step) {
     if (o.launch) state.go_to(state.timeline().index_of(*o.launch, o.step.value_or(0)));
     else state.go_to(*o.step);
@@ -275,6 +282,9 @@ int run_gui_command(const std::vector<std::string>& args, std::ostream& out, std
     cmd->add_option("--screenshot", o.screenshot, "render one frame off screen to this PNG and exit");
     cmd->add_option("--state-file", o.state_file, "keep this file up to date with the position (JSON)");
     cmd->add_option("--bench-frames", o.bench_frames, "play this many frames, print frame times, exit");
+    cmd->add_flag("--compare-schedules", o.compare_schedules, "open with the race lab's schedule comparison done");
+    cmd->add_option("--gpu-runs", o.gpu_runs, "open with this many GPU runs of the variant counted")
+        ->check(CLI::Range(1, 100000));
     cmd->add_option("--width", o.width, "window width")->check(CLI::Range(320, 8192));
     cmd->add_option("--height", o.height, "window height")->check(CLI::Range(240, 8192));
   }

@@ -23,8 +23,16 @@ struct Problem {
   int rows = 1;  // rows (2D algorithms only)
   int tpb = 8;   // threads per block
   DType dtype = DType::Float32;
+  int bug = 0;   // 0: the correct kernel; k: the algorithm's k-th bug variant (AlgoInfo::bugs[k-1])
 
   int input_count() const { return n * rows; }
+};
+
+// A classic mistake an algorithm can be run with (`--bug NAME`), switched on inside the very same
+// kernel source so the code panel shows where it bites.
+struct BugInfo {
+  std::string name;    // "no-second-barrier"
+  std::string shows;   // what the class sees: "read and write of one step overlap (WAR)"
 };
 
 struct AlgoInfo {
@@ -36,6 +44,7 @@ struct AlgoInfo {
   Problem defaults;
   bool two_dimensional = false;  // uses --rows
   std::vector<std::string> sources;  // kernel files, repository-relative, for the code panel
+  std::vector<BugInfo> bugs = {};    // variants with a classic race or guard mistake
 };
 
 constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }

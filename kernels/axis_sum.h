@@ -12,9 +12,11 @@
 
 namespace syncscope::kernels {
 
+enum class AxisSumBug : int { None, AsWritten, NoBarrier };
+
 struct AxisSumKernel {
   template <class Ctx, class Array>
-  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array a, Array out, int size) const {
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array a, Array out, int size, AxisSumBug bug) const {
     using T = value_of<Array>;
     auto cache = shared_array<T>(c, c.block_dim().x, "cache");
     const int local_i = c.thread_idx().x;
@@ -29,8 +31,13 @@ struct AxisSumKernel {
     int stride = 1;
     while (stride * 2 < c.block_dim().x) stride *= 2;  // the largest power of two below blockDim.x
     for (; stride > 0; stride /= 2) {
-      if (local_i < stride && local_i + stride < c.block_dim().x) cache[local_i] += cache[local_i + stride];
-      c.sync();
+      // Only threads below the stride add, and only cells that exist are read. The seed as written
+      // guards with `local_i < size` instead: threads past the stride add too, reading past the
+      // end of the cache and racing with the threads that read their cells.
+      const bool adds = bug == AxisSumBug::AsWritten ? local_i < size
+                                                     : local_i < stride && local_i + stride < c.block_dim().x;
+      if (adds) cache[local_i] += cache[local_i + stride];
+      if (bug != AxisSumBug::NoBarrier) c.sync();  // this stride's sums are done before the next reads them
     }
     if (local_i == 0) out[batch] = cache[0];
   }
@@ -42,7 +49,10 @@ struct AxisSum {
             "Sum of each row of a rows × n matrix: one block per row (blockIdx.y), each thread loads its "
             "elements into shared memory, then a halving-stride tree reduction with a barrier after every "
             "stride.",
-            "seed 001 (puzzle 13: axis sum)", Problem{6, 4, 8, DType::Float32}, true, {"kernels/axis_sum.h"}};
+            "seed 001 (puzzle 13: axis sum)", Problem{6, 4, 8, DType::Float32}, true, {"kernels/axis_sum.h"},
+            {{"as-written", "seed 001's guard `local_i < size`: reads cache[8] and cache[9] of an 8-cell cache and "
+                            "races, yet the sums look right"},
+             {"no-barrier", "the reduction without the barrier between strides"}}};
   }
   static std::string check(const Problem&) { return ""; }
 
@@ -50,7 +60,8 @@ struct AxisSum {
   static void run(Runtime& rt, const Problem& p) {
     auto a = rt.input();
     auto out = rt.alloc("out", p.rows);
-    rt.launch("axis_sum", AxisSumKernel{}, Dim3{1, p.rows}, Dim3{p.tpb}, shared_bytes_for(p.tpb), a, out, p.n);
+    rt.launch("axis_sum", AxisSumKernel{}, Dim3{1, p.rows}, Dim3{p.tpb}, shared_bytes_for(p.tpb), a, out, p.n,
+              static_cast<AxisSumBug>(p.bug));
     rt.set_output(out, p.rows);
   }
 

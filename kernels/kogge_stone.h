@@ -11,40 +11,48 @@
 
 namespace syncscope::kernels {
 
+// The race-condition lab's variants (syncscope run kogge-stone --bug NAME).
+enum class KoggeStoneBug : int { None, NoSecondBarrier, NoFirstBarrier, InPlace };
+
 // Scans s[0 .. blockDim.x) in place. All threads of the block must call it (it has barriers).
 template <class Ctx, class Shared>
-SYNCSCOPE_DEVICE void kogge_stone_scan_in_shared(Ctx& c, Shared s) {
+SYNCSCOPE_DEVICE void kogge_stone_scan_in_shared(Ctx& c, Shared s, KoggeStoneBug bug = KoggeStoneBug::None) {
   using T = value_of<Shared>;
   const int t = c.thread_idx().x;
   for (int offset = 1; offset < c.block_dim().x; offset *= 2) {
+    if (bug == KoggeStoneBug::InPlace) {  // the shortcut: read and add in one statement, one barrier
+      if (t >= offset) s[t] += s[t - offset];
+      c.sync();
+      continue;
+    }
     T partner = T(0);
     if (t >= offset) partner = s[t - offset];  // read phase
-    c.sync();
+    if (bug != KoggeStoneBug::NoSecondBarrier) c.sync();  // every read done before any write
     if (t >= offset) s[t] += partner;  // write phase
-    c.sync();
+    if (bug != KoggeStoneBug::NoFirstBarrier) c.sync();  // every write done before the next reads
   }
 }
 
 // Loads this block's section of x into shared memory (zeros past the end), scans it, stores it
 // to y and returns the shared array (its last cell holds the block's total).
 template <class Ctx, class Array>
-SYNCSCOPE_DEVICE auto kogge_stone_scan_block(Ctx& c, Array x, Array y, int n) {
+SYNCSCOPE_DEVICE auto kogge_stone_scan_block(Ctx& c, Array x, Array y, int n, KoggeStoneBug bug = KoggeStoneBug::None) {
   using T = value_of<Array>;
   auto shared = shared_array<T>(c, c.block_dim().x, "shared");
   const int t = c.thread_idx().x;
   const int i = c.block_idx().x * c.block_dim().x + t;
 
   shared[t] = i < n ? T(x[i]) : T(0);
-  c.sync();
-  kogge_stone_scan_in_shared(c, shared);
+  if (bug != KoggeStoneBug::NoFirstBarrier) c.sync();  // the load is complete before the first reads
+  kogge_stone_scan_in_shared(c, shared, bug);
   if (i < n) y[i] = shared[t];
   return shared;
 }
 
 struct KoggeStoneScanKernel {
   template <class Ctx, class Array>
-  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int n) const {
-    kogge_stone_scan_block(c, x, y, n);
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int n, KoggeStoneBug bug) const {
+    kogge_stone_scan_block(c, x, y, n, bug);
   }
 };
 
@@ -55,7 +63,11 @@ struct KoggeStone {
             "each a read phase and a write phase separated by a barrier. Sections longer than one block are "
             "scanned independently (seed 002's 'partial sums per block').",
             "seeds 002 (CUDA Kogge-Stone) and 003 (prefix sum, simple version)",
-            Problem{8, 1, 8, DType::Float32}, false, {"kernels/kogge_stone.h"}};
+            Problem{8, 1, 8, DType::Float32}, false, {"kernels/kogge_stone.h"},
+            {{"no-second-barrier", "read and write of one step overlap: a thread overwrites a cell its neighbour has "
+                                   "not read yet (WAR)"},
+             {"no-first-barrier", "reads see the previous step half-written, the first ones even the load (RAW)"},
+             {"in-place", "s[t] += s[t - offset] with one barrier per step, as a public puzzle solution once shipped"}}};
   }
   static std::string check(const Problem&) { return ""; }
 
@@ -64,7 +76,7 @@ struct KoggeStone {
     auto x = rt.input();
     auto y = rt.alloc("output", p.n);
     rt.launch("Kogge_Stone_scan_kernel", KoggeStoneScanKernel{}, Dim3{ceil_div(p.n, p.tpb)}, Dim3{p.tpb},
-              shared_bytes_for(p.tpb), x, y, p.n);
+              shared_bytes_for(p.tpb), x, y, p.n, static_cast<KoggeStoneBug>(p.bug));
     rt.set_output(y, p.n);
   }
 

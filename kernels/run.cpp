@@ -89,9 +89,16 @@ int RunConfig::blocks() const {
   return ceil_div(problem.n, problem.tpb);
 }
 
+std::string RunConfig::bug_name() const {
+  if (!algorithm || problem.bug == 0) return "none";
+  return algorithm->info.bugs.at(problem.bug - 1).name;
+}
+
 std::string RunConfig::describe() const {
   std::ostringstream s;
-  s << (algorithm ? algorithm->info.name : "?") << " n=" << problem.n;
+  s << (algorithm ? algorithm->info.name : "?");
+  if (problem.bug) s << " bug=" << bug_name();
+  s << " n=" << problem.n;
   if (algorithm && algorithm->info.two_dimensional) s << " rows=" << problem.rows;
   s << " tpb=" << problem.tpb << " blocks=" << blocks() << " dtype=" << sim::to_string(problem.dtype)
     << " input=" << (input.kind == InputKind::Values ? "values" : input.text()) << " schedule=" << schedule.name();
@@ -113,6 +120,16 @@ std::variant<RunConfig, ConfigError> resolve(const Registry& registry, const Run
     if (*o.dtype == "float32") c.problem.dtype = DType::Float32;
     else if (*o.dtype == "int32") c.problem.dtype = DType::Int32;
     else return ConfigError{"--dtype", *o.dtype, "expected float32 or int32"};
+  }
+  if (o.bug && *o.bug != "none") {
+    std::string names;
+    for (size_t k = 0; k < info.bugs.size(); ++k) {
+      if (info.bugs[k].name == *o.bug) c.problem.bug = static_cast<int>(k) + 1;
+      names += (names.empty() ? "" : ", ") + info.bugs[k].name;
+    }
+    if (c.problem.bug == 0)
+      return ConfigError{"--bug", *o.bug,
+                         info.name + (names.empty() ? " has no bug variants" : " has no such variant; variants: " + names)};
   }
   if (o.schedule) {
     std::string why;

@@ -32,6 +32,7 @@ struct RunOptions {
   std::string algorithm;
   std::optional<int> n, rows, tpb;
   std::optional<std::string> dtype, input, schedule;
+  std::optional<std::string> bug;  // a variant's name (--bug); unset or "none": the correct kernel
   std::vector<int> blocks;  // blocks to record in full (--block)
 };
 
@@ -43,6 +44,7 @@ struct RunConfig {
   std::vector<int> detail_blocks;
 
   int blocks() const;  // of the first launch
+  std::string bug_name() const;  // "none" or the variant's name
   std::string describe() const;  // "kogge-stone n=8 tpb=8 blocks=1 dtype=float32 input=iota schedule=lockstep"
 };
 

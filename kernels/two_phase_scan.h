@@ -13,9 +13,29 @@
 
 namespace syncscope::kernels {
 
+enum class TwoPhaseBug : int { None, SingleKernel };
+
+// Phase 2's work: add the totals of all preceding blocks (stored after the data) to this block's
+// elements. One thread adds them up (the seed, with two blocks, only needs block 0's) and shares
+// the sum with the block.
+template <class Ctx, class Array>
+SYNCSCOPE_DEVICE void add_preceding_block_totals(Ctx& c, Array output, int size) {
+  using T = value_of<Array>;
+  auto preceding = shared_array<T>(c, 1, "preceding");
+  const int local_i = c.thread_idx().x;
+  const int global_i = c.block_idx().x * c.block_dim().x + local_i;
+  if (local_i == 0) {
+    T sum = T(0);
+    for (int b = 0; b < c.block_idx().x; ++b) sum += output[size + b];
+    preceding[0] = sum;
+  }
+  c.sync();
+  if (c.block_idx().x > 0 && global_i < size) output[global_i] += preceding[0];
+}
+
 struct PrefixSumLocalPhase {
   template <class Ctx, class Array>
-  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array a, Array output, int size) const {
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array a, Array output, int size, TwoPhaseBug bug) const {
     using T = value_of<Array>;
     auto shared = shared_array<T>(c, c.block_dim().x, "shared");
     const int local_i = c.thread_idx().x;
@@ -28,26 +48,16 @@ struct PrefixSumLocalPhase {
     if (global_i < size) output[global_i] = shared[local_i];
     // The block's total goes after the data: output[size + block].
     if (local_i == c.block_dim().x - 1) output[size + c.block_idx().x] = shared[local_i];
+    // The shortcut: do phase 2 in this launch too. Nothing makes the other blocks' totals be there
+    // yet: blocks of one launch cannot wait for each other.
+    if (bug == TwoPhaseBug::SingleKernel) add_preceding_block_totals(c, output, size);
   }
 };
 
 struct PrefixSumBlockSumPhase {
   template <class Ctx, class Array>
   SYNCSCOPE_DEVICE void operator()(Ctx& c, Array output, int size) const {
-    using T = value_of<Array>;
-    auto preceding = shared_array<T>(c, 1, "preceding");
-    const int local_i = c.thread_idx().x;
-    const int global_i = c.block_idx().x * c.block_dim().x + local_i;
-
-    // One thread adds up the totals of all blocks before this one (the seed, with two blocks, only
-    // needs block 0's) and shares the sum with the block.
-    if (local_i == 0) {
-      T sum = T(0);
-      for (int b = 0; b < c.block_idx().x; ++b) sum += output[size + b];
-      preceding[0] = sum;
-    }
-    c.sync();
-    if (c.block_idx().x > 0 && global_i < size) output[global_i] += preceding[0];
+    add_preceding_block_totals(c, output, size);
   }
 };
 
@@ -60,7 +70,9 @@ struct TwoPhaseScan {
             "total after the data (extended buffer), then a second launch adds the totals of all preceding "
             "blocks. Shows why blocks need a kernel boundary to share results.",
             "seed 000 (prefix sum, complete version)", Problem{15, 1, 8, DType::Float32}, false,
-            {"kernels/two_phase_scan.h", "kernels/kogge_stone.h"}};
+            {"kernels/two_phase_scan.h", "kernels/kogge_stone.h"},
+            {{"single-kernel", "block totals read in the same launch that writes them: a race between blocks on "
+                               "global memory"}}};
   }
   static std::string check(const Problem& p) {
     const int blocks = ceil_div(p.n, p.tpb);
@@ -76,10 +88,16 @@ struct TwoPhaseScan {
     const int blocks = ceil_div(p.n, p.tpb);
     auto a = rt.input();
     auto output = rt.alloc("output", p.n + blocks);  // data, then one total per block
-    rt.launch("prefix_sum_local_phase", PrefixSumLocalPhase{}, Dim3{blocks}, Dim3{p.tpb},
-              shared_bytes_for(p.tpb), a, output, p.n);
-    rt.launch("prefix_sum_block_sum_phase", PrefixSumBlockSumPhase{}, Dim3{blocks}, Dim3{p.tpb},
-              shared_bytes_for(1), output, p.n);
+    const auto bug = static_cast<TwoPhaseBug>(p.bug);
+    if (bug == TwoPhaseBug::SingleKernel) {
+      rt.launch("prefix_sum_single_kernel", PrefixSumLocalPhase{}, Dim3{blocks}, Dim3{p.tpb},
+                shared_bytes_for(p.tpb, 1), a, output, p.n, bug);
+    } else {
+      rt.launch("prefix_sum_local_phase", PrefixSumLocalPhase{}, Dim3{blocks}, Dim3{p.tpb},
+                shared_bytes_for(p.tpb), a, output, p.n, bug);
+      rt.launch("prefix_sum_block_sum_phase", PrefixSumBlockSumPhase{}, Dim3{blocks}, Dim3{p.tpb},
+                shared_bytes_for(1), output, p.n);
+    }
     rt.set_output(output, p.n);
   }
 

@@ -50,6 +50,16 @@ for tool in memcheck racecheck; do
 done
 rm -f "$OUT/one.log"
 
+say "== race-condition lab: racecheck vs the simulator, GPU outcomes"
+mkdir -p "$OUT/logs"
+python3 racecheck_compare.py --syncscope ./syncscope --out "$OUT/logs" --runs 200 > "$OUT/lab.log" 2>&1
+say "   exit $?: $(tail -1 "$OUT/lab.log")"
+cp "$OUT/logs/racecheck-summary.md" "$OUT/logs/gpu-histogram.md" "$OUT/" 2>/dev/null
+
 say "== simulator benchmark ($(nproc) cores)"
 ./syncscope_bench --benchmark_min_time=1 > "$OUT/bench.log" 2>&1
 grep -E "elements/s" "$OUT/bench.log" | sed 's/^/   /' | tee -a "$summary"
+
+# At most 8 files come back: the raw logs travel as one archive.
+mv "$OUT"/sanitizer-*.log "$OUT/unit-tests.log" "$OUT/lab.log" "$OUT/logs/" 2>/dev/null
+tar czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$OUT/logs"

@@ -25,6 +25,9 @@ void HazardLog::add(const HazardEvent& e) {
   HazardGroup& g = it->second;
   if (inserted) g.first = e;
   ++g.count;
+  if (auto at = std::lower_bound(g.indices.begin(), g.indices.end(), e.index);
+      (at == g.indices.end() || *at != e.index) && g.indices.size() < HazardGroup::kMaxIndicesListed)
+    g.indices.insert(at, e.index);
   auto pos = std::lower_bound(g.blocks.begin(), g.blocks.end(), e.block);
   if (pos == g.blocks.end() || *pos != e.block) {
     // Blocks arrive in ascending order per launch; count distinct ones even past the listed few.
@@ -42,6 +45,11 @@ void HazardLog::merge(const HazardLog& other) {
     if (std::tie(g.first.launch, g.first.block, g.first.step) < std::tie(mine.first.launch, mine.first.block, mine.first.step))
       mine.first = g.first;
     mine.count += g.count;
+    for (int i : g.indices) {
+      auto at = std::lower_bound(mine.indices.begin(), mine.indices.end(), i);
+      if ((at == mine.indices.end() || *at != i) && mine.indices.size() < HazardGroup::kMaxIndicesListed)
+        mine.indices.insert(at, i);
+    }
     for (int b : g.blocks) {
       auto pos = std::lower_bound(mine.blocks.begin(), mine.blocks.end(), b);
       if (pos != mine.blocks.end() && *pos == b) continue;

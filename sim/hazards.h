@@ -51,7 +51,9 @@ struct HazardGroup {
   uint64_t count = 0;
   std::vector<int> blocks;  // distinct blocks, ascending, at most kMaxBlocksListed
   uint64_t block_count = 0;
+  std::vector<int> indices;  // distinct cells, ascending, at most kMaxIndicesListed
   static constexpr size_t kMaxBlocksListed = 16;
+  static constexpr size_t kMaxIndicesListed = 8;
 };
 
 class HazardLog {

@@ -4,6 +4,8 @@
 //   forward   thread 0 runs until it blocks (barrier, warp operation, exit), then thread 1, ...
 //   reverse   the highest thread first
 //   random:S  a random runnable thread for each memory access, from seed S
+// Blocks of a launch run one after another: in order (lockstep, forward), last first (reverse) or
+// shuffled (random:S).
 #pragma once
 
 #include <cstdint>

@@ -113,18 +113,47 @@ bool Simulator::run_block(BlockRunner& runner, LaunchState& ls, int b, BlockTrac
   return !out.failed;
 }
 
-void Simulator::run_in_order(LaunchState& ls, LaunchTrace& lt, const std::vector<int>& detailed, BlockTotals& totals) {
-  BlockRunner& runner = *runners_[0];
-  size_t next_detailed = 0;
-  for (int b = 0; b < ls.grid.count(); ++b) {
-    BlockTrace* detail = nullptr;
-    if (next_detailed < detailed.size() && detailed[next_detailed] == b) detail = &lt.blocks[next_detailed++];
-    if (!run_block(runner, ls, b, detail, totals)) {
-      // Blocks after a failed one never ran; their detail slots stay empty.
-      lt.blocks.resize(next_detailed);
+std::vector<int> Simulator::block_order(int launch, int block_count) const {
+  // Blocks of a launch run one after another; in which order is the schedule's choice too, so a
+  // kernel whose blocks depend on each other shows it: ascending (lockstep, forward), descending
+  // (reverse), shuffled (random:SEED).
+  std::vector<int> order(block_count);
+  for (int b = 0; b < block_count; ++b) order[b] = b;
+  switch (options_.schedule.kind) {
+    case ScheduleKind::Reverse:
+      std::reverse(order.begin(), order.end());
+      break;
+    case ScheduleKind::Random: {
+      uint64_t state = options_.schedule.seed * 0x9e3779b97f4a7c15ull + static_cast<uint64_t>(launch) + 1;
+      for (int k = block_count - 1; k > 0; --k) {
+        state ^= state >> 12, state ^= state << 25, state ^= state >> 27;
+        const auto j = static_cast<int>((state * 0x2545f4914f6cdd1dull) % static_cast<uint64_t>(k + 1));
+        std::swap(order[k], order[j]);
+      }
       break;
     }
+    case ScheduleKind::Lockstep:
+    case ScheduleKind::Forward:
+      break;
   }
+  return order;
+}
+
+void Simulator::run_in_order(LaunchState& ls, LaunchTrace& lt, const std::vector<int>& detailed, BlockTotals& totals) {
+  BlockRunner& runner = *runners_[0];
+  std::vector<bool> ran(detailed.size(), false);
+  for (int b : block_order(ls.index, ls.grid.count())) {
+    auto it = std::lower_bound(detailed.begin(), detailed.end(), b);
+    const bool is_detailed = it != detailed.end() && *it == b;
+    BlockTrace* detail = is_detailed ? &lt.blocks[it - detailed.begin()] : nullptr;
+    if (is_detailed) ran[it - detailed.begin()] = true;
+    if (!run_block(runner, ls, b, detail, totals)) break;
+  }
+  // Blocks after a failed one never ran: their detail slots go.
+  std::vector<BlockTrace> kept;
+  for (size_t k = 0; k < detailed.size(); ++k)
+    if (ran[k]) kept.push_back(std::move(lt.blocks[k]));
+  lt.blocks = std::move(kept);
 }
 
 bool Simulator::try_in_parallel(LaunchState& ls, LaunchTrace& lt, const std::vector<int>& detailed,

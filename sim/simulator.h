@@ -84,6 +84,7 @@ class Simulator {
                    void (*kernel)(void*, SimCtx&), void* closure);
   // Runs one block into `totals`; false when it failed.
   bool run_block(BlockRunner& runner, LaunchState& ls, int block, BlockTrace* detail, BlockTotals& totals);
+  std::vector<int> block_order(int launch, int block_count) const;
   void run_in_order(LaunchState& ls, LaunchTrace& lt, const std::vector<int>& detailed, BlockTotals& totals);
   bool try_in_parallel(LaunchState& ls, LaunchTrace& lt, const std::vector<int>& detailed, BlockTotals& totals);
   std::vector<int> detailed_blocks(int block_count) const;

@@ -8,6 +8,7 @@
 
 #include "app/cli/options.h"
 #include "app/cli/report.h"
+#include "kernels/outcomes.h"
 #include "kernels/registry.h"
 #include "kernels/run.h"
 
@@ -18,6 +19,7 @@ struct RunFlags {
   bool steps = false;
   bool gpu = false;
   bool json = false;
+  std::optional<int> gpu_runs;
 };
 
 // "--n abc" -> message; the range is checked where the limits live (kernels/run.cpp).
@@ -36,16 +38,27 @@ int run_command(ConfigArgs& args, const RunFlags& flags, std::ostream& out, std:
     err << "syncscope: " << *bad << "\n";
     return kExitBadArguments;
   }
+  if (flags.gpu_runs && (*flags.gpu_runs < 1 || *flags.gpu_runs > 100000)) {
+    err << "syncscope: --gpu-runs " << *flags.gpu_runs << ": runs must be 1..100000\n";
+    return kExitBadArguments;
+  }
+  // --schedule all: every schedule of the lab, grouped by outcome.
+  const bool all_schedules = args.options.schedule && *args.options.schedule == "all";
+  if (all_schedules) args.options.schedule.reset();
   auto resolved = resolve(builtin_registry(), args.options);
   if (auto* e = std::get_if<ConfigError>(&resolved)) {
     err << "syncscope: " << e->text() << "\n";
     return kExitBadArguments;
   }
-  const RunResult result = simulate(std::get<RunConfig>(resolved));
+  const RunConfig& config = std::get<RunConfig>(resolved);
+  const RunResult result = simulate(config);
+  LabReport lab;
+  if (all_schedules) lab.schedules = simulate_all_schedules(config);
+  if (flags.gpu_runs) lab.gpu = gpu_outcomes(config, result.input, *flags.gpu_runs);
   std::optional<GpuReport> gpu;
   if (flags.gpu) gpu = run_gpu_side(result);
-  if (flags.json) out << run_json(result, flags.steps, gpu).dump(1) << "\n";
-  else print_run(out, result, flags.steps, gpu);
+  if (flags.json) out << run_json(result, flags.steps, gpu, lab).dump(1) << "\n";
+  else print_run(out, result, flags.steps, gpu, lab);
   return kExitRan;
 }
 
@@ -57,7 +70,8 @@ void add_config_options(CLI::App& cmd, ConfigArgs& a) {
   cmd.add_option("--tpb", a.tpb, "threads per block, 1..1024");
   cmd.add_option("--dtype", a.options.dtype, "float32 | int32");
   cmd.add_option("--input", a.options.input, "iota | ones | random:SEED | v1,v2,...");
-  cmd.add_option("--schedule", a.options.schedule, "lockstep | forward | reverse | random:SEED");
+  cmd.add_option("--schedule", a.options.schedule, "lockstep | forward | reverse | random:SEED (run: also all)");
+  cmd.add_option("--bug", a.options.bug, "a bug variant of the algorithm (see `syncscope list`), or none");
   cmd.add_option("--block", a.blocks, "block to show in full (repeatable; default: all when <= 4, else 0)");
 }
 
@@ -90,6 +104,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   add_config_options(*run, config);
   run->add_flag("--steps", flags.steps, "print shared memory and accesses after every step");
   run->add_flag("--gpu", flags.gpu, "also run on the GPU and compare");
+  run->add_option("--gpu-runs", flags.gpu_runs, "run R times on the GPU and count the distinct outputs");
   run->add_flag("--json", flags.json, "one JSON document instead of text");
 
   try {

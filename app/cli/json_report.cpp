@@ -118,11 +118,26 @@ json hazards_json(const sim::Trace& t) {
                     {"blocks", g.blocks},
                     {"block_count", g.block_count},
                     {"count", g.count},
+                    {"indices", g.indices},
                     {"cross_block", e.cross_block},
                     {"first", {{"launch", e.launch}, {"block", e.block}, {"step", e.step}, {"index", e.index}}},
                     {"text", describe_hazard(g, t)}});
   }
   return list;
+}
+
+json outcomes_json(const RunResult& r, const Outcomes& o) {
+  json distinct = json::array();
+  for (const Outcome& d : o.distinct)
+    distinct.push_back({{"runs", d.runs},
+                        {"schedules", d.schedules},
+                        {"match", d.match},
+                        {"wrong", d.wrong},
+                        {"first_wrong", d.first_wrong < 0 ? json(nullptr) : json(d.first_wrong)},
+                        {"output", bits_json(r.config.problem.dtype, d.bits, d.poison)}});
+  json j = {{"runs", o.runs}, {"correct_runs", o.correct_runs()}, {"distinct", distinct}};
+  if (!o.error.empty()) j["error"] = o.error;
+  return j;
 }
 
 }  // namespace
@@ -136,7 +151,10 @@ json list_json(const Registry& registry) {
     if (a.two_dimensional) defaults["rows"] = a.defaults.rows;
     json params = json::array({"n", "tpb", "dtype", "input", "schedule"});
     if (a.two_dimensional) params.push_back("rows");
+    json bugs = json::array();
+    for (const BugInfo& b : a.bugs) bugs.push_back({{"name", b.name}, {"shows", b.shows}});
     algos.push_back({{"name", a.name},
+                     {"bugs", bugs},
                      {"group", a.group},
                      {"title", a.title},
                      {"description", a.description},
@@ -146,13 +164,13 @@ json list_json(const Registry& registry) {
                      {"sources", a.sources}});
   }
   return {{"algorithms", algos},
-          {"schedules", json::array({"lockstep", "forward", "reverse", "random:SEED"})},
+          {"schedules", json::array({"lockstep", "forward", "reverse", "random:SEED", "all"})},
           {"dtypes", json::array({"float32", "int32"})},
           {"inputs", json::array({"iota", "ones", "random:SEED", "v1,v2,..."})},
           {"limits", {{"tpb", 1024}, {"n", 1 << 24}, {"shared_bytes", 48 * 1024}}}};
 }
 
-json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gpu) {
+json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gpu, const LabReport& lab) {
   const DType dtype = r.config.problem.dtype;
   const sim::Trace& t = r.sim.trace;
   json config = {{"algorithm", r.config.algorithm->info.name},
@@ -161,7 +179,8 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
                  {"blocks", r.config.blocks()},
                  {"dtype", sim::to_string(dtype)},
                  {"input", r.config.input.text()},
-                 {"schedule", r.config.schedule.name()}};
+                 {"schedule", r.config.schedule.name()},
+                 {"bug", r.config.bug_name()}};
   if (r.config.algorithm->info.two_dimensional) config["rows"] = r.config.problem.rows;
 
   json counters = json::array();
@@ -189,6 +208,11 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
                                        {"block", t.error->block}, {"step", t.error->step}}
                                 : json(nullptr)}};
   if (steps) doc["steps"] = steps_json(r);
+  if (lab.schedules) doc["schedules"] = outcomes_json(r, *lab.schedules);
+  if (lab.gpu) {
+    doc["gpu_runs"] = outcomes_json(r, *lab.gpu);
+    doc["gpu_runs"]["verdict"] = gpu_verdict(*lab.gpu, r.config);
+  }
   if (gpu) {
     json g = {{"available", gpu->status.usable}};
     if (!gpu->status.usable) {

@@ -9,6 +9,7 @@
 
 #include "kernels/cuda/gpu_runner.h"
 #include "kernels/registry.h"
+#include "kernels/outcomes.h"
 #include "kernels/run.h"
 
 namespace syncscope::cli {
@@ -23,14 +24,21 @@ struct GpuReport {
 
 GpuReport run_gpu_side(const RunResult& r);
 
+// The race-condition lab's extras: outcomes under every schedule, and of R runs on the GPU.
+struct LabReport {
+  std::optional<Outcomes> schedules;
+  std::optional<Outcomes> gpu;
+};
+
 // One line per hazard group, like compute-sanitizer's racecheck analysis mode:
 // "error: race (WAR) between read at kernels/x.h:21 and write at kernels/x.h:23 [hazards: 7, blocks: 0]"
 std::string describe_hazard(const sim::HazardGroup& g, const sim::Trace& trace);
 
 void print_list(std::ostream& out, const Registry& registry);
-void print_run(std::ostream& out, const RunResult& r, bool steps, const std::optional<GpuReport>& gpu);
+void print_run(std::ostream& out, const RunResult& r, bool steps, const std::optional<GpuReport>& gpu,
+               const LabReport& lab = {});
 
 nlohmann::json list_json(const Registry& registry);
-nlohmann::json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gpu);
+nlohmann::json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gpu, const LabReport& lab = {});
 
 }  // namespace syncscope::cli

@@ -127,6 +127,14 @@ void print_steps(std::ostream& out, const RunResult& r) {
   out << "\n";
 }
 
+// "cache[8], cache[9]" (the first few distinct cells of a group)
+std::string cells(const std::string& array, const sim::HazardGroup& g) {
+  std::string s;
+  for (size_t k = 0; k < g.indices.size(); ++k) s += (k ? ", " : "") + array + "[" + std::to_string(g.indices[k]) + "]";
+  if (g.indices.size() == sim::HazardGroup::kMaxIndicesListed) s += ", ...";
+  return s.empty() ? array + "[" + std::to_string(g.first.index) + "]" : s;
+}
+
 }  // namespace
 
 std::string describe_hazard(const sim::HazardGroup& g, const sim::Trace& trace) {
@@ -138,35 +146,34 @@ std::string describe_hazard(const sim::HazardGroup& g, const sim::Trace& trace) 
   const std::string second = sim::LineTable::describe(e.line_second);
   switch (e.kind) {
     case sim::HazardKind::ReadAfterWrite:
-      s << (e.cross_block ? "cross-block " : "") << "race (RAW) on " << array << " between write at " << first
-        << " and read at " << second;
+      s << (e.cross_block ? "cross-block " : "") << "race (RAW) between write at " << first << " and read at " << second;
       break;
     case sim::HazardKind::WriteAfterRead:
-      s << (e.cross_block ? "cross-block " : "") << "race (WAR) on " << array << " between read at " << first
-        << " and write at " << second;
+      s << (e.cross_block ? "cross-block " : "") << "race (WAR) between read at " << first << " and write at " << second;
       break;
     case sim::HazardKind::WriteAfterWrite:
-      s << (e.cross_block ? "cross-block " : "") << "race (WAW) on " << array << " between write at " << first
-        << " and write at " << second;
+      s << (e.cross_block ? "cross-block " : "") << "race (WAW) between write at " << first << " and write at " << second;
       break;
     case sim::HazardKind::OutOfBounds: {
       const int size = e.array >= 0 ? trace.arrays[e.array].size : 0;
-      s << "out-of-bounds " << (e.second_is_write ? "write" : "read") << " of " << array << '[' << e.index << "] at "
-        << second << " (" << array << " has " << size << " elements)";
+      s << "out-of-bounds " << (e.second_is_write ? "write" : "read") << " of " << cells(array, g) << " at " << second
+        << " (" << array << " has " << size << " elements)";
       break;
     }
     case sim::HazardKind::UninitializedRead:
-      s << "read of uninitialized " << array << '[' << e.index << "] at " << second;
+      s << "read of uninitialized " << cells(array, g) << " at " << second;
       break;
     case sim::HazardKind::BarrierDivergence:
       s << "barrier divergence at " << second;
       break;
   }
-  if (e.same_warp && e.severity == sim::Severity::Warning) s << " (within one warp)";
   s << " [hazards: " << g.count << ", blocks: ";
   for (size_t i = 0; i < g.blocks.size(); ++i) s << (i ? "," : "") << g.blocks[i];
-  if (g.block_count > g.blocks.size()) s << ",… (" << g.block_count << " blocks)";
-  s << ", launch " << e.launch + 1 << "]";
+  if (g.block_count > g.blocks.size()) s << ",... (" << g.block_count << " blocks)";
+  s << "]";
+  if (e.same_warp && e.severity == sim::Severity::Warning) s << " within one warp";
+  if (e.kind <= sim::HazardKind::WriteAfterWrite) s << " on " << array;
+  if (trace.launches.size() > 1) s << ", launch " << e.launch + 1;
   return s.str();
 }
 
@@ -195,13 +202,35 @@ void print_list(std::ostream& out, const Registry& registry) {
       if (a.two_dimensional) out << " --rows " << d.rows;
       out << " --tpb " << d.tpb << " --dtype " << sim::to_string(d.dtype) << " --input iota\n";
       out << "  " << std::string(21, ' ') << "from " << a.origin << "\n";
+      for (const BugInfo& b : a.bugs)
+        out << "  " << std::string(21, ' ') << "--bug " << std::left << std::setw(24) << b.name << std::right << b.shows
+            << "\n";
     }
   }
   out << "\nrun options: --n N --rows R --tpb 1..1024 --dtype float32|int32 --input iota|ones|random:SEED|v1,v2,...\n"
-         "             --schedule lockstep|forward|reverse|random:SEED --steps --block B --gpu --json\n";
+         "             --bug NAME --schedule lockstep|forward|reverse|random:SEED|all --steps --block B --gpu\n"
+         "             --gpu-runs R --json\n";
 }
 
-void print_run(std::ostream& out, const RunResult& r, bool steps, const std::optional<GpuReport>& gpu) {
+void print_outcomes(std::ostream& out, const RunResult& r, const Outcomes& o, bool with_schedules) {
+  const DType dtype = r.config.problem.dtype;
+  for (const Outcome& d : o.distinct) {
+    out << "  " << std::setw(5) << d.runs << (d.runs == 1 ? " run   " : " runs  ");
+    if (d.match && d.wrong == 0) out << "output = expected";
+    else if (d.match) out << "within float tolerance of expected";
+    else out << d.wrong << " of " << d.bits.size() << " elements wrong, first at " << d.first_wrong;
+    if (with_schedules) {
+      out << "  (";
+      for (size_t k = 0; k < d.schedules.size(); ++k) out << (k ? ", " : "") << d.schedules[k];
+      out << ")";
+    }
+    out << "\n";
+    if (!(d.match && d.wrong == 0)) out << "              output: " << bits_text(dtype, d.bits, d.poison) << "\n";
+  }
+}
+
+void print_run(std::ostream& out, const RunResult& r, bool steps, const std::optional<GpuReport>& gpu,
+               const LabReport& lab) {
   const DType dtype = r.config.problem.dtype;
   const sim::Trace& t = r.sim.trace;
   out << r.config.describe() << "\n";
@@ -242,6 +271,16 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
         out << "gpu-vs-sim: " << gpu->vs_sim.differing << " elements differ: "
             << indices_text(gpu->vs_sim.differing_indices, gpu->vs_sim.differing) << "\n";
     }
+  }
+  if (lab.schedules) {
+    out << "schedules: " << lab.schedules->distinct.size() << " distinct output"
+        << (lab.schedules->distinct.size() == 1 ? "" : "s") << " in " << lab.schedules->runs
+        << " runs (lockstep, forward, reverse, random:1..16)\n";
+    print_outcomes(out, r, *lab.schedules, true);
+  }
+  if (lab.gpu) {
+    out << "gpu-runs: " << gpu_verdict(*lab.gpu, r.config) << "\n";
+    print_outcomes(out, r, *lab.gpu, false);
   }
 }
 

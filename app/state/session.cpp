@@ -39,13 +39,56 @@ bool Session::poll() {
     gpu_status_ = answer->status;
     gpu_ = std::move(*answer);
   }
+  if (auto answer = schedules_worker_.take()) schedules_ = std::move(*answer);
+  if (auto answer = gpu_runs_worker_.take()) gpu_runs_ = std::move(*answer);
   return changed;
+}
+
+void Session::compare_schedules() {
+  if (state_.run_shared()) schedules_worker_.submit({state_.run_shared(), 0});
+}
+
+void Session::run_gpu_outcomes(int runs) {
+  if (state_.run_shared()) gpu_runs_worker_.submit({state_.run_shared(), std::max(1, runs)});
+}
+
+// The lab's answers stay valid while the configuration is the same (another schedule or another
+// recorded block does not change what the kernel can compute).
+static bool same_lab_config(const RunResult* a, const RunResult* b) {
+  if (!a || !b) return false;
+  const RunConfig& x = a->config;
+  const RunConfig& y = b->config;
+  return x.algorithm == y.algorithm && x.problem.n == y.problem.n && x.problem.rows == y.problem.rows &&
+         x.problem.tpb == y.problem.tpb && x.problem.dtype == y.problem.dtype && x.problem.bug == y.problem.bug &&
+         x.input.text() == y.input.text();
+}
+
+const Outcomes* Session::schedule_outcomes() const {
+  return schedules_ && same_lab_config(schedules_->for_run.get(), state_.run()) ? &schedules_->outcomes : nullptr;
+}
+
+const Outcomes* Session::gpu_outcomes() const {
+  return gpu_runs_ && same_lab_config(gpu_runs_->for_run.get(), state_.run()) ? &gpu_runs_->outcomes : nullptr;
+}
+
+void Session::use_schedule(const std::string& schedule) {
+  const RunResult* run = state_.run();
+  if (!run) return;
+  auto parsed = sim::Schedule::parse(schedule, nullptr);
+  if (!parsed) return;
+  RunConfig config = run->config;
+  config.schedule = *parsed;
+  form_ = ControlsForm::from(config);
+  check_ = FormCheck{config, {}};
+  submit(std::move(config), state_.launch(), state_.step());
 }
 
 void Session::settle() {
   simulation_.wait_idle();
   poll();
   gpu_worker_.wait_idle();
+  schedules_worker_.wait_idle();
+  gpu_runs_worker_.wait_idle();
   poll();
 }
 

@@ -43,6 +43,15 @@ class Session {
   void run_gpu();            // for the run on screen
   bool run_gpu_automatically = true;
 
+  // The race-condition lab, for the run on screen: every schedule in the simulator, or R GPU runs.
+  void compare_schedules();
+  void run_gpu_outcomes(int runs);
+  const Outcomes* schedule_outcomes() const;  // nullptr until they arrive for this run
+  const Outcomes* gpu_outcomes() const;
+  bool lab_busy() const { return schedules_worker_.busy() || gpu_runs_worker_.busy(); }
+  // Show the run under one schedule (from the lab's outcome list).
+  void use_schedule(const std::string& schedule);
+
   std::optional<std::string> open_scenario(const std::string& path);  // nullopt: opened
   std::optional<std::string> save_scenario(const std::string& path) const;
   std::string title() const { return title_; }
@@ -60,6 +69,9 @@ class Session {
   std::optional<GpuAnswer> gpu_;
   std::optional<GpuStatus> gpu_status_;
   std::optional<std::pair<int, int>> pending_jump_;  // launch, step for the next run shown
+  OutcomesWorker schedules_worker_{run_outcomes_job};
+  OutcomesWorker gpu_runs_worker_{run_outcomes_job};
+  std::optional<OutcomesAnswer> schedules_, gpu_runs_;
 };
 
 }  // namespace syncscope::app

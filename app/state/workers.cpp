@@ -15,4 +15,12 @@ GpuAnswer run_gpu_job(const std::shared_ptr<const RunResult>& run) {
   return a;
 }
 
+OutcomesAnswer run_outcomes_job(const OutcomesJob& job) {
+  OutcomesAnswer a;
+  a.for_run = job.run;
+  a.gpu = job.gpu_runs > 0;
+  a.outcomes = a.gpu ? gpu_outcomes(job.run->config, job.run->input, job.gpu_runs) : simulate_all_schedules(job.run->config);
+  return a;
+}
+
 }  // namespace syncscope::app

@@ -10,6 +10,7 @@
 #include <thread>
 
 #include "kernels/cuda/gpu_runner.h"
+#include "kernels/outcomes.h"
 #include "kernels/run.h"
 
 namespace syncscope::app {
@@ -102,5 +103,18 @@ struct GpuAnswer {
 };
 using GpuWorker = LatestJobWorker<std::shared_ptr<const RunResult>, GpuAnswer>;
 GpuAnswer run_gpu_job(const std::shared_ptr<const RunResult>& run);
+
+// The race-condition lab: the run's configuration under every schedule, or R times on the GPU.
+struct OutcomesJob {
+  std::shared_ptr<const RunResult> run;
+  int gpu_runs = 0;  // 0: simulate every schedule instead
+};
+struct OutcomesAnswer {
+  std::shared_ptr<const RunResult> for_run;
+  bool gpu = false;
+  Outcomes outcomes;
+};
+using OutcomesWorker = LatestJobWorker<OutcomesJob, OutcomesAnswer>;
+OutcomesAnswer run_outcomes_job(const OutcomesJob& job);
 
 }  // namespace syncscope::app

@@ -47,6 +47,24 @@ void draw_controls_panel(UiContext& ui) {
   }
   field_error(ui, check, "algorithm");
 
+  if (!model.bugs.empty()) {
+    if (ImGui::BeginCombo("bug", f.bug == "none" ? "none (correct)" : f.bug.c_str())) {
+      if (ImGui::Selectable("none (correct)", f.bug == "none")) {
+        f.bug = "none";
+        changed = true;
+      }
+      for (const BugInfo& b : model.bugs) {
+        if (ImGui::Selectable(b.name.c_str(), b.name == f.bug)) {
+          f.bug = b.name;
+          changed = true;
+        }
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", b.shows.c_str());
+      }
+      ImGui::EndCombo();
+    }
+    field_error(ui, check, "bug");
+  }
+
   const bool values = f.input == app::InputChoice::Values;
   if (values) ImGui::BeginDisabled();
   changed |= ImGui::InputInt(model.two_dimensional ? "n per row" : "n", &f.n, 1, 64);

@@ -99,14 +99,16 @@ void place_window(const UiContext& ui, const char* panel) {
       {"Controls", 0, 0, 300, 430, false},        {"Metrics", 0, 430, 300, 268, false},
       {"Hazards", 0, 698, 300, -1, false},        {"Timeline", 300, 0, 820, 130, false},
       {"Block view", 300, 130, 820, 520, false},  {"Global arrays", 300, 650, 820, -1, false},
-      {"Code", 1120, 0, 480, 560, false},         {"Results", 1120, 560, 480, -1, false},
+      {"Code", 1120, 0, 480, 500, false},         {"Results", 1120, 500, 480, 230, false},
+      {"Race lab", 1120, 730, 480, -1, false},
   };
   // On a projector: the timeline across, the block view and the code large, the setup collapsed.
   static const Rect presenter[] = {
       {"Timeline", 0, 0, 1060, 205, false},        {"Block view", 0, 205, 1060, 525, false},
       {"Code", 1060, 205, 540, 525, false},        {"Global arrays", 0, 730, 1060, -1, false},
       {"Results", 1060, 730, 540, -1, false},      {"Controls", 1060, 0, 540, 600, true},
-      {"Metrics", 1060, 66, 540, 420, true},       {"Hazards", 1060, 132, 540, 420, true},
+      {"Metrics", 1060, 50, 540, 420, true},       {"Hazards", 1060, 100, 540, 420, true},
+      {"Race lab", 1060, 150, 540, 600, true},
   };
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float top = ImGui::GetFrameHeight();  // the menu bar

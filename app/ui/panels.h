@@ -50,6 +50,7 @@ void draw_code_panel(UiContext& ui);
 void draw_results_panel(UiContext& ui);
 void draw_metrics_panel(UiContext& ui);
 void draw_hazards_panel(UiContext& ui);
+void draw_race_lab_panel(UiContext& ui);
 
 // The keys of the timeline: Space play/pause, Left/Right step, Home/End; F11 presenter mode;
 // Ctrl+Q quit. `keys`: GLFW key codes pressed since the last frame, in order.

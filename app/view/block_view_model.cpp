@@ -4,6 +4,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 
 #include "app/state/timeline.h"
 
@@ -170,6 +171,19 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
       a.after[e.index].racy |= racy;
     }
   }
+  // The detector flags the access that completes a hazard; the accesses it raced with touched the
+  // same cell in the same step, so every access to a racy cell is drawn as part of the race.
+  std::set<std::pair<int, int>> racy_cells;
+  for (const auto* list : {&m.reads, &m.writes})
+    for (const ArrowView& a : *list)
+      if (a.racy) racy_cells.insert({a.array_row, a.index});
+  for (auto* list : {&m.reads, &m.writes})
+    for (ArrowView& a : *list)
+      if (racy_cells.count({a.array_row, a.index})) {
+        a.racy = true;
+        m.arrays[a.array_row].before[a.index].racy = true;
+        m.arrays[a.array_row].after[a.index].racy = true;
+      }
   for (int th = 0; th < m.threads; ++th) m.thread_views[th].exited = exited_before[th];
   return m;
 }

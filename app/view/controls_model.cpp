@@ -24,6 +24,7 @@ RunOptions ControlsForm::to_options(const AlgorithmEntry* algorithm) const {
     case ScheduleChoice::Random: o.schedule = "random:" + std::to_string(schedule_seed); break;
   }
   o.blocks = blocks;
+  o.bug = bug;
   return o;
 }
 
@@ -56,6 +57,7 @@ ControlsForm ControlsForm::from(const RunConfig& c) {
       break;
   }
   f.blocks = c.detail_blocks;
+  f.bug = c.bug_name();
   return f;
 }
 
@@ -105,6 +107,7 @@ ControlsModel build_controls_model(const Registry& registry, const ControlsForm&
   if (const AlgorithmEntry* a = registry.find(form.algorithm)) {
     m.two_dimensional = a->info.two_dimensional;
     m.description = a->info.description;
+    m.bugs = a->info.bugs;
   }
   if (shown) {
     const auto& launches = shown->sim.trace.launches;

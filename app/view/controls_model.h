@@ -17,6 +17,7 @@ enum class ScheduleChoice { Lockstep, Forward, Reverse, Random };
 
 struct ControlsForm {
   std::string algorithm = "kogge-stone";
+  std::string bug = "none";  // a variant of the algorithm (race-condition lab)
   int n = 8;
   int rows = 1;
   int tpb = 8;
@@ -48,6 +49,7 @@ struct ControlsModel {
   std::vector<Group> groups;  // scans, reductions
   bool two_dimensional = false;
   std::string description;
+  std::vector<BugInfo> bugs;  // the algorithm's variants
   std::string shape;  // "2 blocks × 8 threads · 8 steps in 2 launches"
 };
 ControlsModel build_controls_model(const Registry& registry, const ControlsForm& form, const RunResult* shown);

@@ -44,10 +44,15 @@ class CudaRuntime {
 
   Buffer input() const { return input_; }
 
+  // Device memory as cudaMalloc gives it, uninitialized, but filled with 0xFF bytes (NaN, -1): a
+  // kernel that reads memory nothing wrote shows it in its output, instead of finding the correct
+  // values a previous run left at the same address.
   Buffer alloc(const std::string& name, int count) {
     void* p = nullptr;
-    check(cudaMalloc(&p, static_cast<size_t>(count > 0 ? count : 1) * sizeof(T)), "cudaMalloc " + name);
+    const size_t bytes = static_cast<size_t>(count > 0 ? count : 1) * sizeof(T);
+    check(cudaMalloc(&p, bytes), "cudaMalloc " + name);
     allocations_.push_back(p);
+    check(cudaMemset(p, 0xff, bytes), "cudaMemset " + name);
     return {static_cast<T*>(p), count};
   }
 

@@ -1,0 +1,34 @@
+// Race lab panel: which bug variant runs, what every schedule makes of it (grouped by distinct
+// output, each with the elements that differ from the CPU reference), and what R runs on the GPU
+// returned ("GPU: correct 200/200 - the bug is hidden at TPB 8").
+#pragma once
+
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "kernels/outcomes.h"
+#include "kernels/run.h"
+
+namespace syncscope::app {
+
+struct OutcomeView {
+  std::string headline;  // "7 runs: 5 of 8 elements wrong, first at 2"
+  bool correct = false;
+  std::vector<std::string> schedules;                // simulator: which schedules gave it
+  std::vector<std::pair<std::string, bool>> values;  // the first elements, and whether each is wrong
+  int more_values = 0;                               // elements not listed
+};
+
+struct RaceLabModel {
+  std::string variant;  // "bug no-second-barrier: read and write of one step overlap ..." / "the correct kernel"
+  std::string schedules_status;  // "" (not compared yet), "comparing...", "3 distinct outputs in 19 runs, 12 correct"
+  std::vector<OutcomeView> schedules;
+  std::string gpu_status;  // "" / "running on the GPU..." / gpu_verdict(...)
+  std::vector<OutcomeView> gpu;
+};
+
+RaceLabModel build_race_lab(const RunResult& run, const Outcomes* schedules, bool schedules_busy, const Outcomes* gpu,
+                            bool gpu_busy);
+
+}  // namespace syncscope::app

@@ -1,0 +1,95 @@
+#include "kernels/outcomes.h"
+
+#include <algorithm>
+#include <map>
+
+namespace syncscope {
+namespace {
+
+void add(Outcomes& o, const RunConfig& c, const std::vector<double>& expected, std::vector<uint32_t> bits,
+         std::vector<uint8_t> poison, const std::string& schedule) {
+  ++o.runs;
+  for (Outcome& known : o.distinct)
+    if (known.bits == bits && known.poison == poison) {
+      ++known.runs;
+      if (!schedule.empty()) known.schedules.push_back(schedule);
+      return;
+    }
+  Outcome n;
+  const Comparison cmp = compare_with_reference(c.problem.dtype, bits, poison, expected);
+  n.wrong = cmp.differing;
+  n.first_wrong = cmp.differing_indices.empty() ? -1 : cmp.differing_indices.front();
+  n.match = cmp.match;
+  n.bits = std::move(bits);
+  n.poison = std::move(poison);
+  n.runs = 1;
+  if (!schedule.empty()) n.schedules.push_back(schedule);
+  o.distinct.push_back(std::move(n));
+}
+
+void order(Outcomes& o) {
+  std::stable_sort(o.distinct.begin(), o.distinct.end(), [](const Outcome& a, const Outcome& b) { return a.runs > b.runs; });
+}
+
+}  // namespace
+
+int Outcomes::correct_runs() const {
+  int n = 0;
+  for (const Outcome& d : distinct)
+    if (d.match) n += d.runs;
+  return n;
+}
+
+std::vector<std::string> lab_schedules() {
+  std::vector<std::string> s = {"lockstep", "forward", "reverse"};
+  for (int seed = 1; seed <= 16; ++seed) s.push_back("random:" + std::to_string(seed));
+  return s;
+}
+
+Outcomes simulate_all_schedules(const RunConfig& config) {
+  Outcomes o;
+  const std::vector<double> input = make_input(config);
+  const std::vector<double> expected = config.algorithm->reference(config.problem, input);
+  for (const std::string& name : lab_schedules()) {
+    RunConfig c = config;
+    c.schedule = *sim::Schedule::parse(name, nullptr);
+    sim::SimOptions options;
+    options.schedule = c.schedule;
+    options.detail_blocks = {0};
+    SimOutcome run = c.algorithm->simulate(c.problem, input, options);
+    add(o, config, expected, std::move(run.output_bits), std::move(run.output_poison), name);
+  }
+  order(o);
+  return o;
+}
+
+Outcomes gpu_outcomes(const RunConfig& config, const std::vector<double>& input, int runs) {
+  Outcomes o;
+  if (!gpu_status().usable) {
+    o.error = gpu_status().reason;
+    return o;
+  }
+  const std::vector<double> expected = config.algorithm->reference(config.problem, input);
+  for (int r = 0; r < runs; ++r) {
+    GpuRun g = run_on_gpu(config.algorithm->info.name, config.problem, input);
+    if (!g.ok) {
+      o.error = g.error;
+      break;
+    }
+    add(o, config, expected, std::move(g.output_bits), std::vector<uint8_t>(expected.size(), 0), "");
+  }
+  order(o);
+  return o;
+}
+
+std::string gpu_verdict(const Outcomes& o, const RunConfig& config) {
+  if (!o.error.empty()) return "GPU unavailable: " + o.error;
+  const int correct = o.correct_runs();
+  if (correct == o.runs)
+    return "GPU: correct " + std::to_string(correct) + "/" + std::to_string(o.runs) +
+           (config.problem.bug ? " - the bug is hidden at TPB " + std::to_string(config.problem.tpb) : "");
+  return "GPU: " + std::to_string(o.distinct.size()) + " distinct output" + (o.distinct.size() == 1 ? "" : "s") + " in " +
+         std::to_string(o.runs) + " runs, " + std::to_string(o.runs - correct) + " wrong";
+}
+
+}  // namespace syncscope

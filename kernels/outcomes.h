@@ -1,0 +1,43 @@
+// The race-condition lab's question: what outputs can this kernel produce? Runs under every
+// schedule (and 16 random seeds) in the simulator, or R times on the GPU, grouped by distinct
+// output, each with its difference from the CPU reference.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "kernels/cuda/gpu_runner.h"
+#include "kernels/run.h"
+
+namespace syncscope {
+
+struct Outcome {
+  std::vector<uint32_t> bits;
+  std::vector<uint8_t> poison;
+  std::vector<std::string> schedules;  // simulator: which schedules gave it
+  int runs = 0;
+  int wrong = 0;         // elements that differ from the reference
+  int first_wrong = -1;  // the first of them
+  bool match = false;    // as compare_with_reference decides
+};
+
+struct Outcomes {
+  std::vector<Outcome> distinct;  // most frequent first
+  int runs = 0;
+  int correct_runs() const;
+  std::string error;  // why there are none (no GPU, ...)
+};
+
+// lockstep, forward, reverse, random:1 .. random:16
+std::vector<std::string> lab_schedules();
+
+// Runs `config` under every lab schedule (config's own schedule is ignored).
+Outcomes simulate_all_schedules(const RunConfig& config);
+
+// Runs `config` `runs` times on the GPU; Outcomes::error when there is no usable GPU.
+Outcomes gpu_outcomes(const RunConfig& config, const std::vector<double>& input, int runs);
+
+// "correct 200/200 - the bug is hidden at TPB 8" / "30 distinct outputs in 200 runs"
+std::string gpu_verdict(const Outcomes& o, const RunConfig& config);
+
+}  // namespace syncscope

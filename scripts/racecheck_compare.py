@@ -1,0 +1,151 @@
+#!/usr/bin/env python3
+"""Race-condition lab on a GPU machine, in one go:
+
+1. Every bug variant at TPB 64 and 1024 under compute-sanitizer racecheck (analysis mode); each
+   pair of source lines racecheck reports must appear in the simulator's own report for the same
+   configuration. Pairs only the simulator reports are listed with the reason.
+2. Every variant's outcomes over R GPU runs at TPB 8, 32, 64, 256, 1024, next to what the
+   simulator's lockstep schedule returns.
+
+Writes racecheck-summary.md, gpu-histogram.md and the raw logs to --out.
+    python3 scripts/racecheck_compare.py --syncscope .device/syncscope --out "$OUT"
+"""
+import argparse
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+
+VARIANTS = [
+    ("kogge-stone", "no-second-barrier"),
+    ("kogge-stone", "no-first-barrier"),
+    ("kogge-stone", "in-place"),
+    ("two-phase-scan", "single-kernel"),
+    ("axis-sum", "as-written"),
+    ("axis-sum", "no-barrier"),
+    ("block-exclusive-sum", "no-sync-before-offsets"),
+    ("block-reduce", "warp-unrolled-no-sync"),
+]
+
+
+def config_args(algorithm, tpb):
+    """A configuration that exercises the variant at this block size."""
+    if algorithm == "two-phase-scan":
+        return ["--n", str(3 * tpb), "--tpb", str(tpb)]  # three blocks: totals cross blocks
+    if algorithm == "axis-sum":
+        return ["--n", str(tpb - 2), "--rows", "4", "--tpb", str(tpb)]  # a row just shorter than the block
+    return ["--n", str(tpb), "--tpb", str(tpb)]
+
+
+def location(path, line):
+    return f"{os.path.basename(path)}:{line}"
+
+
+RACE = re.compile(r"(Error|Warning): Race reported between (\w+) access at .*? in (\S+):(\d+)")
+AND = re.compile(r"and (\w+) access at .*? in (\S+):(\d+)")
+
+
+def racecheck_pairs(log):
+    """{frozenset({'kogge_stone.h:29', 'kogge_stone.h:31'}): 'Error'|'Warning'} from an analysis-mode log."""
+    pairs = {}
+    lines = log.splitlines()
+    for i, text in enumerate(lines):
+        m = RACE.search(text)
+        if not m:
+            continue
+        for follow in lines[i + 1:i + 4]:
+            n = AND.search(follow)
+            if n:
+                key = frozenset({location(m.group(3), m.group(4)), location(n.group(2), n.group(3))})
+                if pairs.get(key) != "Error":
+                    pairs[key] = m.group(1)
+                break
+    return pairs
+
+
+def simulator_report(doc):
+    """Race pairs (shared and global) and the other reports of a `syncscope run --json` document."""
+    races, others = {}, []
+    for h in doc["hazards"]:
+        lines = [location(*l.rsplit(":", 1)) for l in h["lines"] if l]
+        if h["kind"] in ("RAW", "WAR", "WAW"):
+            key = frozenset(lines)
+            races[key] = {"severity": h["severity"], "array": h["array"], "cross_block": h["cross_block"],
+                          "kind": h["kind"]}
+        else:
+            others.append(f'{h["kind"]} {h["array"]} at {lines[-1]}')
+    return races, others
+
+
+def why_only_simulator(info):
+    if info["cross_block"]:
+        return "between blocks on global memory (racecheck checks shared memory)"
+    if info["array"] not in ("shared", "cache", "partial", "warp_totals", "preceding"):
+        return "global memory (racecheck checks shared memory)"
+    return "shared memory; this GPU run's timing never produced it"
+
+
+def show(pair):
+    return " / ".join(sorted(pair))
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--syncscope", required=True)
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--runs", type=int, default=200)
+    ap.add_argument("--sanitizer", default=shutil.which("compute-sanitizer") or "/usr/local/cuda/bin/compute-sanitizer")
+    a = ap.parse_args()
+    os.makedirs(a.out, exist_ok=True)
+    app = os.path.abspath(a.syncscope)
+    ok = True
+
+    # 1. racecheck against the simulator
+    rows = ["| variant | TPB | racecheck pairs | in the simulator's report | simulator only (why) | other simulator reports |",
+            "|---|---|---|---|---|---|"]
+    for algorithm, bug in VARIANTS:
+        for tpb in (64, 1024):
+            args = [algorithm, "--bug", bug] + config_args(algorithm, tpb)
+            sim = json.loads(subprocess.run([app, "run", *args, "--json"], capture_output=True, text=True, check=True).stdout)
+            races, others = simulator_report(sim)
+            log_path = os.path.join(a.out, f"racecheck-{algorithm}-{bug}-{tpb}.log")
+            subprocess.run([a.sanitizer, "--tool", "racecheck", "--racecheck-report", "analysis", "--print-limit", "10000",
+                            "--log-file", log_path, app, "run", *args, "--gpu"], capture_output=True, text=True)
+            with open(log_path) as f:
+                rc = racecheck_pairs(f.read())
+            missing = [p for p in rc if p not in races]
+            ok &= not missing
+            found = ", ".join(f"{show(p)} ({rc[p].lower()})" for p in rc) or "none"
+            covered = "yes" if not missing else "NO: " + ", ".join(show(p) for p in missing)
+            only = "; ".join(f"{show(p)} {races[p]['kind']}: {why_only_simulator(races[p])}" for p in races if p not in rc)
+            rows.append(f"| {algorithm} {bug} | {tpb} | {found} | {covered} | {only or '-'} | {'; '.join(others) or '-'} |")
+            print(rows[-1], flush=True)
+    with open(os.path.join(a.out, "racecheck-summary.md"), "w") as f:
+        f.write("\n".join(rows) + "\n")
+
+    # 2. what the GPU returns, next to the simulator's lockstep
+    sizes = (8, 32, 64, 256, 1024)
+    hist = ["| variant | " + " | ".join(f"TPB {t}: GPU ({a.runs} runs) / lockstep" for t in sizes) + " |",
+            "|---|" + "---|" * len(sizes)]
+    for algorithm, bug in VARIANTS:
+        cells = []
+        for tpb in sizes:
+            args = [algorithm, "--bug", bug] + config_args(algorithm, tpb)
+            doc = json.loads(subprocess.run([app, "run", *args, "--gpu-runs", str(a.runs), "--json"],
+                                            capture_output=True, text=True, check=True).stdout)
+            g = doc["gpu_runs"]
+            gpu = (f"correct {g['correct_runs']}/{g['runs']}" if g["correct_runs"] == g["runs"]
+                   else f"{len(g['distinct'])} distinct, {g['runs'] - g['correct_runs']} wrong")
+            cells.append(f"{gpu} / {'correct' if doc['match'] else 'wrong'}")
+        hist.append(f"| {algorithm} {bug} | " + " | ".join(cells) + " |")
+        print(hist[-1], flush=True)
+    with open(os.path.join(a.out, "gpu-histogram.md"), "w") as f:
+        f.write("\n".join(hist) + "\n")
+    print("every racecheck pair is in the simulator's report" if ok else "SOME racecheck pairs are missing")
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,231 @@
+// The race-condition lab: every bug variant goes wrong under some schedule (or is reported out of
+// bounds where its output cannot differ), the detector names the kind and the lines, and lockstep
+// at TPB <= 32 returns what the GPU returns.
+//
+// The GPU side, measured on an H100 (200 runs each, input 0..TPB-1, single block; DESIGN.md §5):
+// the three Kogge-Stone bugs give the correct output every time at TPB 8, 32 and 64 (and 256 for
+// no-second-barrier and in-place); no-first-barrier is wrong 171/200 at TPB 256; at TPB 1024 all
+// three fail (no-first-barrier with 30 distinct outputs). So at TPB <= 32 the GPU hides them, as
+// lockstep does. For the other variants see README.md (race-condition lab, GPU outcomes).
+#include <gtest/gtest.h>
+
+#include <set>
+#include <sstream>
+
+#include "app/cli/cli.h"
+#include "app/view/block_view_model.h"
+#include "app/view/race_lab_model.h"
+#include "kernels/outcomes.h"
+#include "kernels/sources.h"
+#include "tests/test_util.h"
+
+namespace syncscope::test {
+namespace {
+
+std::string source_line(sim::LineId id) {
+  const sim::SourceLine& l = sim::LineTable::get(id);
+  for (const auto& f : kernel_sources()) {
+    if (f.path != l.file) continue;
+    std::istringstream in(f.text);
+    std::string text;
+    for (uint32_t n = 1; std::getline(in, text); ++n)
+      if (n == l.line) return text;
+  }
+  return "";
+}
+
+struct Expectation {
+  RunOptions options;
+  sim::HazardKind kind;
+  std::string first_line;   // text on the earlier access's line ("" for out-of-bounds)
+  std::string second_line;  // text on the later access's line
+  bool output_can_differ = true;
+};
+
+class BugVariant : public ::testing::TestWithParam<Expectation> {};
+
+TEST_P(BugVariant, GoesWrongUnderSomeScheduleAndIsReportedAtItsLines) {
+  const Expectation& x = GetParam();
+  const RunResult r = run_algorithm(x.options);
+  SCOPED_TRACE(r.config.describe());
+
+  bool reported = false;
+  for (const auto& g : r.sim.trace.hazards.groups()) {
+    if (g.first.kind != x.kind) continue;
+    const std::string first = g.first.line_first == sim::kNoLine ? "" : source_line(g.first.line_first);
+    const std::string second = source_line(g.first.line_second);
+    if (first.find(x.first_line) != std::string::npos && second.find(x.second_line) != std::string::npos) reported = true;
+  }
+  EXPECT_TRUE(reported) << "no " << sim::to_string(x.kind) << " between '" << x.first_line << "' and '" << x.second_line
+                        << "'";
+  if (x.output_can_differ) {
+    const Outcomes o = simulate_all_schedules(r.config);
+    EXPECT_LT(o.correct_runs(), o.runs) << "every schedule gave the right output";
+    EXPECT_GT(o.distinct.size(), 1u);
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    RaceLab, BugVariant,
+    ::testing::Values(
+        Expectation{{.algorithm = "kogge-stone", .n = 64, .tpb = 64, .bug = "no-second-barrier"},
+                    sim::HazardKind::ReadAfterWrite, "s[t] += partner", "partner = s[t - offset]"},
+        Expectation{{.algorithm = "kogge-stone", .n = 64, .tpb = 64, .schedule = "reverse", .bug = "no-second-barrier"},
+                    sim::HazardKind::WriteAfterRead, "partner = s[t - offset]", "s[t] += partner"},
+        Expectation{{.algorithm = "kogge-stone", .n = 64, .tpb = 64, .bug = "no-first-barrier"},
+                    sim::HazardKind::ReadAfterWrite, "shared[t] = i < n", "partner = s[t - offset]"},
+        Expectation{{.algorithm = "kogge-stone", .n = 64, .tpb = 64, .bug = "in-place"},
+                    sim::HazardKind::ReadAfterWrite, "s[t] += s[t - offset]", "s[t] += s[t - offset]"},
+        Expectation{{.algorithm = "two-phase-scan", .n = 48, .tpb = 8, .bug = "single-kernel"},
+                    sim::HazardKind::ReadAfterWrite, "output[size + c.block_idx().x] = shared", "sum += output[size + b]"},
+        Expectation{{.algorithm = "axis-sum", .bug = "as-written"}, sim::HazardKind::OutOfBounds, "",
+                    "cache[local_i] += cache[local_i + stride]"},
+        Expectation{{.algorithm = "axis-sum", .bug = "as-written"}, sim::HazardKind::WriteAfterRead,
+                    "cache[local_i] += cache[local_i + stride]", "cache[local_i] += cache[local_i + stride]"},
+        // Under lockstep the next stride's read comes after this stride's write: RAW.
+        Expectation{{.algorithm = "axis-sum", .bug = "no-barrier"}, sim::HazardKind::ReadAfterWrite,
+                    "cache[local_i] += cache[local_i + stride]", "cache[local_i] += cache[local_i + stride]"},
+        Expectation{{.algorithm = "block-exclusive-sum", .n = 64, .tpb = 64, .bug = "no-sync-before-offsets"},
+                    sim::HazardKind::WriteAfterRead, "T(warp_totals[lane])", "warp_totals[warp] = last_scan"},
+        Expectation{{.algorithm = "block-reduce", .n = 64, .tpb = 64, .bug = "warp-unrolled-no-sync"},
+                    sim::HazardKind::ReadAfterWrite, "partial[t] += partial[t + stride]",
+                    "partial[t] += partial[t + stride]"}));
+
+TEST(RaceLab, AsWrittenAxisSumLooksRightUnderLockstepButReadsPastTheCache) {
+  // Seed 001: "prints the expected 15 51 87 123" — and reads cache[8] and cache[9].
+  const RunResult r = run_algorithm({.algorithm = "axis-sum", .bug = "as-written"});
+  EXPECT_TRUE(r.comparison.match);
+  EXPECT_EQ(output_text(r), (Strings{"15", "51", "87", "123"}));
+  bool oob = false;
+  for (const auto& g : r.sim.trace.hazards.groups())
+    if (g.first.kind == sim::HazardKind::OutOfBounds) {
+      oob = true;
+      EXPECT_EQ(g.indices, (std::vector<int>{8, 9}));
+      EXPECT_EQ(g.first.severity, sim::Severity::Error);
+      EXPECT_EQ(g.block_count, 4u);
+    }
+  EXPECT_TRUE(oob);
+}
+
+TEST(RaceLab, SingleKernelScanRacesBetweenBlocks) {
+  const RunResult r = run_algorithm({.algorithm = "two-phase-scan", .bug = "single-kernel"});
+  EXPECT_EQ(r.sim.trace.launches.size(), 1u);  // the kernel boundary is gone
+  bool cross = false;
+  for (const auto& g : r.sim.trace.hazards.groups()) cross |= g.first.cross_block && g.first.severity == sim::Severity::Error;
+  EXPECT_TRUE(cross);
+  // Blocks in order (lockstep) happen to see the totals; the last block first (reverse) does not.
+  EXPECT_TRUE(r.comparison.match);
+  EXPECT_FALSE(run_algorithm({.algorithm = "two-phase-scan", .schedule = "reverse", .bug = "single-kernel"}).comparison.match);
+}
+
+TEST(RaceLab, WithinOneWarpARaceIsAWarningAcrossWarpsAnError) {
+  const RunResult one_warp = run_algorithm({.algorithm = "kogge-stone", .n = 32, .tpb = 32, .bug = "in-place"});
+  const RunResult two_warps = run_algorithm({.algorithm = "kogge-stone", .n = 64, .tpb = 64, .bug = "in-place"});
+  std::set<sim::Severity> one, two;
+  for (const auto& g : one_warp.sim.trace.hazards.groups()) one.insert(g.first.severity);
+  for (const auto& g : two_warps.sim.trace.hazards.groups()) two.insert(g.first.severity);
+  EXPECT_EQ(one, std::set<sim::Severity>{sim::Severity::Warning});
+  EXPECT_TRUE(two.count(sim::Severity::Error));
+}
+
+// What the GPU returns at TPB <= 32 (correct, see the top of this file) is what lockstep returns.
+TEST(RaceLab, LockstepAtWarpSizeReproducesTheGpu) {
+  for (const auto& [algorithm, bug] : std::vector<std::pair<std::string, std::string>>{
+           {"kogge-stone", "no-second-barrier"}, {"kogge-stone", "no-first-barrier"}, {"kogge-stone", "in-place"},
+           {"axis-sum", "as-written"}, {"axis-sum", "no-barrier"}, {"block-exclusive-sum", "no-sync-before-offsets"},
+           {"block-reduce", "warp-unrolled-no-sync"}}) {
+    for (int tpb : {8, 32}) {
+      RunOptions o{.algorithm = algorithm, .tpb = tpb, .bug = bug};
+      o.n = algorithm == "axis-sum" ? tpb - 2 : tpb;
+      const RunResult r = run_algorithm(o);
+      EXPECT_TRUE(r.comparison.match) << r.config.describe();
+    }
+  }
+}
+
+TEST(RaceLab, CorrectKernelsGiveOneOutputUnderEverySchedule) {
+  for (const auto& e : builtin_registry().all()) {
+    const RunResult r = run_algorithm({.algorithm = e.info.name, .input = "random:4"});
+    const Outcomes o = simulate_all_schedules(r.config);
+    EXPECT_EQ(o.distinct.size(), 1u) << e.info.name;
+    EXPECT_EQ(o.correct_runs(), o.runs) << e.info.name;
+    EXPECT_EQ(o.runs, 19);
+  }
+}
+
+TEST(RaceLab, CorrectKernelsHaveNoReportsUnderRandomSchedules) {
+  std::mt19937 rng(99);
+  for (const auto& e : builtin_registry().all())
+    for (int k = 0; k < 4; ++k) {
+      RunOptions o = random_options(e.info, rng, 3000);
+      o.schedule = "random:" + std::to_string(k + 1);
+      const RunResult r = run_algorithm(o);
+      EXPECT_TRUE(r.comparison.match) << r.config.describe();
+      for (const auto& g : r.sim.trace.hazards.groups()) {
+        // The one report a correct kernel has: seed 000's two-phase scan leaves the last block's
+        // unused shared cell uninitialized on purpose (its `?` block total).
+        const bool seed_000 = e.info.name == "two-phase-scan" && g.first.kind == sim::HazardKind::UninitializedRead;
+        EXPECT_TRUE(seed_000) << r.config.describe() << ": " << sim::to_string(g.first.kind);
+      }
+    }
+}
+
+TEST(RaceLab, BothSidesOfARaceAreDrawnRed) {
+  const auto r = std::make_shared<RunResult>(
+      run_algorithm({.algorithm = "kogge-stone", .schedule = "forward", .bug = "no-second-barrier"}));
+  const app::BlockViewModel m = app::build_block_view(*r, 0, 1, 0);
+  ASSERT_EQ(m.writes.size(), 7u);
+  // T(k+1) reads shared[k] after Tk wrote it: the write (first) is as red as the read that found
+  // the race. shared[7] is read by nobody in this step: T7's write races with nothing.
+  for (const auto& w : m.writes) EXPECT_EQ(w.racy, w.thread < 7) << "write by T" << w.thread;
+  int racy_reads = 0;
+  for (const auto& rd : m.reads) racy_reads += rd.racy;
+  EXPECT_GT(racy_reads, 0);
+}
+
+TEST(RaceLab, ModelSaysWhatTheGpuDid) {
+  const RunResult r = run_algorithm({.algorithm = "kogge-stone", .bug = "in-place"});
+  const Outcomes schedules = simulate_all_schedules(r.config);
+  Outcomes gpu;
+  gpu.runs = 200;
+  Outcome right;
+  right.bits = r.sim.output_bits;
+  right.poison = r.sim.output_poison;
+  right.runs = 200;
+  right.match = true;
+  gpu.distinct.push_back(right);
+  const app::RaceLabModel m = app::build_race_lab(r, &schedules, false, &gpu, false);
+  EXPECT_EQ(m.gpu_status, "GPU: correct 200/200 - the bug is hidden at TPB 8");
+  EXPECT_EQ(m.variant.rfind("bug in-place: ", 0), 0u);
+  ASSERT_FALSE(m.schedules.empty());
+  EXPECT_NE(m.schedules_status.find("in 19 runs"), std::string::npos);
+  bool some_wrong_value = false;
+  for (const auto& o : m.schedules)
+    for (const auto& [value, wrong] : o.values) some_wrong_value |= wrong;
+  EXPECT_TRUE(some_wrong_value);
+}
+
+TEST(RaceLab, CommandLine) {
+  std::ostringstream out, err;
+  EXPECT_EQ(cli::run_cli({"run", "kogge-stone", "--bug", "nope"}, out, err), 2);
+  EXPECT_NE(err.str().find("--bug nope: kogge-stone has no such variant; variants: no-second-barrier, no-first-barrier, "
+                           "in-place"),
+            std::string::npos)
+      << err.str();
+  out.str("");
+  EXPECT_EQ(cli::run_cli({"run", "kogge-stone", "--bug", "in-place", "--schedule", "all"}, out, err), 0);
+  EXPECT_NE(out.str().find("schedules: "), std::string::npos);
+  EXPECT_NE(out.str().find("(lockstep"), std::string::npos);
+  std::ostringstream err2;
+  EXPECT_EQ(cli::run_cli({"run", "kogge-stone", "--gpu-runs", "0"}, out, err2), 2);
+  EXPECT_NE(err2.str().find("--gpu-runs 0: runs must be 1..100000"), std::string::npos);
+  out.str("");
+  EXPECT_EQ(cli::run_cli({"run", "kogge-stone", "--gpu-runs", "3"}, out, err), 0);
+  if (!gpu_status().usable) EXPECT_NE(out.str().find("gpu-runs: GPU unavailable: "), std::string::npos);
+  out.str("");
+  EXPECT_EQ(cli::run_cli({"list"}, out, err), 0);
+  EXPECT_NE(out.str().find("--bug warp-unrolled-no-sync"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace syncscope::test
