@@ -21,6 +21,7 @@ test: build
 bench: build
 	./$(BUILD)/bench/syncscope_bench
 	bench/gui_frame_bench.sh $(BUILD)/syncscope
+	bench/peer_oclgrind.sh $(BUILD)
 
 clean:
 	rm -rf $(BUILD) build-debug build-device

@@ -3,7 +3,9 @@
 //
 // The guard matters: only threads below the stride add, and only cells that exist are read. (The
 // seed's `if local_i < size` lets threads read past the end of the cache and race with each other;
-// it still prints the right sums on a GPU.)
+// at the seed's TPB 8 it still prints the right sums on a GPU, because the stray reads stay inside
+// the block's shared-memory allocation. Measured on an H100: from TPB 32 they leave it and the
+// kernel dies with "an illegal memory access was encountered".)
 #pragma once
 
 #include "kernels/algorithm.h"
@@ -50,8 +52,10 @@ struct AxisSum {
             "elements into shared memory, then a halving-stride tree reduction with a barrier after every "
             "stride.",
             "seed 001 (puzzle 13: axis sum)", Problem{6, 4, 8, DType::Float32}, true, {"kernels/axis_sum.h"},
-            {{"as-written", "seed 001's guard `local_i < size`: reads cache[8] and cache[9] of an 8-cell cache and "
-                            "races, yet the sums look right"},
+            {{"as-written", "seed 001's guard `local_i < size`: threads past the stride add too, reading past the "
+                            "end of the cache (cache[8] and cache[9] at the seed's TPB 8) and racing; there the sums "
+                            "still look right, on an H100 too. From TPB 32 the stray reads leave the block's shared "
+                            "memory and the GPU kernel faults"},
              {"no-barrier", "the reduction without the barrier between strides"}}};
   }
   static std::string check(const Problem&) { return ""; }

@@ -64,26 +64,38 @@ Outcomes simulate_all_schedules(const RunConfig& config) {
 }
 
 Outcomes gpu_outcomes(const RunConfig& config, const std::vector<double>& input, int runs) {
-  Outcomes o;
   if (!gpu_status().usable) {
+    Outcomes o;
     o.error = gpu_status().reason;
+    o.unavailable = true;
     return o;
   }
-  const std::vector<double> expected = config.algorithm->reference(config.problem, input);
+  std::vector<GpuRun> results;
   for (int r = 0; r < runs; ++r) {
-    GpuRun g = run_on_gpu(config.algorithm->info.name, config.problem, input);
+    results.push_back(run_on_gpu(config.algorithm->info.name, config.problem, input));
+    if (!results.back().ok) break;  // a fault leaves this process's GPU context unusable
+  }
+  return tally_gpu_runs(config, input, results);
+}
+
+Outcomes tally_gpu_runs(const RunConfig& config, const std::vector<double>& input, const std::vector<GpuRun>& results) {
+  Outcomes o;
+  const std::vector<double> expected = config.algorithm->reference(config.problem, input);
+  for (const GpuRun& g : results) {
     if (!g.ok) {
       o.error = g.error;
       break;
     }
-    add(o, config, expected, std::move(g.output_bits), std::vector<uint8_t>(expected.size(), 0), "");
+    add(o, config, expected, g.output_bits, std::vector<uint8_t>(expected.size(), 0), "");
   }
   order(o);
   return o;
 }
 
 std::string gpu_verdict(const Outcomes& o, const RunConfig& config) {
-  if (!o.error.empty()) return "GPU unavailable: " + o.error;
+  if (o.unavailable) return "GPU unavailable: " + o.error;
+  if (!o.error.empty())
+    return "GPU run failed after " + std::to_string(o.runs) + " good run" + (o.runs == 1 ? "" : "s") + ": " + o.error;
   const int correct = o.correct_runs();
   if (correct == o.runs)
     return "GPU: correct " + std::to_string(correct) + "/" + std::to_string(o.runs) +

@@ -25,7 +25,8 @@ struct Outcomes {
   std::vector<Outcome> distinct;  // most frequent first
   int runs = 0;
   int correct_runs() const;
-  std::string error;  // why there are none (no GPU, ...)
+  std::string error;         // why the runs stopped: no usable GPU, or the CUDA error of a failed run
+  bool unavailable = false;  // error is the GPU's absence, not a run's failure
 };
 
 // lockstep, forward, reverse, random:1 .. random:16
@@ -37,7 +38,11 @@ Outcomes simulate_all_schedules(const RunConfig& config);
 // Runs `config` `runs` times on the GPU; Outcomes::error when there is no usable GPU.
 Outcomes gpu_outcomes(const RunConfig& config, const std::vector<double>& input, int runs);
 
-// "correct 200/200 - the bug is hidden at TPB 8" / "30 distinct outputs in 200 runs"
+// Groups runs made elsewhere (the app's GPU child process); stops at the first failed one.
+Outcomes tally_gpu_runs(const RunConfig& config, const std::vector<double>& input, const std::vector<GpuRun>& results);
+
+// "correct 200/200 - the bug is hidden at TPB 8" / "30 distinct outputs in 200 runs" /
+// "GPU run failed after 0 runs: kernel execution: an illegal memory access was encountered"
 std::string gpu_verdict(const Outcomes& o, const RunConfig& config);
 
 }  // namespace syncscope

@@ -8,6 +8,7 @@ cd "$(dirname "$0")"
 OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH="$PWD/lib:${LD_LIBRARY_PATH:-}"
+export SYNCSCOPE_EXE="$PWD/syncscope"  # the tests start it as the GPU child
 summary="$OUT/summary.txt"
 say() { echo "$*" | tee -a "$summary"; }
 
@@ -50,6 +51,14 @@ for tool in memcheck racecheck; do
 done
 rm -f "$OUT/one.log"
 
+say "== why the seed's as-written axis sum fails on the GPU at TPB >= 32 (memcheck)"
+for tpb in 8 64; do
+  "$sanitizer" --tool memcheck ./syncscope run axis-sum --bug as-written --n $((tpb - 2)) --rows 4 --tpb $tpb --gpu \
+    > "$OUT/as-written-memcheck-$tpb.log" 2>&1
+  say "   TPB $tpb: $(grep -m1 -E 'Invalid|Error' "$OUT/as-written-memcheck-$tpb.log" | sed 's/=* *//') |" \
+      "$(grep -m1 -E '^gpu' "$OUT/as-written-memcheck-$tpb.log") | $(grep -E 'ERROR SUMMARY' "$OUT/as-written-memcheck-$tpb.log")"
+done
+
 say "== race-condition lab: racecheck vs the simulator, GPU outcomes"
 mkdir -p "$OUT/logs"
 python3 racecheck_compare.py --syncscope ./syncscope --out "$OUT/logs" --runs 200 > "$OUT/lab.log" 2>&1
@@ -61,5 +70,5 @@ say "== simulator benchmark ($(nproc) cores)"
 grep -E "elements/s" "$OUT/bench.log" | sed 's/^/   /' | tee -a "$summary"
 
 # At most 8 files come back: the raw logs travel as one archive.
-mv "$OUT"/sanitizer-*.log "$OUT/unit-tests.log" "$OUT/lab.log" "$OUT/logs/" 2>/dev/null
+mv "$OUT"/sanitizer-*.log "$OUT"/as-written-memcheck-*.log "$OUT/unit-tests.log" "$OUT/lab.log" "$OUT/logs/" 2>/dev/null
 tar czf "$OUT/logs.tar.gz" -C "$OUT" logs && rm -rf "$OUT/logs"

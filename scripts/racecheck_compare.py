@@ -111,13 +111,19 @@ def main():
             sim = json.loads(subprocess.run([app, "run", *args, "--json"], capture_output=True, text=True, check=True).stdout)
             races, others = simulator_report(sim)
             log_path = os.path.join(a.out, f"racecheck-{algorithm}-{bug}-{tpb}.log")
-            subprocess.run([a.sanitizer, "--tool", "racecheck", "--racecheck-report", "analysis", "--print-limit", "10000",
-                            "--log-file", log_path, app, "run", *args, "--gpu"], capture_output=True, text=True)
-            with open(log_path) as f:
-                rc = racecheck_pairs(f.read())
+            run = subprocess.run([a.sanitizer, "--tool", "racecheck", "--racecheck-report", "analysis", "--print-limit",
+                                  "10000", "--log-file", log_path, app, "run", *args, "--gpu"],
+                                 capture_output=True, text=True)
+            gpu_failed = re.search(r"^gpu: failed \((.*)\)$", run.stdout, re.M)
+            rc = {}
+            if os.path.exists(log_path):
+                with open(log_path) as f:
+                    rc = racecheck_pairs(f.read())
             missing = [p for p in rc if p not in races]
             ok &= not missing
             found = ", ".join(f"{show(p)} ({rc[p].lower()})" for p in rc) or "none"
+            if gpu_failed:
+                found += f" (the GPU run failed: {gpu_failed.group(1)})"
             covered = "yes" if not missing else "NO: " + ", ".join(show(p) for p in missing)
             only = "; ".join(f"{show(p)} {races[p]['kind']}: {why_only_simulator(races[p])}" for p in races if p not in rc)
             rows.append(f"| {algorithm} {bug} | {tpb} | {found} | {covered} | {only or '-'} | {'; '.join(others) or '-'} |")
@@ -136,8 +142,12 @@ def main():
             doc = json.loads(subprocess.run([app, "run", *args, "--gpu-runs", str(a.runs), "--json"],
                                             capture_output=True, text=True, check=True).stdout)
             g = doc["gpu_runs"]
-            gpu = (f"correct {g['correct_runs']}/{g['runs']}" if g["correct_runs"] == g["runs"]
-                   else f"{len(g['distinct'])} distinct, {g['runs'] - g['correct_runs']} wrong")
+            if g.get("error"):
+                gpu = f"failed after {g['runs']} runs: {g['error']}"
+            elif g["correct_runs"] == g["runs"]:
+                gpu = f"correct {g['correct_runs']}/{g['runs']}"
+            else:
+                gpu = f"{len(g['distinct'])} distinct, {g['runs'] - g['correct_runs']} wrong"
             cells.append(f"{gpu} / {'correct' if doc['match'] else 'wrong'}")
         hist.append(f"| {algorithm} {bug} | " + " | ".join(cells) + " |")
         print(hist[-1], flush=True)

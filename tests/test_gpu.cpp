@@ -6,6 +6,8 @@
 #include <iostream>
 #include <random>
 
+#include "app/state/gpu_child.h"
+#include "app/state/session.h"
 #include "kernels/cuda/gpu_runner.h"
 #include "tests/test_util.h"
 #include "tests/user_kernels/list.h"
@@ -76,6 +78,78 @@ TEST(Gpu, UserKernel) {
     const RunResult r = run_algorithm(o, registry);
     expect_gpu_equals_simulator(r, user::run_block_max_on_gpu(r.config.problem, r.input));
   }
+}
+
+// The seed's as-written axis sum reads up to blockDim.x / 2 cells past its shared array; on an
+// H100 that faults from TPB 32 on ("an illegal memory access was encountered") and the process's
+// CUDA context is gone for good. In-process, later runs must say so; the app's child process must
+// keep the app's own GPU working.
+TEST(Gpu, AFaultingKernelCostsOnlyItsOwnProcess) {
+  SKIP_WITHOUT_GPU();
+  const RunResult bad = run_algorithm({.algorithm = "axis-sum", .n = 1022, .rows = 4, .tpb = 1024, .bug = "as-written"});
+  const RunResult good = run_algorithm({.algorithm = "kogge-stone", .n = 5000, .tpb = 256});
+
+  const auto in_child = app::run_on_gpu_in_child(syncscope_executable(), "axis-sum", bad.config.problem, bad.input, 3);
+  ASSERT_EQ(in_child.size(), 1u);
+  EXPECT_EQ(in_child[0].error, "kernel execution: an illegal memory access was encountered");
+  const auto next_child = app::run_on_gpu_in_child(syncscope_executable(), "kogge-stone", good.config.problem, good.input, 1);
+  ASSERT_EQ(next_child.size(), 1u);
+  expect_gpu_equals_simulator(good, next_child[0]);
+  expect_gpu_equals_simulator(good, run_on_gpu("kogge-stone", good.config.problem, good.input));
+}
+
+// The class scenario: the teacher picks the seed's as-written bug at TPB 64 (the GPU comparison
+// runs by itself and faults), asks for 20 GPU runs, then goes back to the correct kernel; the app's
+// GPU still works.
+TEST(Gpu, TheAppKeepsItsGpuAfterTheClassRunsAFaultingBug) {
+  SKIP_WITHOUT_GPU();
+  app::AppState state;
+  app::Session session(state, builtin_registry(), syncscope_executable());
+  app::ControlsForm form = app::ControlsForm{}.with_algorithm(*builtin_registry().find("axis-sum"));
+  form.tpb = 64;
+  form.n = 62;
+  form.bug = "as-written";
+  session.edit(form);
+  session.settle();
+  ASSERT_NE(session.gpu(), nullptr);
+  EXPECT_FALSE(session.gpu()->gpu.ok);
+  EXPECT_EQ(session.gpu()->gpu.error, "kernel execution: an illegal memory access was encountered");
+  session.run_gpu_outcomes(20);
+  session.settle();
+  ASSERT_NE(session.gpu_outcomes(), nullptr);
+  EXPECT_EQ(gpu_verdict(*session.gpu_outcomes(), state.run()->config),
+            "GPU run failed after 0 good runs: kernel execution: an illegal memory access was encountered");
+
+  form.bug = "none";
+  session.edit(form);
+  session.settle();
+  ASSERT_NE(session.gpu(), nullptr);
+  expect_gpu_equals_simulator(*state.run(), session.gpu()->gpu);
+  session.run_gpu_outcomes(20);
+  session.settle();
+  ASSERT_NE(session.gpu_outcomes(), nullptr);
+  EXPECT_EQ(gpu_verdict(*session.gpu_outcomes(), state.run()->config), "GPU: correct 20/20");
+}
+
+// In a process of its own (a re-executed test binary; a forked copy could not use CUDA): the
+// fault, then a run that must explain why it cannot run.
+TEST(GpuDeathTest, AfterAFaultInProcessRunsSayWhy) {
+  SKIP_WITHOUT_GPU();
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_EXIT(
+      {
+        const RunResult bad =
+            run_algorithm({.algorithm = "axis-sum", .n = 1022, .rows = 4, .tpb = 1024, .bug = "as-written"});
+        const RunResult good = run_algorithm({.algorithm = "kogge-stone", .n = 5000, .tpb = 256});
+        const GpuRun faulty = run_on_gpu("axis-sum", bad.config.problem, bad.input);
+        const GpuRun after = run_on_gpu("kogge-stone", good.config.problem, good.input);
+        std::cerr << "faulty: " << faulty.error << "\nafter: " << after.error << "\n";
+        std::exit(faulty.ok || after.ok ? 1 : 0);
+      },
+      ::testing::ExitedWithCode(0),
+      "faulty: kernel execution: an illegal memory access was encountered\n"
+      "after: the GPU is unusable in this process since an earlier kernel faulted \\(kernel execution: an illegal "
+      "memory access was encountered\\); a new process can use it");
 }
 
 TEST(Gpu, StatusExplainsItself) {

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 #include <random>
 #include <string>
 
@@ -41,6 +42,15 @@ KernelRun run_kernel(Kernel kernel, Dim3 grid, Dim3 block, int shared_bytes, con
   r.trace = simulator.take_trace();
   return r;
 }
+
+#ifdef SYNCSCOPE_EXE
+// The syncscope executable the tests start: where this build put it, or $SYNCSCOPE_EXE where the
+// tests run from a copy (the GPU machine).
+inline std::string syncscope_executable() {
+  const char* moved = std::getenv("SYNCSCOPE_EXE");
+  return moved && *moved ? moved : SYNCSCOPE_EXE;
+}
+#endif
 
 inline std::vector<float> iota(int n) {
   std::vector<float> v(n);

@@ -4,7 +4,8 @@
 
 namespace syncscope::app {
 
-Session::Session(AppState& state, const Registry& registry) : state_(state), registry_(registry) {}
+Session::Session(AppState& state, const Registry& registry, std::string gpu_helper)
+    : state_(state), registry_(registry), gpu_helper_(std::move(gpu_helper)) {}
 
 void Session::edit(const ControlsForm& form) {
   form_ = form;

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "app/state/app_state.h"
+#include "app/state/gpu_child.h"
 #include "app/state/scenario.h"
 #include "app/state/workers.h"
 #include "app/view/controls_model.h"
@@ -16,7 +17,9 @@ namespace syncscope::app {
 
 class Session {
  public:
-  explicit Session(AppState& state, const Registry& registry = builtin_registry());
+  // GPU jobs run in child processes started from `gpu_helper` (this executable; tests pass it).
+  explicit Session(AppState& state, const Registry& registry = builtin_registry(),
+                   std::string gpu_helper = own_executable());
 
   // The controls changed. A valid form is simulated off the UI thread; an invalid one leaves the
   // last good run on screen and its messages in check().
@@ -64,13 +67,14 @@ class Session {
   ControlsForm form_;
   FormCheck check_;
   std::string title_;
+  const std::string gpu_helper_;  // before the workers that use it
   SimulationWorker simulation_{run_simulation_job};
-  GpuWorker gpu_worker_{run_gpu_job};
+  GpuWorker gpu_worker_{[this](const auto& run) { return run_gpu_job(run, gpu_helper_); }};
   std::optional<GpuAnswer> gpu_;
   std::optional<GpuStatus> gpu_status_;
   std::optional<std::pair<int, int>> pending_jump_;  // launch, step for the next run shown
-  OutcomesWorker schedules_worker_{run_outcomes_job};
-  OutcomesWorker gpu_runs_worker_{run_outcomes_job};
+  OutcomesWorker schedules_worker_{[this](const OutcomesJob& job) { return run_outcomes_job(job, gpu_helper_); }};
+  OutcomesWorker gpu_runs_worker_{[this](const OutcomesJob& job) { return run_outcomes_job(job, gpu_helper_); }};
   std::optional<OutcomesAnswer> schedules_, gpu_runs_;
 };
 

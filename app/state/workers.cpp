@@ -1,25 +1,39 @@
 #include "app/state/workers.h"
 
+#include "app/state/gpu_child.h"
+
 namespace syncscope::app {
 
 SimAnswer run_simulation_job(const SimJob& job) {
   return {std::make_shared<const RunResult>(simulate(job.config)), job};
 }
 
-GpuAnswer run_gpu_job(const std::shared_ptr<const RunResult>& run) {
+GpuAnswer run_gpu_job(const std::shared_ptr<const RunResult>& run, const std::string& gpu_helper) {
   GpuAnswer a;
   a.for_run = run;
   a.status = gpu_status();
-  if (a.status.usable) a.gpu = run_on_gpu(run->config.algorithm->info.name, run->config.problem, run->input);
-  else a.gpu.error = a.status.reason;
+  if (!a.status.usable) {
+    a.gpu.error = a.status.reason;
+    return a;
+  }
+  a.gpu = run_on_gpu_in_child(gpu_helper, run->config.algorithm->info.name, run->config.problem, run->input, 1).front();
   return a;
 }
 
-OutcomesAnswer run_outcomes_job(const OutcomesJob& job) {
+OutcomesAnswer run_outcomes_job(const OutcomesJob& job, const std::string& gpu_helper) {
   OutcomesAnswer a;
   a.for_run = job.run;
   a.gpu = job.gpu_runs > 0;
-  a.outcomes = a.gpu ? gpu_outcomes(job.run->config, job.run->input, job.gpu_runs) : simulate_all_schedules(job.run->config);
+  const RunConfig& config = job.run->config;
+  if (!a.gpu) {
+    a.outcomes = simulate_all_schedules(config);
+  } else if (!gpu_status().usable) {
+    a.outcomes = gpu_outcomes(config, job.run->input, job.gpu_runs);  // says why there is no GPU
+  } else {
+    a.outcomes = tally_gpu_runs(config, job.run->input,
+                                run_on_gpu_in_child(gpu_helper, config.algorithm->info.name, config.problem,
+                                                    job.run->input, job.gpu_runs));
+  }
   return a;
 }
 

@@ -102,7 +102,8 @@ struct GpuAnswer {
   GpuRun gpu;
 };
 using GpuWorker = LatestJobWorker<std::shared_ptr<const RunResult>, GpuAnswer>;
-GpuAnswer run_gpu_job(const std::shared_ptr<const RunResult>& run);
+// GPU work runs in a child process started from `gpu_helper` (see gpu_child.h).
+GpuAnswer run_gpu_job(const std::shared_ptr<const RunResult>& run, const std::string& gpu_helper);
 
 // The race-condition lab: the run's configuration under every schedule, or R times on the GPU.
 struct OutcomesJob {
@@ -115,6 +116,6 @@ struct OutcomesAnswer {
   Outcomes outcomes;
 };
 using OutcomesWorker = LatestJobWorker<OutcomesJob, OutcomesAnswer>;
-OutcomesAnswer run_outcomes_job(const OutcomesJob& job);
+OutcomesAnswer run_outcomes_job(const OutcomesJob& job, const std::string& gpu_helper);
 
 }  // namespace syncscope::app

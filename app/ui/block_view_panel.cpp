@@ -175,7 +175,8 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
   dl->AddText(ImVec2(x0, g.after_y - fs - 1), th.dim_text, "after:");
   }
 
-  const std::string widest = "T" + std::to_string(m.threads - 1);
+  std::string widest = "T";  // appended, not "T" + ...: GCC 12 warns falsely (-Wrestrict) on that
+  widest += std::to_string(m.threads - 1);
   const float label_every = std::ceil((ImGui::CalcTextSize(widest.c_str()).x + 4) / cell_w);
   const int marker_stride = cell_w >= 2 ? 1 : static_cast<int>(std::ceil(2.0f / cell_w));
   for (int t = first; t < std::min(last, m.threads); ++t) {

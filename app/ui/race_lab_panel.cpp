@@ -60,15 +60,23 @@ void draw_race_lab_panel(UiContext& ui) {
   static int runs = 100;
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("00000").x + 40);
   ImGui::InputInt("##runs", &runs, 0);
-  runs = std::clamp(runs, 1, 100000);
+  const bool runs_valid = runs >= 1 && runs <= 100000;
   ImGui::SameLine();
+  ImGui::BeginDisabled(!runs_valid);
   if (ImGui::Button("GPU runs")) ui.session.run_gpu_outcomes(runs);
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("run this variant %d times on the GPU and count the distinct outputs", runs);
+  ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
+    if (runs_valid) ImGui::SetTooltip("run this variant %d times on the GPU and count the distinct outputs", runs);
+    else ImGui::SetTooltip("GPU runs %d: must be 1..100000", runs);
+  }
+  if (!runs_valid) ImGui::TextColored(ImColor(ui.theme.bad), "GPU runs %d: must be 1..100000", runs);
   if (ui.session.lab_busy()) ImGui::TextColored(ImColor(ui.theme.warning), "working...");
 
   ImGui::BeginChild("outcomes");
   if (!m.gpu_status.empty()) {
+    if (m.gpu_failed) ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.bad).Value);
     ImGui::TextWrapped("%s", m.gpu_status.c_str());
+    if (m.gpu_failed) ImGui::PopStyleColor();
     for (size_t k = 0; k < m.gpu.size(); ++k) outcome(ui, m.gpu[k], 1000 + static_cast<int>(k), false);
     ImGui::Separator();
   }

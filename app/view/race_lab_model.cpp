@@ -55,6 +55,7 @@ RaceLabModel build_race_lab(const RunResult& run, const Outcomes* schedules, boo
   if (gpu_busy) m.gpu_status = "running on the GPU...";
   else if (gpu) {
     m.gpu_status = gpu_verdict(*gpu, c);
+    m.gpu_failed = !gpu->error.empty() && !gpu->unavailable;
     m.gpu = outcome_views(run, *gpu);
   }
   return m;

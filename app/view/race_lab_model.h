@@ -25,6 +25,7 @@ struct RaceLabModel {
   std::string schedules_status;  // "" (not compared yet), "comparing...", "3 distinct outputs in 19 runs, 12 correct"
   std::vector<OutcomeView> schedules;
   std::string gpu_status;  // "" / "running on the GPU..." / gpu_verdict(...)
+  bool gpu_failed = false;  // a run faulted (the as-written axis sum at TPB >= 32 does)
   std::vector<OutcomeView> gpu;
 };
 
