@@ -10,6 +10,7 @@
 // schedules next to the GPU's histogram. Full table: README.md (race-condition lab).
 #include <gtest/gtest.h>
 
+#include <cctype>
 #include <set>
 #include <sstream>
 
@@ -42,6 +43,10 @@ struct Expectation {
   std::string second_line;  // text on the later access's line
   bool output_can_differ = true;
 };
+
+void PrintTo(const Expectation& x, std::ostream* os) {
+  *os << x.options.algorithm << " --bug " << x.options.bug.value_or("none") << ": " << sim::to_string(x.kind);
+}
 
 class BugVariant : public ::testing::TestWithParam<Expectation> {};
 
@@ -90,7 +95,16 @@ INSTANTIATE_TEST_SUITE_P(
                     sim::HazardKind::WriteAfterRead, "T(warp_totals[lane])", "warp_totals[warp] = last_scan"},
         Expectation{{.algorithm = "block-reduce", .n = 64, .tpb = 64, .bug = "warp-unrolled-no-sync"},
                     sim::HazardKind::ReadAfterWrite, "partial[t] += partial[t + stride]",
-                    "partial[t] += partial[t + stride]"}));
+                    "partial[t] += partial[t + stride]"}),
+    // "kogge_stone_no_second_barrier_reverse_WAR": the name says which case failed.
+    [](const ::testing::TestParamInfo<Expectation>& info) {
+      const RunOptions& o = info.param.options;
+      std::string name = o.algorithm + "_" + o.bug.value_or("none") + (o.schedule ? "_" + *o.schedule : "") + "_" +
+                         std::string(sim::to_string(info.param.kind));
+      for (char& ch : name)
+        if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '_';
+      return name;
+    });
 
 TEST(RaceLab, AsWrittenAxisSumLooksRightUnderLockstepButReadsPastTheCache) {
   // Seed 001: "prints the expected 15 51 87 123" — and reads cache[8] and cache[9].
