@@ -263,6 +263,16 @@ TEST(RaceLab, CommandLine) {
   EXPECT_NE(out.str().find(gpu_status().usable ? "gpu-runs: GPU: correct 3/3" : "gpu-runs: GPU unavailable: "),
             std::string::npos)
       << out.str();
+  EXPECT_NE(out.str().find("schedules: 1 distinct output in 19 runs"), std::string::npos);  // side by side
+  out.str("");
+  EXPECT_EQ(cli::run_cli({"run", "kogge-stone", "--gpu-runs", "--tpb", "4"}, out, err), 0);  // alone: 100
+  if (gpu_status().usable) {
+    EXPECT_NE(out.str().find("gpu-runs: GPU: correct 100/100"), std::string::npos);
+  }
+  EXPECT_NE(out.str().find("tpb=4"), std::string::npos);
+  std::ostringstream err3;
+  EXPECT_EQ(cli::run_cli({"run", "kogge-stone", "--gpu-runs", "many"}, out, err3), 2);
+  EXPECT_EQ(err3.str(), "syncscope: --gpu-runs many: expected a whole number in 1..100000\n");
   out.str("");
   EXPECT_EQ(cli::run_cli({"list"}, out, err), 0);
   EXPECT_NE(out.str().find("--bug warp-unrolled-no-sync"), std::string::npos);

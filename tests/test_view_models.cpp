@@ -398,6 +398,26 @@ TEST(Session, JumpGoesToAHazardsStepAndBlock) {
   EXPECT_EQ(state.focus_block(), 1);
 }
 
+TEST(Session, GpuRunsComeWithTheSchedulesToCompareThemWith) {
+  AppState state;
+  Session session(state, builtin_registry(), test::syncscope_executable());
+  session.run_gpu_automatically = false;
+  ControlsForm f;
+  f.bug = "in-place";
+  session.edit(f);
+  session.settle();
+  session.run_gpu_outcomes(5);
+  session.settle();
+  ASSERT_NE(session.gpu_outcomes(), nullptr);
+  ASSERT_NE(session.schedule_outcomes(), nullptr);
+  EXPECT_EQ(session.schedule_outcomes()->runs, 19);
+  if (gpu_status().usable) {
+    EXPECT_EQ(session.gpu_outcomes()->runs, 5);
+  } else {
+    EXPECT_TRUE(session.gpu_outcomes()->unavailable);
+  }
+}
+
 TEST(Session, ScenarioOpensAtItsStep) {
   AppState state;
   Session session(state);

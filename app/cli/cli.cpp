@@ -19,8 +19,11 @@ struct RunFlags {
   bool steps = false;
   bool gpu = false;
   bool json = false;
+  std::optional<std::string> gpu_runs_text;  // "--gpu-runs" alone: kDefaultGpuRuns
   std::optional<int> gpu_runs;
 };
+
+constexpr int kDefaultGpuRuns = 100;
 
 // "--n abc" -> message; the range is checked where the limits live (kernels/run.cpp).
 std::optional<std::string> parse_whole(const std::string& option, const std::string& text, std::optional<int>& out,
@@ -33,14 +36,23 @@ std::optional<std::string> parse_whole(const std::string& option, const std::str
   return std::nullopt;
 }
 
-int run_command(ConfigArgs& args, const RunFlags& flags, std::ostream& out, std::ostream& err) {
+int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostream& err) {
   if (auto bad = finish_config(args)) {
     err << "syncscope: " << *bad << "\n";
     return kExitBadArguments;
   }
-  if (flags.gpu_runs && (*flags.gpu_runs < 1 || *flags.gpu_runs > 100000)) {
-    err << "syncscope: --gpu-runs " << *flags.gpu_runs << ": runs must be 1..100000\n";
-    return kExitBadArguments;
+  if (flags.gpu_runs_text) {
+    std::optional<int> runs;
+    if (flags.gpu_runs_text->empty()) runs = kDefaultGpuRuns;  // the option alone
+    else if (auto bad = parse_whole("--gpu-runs", *flags.gpu_runs_text, runs, "1..100000")) {
+      err << "syncscope: " << *bad << "\n";
+      return kExitBadArguments;
+    }
+    if (*runs < 1 || *runs > 100000) {
+      err << "syncscope: --gpu-runs " << *runs << ": runs must be 1..100000\n";
+      return kExitBadArguments;
+    }
+    flags.gpu_runs = runs;
   }
   // --schedule all: every schedule of the lab, grouped by outcome.
   const bool all_schedules = args.options.schedule && *args.options.schedule == "all";
@@ -54,7 +66,11 @@ int run_command(ConfigArgs& args, const RunFlags& flags, std::ostream& out, std:
   const RunResult result = simulate(config);
   LabReport lab;
   if (all_schedules) lab.schedules = simulate_all_schedules(config);
-  if (flags.gpu_runs) lab.gpu = gpu_outcomes(config, result.input, *flags.gpu_runs);
+  if (flags.gpu_runs) {
+    // The GPU's outcomes are read next to what the simulator's schedules give.
+    if (!lab.schedules) lab.schedules = simulate_all_schedules(config);
+    lab.gpu = gpu_outcomes(config, result.input, *flags.gpu_runs);
+  }
   std::optional<GpuReport> gpu;
   if (flags.gpu) gpu = run_gpu_side(result);
   if (flags.json) out << run_json(result, flags.steps, gpu, lab).dump(1) << "\n";
@@ -104,7 +120,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   add_config_options(*run, config);
   run->add_flag("--steps", flags.steps, "print shared memory and accesses after every step");
   run->add_flag("--gpu", flags.gpu, "also run on the GPU and compare");
-  run->add_option("--gpu-runs", flags.gpu_runs, "run R times on the GPU and count the distinct outputs");
+  run->add_option("--gpu-runs", flags.gpu_runs_text,
+                  "run R times on the GPU (alone: 100) and count the distinct outputs, next to every schedule's")
+      ->expected(0, 1);
   run->add_flag("--json", flags.json, "one JSON document instead of text");
 
   try {

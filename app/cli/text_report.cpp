@@ -209,7 +209,7 @@ void print_list(std::ostream& out, const Registry& registry) {
   }
   out << "\nrun options: --n N --rows R --tpb 1..1024 --dtype float32|int32 --input iota|ones|random:SEED|v1,v2,...\n"
          "             --bug NAME --schedule lockstep|forward|reverse|random:SEED|all --steps --block B --gpu\n"
-         "             --gpu-runs R --json\n";
+         "             --gpu-runs [R] --json\n";
 }
 
 void print_outcomes(std::ostream& out, const RunResult& r, const Outcomes& o, bool with_schedules) {

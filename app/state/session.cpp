@@ -50,7 +50,10 @@ void Session::compare_schedules() {
 }
 
 void Session::run_gpu_outcomes(int runs) {
-  if (state_.run_shared()) gpu_runs_worker_.submit({state_.run_shared(), std::max(1, runs)});
+  if (!state_.run_shared() || runs < 1) return;  // the panel and --gpu-runs refuse such counts with a message
+  gpu_runs_worker_.submit({state_.run_shared(), runs});
+  // The GPU's outcomes are read next to the simulator's schedules.
+  if (!schedule_outcomes() && !schedules_worker_.busy()) compare_schedules();
 }
 
 // The lab's answers stay valid while the configuration is the same (another schedule or another
