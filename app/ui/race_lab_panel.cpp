@@ -27,8 +27,12 @@ void outcome(UiContext& ui, const app::OutcomeView& o, int id, bool clickable_sc
   }
   if (clickable_schedules && !o.schedules.empty()) {
     ImGui::Indent();
+    // Buttons flow like words: on the same line while the next one fits.
+    const float right_edge = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+    const ImGuiStyle& style = ImGui::GetStyle();
     for (size_t k = 0; k < o.schedules.size(); ++k) {
-      if (k && ImGui::GetContentRegionAvail().x > ImGui::CalcTextSize(o.schedules[k].c_str()).x + 20) ImGui::SameLine();
+      const float width = ImGui::CalcTextSize(o.schedules[k].c_str()).x + 2 * style.FramePadding.x;
+      if (k && ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right_edge) ImGui::SameLine();
       if (ImGui::SmallButton(o.schedules[k].c_str())) ui.session.use_schedule(o.schedules[k]);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("watch the run under %s", o.schedules[k].c_str());
     }
