@@ -247,18 +247,9 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
 }  // namespace
 
 void draw_block_view_panel(UiContext& ui) {
-  place_window(ui, "Block view");
-  if (!ImGui::Begin("Block view")) {
-    ImGui::End();
-    return;
-  }
-  record_panel(ui, "Block view");
-  const RunResult* run = ui.state.run();
-  if (!run || run->sim.trace.launches.empty()) {
-    ImGui::TextUnformatted("simulating...");
-    ImGui::End();
-    return;
-  }
+  if (!begin_panel(ui, "Block view")) return;
+  const RunResult* run = run_to_draw(ui, true, "simulating...");
+  if (!run) return;
   app::AppState& s = ui.state;
   const int launch = s.launch(), step = s.step();
   const sim::LaunchTrace& lt = run->sim.trace.launches[launch];

@@ -8,17 +8,9 @@
 namespace syncscope::ui {
 
 void draw_code_panel(UiContext& ui) {
-  place_window(ui, "Code");
-  if (!ImGui::Begin("Code")) {
-    ImGui::End();
-    return;
-  }
-  record_panel(ui, "Code");
-  const RunResult* run = ui.state.run();
-  if (!run) {
-    ImGui::End();
-    return;
-  }
+  if (!begin_panel(ui, "Code")) return;
+  const RunResult* run = run_to_draw(ui);
+  if (!run) return;
   const sim::BlockTrace* b = ui.state.focused_trace();
   const app::CodeModel m =
       app::build_code_view(*run, ui.state.launch(), ui.state.step(), b ? b->block : 0, ui.code_file);

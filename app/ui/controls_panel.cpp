@@ -22,12 +22,7 @@ void field_error(const UiContext& ui, const app::FormCheck& check, const char* f
 }  // namespace
 
 void draw_controls_panel(UiContext& ui) {
-  place_window(ui, "Controls");
-  if (!ImGui::Begin("Controls")) {
-    ImGui::End();
-    return;
-  }
-  record_panel(ui, "Controls");
+  if (!begin_panel(ui, "Controls")) return;
   app::ControlsForm f = ui.session.form();
   const app::FormCheck& check = ui.session.check();
   const app::ControlsModel model = app::build_controls_model(ui.session.registry(), f, ui.state.run());

@@ -61,17 +61,9 @@ void cells_row(const UiContext& ui, const app::GlobalArrayView& a, int first, in
 }  // namespace
 
 void draw_global_arrays_panel(UiContext& ui) {
-  place_window(ui, "Global arrays");
-  if (!ImGui::Begin("Global arrays")) {
-    ImGui::End();
-    return;
-  }
-  record_panel(ui, "Global arrays");
-  const RunResult* run = ui.state.run();
-  if (!run || run->sim.trace.launches.empty()) {
-    ImGui::End();
-    return;
-  }
+  if (!begin_panel(ui, "Global arrays")) return;
+  const RunResult* run = run_to_draw(ui, true);
+  if (!run) return;
   uint64_t version = 0;
   const int launch = ui.state.launch();
   const app::GlobalArraysModel& m = cached_model(*run, launch, ui.state.step(), &version);

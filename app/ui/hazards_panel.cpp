@@ -8,17 +8,9 @@
 namespace syncscope::ui {
 
 void draw_hazards_panel(UiContext& ui) {
-  place_window(ui, "Hazards");
-  if (!ImGui::Begin("Hazards")) {
-    ImGui::End();
-    return;
-  }
-  record_panel(ui, "Hazards");
-  const RunResult* run = ui.state.run();
-  if (!run) {
-    ImGui::End();
-    return;
-  }
+  if (!begin_panel(ui, "Hazards")) return;
+  const RunResult* run = run_to_draw(ui);
+  if (!run) return;
   const app::HazardsModel m = app::build_hazards(*run);
   ImGui::TextColored(ImColor(m.rows.empty() ? ui.theme.good : ui.theme.warning), "%s", m.summary.c_str());
   if (!m.failure.empty()) {

@@ -86,8 +86,6 @@ void draw_dialogs(UiContext& ui) {
   }
 }
 
-}  // namespace
-
 void place_window(const UiContext& ui, const char* panel) {
   struct Rect {
     const char* panel;
@@ -127,9 +125,25 @@ void place_window(const UiContext& ui, const char* panel) {
   }
 }
 
-void record_panel(UiContext& ui, const char* name) {
+}  // namespace
+
+bool begin_panel(UiContext& ui, const char* name) {
+  place_window(ui, name);
+  if (!ImGui::Begin(name)) {
+    ImGui::End();
+    return false;
+  }
   const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
   ui.panel_rects[name] = {p.x, p.y, s.x, s.y};
+  return true;
+}
+
+const RunResult* run_to_draw(UiContext& ui, bool needs_launches, const char* waiting) {
+  const RunResult* run = ui.state.run();
+  if (run && !(needs_launches && run->sim.trace.launches.empty())) return run;
+  if (waiting) ImGui::TextUnformatted(waiting);
+  ImGui::End();
+  return nullptr;
 }
 
 void handle_keys(UiContext& ui, const std::vector<int>& keys) {

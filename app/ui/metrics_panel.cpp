@@ -8,17 +8,9 @@
 namespace syncscope::ui {
 
 void draw_metrics_panel(UiContext& ui) {
-  place_window(ui, "Metrics");
-  if (!ImGui::Begin("Metrics")) {
-    ImGui::End();
-    return;
-  }
-  record_panel(ui, "Metrics");
-  const RunResult* run = ui.state.run();
-  if (!run) {
-    ImGui::End();
-    return;
-  }
+  if (!begin_panel(ui, "Metrics")) return;
+  const RunResult* run = run_to_draw(ui);
+  if (!run) return;
   const sim::BlockTrace* b = ui.state.focused_trace();
   const app::MetricsModel m = app::build_metrics(*run, ui.state.launch(), ui.state.step(), b ? b->block : 0);
   ImGui::TextDisabled("%s", m.scope.c_str());

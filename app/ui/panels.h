@@ -34,12 +34,14 @@ struct UiContext {
   std::map<std::string, std::array<float, 4>> panel_rects;
 };
 
-// Call right after ImGui::Begin of a panel.
-void record_panel(UiContext& ui, const char* name);
+// Opens a panel's window where the layout puts it (normal or presenter, scaled to the window;
+// applied on first use and again after View > Reset layout or a switch of presenter mode) and
+// records where it is. False when it is collapsed: the window is already ended, draw nothing.
+bool begin_panel(UiContext& ui, const char* name);
 
-// Where a panel goes by default (normal or presenter layout), scaled to the window; applied on
-// first use and again after View > Reset layout or a switch of presenter mode.
-void place_window(const UiContext& ui, const char* panel);
+// After begin_panel: the run on screen, or nullptr when there is nothing to draw yet (no run, or
+// with `needs_launches` none recorded); then `waiting` (if any) is shown and the window ended.
+const RunResult* run_to_draw(UiContext& ui, bool needs_launches = false, const char* waiting = nullptr);
 
 void draw_menu_bar(UiContext& ui);
 void draw_controls_panel(UiContext& ui);

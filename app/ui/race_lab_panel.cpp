@@ -44,17 +44,9 @@ void outcome(UiContext& ui, const app::OutcomeView& o, int id, bool clickable_sc
 }  // namespace
 
 void draw_race_lab_panel(UiContext& ui) {
-  place_window(ui, "Race lab");
-  if (!ImGui::Begin("Race lab")) {
-    ImGui::End();
-    return;
-  }
-  record_panel(ui, "Race lab");
-  const RunResult* run = ui.state.run();
-  if (!run) {
-    ImGui::End();
-    return;
-  }
+  if (!begin_panel(ui, "Race lab")) return;
+  const RunResult* run = run_to_draw(ui);
+  if (!run) return;
   const app::RaceLabModel m = app::build_race_lab(*run, ui.session.schedule_outcomes(), ui.session.lab_busy(),
                                                   ui.session.gpu_outcomes(), false);
   ImGui::TextWrapped("%s", m.variant.c_str());

@@ -8,17 +8,9 @@
 namespace syncscope::ui {
 
 void draw_results_panel(UiContext& ui) {
-  place_window(ui, "Results");
-  if (!ImGui::Begin("Results")) {
-    ImGui::End();
-    return;
-  }
-  record_panel(ui, "Results");
-  const RunResult* run = ui.state.run();
-  if (!run) {
-    ImGui::End();
-    return;
-  }
+  if (!begin_panel(ui, "Results")) return;
+  const RunResult* run = run_to_draw(ui);
+  if (!run) return;
   const auto& status = ui.session.gpu_status();
   const app::ResultsModel m =
       app::build_results(*run, ui.session.gpu(), ui.session.gpu_running(), status ? &*status : nullptr);

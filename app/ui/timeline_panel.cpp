@@ -10,12 +10,7 @@
 namespace syncscope::ui {
 
 void draw_timeline_panel(UiContext& ui) {
-  place_window(ui, "Timeline");
-  if (!ImGui::Begin("Timeline")) {
-    ImGui::End();
-    return;
-  }
-  record_panel(ui, "Timeline");
+  if (!begin_panel(ui, "Timeline")) return;
   app::AppState& s = ui.state;
   const app::TimelineModel m = app::build_timeline(s);
   if (ImGui::Button("|<")) s.first();
