@@ -1,4 +1,5 @@
-// The text of every kernels/*.h, embedded at build time (cmake/EmbedSources.cmake).
+// The text of every kernels/*.h, embedded at build time (cmake/EmbedTextFiles.cmake; the app's
+// shaders are embedded the same way).
 #pragma once
 
 #include <string>

@@ -6,15 +6,17 @@
 #include <algorithm>
 #include <utility>
 
+#include "kernels/sources.h"
+
 namespace syncscope::gl {
 
-const std::vector<std::pair<std::string, std::string>>& shader_sources();  // generated
+const std::vector<SourceFile>& shader_sources();  // generated (cmake/EmbedTextFiles.cmake)
 
 namespace {
 
 std::string source(const std::string& path) {
-  for (const auto& [name, text] : shader_sources())
-    if (name == path) return text;
+  for (const SourceFile& f : shader_sources())
+    if (f.path == path) return f.text;
   return "";
 }
 
