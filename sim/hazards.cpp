@@ -18,6 +18,22 @@ std::string_view to_string(HazardKind k) {
 
 std::string_view to_string(Severity s) { return s == Severity::Error ? "error" : "warning"; }
 
+namespace {
+
+// Adds v to an ascending list of distinct values that keeps its `limit` smallest, so the list is
+// the same whatever order events and workers' logs arrive in. False when v is listed already.
+bool list_smallest(std::vector<int>& list, int v, size_t limit) {
+  const auto at = std::lower_bound(list.begin(), list.end(), v);
+  if (at != list.end() && *at == v) return false;
+  if (list.size() < limit || at != list.end()) {
+    list.insert(at, v);
+    if (list.size() > limit) list.pop_back();
+  }
+  return true;
+}
+
+}  // namespace
+
 void HazardLog::add(const HazardEvent& e) {
   const Key key{static_cast<int>(e.kind), static_cast<int>(e.severity), e.array,
                 (e.cross_block ? 1 : 0) | (e.second_is_write ? 2 : 0), e.line_first, e.line_second};
@@ -25,15 +41,10 @@ void HazardLog::add(const HazardEvent& e) {
   HazardGroup& g = it->second;
   if (inserted) g.first = e;
   ++g.count;
-  if (auto at = std::lower_bound(g.indices.begin(), g.indices.end(), e.index);
-      (at == g.indices.end() || *at != e.index) && g.indices.size() < HazardGroup::kMaxIndicesListed)
-    g.indices.insert(at, e.index);
-  auto pos = std::lower_bound(g.blocks.begin(), g.blocks.end(), e.block);
-  if (pos == g.blocks.end() || *pos != e.block) {
-    // Blocks arrive in ascending order per launch; count distinct ones even past the listed few.
-    ++g.block_count;
-    if (g.blocks.size() < HazardGroup::kMaxBlocksListed) g.blocks.insert(pos, e.block);
-  }
+  list_smallest(g.indices, e.index, HazardGroup::kMaxIndicesListed);
+  // Blocks arrive in ascending order per launch, so one not listed is new: counted even past the
+  // listed few.
+  if (list_smallest(g.blocks, e.block, HazardGroup::kMaxBlocksListed)) ++g.block_count;
 }
 
 void HazardLog::merge(const HazardLog& other) {
@@ -45,16 +56,8 @@ void HazardLog::merge(const HazardLog& other) {
     if (std::tie(g.first.launch, g.first.block, g.first.step) < std::tie(mine.first.launch, mine.first.block, mine.first.step))
       mine.first = g.first;
     mine.count += g.count;
-    for (int i : g.indices) {
-      auto at = std::lower_bound(mine.indices.begin(), mine.indices.end(), i);
-      if ((at == mine.indices.end() || *at != i) && mine.indices.size() < HazardGroup::kMaxIndicesListed)
-        mine.indices.insert(at, i);
-    }
-    for (int b : g.blocks) {
-      auto pos = std::lower_bound(mine.blocks.begin(), mine.blocks.end(), b);
-      if (pos != mine.blocks.end() && *pos == b) continue;
-      if (mine.blocks.size() < HazardGroup::kMaxBlocksListed) mine.blocks.insert(pos, b);
-    }
+    for (int i : g.indices) list_smallest(mine.indices, i, HazardGroup::kMaxIndicesListed);
+    for (int b : g.blocks) list_smallest(mine.blocks, b, HazardGroup::kMaxBlocksListed);
     mine.block_count += g.block_count;
   }
 }

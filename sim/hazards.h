@@ -49,9 +49,9 @@ struct HazardEvent {
 struct HazardGroup {
   HazardEvent first;   // where to jump to
   uint64_t count = 0;
-  std::vector<int> blocks;  // distinct blocks, ascending, at most kMaxBlocksListed
+  std::vector<int> blocks;  // the smallest distinct blocks, ascending, at most kMaxBlocksListed
   uint64_t block_count = 0;
-  std::vector<int> indices;  // distinct cells, ascending, at most kMaxIndicesListed
+  std::vector<int> indices;  // the smallest distinct cells, ascending, at most kMaxIndicesListed
   static constexpr size_t kMaxBlocksListed = 16;
   static constexpr size_t kMaxIndicesListed = 8;
 };
