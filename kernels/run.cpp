@@ -234,6 +234,16 @@ std::vector<double> make_input(const RunConfig& c) {
   return in;
 }
 
+bool differs_from_reference(DType dtype, double out, bool poisoned, double ref) {
+  return poisoned || (dtype == DType::Int32 ? out != ref : std::fabs(out - ref) > 1e-5 * std::max(1.0, std::fabs(ref)));
+}
+
+GpuComparison compare_gpu_output(const RunResult& r, const std::vector<uint32_t>& gpu_bits) {
+  return {compare_bits(r.sim.output_bits, gpu_bits, r.sim.output_poison),
+          compare_with_reference(r.config.problem.dtype, gpu_bits, std::vector<uint8_t>(gpu_bits.size(), 0),
+                                 r.expected)};
+}
+
 Comparison compare_with_reference(DType dtype, const std::vector<uint32_t>& bits, const std::vector<uint8_t>& poison,
                                   const std::vector<double>& ref) {
   Comparison c;
@@ -251,8 +261,7 @@ Comparison compare_with_reference(DType dtype, const std::vector<uint32_t>& bits
     const double d = out - ref[i];
     diff2 += d * d;
     ref2 += ref[i] * ref[i];
-    const bool differs = bad || (dtype == DType::Int32 ? out != ref[i] : std::fabs(d) > 1e-5 * std::max(1.0, std::fabs(ref[i])));
-    if (differs) {
+    if (differs_from_reference(dtype, out, bad, ref[i])) {
       ++c.differing;
       if (c.differing_indices.size() < Comparison::kMaxListed) c.differing_indices.push_back(static_cast<int>(i));
     }

@@ -75,6 +75,9 @@ struct Comparison {
 // int32: exact. float32: ‖out − ref‖/‖ref‖ < 1e-5 (elements listed as differing beyond 1e-5 relative).
 Comparison compare_with_reference(DType dtype, const std::vector<uint32_t>& bits,
                                   const std::vector<uint8_t>& poison, const std::vector<double>& reference);
+// One element by compare_with_reference's rule: int32 exact, float32 within 1e-5 relative; a
+// poisoned element always differs.
+bool differs_from_reference(DType dtype, double out, bool poisoned, double reference);
 
 struct BitComparison {
   bool identical = false;
@@ -92,6 +95,13 @@ struct RunResult {
   std::vector<double> expected;
   Comparison comparison;
 };
+
+// A GPU's output for this run against the simulator's (bit for bit) and the CPU reference.
+struct GpuComparison {
+  BitComparison vs_sim;
+  Comparison vs_reference;
+};
+GpuComparison compare_gpu_output(const RunResult& r, const std::vector<uint32_t>& gpu_bits);
 
 RunResult simulate(const RunConfig& config);
 

@@ -247,6 +247,7 @@ TEST(ResultsModel, SideBySideWithGpuDiff) {
   a.gpu.ok = true;
   a.gpu.output_bits = r->sim.output_bits;
   a.gpu.output_bits[5] = sim::to_bits(99.0f);
+  a.compared = compare_gpu_output(*r, a.gpu.output_bits);  // as the GPU worker does
   m = build_results(*r, &a, false, &a.status);
   EXPECT_TRUE(m.has_gpu_column);
   EXPECT_TRUE(m.rows[5].gpu_differs_from_sim);

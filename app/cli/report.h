@@ -14,12 +14,10 @@
 
 namespace syncscope::cli {
 
-// The GPU's side of one run (--gpu).
-struct GpuReport {
+// The GPU's side of one run (--gpu); the comparisons when the run went through.
+struct GpuReport : GpuComparison {
   GpuStatus status;
   GpuRun run;
-  BitComparison vs_sim;
-  Comparison vs_reference;
 };
 
 GpuReport run_gpu_side(const RunResult& r);

@@ -182,11 +182,7 @@ GpuReport run_gpu_side(const RunResult& r) {
   g.status = gpu_status();
   if (!g.status.usable) return g;
   g.run = run_on_gpu(r.config.algorithm->info.name, r.config.problem, r.input);
-  if (g.run.ok) {
-    g.vs_sim = compare_bits(r.sim.output_bits, g.run.output_bits, r.sim.output_poison);
-    g.vs_reference = compare_with_reference(r.config.problem.dtype, g.run.output_bits,
-                                            std::vector<uint8_t>(g.run.output_bits.size(), 0), r.expected);
-  }
+  if (g.run.ok) static_cast<GpuComparison&>(g) = compare_gpu_output(r, g.run.output_bits);
   return g;
 }
 

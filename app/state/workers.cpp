@@ -17,6 +17,7 @@ GpuAnswer run_gpu_job(const std::shared_ptr<const RunResult>& run, const std::st
     return a;
   }
   a.gpu = run_on_gpu_in_child(gpu_helper, run->config.algorithm->info.name, run->config.problem, run->input, 1).front();
+  if (a.gpu.ok) a.compared = compare_gpu_output(*run, a.gpu.output_bits);
   return a;
 }
 

@@ -100,6 +100,7 @@ struct GpuAnswer {
   std::shared_ptr<const RunResult> for_run;  // the simulated run the GPU ran the same config for
   GpuStatus status;
   GpuRun gpu;
+  GpuComparison compared;  // when gpu.ok: made once here, not in every frame that shows it
 };
 using GpuWorker = LatestJobWorker<std::shared_ptr<const RunResult>, GpuAnswer>;
 // GPU work runs in a child process started from `gpu_helper` (see gpu_child.h).

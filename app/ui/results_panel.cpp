@@ -12,8 +12,8 @@ void draw_results_panel(UiContext& ui) {
   const RunResult* run = run_to_draw(ui);
   if (!run) return;
   const auto& status = ui.session.gpu_status();
-  const app::ResultsModel m =
-      app::build_results(*run, ui.session.gpu(), ui.session.gpu_running(), status ? &*status : nullptr);
+  const app::GpuAnswer* gpu = ui.session.gpu();
+  const app::ResultsModel m = app::build_results(*run, gpu, ui.session.gpu_running(), status ? &*status : nullptr, 0, 0);
   ImGui::TextColored(ImColor(m.sim_ok ? ui.theme.good : ui.theme.bad), "%s", m.sim_verdict.c_str());
   ImGui::TextWrapped("%s", m.gpu_status.c_str());
   if (!m.gpu_verdict.empty()) ImGui::TextColored(ImColor(m.gpu_ok ? ui.theme.good : ui.theme.bad), "%s", m.gpu_verdict.c_str());
@@ -29,10 +29,9 @@ void draw_results_panel(UiContext& ui) {
     if (m.has_gpu_column) ImGui::TableSetupColumn("GPU");
     ImGui::TableHeadersRow();
     ImGuiListClipper clipper;
-    clipper.Begin(static_cast<int>(m.rows.size()));
+    clipper.Begin(m.row_count);
     while (clipper.Step())
-      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-        const app::ResultRowView& r = m.rows[i];
+      for (const app::ResultRowView& r : app::result_rows(*run, gpu, clipper.DisplayStart, clipper.DisplayEnd)) {
         ImGui::TableNextRow();
         ImGui::TableNextColumn();
         ImGui::TextDisabled("%d", r.index);

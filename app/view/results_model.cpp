@@ -1,21 +1,58 @@
 #include "app/view/results_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <iomanip>
 #include <sstream>
 
 namespace syncscope::app {
 
-ResultsModel build_results(const RunResult& run, const GpuAnswer* gpu, bool running, const GpuStatus* status) {
-  ResultsModel m;
+namespace {
+
+// The GPU's answer can be shown: it ran and has an element for every one of the simulator's.
+bool shows_gpu(const RunResult& run, const GpuAnswer* gpu) {
+  return gpu && gpu->gpu.ok && gpu->gpu.output_bits.size() == run.sim.output_bits.size();
+}
+
+}  // namespace
+
+std::vector<ResultRowView> result_rows(const RunResult& run, const GpuAnswer* gpu, int first_row, int end_row) {
   const DType dtype = run.config.problem.dtype;
+  const bool have_gpu = shows_gpu(run, gpu);
+  std::vector<ResultRowView> rows;
+  first_row = std::max(first_row, 0);
+  end_row = std::min(end_row, static_cast<int>(run.expected.size()));
+  rows.reserve(std::max(end_row - first_row, 0));
+  for (int i = first_row; i < end_row; ++i) {
+    ResultRowView r;
+    r.index = i;
+    r.cpu = format_number(dtype, run.expected[i]);
+    const bool poison = static_cast<size_t>(i) < run.sim.output_poison.size() && run.sim.output_poison[i];
+    if (static_cast<size_t>(i) < run.sim.output_bits.size()) {
+      r.sim = format_value(dtype, run.sim.output_bits[i], poison);
+      r.sim_differs = differs_from_reference(dtype, sim::bits_to_double(dtype, run.sim.output_bits[i]), poison,
+                                             run.expected[i]);
+    }
+    if (have_gpu) {
+      const uint32_t g = gpu->gpu.output_bits[i];
+      r.gpu = format_value(dtype, g);
+      r.gpu_differs_from_sim = !poison && g != run.sim.output_bits[i];
+      r.gpu_differs = differs_from_reference(dtype, sim::bits_to_double(dtype, g), false, run.expected[i]);
+    }
+    rows.push_back(std::move(r));
+  }
+  return rows;
+}
+
+ResultsModel build_results(const RunResult& run, const GpuAnswer* gpu, bool running, const GpuStatus* status,
+                           int first_row, int rows) {
+  ResultsModel m;
   const Comparison& c = run.comparison;
   m.sim_ok = c.match;
   m.sim_verdict = c.match ? "simulator = CPU reference"
                           : "simulator ≠ CPU reference: " + std::to_string(c.differing) + " of " +
                                 std::to_string(run.expected.size()) + " elements differ";
-  const bool have_gpu = gpu && gpu->gpu.ok && gpu->gpu.output_bits.size() == run.sim.output_bits.size();
-  m.has_gpu_column = have_gpu;
+  m.has_gpu_column = shows_gpu(run, gpu);
   if (running) {
     m.gpu_status = "GPU: running…";
   } else if (gpu && !gpu->status.usable) {
@@ -31,36 +68,15 @@ ResultsModel build_results(const RunResult& run, const GpuAnswer* gpu, bool runn
   } else {
     m.gpu_status = "GPU: not run yet";
   }
-
-  int gpu_vs_sim = 0, gpu_vs_ref = 0;
-  m.rows.reserve(run.expected.size());
-  for (size_t i = 0; i < run.expected.size(); ++i) {
-    ResultRowView r;
-    r.index = static_cast<int>(i);
-    r.cpu = format_number(dtype, run.expected[i]);
-    const bool poison = i < run.sim.output_poison.size() && run.sim.output_poison[i];
-    if (i < run.sim.output_bits.size()) r.sim = format_value(dtype, run.sim.output_bits[i], poison);
-    r.sim_differs = r.sim != r.cpu &&
-                    (dtype == DType::Int32 || poison ||
-                     std::fabs(sim::bits_to_double(dtype, run.sim.output_bits[i]) - run.expected[i]) >
-                         1e-5 * std::max(1.0, std::fabs(run.expected[i])));
-    if (have_gpu) {
-      const uint32_t g = gpu->gpu.output_bits[i];
-      r.gpu = format_value(dtype, g);
-      r.gpu_differs_from_sim = !poison && g != run.sim.output_bits[i];
-      r.gpu_differs = dtype == DType::Int32 ? sim::bits_to_double(dtype, g) != run.expected[i]
-                                            : std::fabs(sim::bits_to_double(dtype, g) - run.expected[i]) >
-                                                  1e-5 * std::max(1.0, std::fabs(run.expected[i]));
-      gpu_vs_sim += r.gpu_differs_from_sim;
-      gpu_vs_ref += r.gpu_differs;
-    }
-    m.rows.push_back(std::move(r));
-  }
-  if (have_gpu) {
-    m.gpu_ok = gpu_vs_sim == 0;
-    m.gpu_verdict = gpu_vs_sim == 0 ? "GPU = simulator, bit for bit"
-                                    : "GPU ≠ simulator: " + std::to_string(gpu_vs_sim) + " elements differ";
-    m.gpu_verdict += gpu_vs_ref == 0 ? "; GPU = CPU reference" : "; " + std::to_string(gpu_vs_ref) + " differ from the CPU";
+  m.row_count = static_cast<int>(run.expected.size());
+  const int end_row = rows >= m.row_count - first_row ? m.row_count : first_row + rows;
+  m.rows = result_rows(run, gpu, first_row, end_row);
+  if (m.has_gpu_column) {
+    const int vs_sim = gpu->compared.vs_sim.differing, vs_ref = gpu->compared.vs_reference.differing;
+    m.gpu_ok = vs_sim == 0;
+    m.gpu_verdict = vs_sim == 0 ? "GPU = simulator, bit for bit"
+                                : "GPU ≠ simulator: " + std::to_string(vs_sim) + " elements differ";
+    m.gpu_verdict += vs_ref == 0 ? "; GPU = CPU reference" : "; " + std::to_string(vs_ref) + " differ from the CPU";
   }
   return m;
 }

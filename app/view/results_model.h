@@ -2,6 +2,7 @@
 // verdicts and the GPU's status (its device, or why no GPU is usable, in the driver's words).
 #pragma once
 
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,7 +21,8 @@ struct ResultRowView {
 };
 
 struct ResultsModel {
-  std::vector<ResultRowView> rows;
+  int row_count = 0;                 // one per output element
+  std::vector<ResultRowView> rows;  // those asked for
   std::string sim_verdict;  // "simulator = CPU reference" / "simulator: 3 of 8 elements differ"
   std::string gpu_verdict;  // "GPU = simulator, bit for bit" / ...
   std::string gpu_status;   // "GPU: NVIDIA H100 ... (sm_90), 0.012 ms" / "GPU unavailable: <reason>" / "GPU: running…"
@@ -29,7 +31,10 @@ struct ResultsModel {
   bool has_gpu_column = false;
 };
 
-// gpu: the answer for this very run, if any; running: a GPU job is under way.
-ResultsModel build_results(const RunResult& run, const GpuAnswer* gpu, bool running, const GpuStatus* status);
+// gpu: the answer for this very run, if any; running: a GPU job is under way. Rows are made for
+// elements [first_row, first_row + rows): a frame formats only those it shows (n reaches 2^24).
+ResultsModel build_results(const RunResult& run, const GpuAnswer* gpu, bool running, const GpuStatus* status,
+                           int first_row = 0, int rows = std::numeric_limits<int>::max());
+std::vector<ResultRowView> result_rows(const RunResult& run, const GpuAnswer* gpu, int first_row, int end_row);
 
 }  // namespace syncscope::app
