@@ -1,6 +1,6 @@
 #include "app/view/race_lab_model.h"
 
-#include <cmath>
+#include <algorithm>
 
 namespace syncscope::app {
 namespace {
@@ -21,10 +21,7 @@ std::vector<OutcomeView> outcome_views(const RunResult& run, const Outcomes& o) 
     const int shown = std::min<int>(kValuesShown, static_cast<int>(d.bits.size()));
     for (int i = 0; i < shown; ++i) {
       const bool poison = d.poison[i] != 0;
-      const double value = sim::bits_to_double(dtype, d.bits[i]);
-      const double want = run.expected[i];
-      const bool wrong = poison || (dtype == DType::Int32 ? value != want
-                                                           : std::fabs(value - want) > 1e-5 * std::max(1.0, std::fabs(want)));
+      const bool wrong = differs_from_reference(dtype, sim::bits_to_double(dtype, d.bits[i]), poison, run.expected[i]);
       v.values.emplace_back(format_value(dtype, d.bits[i], poison), wrong);
     }
     v.more_values = static_cast<int>(d.bits.size()) - shown;
