@@ -13,9 +13,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <cstdio>
 #include <ctime>
-#include <fstream>
 #include <iomanip>
 #include <optional>
 #include <vector>
@@ -42,15 +40,6 @@ struct GuiOptions {
   bool compare_schedules = false;
   int gpu_runs = 0;
 };
-
-void write_atomically(const std::string& path, const std::string& text) {
-  const std::string temp = path + ".tmp";
-  {
-    std::ofstream out(temp, std::ios::trunc);
-    out << text << "\n";
-  }
-  std::rename(temp.c_str(), path.c_str());
-}
 
 double process_cpu_ms() {
   timespec ts{};
@@ -244,7 +233,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       now += "}}";
       // Rewritten when anything but the frame counter changed, and every 30 frames (alive).
       const std::string key = now.substr(0, now.find(",\"frame\""));
-      if (key != last_state || frame % 30 == 0) write_atomically(o.state_file, now);
+      if (key != last_state || frame % 30 == 0) write_file_atomically(o.state_file, now + "\n");
       last_state = key;
     }
     std::string title = "syncscope";

@@ -74,12 +74,12 @@ std::variant<Scenario, std::string> load_scenario(const std::string& path) {
   }
 }
 
-std::optional<std::string> save_scenario(const std::string& path, const Scenario& s) {
+std::optional<std::string> write_file_atomically(const std::string& path, const std::string& text) {
   const std::string temp = path + ".tmp-" + std::to_string(::getpid());
   {
     std::ofstream out(temp, std::ios::trunc);
     if (!out) return temp + ": cannot write (" + std::strerror(errno) + ")";
-    out << scenario_to_json(s).dump(2) << "\n";
+    out << text;
     out.flush();
     if (!out) {
       std::remove(temp.c_str());
@@ -92,6 +92,10 @@ std::optional<std::string> save_scenario(const std::string& path, const Scenario
     return path + ": cannot replace (" + why + ")";
   }
   return std::nullopt;
+}
+
+std::optional<std::string> save_scenario(const std::string& path, const Scenario& s) {
+  return write_file_atomically(path, scenario_to_json(s).dump(2) + "\n");
 }
 
 Scenario scenario_of(const RunConfig& c, int launch, int step) {
