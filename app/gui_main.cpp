@@ -140,7 +140,6 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     if (o.launch) state.go_to(state.timeline().index_of(*o.launch, o.step.value_or(0)));
     else state.go_to(*o.step);
   }
-  if (state.run() && !state.run()->config.detail_blocks.empty()) state.set_focus_block(state.run()->config.detail_blocks.front());
   int shown_tpb = 0;
 
   std::string last_state;
