@@ -4,7 +4,10 @@
 
 namespace syncscope {
 
+void link_builtin_simt_twins();  // kernels/registry_simt.cpp
+
 const Registry& builtin_registry() {
+  link_builtin_simt_twins();
   static const Registry r = Registry::of(kernels::Algorithms{});
   return r;
 }

@@ -98,9 +98,10 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
   mode_ = mode;
   schedule_ = schedule;
   observers_ = std::move(observers);
-  switch_each_access_ = mode == Mode::Scheduled && schedule.switches_at_each_access();
+  switch_each_access_ = mode == Mode::Scheduled && schedule.kind == ScheduleKind::Random;
+  simt_ = mode == Mode::Scheduled && schedule.kind == ScheduleKind::Lockstep;
   recording_ = !observers_.empty();
-  fast_accesses_ = !recording_ && !switch_each_access_;
+  fast_accesses_ = !recording_ && !switch_each_access_ && !simt_;
   forward_order_ = mode == Mode::Fast || schedule.kind == ScheduleKind::Forward;
   // A fast run is the forward schedule itself; only other schedules may need to undo it.
   keep_undo_log_ = mode == Mode::Fast && schedule.kind != ScheduleKind::Forward;
@@ -129,8 +130,7 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
   undo_.clear();
   low_cursor_ = 0;
   high_cursor_ = threads_per_block_ - 1;
-  warp_cursor_ = 0;
-  lane_cursor_ = 0;
+  reset_simt_positions();
   rng_ = schedule.seed ^ (static_cast<uint64_t>(launch.index) << 40) ^ static_cast<uint64_t>(block_linear);
   new_interval();
 
@@ -187,11 +187,20 @@ void BlockRunner::thread_loop(int t) {
     // being handled per OS thread, not per fiber.
     bool finished = false;
     try {
-      SimCtx ctx(*this, t);
-      launch_->kernel(launch_->closure, ctx);
+      if (simt_ && launch_->simt_kernel) {
+        SimtCtx ctx(*this, t);
+        tls_simt_kernel = this;
+        launch_->simt_kernel(launch_->closure, ctx);
+        tls_simt_kernel = nullptr;
+      } else {
+        SimCtx ctx(*this, t);
+        launch_->kernel(launch_->closure, ctx);
+      }
       finished = true;
     } catch (const KernelAbort&) {
+      tls_simt_kernel = nullptr;
     } catch (const std::exception& e) {
+      tls_simt_kernel = nullptr;
       fail(SimErrorKind::Kernel, std::string("the kernel threw: ") + e.what(), {});
     }
     if (finished) {
@@ -235,7 +244,7 @@ int BlockRunner::pick_by_schedule() {
       while (high_cursor_ >= 0 && !runnable(high_cursor_)) --high_cursor_;
       return high_cursor_;
     case ScheduleKind::Lockstep:
-      return pick_lockstep();
+      return pick_simt();
     case ScheduleKind::Random: {
       const int start = static_cast<int>(splitmix64(rng_) % static_cast<uint64_t>(n));
       for (int k = 0; k < n; ++k) {
@@ -250,21 +259,159 @@ int BlockRunner::pick_by_schedule() {
   return -1;
 }
 
-int BlockRunner::pick_lockstep() {
-  const int n = threads_per_block_;
+// SIMT lockstep. Warps take turns, one warp instruction each. A warp's instruction is the
+// operation (or basic block) at the smallest position among its runnable lanes (the MinPC rule of
+// SIMT simulators): every lane waiting there runs it, in lane order, up to its next position; a
+// lane waiting further on (it skipped a branch, or left a loop early) waits until the others
+// arrive, which is where a GPU's warp reconverges.
+int BlockRunner::pick_simt() {
   const int warps = static_cast<int>(warps_.size());
-  for (; warp_cursor_ < warps; ++warp_cursor_, lane_cursor_ = 0) {
-    const int first = warp_cursor_ * kWarpSize;
-    const int lanes = std::min(kWarpSize, n - first);
-    for (int k = 0; k < lanes; ++k) {
-      const int lane = (lane_cursor_ + k) % lanes;
-      if (threads_[first + lane].state == ThreadState::Runnable) {
-        lane_cursor_ = lane + 1;
-        return first + lane;
+  for (;;) {
+    if (simt_group_open_) {
+      const int first = simt_warp_ * kWarpSize;
+      const int lanes = std::min(kWarpSize, threads_per_block_ - first);
+      for (; simt_lane_ < lanes; ++simt_lane_) {
+        const SimThread& th = threads_[first + simt_lane_];
+        if (th.state == ThreadState::Runnable && th.simt_pc == simt_group_pc_ && th.simt_op == simt_group_op_)
+          return first + simt_lane_++;
+      }
+      simt_group_open_ = false;
+      simt_warp_ = (simt_warp_ + 1) % warps;
+    }
+    for (int k = 0; k < warps && !simt_group_open_; ++k) {
+      const int w = (simt_warp_ + k) % warps;
+      const int first = w * kWarpSize;
+      const int lanes = std::min(kWarpSize, threads_per_block_ - first);
+      for (int lane = 0; lane < lanes; ++lane) {
+        const SimThread& th = threads_[first + lane];
+        if (th.state != ThreadState::Runnable) continue;
+        if (!simt_group_open_ || th.simt_pc < simt_group_pc_ ||
+            (th.simt_pc == simt_group_pc_ && th.simt_op < simt_group_op_)) {
+          simt_group_open_ = true;
+          simt_group_pc_ = th.simt_pc;
+          simt_group_op_ = th.simt_op;
+        }
+      }
+      if (simt_group_open_) {
+        simt_warp_ = w;
+        simt_lane_ = 0;
       }
     }
+    if (!simt_group_open_) return -1;
   }
-  return -1;
+}
+
+void BlockRunner::reset_simt_positions() {
+  for (int t = 0; t < threads_per_block_; ++t) {
+    threads_[t].simt_pc = 0;
+    threads_[t].simt_op = 0;
+  }
+  simt_warp_ = 0;
+  simt_group_open_ = false;
+  simt_lane_ = 0;
+}
+
+void BlockRunner::simt_basic_block(uintptr_t pc) {
+  tls_simt_kernel = nullptr;
+  cur_->simt_pc = pc;
+  cur_->simt_op = 0;
+  yield();
+  tls_simt_kernel = this;
+}
+
+CellValue BlockRunner::simt_load(ArrayStore& a, int index, const std::source_location& site) {
+  tls_simt_kernel = nullptr;
+  const CellValue v = load_bits(a, index, LineTable::intern(site));
+  tls_simt_kernel = this;
+  return v;
+}
+
+void BlockRunner::simt_store(ArrayStore& a, int index, CellValue v, const std::source_location& site) {
+  tls_simt_kernel = nullptr;
+  store_bits(a, index, v, LineTable::intern(site));
+  tls_simt_kernel = this;
+}
+
+void BlockRunner::simt_barrier(const std::source_location& site) {
+  tls_simt_kernel = nullptr;
+  barrier(LineTable::intern(site));
+  tls_simt_kernel = this;
+}
+
+CellValue BlockRunner::simt_warp_op(WarpOp op, CellValue v, int arg, const std::source_location& site) {
+  tls_simt_kernel = nullptr;
+  const CellValue r = warp_rendezvous(op, v.bits, v.poison, arg, LineTable::intern(site));
+  tls_simt_kernel = this;
+  return r;
+}
+
+ArrayStore& BlockRunner::simt_shared_array(DType dtype, int count, const char* name) {
+  tls_simt_kernel = nullptr;
+  ArrayStore& a = shared_array(dtype, count, name);
+  tls_simt_kernel = this;
+  return a;
+}
+
+CellValue BlockRunner::load_bits(ArrayStore& a, int index, LineId line) {
+  if (simt_) simt_park_before_operation();
+  SimThread& th = *cur_;
+  const bool shared = a.space == MemSpace::Shared;
+  count_access(th);
+  if (shared) ++th.counters.shared_reads; else ++th.counters.global_reads;
+  uint32_t bits = 0;
+  uint8_t flags = 0;
+  if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
+    flags = kOutOfBounds | kValuePoison;
+    out_of_bounds(a, index, line, false);
+  } else {
+    if (!shared && attempt_) claim(a, index, false);
+    bits = attempt_ ? std::atomic_ref<uint32_t>(a.bits[index]).load(std::memory_order_relaxed) : a.bits[index];
+    if (a.poison[index]) [[unlikely]] {
+      flags |= kValuePoison;
+      if (a.poison[index] == kNeverWritten) uninitialized_read(a, index, line);
+    }
+    check_read(a, index, line, flags);
+  }
+  if (recording_)
+    emit({shared ? EventKind::SharedRead : EventKind::GlobalRead, flags, static_cast<uint16_t>(current_), line,
+          static_cast<uint16_t>(a.id), index, 0, bits});
+  if (switch_each_access_) yield();
+  return {bits, (flags & kValuePoison) != 0};
+}
+
+void BlockRunner::store_bits(ArrayStore& a, int index, CellValue v, LineId line) {
+  if (simt_) simt_park_before_operation();
+  SimThread& th = *cur_;
+  const bool shared = a.space == MemSpace::Shared;
+  count_access(th);
+  if (shared) ++th.counters.shared_writes; else ++th.counters.global_writes;
+  uint8_t flags = v.poison ? kValuePoison : 0;
+  uint32_t old = 0;
+  const uint32_t bits = v.bits;
+  if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
+    flags |= kOutOfBounds;
+    out_of_bounds(a, index, line, true);
+  } else {
+    if (!shared && attempt_) {
+      back_up_chunk(a, index);
+      claim(a, index, true);
+    }
+    old = a.bits[index];
+    if (a.poison[index]) flags |= kOldPoison;
+    check_write(a, index, line, flags);
+    if (keep_undo_log_ && !shared) undo_.push_back({&a, index, old, a.poison[index]});
+    if (attempt_) {
+      std::atomic_ref<uint32_t>(a.bits[index]).store(bits, std::memory_order_relaxed);
+      std::atomic_ref<uint8_t>(a.poison[index]).store(v.poison ? kDerivedFromPoison : 0, std::memory_order_relaxed);
+    } else {
+      a.bits[index] = bits;
+      a.poison[index] = v.poison ? kDerivedFromPoison : 0;
+    }
+  }
+  if (recording_)
+    emit({shared ? EventKind::SharedWrite : EventKind::GlobalWrite, flags, static_cast<uint16_t>(current_), line,
+          static_cast<uint16_t>(a.id), index, old, bits});
+  if (switch_each_access_) yield();
 }
 
 std::string BlockRunner::describe_threads(const std::vector<int>& threads) const {
@@ -347,8 +494,7 @@ void BlockRunner::release_barrier() {
   barrier_lines_differ_ = false;
   low_cursor_ = 0;
   high_cursor_ = threads_per_block_ - 1;
-  warp_cursor_ = 0;
-  lane_cursor_ = 0;
+  reset_simt_positions();
 }
 
 void BlockRunner::new_interval() {
@@ -363,7 +509,8 @@ void BlockRunner::end_step(LineId barrier) {
 
 void BlockRunner::sync_warp(LineId line) { warp_rendezvous(WarpOp::SyncWarp, 0, false, 0, line); }
 
-BlockRunner::WarpResult BlockRunner::warp_rendezvous(WarpOp op, uint32_t bits, bool poison, int arg, LineId line) {
+CellValue BlockRunner::warp_rendezvous(WarpOp op, uint32_t bits, bool poison, int arg, LineId line) {
+  if (simt_) simt_park_before_operation();
   const int t = current_;
   const int w = t / kWarpSize;
   const int lane = t % kWarpSize;

@@ -23,6 +23,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
+#include <source_location>
 #include <string>
 #include <vector>
 
@@ -41,6 +42,7 @@ namespace syncscope::sim {
 
 class Simulator;
 class SimCtx;
+class BlockRunner;
 
 // Sees every event of the blocks it is attached to, in schedule order.
 class EventObserver {
@@ -51,6 +53,17 @@ class EventObserver {
   // `count` entries of `shared` are the block's shared arrays as they are now.
   virtual void on_step_end(LineId barrier, const std::deque<ArrayStore>& shared, int count) = 0;
 };
+
+// One 32-bit cell's content as it travels between a kernel and the runner.
+struct CellValue {
+  uint32_t bits = 0;
+  bool poison = false;
+};
+
+// The runner whose SIMT lane is executing kernel code on this OS thread right now, else nullptr.
+// The basic-block hook (sim/simt.cpp) acts only while it is set; every runtime entry clears it
+// first, so a hook firing in the runtime's own code never parks a lane halfway through it.
+inline thread_local BlockRunner* tls_simt_kernel = nullptr;
 
 // Thrown inside a simulated thread to stop its block; the runner reports why.
 struct KernelAbort {};
@@ -64,6 +77,9 @@ struct LaunchState {
   uint32_t first_interval = 0;  // intervals at or after this belong to this launch
   void (*kernel)(void* closure, SimCtx& c) = nullptr;
   void* closure = nullptr;
+  // The same kernel instantiated with SimtCtx in an instrumented translation unit (sim/simt.h), or
+  // nullptr when none was built: lockstep then aligns lanes by their count of operations.
+  void (*simt_kernel)(void* closure, SimCtx& c) = nullptr;
   std::vector<int> shared_array_ids;  // trace ids of this launch's shared arrays, by allocation order
 };
 
@@ -152,66 +168,26 @@ class BlockRunner {
   }
 
   template <class T>
-  [[gnu::noinline]] Val<T> load_general(ArrayStore& a, int index, LineId line) {
-    SimThread& th = *cur_;
-    const bool shared = a.space == MemSpace::Shared;
-    count_access(th);
-    if (shared) ++th.counters.shared_reads; else ++th.counters.global_reads;
-    uint32_t bits = 0;
-    uint8_t flags = 0;
-    if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
-      flags = kOutOfBounds | kValuePoison;
-      out_of_bounds(a, index, line, false);
-    } else {
-      if (!shared && attempt_) claim(a, index, false);
-      bits = attempt_ ? std::atomic_ref<uint32_t>(a.bits[index]).load(std::memory_order_relaxed) : a.bits[index];
-      if (a.poison[index]) [[unlikely]] {
-        flags |= kValuePoison;
-        if (a.poison[index] == kNeverWritten) uninitialized_read(a, index, line);
-      }
-      check_read(a, index, line, flags);
-    }
-    if (recording_)
-      emit({shared ? EventKind::SharedRead : EventKind::GlobalRead, flags, static_cast<uint16_t>(current_), line,
-            static_cast<uint16_t>(a.id), index, 0, bits});
-    if (switch_each_access_) yield();
-    return Val<T>(from_bits<T>(bits), (flags & kValuePoison) != 0);
+  [[gnu::always_inline]] Val<T> load_general(ArrayStore& a, int index, LineId line) {
+    const CellValue c = load_bits(a, index, line);
+    return Val<T>(from_bits<T>(c.bits), c.poison);
   }
-
   template <class T>
-  [[gnu::noinline]] void store_general(ArrayStore& a, int index, Val<T> v, LineId line) {
-    SimThread& th = *cur_;
-    const bool shared = a.space == MemSpace::Shared;
-    count_access(th);
-    if (shared) ++th.counters.shared_writes; else ++th.counters.global_writes;
-    uint8_t flags = v.poison ? kValuePoison : 0;
-    uint32_t old = 0;
-    const uint32_t bits = to_bits(v.v);
-    if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
-      flags |= kOutOfBounds;
-      out_of_bounds(a, index, line, true);
-    } else {
-      if (!shared && attempt_) {
-        back_up_chunk(a, index);
-        claim(a, index, true);
-      }
-      old = a.bits[index];
-      if (a.poison[index]) flags |= kOldPoison;
-      check_write(a, index, line, flags);
-      if (keep_undo_log_ && !shared) undo_.push_back({&a, index, old, a.poison[index]});
-      if (attempt_) {
-        std::atomic_ref<uint32_t>(a.bits[index]).store(bits, std::memory_order_relaxed);
-        std::atomic_ref<uint8_t>(a.poison[index]).store(v.poison ? kDerivedFromPoison : 0, std::memory_order_relaxed);
-      } else {
-        a.bits[index] = bits;
-        a.poison[index] = v.poison ? kDerivedFromPoison : 0;
-      }
-    }
-    if (recording_)
-      emit({shared ? EventKind::SharedWrite : EventKind::GlobalWrite, flags, static_cast<uint16_t>(current_), line,
-            static_cast<uint16_t>(a.id), index, old, bits});
-    if (switch_each_access_) yield();
+  [[gnu::always_inline]] void store_general(ArrayStore& a, int index, Val<T> v, LineId line) {
+    store_bits(a, index, {to_bits(v.v), v.poison}, line);
   }
+  // Every access that is not the fast path: bounds, poison, the race detector, events, schedules.
+  [[gnu::noinline]] CellValue load_bits(ArrayStore& a, int index, LineId line);
+  [[gnu::noinline]] void store_bits(ArrayStore& a, int index, CellValue v, LineId line);
+
+  // ---- SIMT lockstep (SimtCtx): out of line, and the lane parks before each operation ----
+  CellValue simt_load(ArrayStore& a, int index, const std::source_location& site);
+  void simt_store(ArrayStore& a, int index, CellValue v, const std::source_location& site);
+  void simt_barrier(const std::source_location& site);
+  CellValue simt_warp_op(WarpOp op, CellValue v, int arg, const std::source_location& site);
+  ArrayStore& simt_shared_array(DType dtype, int count, const char* name);
+  // The kernel entered the basic block at `pc` (called by the coverage hook).
+  void simt_basic_block(uintptr_t pc);
 
   [[gnu::always_inline]] void barrier(LineId line) {
     SimThread& th = *cur_;
@@ -227,7 +203,7 @@ class BlockRunner {
 
   template <class T>
   Val<T> warp_op(WarpOp op, Val<T> v, int arg, LineId line) {
-    const WarpResult r = warp_rendezvous(op, to_bits(v.v), v.poison, arg, line);
+    const CellValue r = warp_rendezvous(op, to_bits(v.v), v.poison, arg, line);
     return Val<T>(from_bits<T>(r.bits), r.poison);
   }
 
@@ -253,6 +229,11 @@ class BlockRunner {
     bool warp_poison = false;
     int warp_source = 0;
     bool warp_own = false;
+    // SIMT lockstep: where the lane waits. The address of the basic block it last entered (0
+    // before the first, or without an instrumented kernel) and how many operations it has
+    // started in that block; lanes with equal positions form one warp instruction.
+    uintptr_t simt_pc = 0;
+    uint32_t simt_op = 0;
   };
   struct WarpRendezvous {
     WarpOp op = WarpOp::None;
@@ -262,10 +243,6 @@ class BlockRunner {
     uint32_t bits[kWarpSize] = {};
     uint8_t poison[kWarpSize] = {};
     int32_t arg[kWarpSize] = {};
-  };
-  struct WarpResult {
-    uint32_t bits;
-    bool poison;
   };
   struct UndoEntry {
     ArrayStore* array;
@@ -401,7 +378,7 @@ class BlockRunner {
     for (EventObserver* o : observers_) o->on_event(e);
   }
 
-  WarpResult warp_rendezvous(WarpOp op, uint32_t bits, bool poison, int arg, LineId line);
+  CellValue warp_rendezvous(WarpOp op, uint32_t bits, bool poison, int arg, LineId line);
   void complete_warp_op(int warp);
 
   // --- scheduling ---
@@ -440,7 +417,12 @@ class BlockRunner {
     return pick_by_schedule();
   }
   int pick_by_schedule();
-  int pick_lockstep();
+  int pick_simt();
+  void simt_park_before_operation() {
+    ++cur_->simt_op;
+    yield();
+  }
+  void reset_simt_positions();
   bool all_blocked_resolve();  // false: the block is done (finished or failed)
   void release_barrier();
   void new_interval();
@@ -457,7 +439,8 @@ class BlockRunner {
   int64_t block_base_ = 0;  // global thread id of this block's thread 0
   Mode mode_ = Mode::Scheduled;
   Schedule schedule_;
-  bool switch_each_access_ = false;
+  bool switch_each_access_ = false;  // random: any runnable thread after each access
+  bool simt_ = false;                // lockstep: lanes park before each operation (pick_simt)
   bool recording_ = false;       // observers attached
   bool fast_accesses_ = false;   // neither recording nor switching at every access
   bool forward_order_ = false;   // fast mode or the forward schedule
@@ -490,8 +473,13 @@ class BlockRunner {
   // schedule cursors
   int low_cursor_ = 0;   // forward: no runnable thread below it
   int high_cursor_ = 0;  // reverse: no runnable thread above it
-  int warp_cursor_ = 0;  // lockstep: current warp
-  int lane_cursor_ = 0;  // lockstep: next lane to try in the current warp
+  // lockstep: the warp whose instruction is executing, the lanes at that position, and the next
+  // lane of it to run
+  int simt_warp_ = 0;
+  bool simt_group_open_ = false;
+  uintptr_t simt_group_pc_ = 0;
+  uint32_t simt_group_op_ = 0;
+  int simt_lane_ = 0;
   uint64_t rng_ = 0;
 };
 

@@ -4,24 +4,69 @@
 #pragma once
 
 #include <string>
+#include <tuple>
 #include <type_traits>
 #include <utility>
 #include <vector>
 
 #include "sim/memory.h"
 #include "sim/sim_ctx.h"
+#include "sim/simt.h"
 #include "sim/simulator.h"
 
 namespace syncscope::sim {
+
+// A global array as host code holds it.
+struct SimBuffer {
+  int id = -1;
+  int size = 0;
+};
+
+// One launch: the kernel object and its arguments as the host code passed them (buffers unbound:
+// each simulated thread binds them to views of its own block runner).
+template <class T, class Kernel, class... Args>
+struct LaunchClosure {
+  Simulator* sim;
+  Kernel kernel;
+  std::tuple<Args...> args;
+};
+
+template <class T, class Access, class A>
+[[gnu::always_inline]] inline auto bind_argument(Simulator& sim, SimCtx& c, const A& arg) {
+  if constexpr (std::is_same_v<A, SimBuffer>) return ArrayView<Val<T>, Access>(&c.runner(), &sim.global(arg.id));
+  else return arg;
+}
+
+template <class Ctx, class Access, class T, class Kernel, class... Args>
+[[gnu::always_inline]] inline void run_closure(void* closure, SimCtx& c) {
+  auto& k = *static_cast<LaunchClosure<T, Kernel, Args...>*>(closure);
+  Ctx& ctx = static_cast<Ctx&>(c);
+  std::apply([&](const Args&... a) { k.kernel(ctx, bind_argument<T, Access>(*k.sim, c, a)...); }, k.args);
+}
+
+template <class T, class Kernel, class... Args>
+void run_plain(void* closure, SimCtx& c) {
+  run_closure<SimCtx, PlainAccess, T, Kernel, Args...>(closure, c);
+}
+
+// Flattened: the whole kernel is one function, so the addresses of its basic blocks follow the
+// source and compare as program positions.
+template <class T, class Kernel, class... Args>
+[[gnu::flatten]] void run_simt(void* closure, SimCtx& c) {
+  run_closure<SimtCtx, SimtAccess, T, Kernel, Args...>(closure, c);
+}
+
+template <class T, class Kernel, class... Args>
+struct SimtTwin {
+  static inline const bool registered =
+      (register_simt_twin(typeid(LaunchClosure<T, Kernel, Args...>), &run_simt<T, Kernel, Args...>), true);
+};
 
 template <class T>  // float or int32_t: what the GPU stores
 class SimRuntime {
  public:
   using scalar = T;
-  struct Buffer {
-    int id = -1;
-    int size = 0;
-  };
+  using Buffer = SimBuffer;
 
   SimRuntime(Simulator& sim, const std::vector<T>& input) : sim_(sim) {
     input_ = {sim.alloc_global("input", dtype_of<T>(), static_cast<int>(input.size()), false),
@@ -39,8 +84,10 @@ class SimRuntime {
 
   template <class Kernel, class... Args>
   void launch(std::string label, Kernel kernel, Dim3 grid, Dim3 block, int shared_bytes, Args... args) {
-    auto per_thread = [&](SimCtx& c) { kernel(c, bind(c, args)...); };
-    sim_.launch(std::move(label), grid, block, shared_bytes, per_thread);
+    using Closure = LaunchClosure<T, Kernel, Args...>;
+    Closure closure{&sim_, kernel, std::tuple<Args...>(args...)};
+    sim_.launch(std::move(label), grid, block, shared_bytes, &run_plain<T, Kernel, Args...>,
+                find_simt_twin(typeid(Closure)), &closure);
   }
 
   // The algorithm's result: the first `count` elements of `b`.
@@ -52,16 +99,26 @@ class SimRuntime {
   int output_count() const { return output_count_; }
 
  private:
-  template <class A>
-  auto bind(SimCtx& c, const A& arg) {
-    if constexpr (std::is_same_v<A, Buffer>) return ArrayView<Val<T>>(&c.runner(), &sim_.global(arg.id));
-    else return arg;
-  }
-
   Simulator& sim_;
   Buffer input_;
   Buffer output_;
   int output_count_ = 0;
+};
+
+// Host code instantiated with this runtime is never run: its launches only register their SIMT
+// twins. Use it in the instrumented unit (see sim/simt.h).
+template <class T>
+class SimtTwinRuntime {
+ public:
+  using scalar = T;
+  using Buffer = SimBuffer;
+  Buffer input() const { return {}; }
+  Buffer alloc(const std::string&, int count) { return {-1, count}; }
+  template <class Kernel, class... Args>
+  void launch(const std::string&, Kernel, Dim3, Dim3, int, Args...) {
+    (void)SimtTwin<T, Kernel, Args...>::registered;
+  }
+  void set_output(Buffer, int) {}
 };
 
 }  // namespace syncscope::sim

@@ -221,8 +221,8 @@ bool Simulator::try_in_parallel(LaunchState& ls, LaunchTrace& lt, const std::vec
   return true;
 }
 
-void Simulator::launch_impl(std::string label, Dim3 grid, Dim3 block, int shared_bytes,
-                            void (*kernel)(void*, SimCtx&), void* closure) {
+void Simulator::launch(std::string label, Dim3 grid, Dim3 block, int shared_bytes, KernelEntry kernel,
+                       KernelEntry simt_kernel, void* closure) {
   if (failed()) return;
   if (trace_.launches.empty()) trace_.globals_before = globals_small_enough() ? snapshot_globals() : std::vector<ArraySnapshot>{};
 
@@ -252,6 +252,7 @@ void Simulator::launch_impl(std::string label, Dim3 grid, Dim3 block, int shared
   ls.shared_bytes = shared_bytes;
   ls.kernel = kernel;
   ls.closure = closure;
+  ls.simt_kernel = simt_kernel;
   ls.first_interval = next_interval();
 
   const std::vector<int> detailed = detailed_blocks(grid.count());

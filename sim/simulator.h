@@ -15,6 +15,7 @@
 #include "sim/block_runner.h"
 #include "sim/memory.h"
 #include "sim/schedule.h"
+#include "sim/simt.h"
 #include "sim/trace.h"
 #include "sim/worker_pool.h"
 
@@ -49,12 +50,10 @@ class Simulator {
   ArrayStore& global(int id) { return *globals_.at(id); }
   int global_count() const { return static_cast<int>(globals_.size()); }
 
-  // Runs `per_thread(SimCtx&)` for every thread of every block. Does nothing once the run failed.
-  template <class F>
-  void launch(std::string label, Dim3 grid, Dim3 block, int shared_bytes, F& per_thread) {
-    launch_impl(std::move(label), grid, block, shared_bytes,
-                [](void* f, SimCtx& c) { (*static_cast<F*>(f))(c); }, &per_thread);
-  }
+  // Runs `kernel(closure, ctx)` for every thread of every block; lockstep blocks run `simt_kernel`
+  // instead where there is one (sim/simt.h). Does nothing once the run failed.
+  void launch(std::string label, Dim3 grid, Dim3 block, int shared_bytes, KernelEntry kernel, KernelEntry simt_kernel,
+              void* closure);
 
   const Trace& trace() const { return trace_; }
   Trace take_trace() { return std::move(trace_); }
@@ -80,8 +79,6 @@ class Simulator {
     std::optional<SimError> error;
   };
 
-  void launch_impl(std::string label, Dim3 grid, Dim3 block, int shared_bytes,
-                   void (*kernel)(void*, SimCtx&), void* closure);
   // Runs one block into `totals`; false when it failed.
   bool run_block(BlockRunner& runner, LaunchState& ls, int block, BlockTrace* detail, BlockTotals& totals);
   std::vector<int> block_order(int launch, int block_count) const;

@@ -1,0 +1,43 @@
+#include "sim/simt.h"
+
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+#include <typeindex>
+
+#include "sim/block_runner.h"
+
+namespace syncscope::sim {
+namespace {
+
+struct TwinTable {
+  std::shared_mutex mutex;
+  std::map<std::type_index, KernelEntry> entries;
+};
+TwinTable& twins() {
+  static TwinTable table;  // first use may be another unit's static initialization
+  return table;
+}
+
+}  // namespace
+
+void register_simt_twin(const std::type_info& closure, KernelEntry entry) {
+  std::unique_lock lock(twins().mutex);
+  twins().entries.emplace(std::type_index(closure), entry);
+}
+
+KernelEntry find_simt_twin(const std::type_info& closure) {
+  std::shared_lock lock(twins().mutex);
+  const auto it = twins().entries.find(std::type_index(closure));
+  return it == twins().entries.end() ? nullptr : it->second;
+}
+
+}  // namespace syncscope::sim
+
+// Called at the start of every basic block of code built with -fsanitize-coverage=trace-pc. Only
+// SIMT twins are; outside a twin's kernel code tls_simt_kernel is null and this returns at once.
+extern "C" void __sanitizer_cov_trace_pc() {
+  syncscope::sim::BlockRunner* runner = syncscope::sim::tls_simt_kernel;
+  if (runner) [[unlikely]]
+    runner->simt_basic_block(reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
+}
