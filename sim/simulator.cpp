@@ -231,6 +231,7 @@ void Simulator::launch(std::string label, Dim3 grid, Dim3 block, int shared_byte
   lt.grid = grid;
   lt.block = block;
   lt.shared_bytes = shared_bytes;
+  lt.simt_twin = simt_kernel != nullptr;
   const int launch_index = static_cast<int>(trace_.launches.size());
   auto bad_launch = [&](std::string why) {
     trace_.launches.push_back(std::move(lt));

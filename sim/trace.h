@@ -53,6 +53,9 @@ struct LaunchTrace {
   CounterSummary counters;         // all blocks
   std::vector<ArraySnapshot> globals_after;  // global arrays after the launch (when small enough)
   uint64_t blocks_rerun = 0;  // blocks whose fast run raced and were re-run under the schedule
+  // Lockstep placed lanes by basic block (the kernel has a SIMT twin, sim/simt.h); otherwise by
+  // their count of operations.
+  bool simt_twin = false;
 
   const BlockTrace* find_block(int linear) const {
     for (const auto& b : blocks)

@@ -13,7 +13,6 @@
 #include "tests/user_kernels/list.h"
 
 namespace syncscope::user {
-GpuRun run_block_max_on_gpu(const Problem& p, const std::vector<double>& input);
 }
 
 namespace syncscope::test {
@@ -67,7 +66,7 @@ TEST(Gpu, SeedConfigurationsGiveTheSeedsOutputs) {
 
 TEST(Gpu, UserKernel) {
   SKIP_WITHOUT_GPU();
-  static const Registry registry = Registry::of(user::UserAlgorithms{});
+  const Registry& registry = user::user_registry();
   std::mt19937 rng(3);
   for (int k = 0; k < 50; ++k) {
     RunOptions o{.algorithm = "block-max"};
@@ -76,7 +75,7 @@ TEST(Gpu, UserKernel) {
     o.dtype = k % 2 ? "float32" : "int32";
     o.input = "random:" + std::to_string(k);
     const RunResult r = run_algorithm(o, registry);
-    expect_gpu_equals_simulator(r, user::run_block_max_on_gpu(r.config.problem, r.input));
+    expect_gpu_equals_simulator(r, user::run_user_algorithm_on_gpu("block-max", r.config.problem, r.input));
   }
 }
 

@@ -10,10 +10,7 @@
 namespace syncscope::test {
 namespace {
 
-const Registry& user_registry() {
-  static const Registry r = Registry::of(user::UserAlgorithms{});
-  return r;
-}
+using user::user_registry;
 
 TEST(UserKernel, IsRegisteredWithItsDescription) {
   const AlgorithmEntry* e = user_registry().find("block-max");

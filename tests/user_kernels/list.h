@@ -1,11 +1,26 @@
-// The test suite's own algorithm list, built exactly like kernels/algorithms.h.
+// The test suite's own algorithm lists, built exactly like kernels/algorithms.h.
 #pragma once
 
+#include <string>
+#include <vector>
+
 #include "kernels/algorithms.h"
+#include "kernels/cuda/gpu_runner.h"
+#include "kernels/registry.h"
 #include "tests/user_kernels/block_max.h"
+#include "tests/user_kernels/divergent.h"
 
 namespace syncscope::user {
 
 using UserAlgorithms = kernels::AlgorithmList<BlockMax>;
+// Kernels whose lanes diverge inside a barrier interval: SIMT lockstep's validation set.
+using HeldOutAlgorithms = kernels::AlgorithmList<BlellochScan, SequentialReduce, InterleavedReduce>;
+
+// Registries of the lists above (their SIMT twins: tests/user_kernels/simt_twins.cpp).
+const Registry& user_registry();
+const Registry& held_out_registry();
+
+// Runs one of either list on the GPU (tests/user_kernels/gpu_user_algorithms.cu).
+GpuRun run_user_algorithm_on_gpu(const std::string& name, const Problem& p, const std::vector<double>& input);
 
 }  // namespace syncscope::user

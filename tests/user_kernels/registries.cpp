@@ -1,0 +1,19 @@
+#include "tests/user_kernels/list.h"
+
+namespace syncscope::user {
+
+void link_test_simt_twins();  // simt_twins.cpp
+
+const Registry& user_registry() {
+  link_test_simt_twins();
+  static const Registry r = Registry::of(UserAlgorithms{});
+  return r;
+}
+
+const Registry& held_out_registry() {
+  link_test_simt_twins();
+  static const Registry r = Registry::of(HeldOutAlgorithms{});
+  return r;
+}
+
+}  // namespace syncscope::user
