@@ -301,20 +301,4 @@ RunResult simulate(const RunConfig& config) {
   return r;
 }
 
-std::string format_number(DType dtype, double value) {
-  char buf[64];
-  if (dtype == DType::Int32) {
-    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(value));
-    return std::string(buf, end);
-  }
-  // Shortest text that reads back as the same float.
-  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, static_cast<float>(value));
-  return std::string(buf, end);
-}
-
-std::string format_value(DType dtype, uint32_t bits, bool poison) {
-  if (poison) return "?";
-  return format_number(dtype, sim::bits_to_double(dtype, bits));
-}
-
 }  // namespace syncscope

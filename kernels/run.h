@@ -12,6 +12,7 @@
 
 #include "kernels/algorithm.h"
 #include "kernels/registry.h"
+#include "sim/describe.h"
 #include "sim/schedule.h"
 
 namespace syncscope {
@@ -105,8 +106,7 @@ GpuComparison compare_gpu_output(const RunResult& r, const std::vector<uint32_t>
 
 RunResult simulate(const RunConfig& config);
 
-// Exact text of one element: "28", "0.25", "?" for poison.
-std::string format_value(DType dtype, uint32_t bits, bool poison = false);
-std::string format_number(DType dtype, double value);
+using sim::format_number;  // sim/describe.h
+using sim::format_value;
 
 }  // namespace syncscope

@@ -9,6 +9,7 @@
 #include <mutex>
 #include <sstream>
 
+#include "sim/describe.h"
 #include "sim/sim_ctx.h"
 #include "sim/simulator.h"
 
@@ -24,18 +25,6 @@ uint64_t splitmix64(uint64_t& state) {
   z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
   z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
   return z ^ (z >> 31);
-}
-
-std::string warp_op_name(WarpOp op) {
-  switch (op) {
-    case WarpOp::ShflUp: return "shfl_up";
-    case WarpOp::ShflDown: return "shfl_down";
-    case WarpOp::ShflIdx: return "shfl_idx";
-    case WarpOp::ShflXor: return "shfl_xor";
-    case WarpOp::SyncWarp: return "sync_warp";
-    case WarpOp::None: break;
-  }
-  return "warp operation";
 }
 
 }  // namespace
@@ -456,6 +445,20 @@ bool BlockRunner::all_blocked_resolve() {
     }
   };
   if (!at_warp_op.empty()) {
+    // Lanes wait at a warp operation the rest of their warp never reaches: name a waiting lane
+    // and where a missing one is (at a barrier, or exited).
+    for (const auto& [line, ts] : at_warp_op) {
+      const int w = ts.front() / kWarpSize;
+      for (int lane = w * kWarpSize; lane < std::min(threads_per_block_, (w + 1) * kWarpSize); ++lane) {
+        const ThreadState st = threads_[lane].state;
+        if (st == ThreadState::AtWarpOp) continue;
+        current_ = ts.front();
+        if (st == ThreadState::Exited) warp_hazard(HazardKind::ExitedLane, lane, kNoLine, line);
+        else warp_hazard(HazardKind::WarpDivergence, lane, threads_[lane].wait_line, line);
+        current_ = kScheduler;
+        break;
+      }
+    }
     why << "a warp operation can never complete";
     list_waiters(at_warp_op, "warp operation");
     list_waiters(at_barrier, "barrier");
@@ -521,6 +524,7 @@ CellValue BlockRunner::warp_rendezvous(WarpOp op, uint32_t bits, bool poison, in
     std::vector<int> gone;
     for (int l = 0; l < kWarpSize; ++l)
       if (r.exited & (1u << l)) gone.push_back(w * kWarpSize + l);
+    warp_hazard(HazardKind::ExitedLane, gone.front(), kNoLine, line);
     fail_in_thread(SimErrorKind::WarpDivergence,
                    warp_op_name(op) + " at " + LineTable::describe(line) + ": " + describe_threads(gone) + " of warp " +
                        std::to_string(w) + " already exited; every lane of the warp must take part",
@@ -530,6 +534,9 @@ CellValue BlockRunner::warp_rendezvous(WarpOp op, uint32_t bits, bool poison, in
     r.op = op;
     r.line = line;
   } else if (r.op != op || r.line != line) {
+    int other = w * kWarpSize;
+    while (!(r.arrived & (1u << (other % kWarpSize)))) ++other;
+    warp_hazard(HazardKind::WarpDivergence, other, r.line, line);
     fail_in_thread(SimErrorKind::WarpDivergence,
                    "lanes of warp " + std::to_string(w) + " reached different warp operations: " +
                        warp_op_name(r.op) + " at " + LineTable::describe(r.line) + " and " + warp_op_name(op) +
@@ -658,10 +665,10 @@ HazardEvent BlockRunner::hazard_here(HazardKind kind, Severity severity, const A
 
 void BlockRunner::race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, LineId line) {
   raced_ = true;
-  const uint32_t who = other.who & kWhoMask;
+  const uint32_t who = other.who;
   const int other_thread =
       a.space == MemSpace::Shared ? static_cast<int>(who) : static_cast<int>(static_cast<int64_t>(who) - block_base_);
-  const bool same_warp = other_thread / kWarpSize == current_ / kWarpSize && !(other.who & kReadersInSeveralWarps);
+  const bool same_warp = other_thread / kWarpSize == current_ / kWarpSize;
   // Like compute-sanitizer: within one warp a warning (it often works, by SIMT luck), across warps an error.
   HazardEvent e = hazard_here(kind, same_warp ? Severity::Warning : Severity::Error, &a, index, line);
   e.same_warp = same_warp;
@@ -672,7 +679,7 @@ void BlockRunner::race(HazardKind kind, const ArrayStore& a, int index, const Ac
 
 void BlockRunner::cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other,
                                    LineId line) {
-  const int64_t who = other.who & kWhoMask;
+  const int64_t who = other.who;
   HazardEvent e = hazard_here(kind, Severity::Error, &a, index, line);
   e.cross_block = true;
   e.block_first = static_cast<int>(who / threads_per_block_);
@@ -689,6 +696,14 @@ void BlockRunner::out_of_bounds(const ArrayStore& a, int index, LineId line, boo
 
 void BlockRunner::uninitialized_read(const ArrayStore& a, int index, LineId line) {
   hazards_.add(hazard_here(HazardKind::UninitializedRead, Severity::Warning, &a, index, line));
+}
+
+void BlockRunner::warp_hazard(HazardKind kind, int other_thread, LineId other_line, LineId line) {
+  HazardEvent e = hazard_here(kind, Severity::Error, nullptr, 0, line);
+  e.thread_first = other_thread;
+  e.line_first = other_line;
+  e.same_warp = true;
+  hazards_.add(e);
 }
 
 void BlockRunner::access_budget_exceeded() {

@@ -153,8 +153,8 @@ class BlockRunner {
     if (fast_accesses_ && a.space == MemSpace::Shared && static_cast<unsigned>(index) < static_cast<unsigned>(a.size())) {
       CellShadow& s = a.shadow[index];
       const uint32_t me = static_cast<uint32_t>(current_);
-      if (!(s.write.interval == interval_ && s.write.who != me) && !(s.read.interval == interval_ && s.read.who != me))
-          [[likely]] {
+      if (!(s.write.interval == interval_ && s.write.who != me) && !(s.read.interval == interval_ && s.read.who != me) &&
+          s.other_read.interval != interval_) [[likely]] {
         SimThread& th = *cur_;
         if (++th.accesses > kMaxAccessesPerThread) [[unlikely]] access_budget_exceeded();
         ++th.counters.shared_writes;
@@ -307,55 +307,51 @@ class BlockRunner {
   // Accesses by lanes of one warp separated by __syncwarp() are ordered.
   bool ordered(const ArrayStore& a, const AccessStamp& s) const {
     const int w = current_ / kWarpSize;
-    return warp_of_who(a, s.who & kWhoMask) == w && s.warp_epoch < warp_epoch_[w];
+    return warp_of_who(a, s.who) == w && s.warp_epoch < warp_epoch_[w];
   }
   bool from_other_block(const ArrayStore& a, const AccessStamp& s) const {
     return a.space == MemSpace::Global && s.interval >= launch_->first_interval && s.interval != 0 &&
-           static_cast<int64_t>(s.who & kWhoMask) / threads_per_block_ != block_linear_;
+           static_cast<int64_t>(s.who) / threads_per_block_ != block_linear_;
+  }
+  // An access of this interval by another thread that nothing orders before the current one.
+  bool races_with(const ArrayStore& a, const AccessStamp& s, uint32_t who) const {
+    return s.interval == interval_ && s.who != who && !ordered(a, s);
   }
 
   void check_read(ArrayStore& a, int index, LineId line, uint8_t& flags) {
     CellShadow& s = a.shadow[index];
     const uint32_t who = who_for(a);
-    if (s.write.interval == interval_) {
-      if (s.write.who != who && !ordered(a, s.write)) [[unlikely]] {
-        race(HazardKind::ReadAfterWrite, a, index, s.write, line);
-        flags |= kRacy;
-      }
-    } else if (from_other_block(a, s.write)) [[unlikely]] {
+    if (races_with(a, s.write, who)) [[unlikely]] {
+      race(HazardKind::ReadAfterWrite, a, index, s.write, line);
+      flags |= kRacy;
+    } else if (s.write.interval != interval_ && from_other_block(a, s.write)) [[unlikely]] {
       cross_block_race(HazardKind::ReadAfterWrite, a, index, s.write, line);
       flags |= kRacy;
     }
-    AccessStamp& r = s.read;
-    const uint16_t epoch = warp_epoch_[current_ / kWarpSize];
-    if (r.interval != interval_) {
-      r = {interval_, who, line, epoch};
-    } else if ((r.who & kWhoMask) != who) {
-      r.who |= kSeveralReaders;
-      if (warp_of_who(a, r.who & kWhoMask) != current_ / kWarpSize) r.who |= kReadersInSeveralWarps;
-    }
+    const AccessStamp mine{interval_, who, line, warp_epoch_[current_ / kWarpSize]};
+    if (s.read.interval == interval_ && s.read.who != who) s.other_read = s.read;
+    s.read = mine;
   }
 
   void check_write(ArrayStore& a, int index, LineId line, uint8_t& flags) {
     CellShadow& s = a.shadow[index];
     const uint32_t who = who_for(a);
-    if (s.write.interval == interval_) {
-      if (s.write.who != who && !ordered(a, s.write)) [[unlikely]] {
-        race(HazardKind::WriteAfterWrite, a, index, s.write, line);
-        flags |= kRacy;
-      }
-    } else if (from_other_block(a, s.write)) [[unlikely]] {
+    if (races_with(a, s.write, who)) [[unlikely]] {
+      race(HazardKind::WriteAfterWrite, a, index, s.write, line);
+      flags |= kRacy;
+    } else if (s.write.interval != interval_ && from_other_block(a, s.write)) [[unlikely]] {
       cross_block_race(HazardKind::WriteAfterWrite, a, index, s.write, line);
       flags |= kRacy;
     }
-    const AccessStamp& r = s.read;
-    if (r.interval == interval_) {
-      if (((r.who & kWhoMask) != who || (r.who & kSeveralReaders)) && !ordered(a, r)) [[unlikely]] {
-        race(HazardKind::WriteAfterRead, a, index, r, line);
-        flags |= kRacy;
-      }
-    } else if (from_other_block(a, r)) [[unlikely]] {
-      cross_block_race(HazardKind::WriteAfterRead, a, index, r, line);
+    // Of the two latest readers, name one in another warp if there is one: that is the error.
+    const AccessStamp* reader = nullptr;
+    for (const AccessStamp* r : {&s.read, &s.other_read})
+      if (races_with(a, *r, who) && (!reader || warp_of_who(a, reader->who) == current_ / kWarpSize)) reader = r;
+    if (reader) [[unlikely]] {
+      race(HazardKind::WriteAfterRead, a, index, *reader, line);
+      flags |= kRacy;
+    } else if (s.read.interval != interval_ && from_other_block(a, s.read)) [[unlikely]] {
+      cross_block_race(HazardKind::WriteAfterRead, a, index, s.read, line);
       flags |= kRacy;
     }
     s.write = {interval_, who, line, warp_epoch_[current_ / kWarpSize]};
@@ -370,6 +366,7 @@ class BlockRunner {
   void cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, LineId line);
   void out_of_bounds(const ArrayStore& a, int index, LineId line, bool write);
   void uninitialized_read(const ArrayStore& a, int index, LineId line);
+  void warp_hazard(HazardKind kind, int other_thread, LineId other_line, LineId line);
   [[noreturn]] void access_budget_exceeded();
   [[noreturn]] void fail_in_thread(SimErrorKind kind, std::string message, std::vector<LineId> lines);
   void fail(SimErrorKind kind, std::string message, std::vector<LineId> lines);

@@ -12,6 +12,8 @@ std::string_view to_string(HazardKind k) {
     case HazardKind::OutOfBounds: return "out-of-bounds";
     case HazardKind::UninitializedRead: return "uninitialized";
     case HazardKind::BarrierDivergence: return "barrier-divergence";
+    case HazardKind::WarpDivergence: return "warp-divergence";
+    case HazardKind::ExitedLane: return "exited-lane";
   }
   return "?";
 }

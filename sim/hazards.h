@@ -20,6 +20,8 @@ enum class HazardKind : uint8_t {
   OutOfBounds,
   UninitializedRead,
   BarrierDivergence,
+  WarpDivergence,  // lanes of one warp at different warp operations (or one in divergent code)
+  ExitedLane,      // a warp operation needs a lane that already exited
 };
 enum class Severity : uint8_t { Warning, Error };
 

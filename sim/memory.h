@@ -30,8 +30,9 @@ constexpr DType dtype_of() {
 std::string_view to_string(DType t);
 std::string_view to_string(MemSpace s);
 
-// The last write and the last read(s) of one cell, stamped with the barrier interval they happened in.
-// `who` is the thread (block-local for shared memory, global for global memory).
+// The last write and the last two reads by different threads of one cell, stamped with the barrier
+// interval they happened in. `who` is the thread (block-local for shared memory, global for global
+// memory). Two readers are enough to name a true pair: a writer differs from at least one of them.
 struct AccessStamp {
   uint32_t interval = 0;  // 0: never
   uint32_t who = 0;
@@ -40,11 +41,9 @@ struct AccessStamp {
 };
 struct CellShadow {
   AccessStamp write;
-  AccessStamp read;
+  AccessStamp read;        // the latest reader
+  AccessStamp other_read;  // the latest reader before it that is another thread
 };
-inline constexpr uint32_t kSeveralReaders = 1u << 31;
-inline constexpr uint32_t kReadersInSeveralWarps = 1u << 30;
-inline constexpr uint32_t kWhoMask = kReadersInSeveralWarps - 1;
 
 // Large arrays (global memory of big runs and its shadow) are first touched cell by cell; on 4 KiB
 // pages that is one page fault per 4 KiB. Reserving the vector and asking for transparent huge

@@ -2,6 +2,7 @@
 #include <map>
 
 #include "app/cli/report.h"
+#include "sim/describe.h"
 
 namespace syncscope::cli {
 namespace {
@@ -121,8 +122,18 @@ json hazards_json(const sim::Trace& t) {
                     {"indices", g.indices},
                     {"cross_block", e.cross_block},
                     {"first", {{"launch", e.launch}, {"block", e.block}, {"step", e.step}, {"index", e.index}}},
-                    {"text", describe_hazard(g, t)}});
+                    {"text", sim::describe_hazard(g, t)}});
   }
+  return list;
+}
+
+json diagnosis_json(const sim::Trace& t) {
+  json list = json::array();
+  for (const auto& d : sim::diagnose(t.hazards.groups()))
+    list.push_back({{"lines", {sim::LineTable::describe(d.first), sim::LineTable::describe(d.second)}},
+                    {"same_warp", d.same_warp},
+                    {"cross_block", d.cross_block},
+                    {"text", d.text}});
   return list;
 }
 
@@ -204,6 +215,7 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
                             {"total", counters_json(all.total)},
                             {"max_per_thread", counters_json(all.max_per_thread)}}},
               {"hazards", hazards_json(t)},
+              {"diagnosis", diagnosis_json(t)},
               {"error", t.error ? json{{"message", t.error->message}, {"launch", t.error->launch},
                                        {"block", t.error->block}, {"step", t.error->step}}
                                 : json(nullptr)}};

@@ -28,9 +28,6 @@ struct LabReport {
   std::optional<Outcomes> gpu;
 };
 
-// One line per hazard group, like compute-sanitizer's racecheck analysis mode:
-// "error: race (WAR) between read at kernels/x.h:21 and write at kernels/x.h:23 [hazards: 7, blocks: 0]"
-std::string describe_hazard(const sim::HazardGroup& g, const sim::Trace& trace);
 
 void print_list(std::ostream& out, const Registry& registry);
 void print_run(std::ostream& out, const RunResult& r, bool steps, const std::optional<GpuReport>& gpu,

@@ -3,6 +3,8 @@
 #include <sstream>
 
 #include "app/cli/report.h"
+
+#include "sim/describe.h"
 #include "sim/events.h"
 
 namespace syncscope::cli {
@@ -43,45 +45,11 @@ std::string indices_text(const std::vector<int>& idx, int total) {
   return s.str();
 }
 
-std::string array_name(const sim::Trace& t, int id) {
-  return id >= 0 && id < static_cast<int>(t.arrays.size()) ? t.arrays[id].name : "?";
-}
-
 std::string dims(Dim3 d) {
   std::ostringstream s;
   s << d.x;
   if (d.y > 1 || d.z > 1) s << "×" << d.y;
   if (d.z > 1) s << "×" << d.z;
-  return s.str();
-}
-
-std::string warp_op_name(int op) {
-  switch (static_cast<sim::WarpOp>(op)) {
-    case sim::WarpOp::ShflUp: return "shfl_up";
-    case sim::WarpOp::ShflDown: return "shfl_down";
-    case sim::WarpOp::ShflIdx: return "shfl_idx";
-    case sim::WarpOp::ShflXor: return "shfl_xor";
-    default: return "sync_warp";
-  }
-}
-
-// "reads shared[0] = 0", "writes output[3] = 6", "shfl_up gets 3 from T2"
-std::string describe_event(const sim::Event& e, const sim::Trace& t, DType fallback) {
-  std::ostringstream s;
-  const bool racy = e.flags & sim::kRacy;
-  if (e.is_memory()) {
-    const DType dtype = e.array < t.arrays.size() ? t.arrays[e.array].dtype : fallback;
-    s << (e.is_read() ? "reads " : "writes ") << array_name(t, e.array) << '[' << e.index << ']';
-    if (e.flags & sim::kOutOfBounds) s << " (out of bounds)";
-    s << " = " << format_value(dtype, e.value_bits, e.flags & sim::kValuePoison);
-  } else if (e.kind == sim::EventKind::Shuffle) {
-    s << warp_op_name(e.array) << " gets " << format_value(fallback, e.value_bits, e.flags & sim::kValuePoison);
-    if (e.flags & sim::kOwnValue) s << " (own)";
-    else s << " from lane " << e.index;
-  } else if (e.kind == sim::EventKind::WarpSync) {
-    s << "sync_warp";
-  }
-  if (racy) s << " (race)";
   return s.str();
 }
 
@@ -111,7 +79,7 @@ void print_steps(std::ostream& out, const RunResult& r) {
         std::map<int, std::vector<std::string>> by_thread;
         for (const sim::Event& e : st.events) {
           if (e.kind == sim::EventKind::Barrier || e.kind == sim::EventKind::Exit) continue;
-          by_thread[e.thread].push_back(describe_event(e, t, dtype));
+          by_thread[e.thread].push_back(sim::describe_event(e, t, dtype));
         }
         for (const auto& [thread, things] : by_thread) {
           out << "      T" << std::left << std::setw(5) << thread << std::right;
@@ -119,7 +87,7 @@ void print_steps(std::ostream& out, const RunResult& r) {
           out << "\n";
         }
         for (const auto& snap : st.shared)
-          out << "      " << array_name(t, snap.array) << ": [" << bits_text(t.arrays[snap.array].dtype, snap.bits, snap.poison)
+          out << "      " << sim::array_name(t, snap.array) << ": [" << bits_text(t.arrays[snap.array].dtype, snap.bits, snap.poison)
               << "]\n";
       }
     }
@@ -127,55 +95,7 @@ void print_steps(std::ostream& out, const RunResult& r) {
   out << "\n";
 }
 
-// "cache[8], cache[9]" (the first few distinct cells of a group)
-std::string cells(const std::string& array, const sim::HazardGroup& g) {
-  std::string s;
-  for (size_t k = 0; k < g.indices.size(); ++k) s += (k ? ", " : "") + array + "[" + std::to_string(g.indices[k]) + "]";
-  if (g.indices.size() == sim::HazardGroup::kMaxIndicesListed) s += ", ...";
-  return s.empty() ? array + "[" + std::to_string(g.first.index) + "]" : s;
-}
-
 }  // namespace
-
-std::string describe_hazard(const sim::HazardGroup& g, const sim::Trace& trace) {
-  const sim::HazardEvent& e = g.first;
-  std::ostringstream s;
-  s << sim::to_string(e.severity) << ": ";
-  const std::string array = array_name(trace, e.array);
-  const std::string first = sim::LineTable::describe(e.line_first);
-  const std::string second = sim::LineTable::describe(e.line_second);
-  switch (e.kind) {
-    case sim::HazardKind::ReadAfterWrite:
-      s << (e.cross_block ? "cross-block " : "") << "race (RAW) between write at " << first << " and read at " << second;
-      break;
-    case sim::HazardKind::WriteAfterRead:
-      s << (e.cross_block ? "cross-block " : "") << "race (WAR) between read at " << first << " and write at " << second;
-      break;
-    case sim::HazardKind::WriteAfterWrite:
-      s << (e.cross_block ? "cross-block " : "") << "race (WAW) between write at " << first << " and write at " << second;
-      break;
-    case sim::HazardKind::OutOfBounds: {
-      const int size = e.array >= 0 ? trace.arrays[e.array].size : 0;
-      s << "out-of-bounds " << (e.second_is_write ? "write" : "read") << " of " << cells(array, g) << " at " << second
-        << " (" << array << " has " << size << " elements)";
-      break;
-    }
-    case sim::HazardKind::UninitializedRead:
-      s << "read of uninitialized " << cells(array, g) << " at " << second;
-      break;
-    case sim::HazardKind::BarrierDivergence:
-      s << "barrier divergence at " << second;
-      break;
-  }
-  s << " [hazards: " << g.count << ", blocks: ";
-  for (size_t i = 0; i < g.blocks.size(); ++i) s << (i ? "," : "") << g.blocks[i];
-  if (g.block_count > g.blocks.size()) s << ",... (" << g.block_count << " blocks)";
-  s << "]";
-  if (e.same_warp && e.severity == sim::Severity::Warning) s << " within one warp";
-  if (e.kind <= sim::HazardKind::WriteAfterWrite) s << " on " << array;
-  if (trace.launches.size() > 1) s << ", launch " << e.launch + 1;
-  return s.str();
-}
 
 GpuReport run_gpu_side(const RunResult& r) {
   GpuReport g;
@@ -251,7 +171,8 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
 
   const auto groups = t.hazards.groups();
   if (groups.empty()) out << "hazards: none\n";
-  for (const auto& g : groups) out << describe_hazard(g, t) << "\n";
+  for (const auto& g : groups) out << sim::describe_hazard(g, t) << "\n";
+  for (const auto& d : sim::diagnose(groups)) out << "fix: " << d.text << "\n";
 
   if (gpu) {
     if (!gpu->status.usable) {

@@ -7,30 +7,15 @@
 #include <set>
 
 #include "app/state/timeline.h"
+#include "sim/describe.h"
 
 namespace syncscope::app {
 namespace {
 
-std::string event_text(const sim::Event& e, const sim::Trace& t, DType fallback) {
-  const auto name = [&](int id) { return id < static_cast<int>(t.arrays.size()) ? t.arrays[id].name : "?"; };
-  std::string s;
-  if (e.is_memory()) {
-    const DType dt = t.arrays[e.array].dtype;
-    s = std::string(e.is_read() ? "reads " : "writes ") + name(e.array) + "[" + std::to_string(e.index) + "]" +
-        ((e.flags & sim::kOutOfBounds) ? " (out of bounds)" : "") + " = " +
-        format_value(dt, e.value_bits, e.flags & sim::kValuePoison);
-  } else if (e.kind == sim::EventKind::Shuffle) {
-    s = "shuffle gets " + format_value(fallback, e.value_bits, e.flags & sim::kValuePoison) +
-        ((e.flags & sim::kOwnValue) ? " (own)" : " from lane " + std::to_string(e.index));
-  } else if (e.kind == sim::EventKind::WarpSync) {
-    s = "sync_warp";
-  } else if (e.kind == sim::EventKind::Barrier) {
-    s = "waits at barrier " + short_location(e.line);
-  } else if (e.kind == sim::EventKind::Exit) {
-    s = "exits";
-  }
-  if (e.line != sim::kNoLine && e.kind != sim::EventKind::Barrier) s += "  (" + short_location(e.line) + ")";
-  if (e.flags & sim::kRacy) s += "  RACE";
+std::string event_text(const sim::Event& e, const sim::Trace& t, DType dtype) {
+  std::string s = sim::describe_event(e, t, dtype);
+  if (e.kind == sim::EventKind::Barrier) s += " " + short_location(e.line);
+  else if (e.line != sim::kNoLine) s += "  (" + short_location(e.line) + ")";
   return s;
 }
 

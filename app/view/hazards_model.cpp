@@ -1,6 +1,6 @@
 #include "app/view/hazards_model.h"
 
-#include "app/cli/report.h"
+#include "sim/describe.h"
 
 namespace syncscope::app {
 
@@ -10,7 +10,7 @@ HazardsModel build_hazards(const RunResult& run) {
   int errors = 0, warnings = 0;
   for (const auto& g : t.hazards.groups()) {
     HazardRowView r;
-    r.text = cli::describe_hazard(g, t);
+    r.text = sim::describe_hazard(g, t);
     r.error = g.first.severity == sim::Severity::Error;
     r.launch = g.first.launch;
     r.step = g.first.step;
@@ -24,6 +24,7 @@ HazardsModel build_hazards(const RunResult& run) {
   else
     m.summary = std::to_string(errors) + (errors == 1 ? " error, " : " errors, ") + std::to_string(warnings) +
                 (warnings == 1 ? " warning" : " warnings");
+  for (const auto& d : sim::diagnose(t.hazards.groups())) m.fixes.push_back(d.text);
   if (t.error) m.failure = t.error->message;
   return m;
 }

@@ -19,6 +19,7 @@ struct HazardRowView {
 struct HazardsModel {
   std::vector<HazardRowView> rows;
   std::string summary;  // "no hazards" / "2 errors, 1 warning"
+  std::vector<std::string> fixes;  // "a barrier between kernels/x.h:29 and kernels/x.h:31 would order ..."
   std::string failure;  // the run stopped with this error (barrier divergence, ...)
 };
 

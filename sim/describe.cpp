@@ -1,0 +1,171 @@
+#include "sim/describe.h"
+
+#include <charconv>
+#include <set>
+#include <sstream>
+#include <tuple>
+
+#include "sim/memory.h"
+
+namespace syncscope::sim {
+
+std::string format_number(DType dtype, double value) {
+  char buf[64];
+  if (dtype == DType::Int32) {
+    auto [end, ec] = std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(value));
+    return std::string(buf, end);
+  }
+  // Shortest text that reads back as the same float.
+  auto [end, ec] = std::to_chars(buf, buf + sizeof buf, static_cast<float>(value));
+  return std::string(buf, end);
+}
+
+std::string format_value(DType dtype, uint32_t bits, bool poison) {
+  if (poison) return "?";
+  return format_number(dtype, bits_to_double(dtype, bits));
+}
+
+std::string warp_op_name(WarpOp op) {
+  switch (op) {
+    case WarpOp::ShflUp: return "shfl_up";
+    case WarpOp::ShflDown: return "shfl_down";
+    case WarpOp::ShflIdx: return "shfl_idx";
+    case WarpOp::ShflXor: return "shfl_xor";
+    case WarpOp::SyncWarp: return "sync_warp";
+    case WarpOp::None: break;
+  }
+  return "warp operation";
+}
+
+std::string array_name(const Trace& t, int id) {
+  return id >= 0 && id < static_cast<int>(t.arrays.size()) ? t.arrays[id].name : "?";
+}
+
+std::string describe_event(const Event& e, const Trace& t, DType dtype) {
+  std::ostringstream s;
+  if (e.is_memory()) {
+    const DType cell_type = e.array < t.arrays.size() ? t.arrays[e.array].dtype : dtype;
+    s << (e.is_read() ? "reads " : "writes ") << array_name(t, e.array) << '[' << e.index << ']';
+    if (e.flags & kOutOfBounds) s << " (out of bounds)";
+    s << " = " << format_value(cell_type, e.value_bits, e.flags & kValuePoison);
+  } else if (e.kind == EventKind::Shuffle) {
+    s << warp_op_name(static_cast<WarpOp>(e.array)) << " gets " << format_value(dtype, e.value_bits, e.flags & kValuePoison);
+    if (e.flags & kOwnValue) s << " (own)";
+    else s << " from lane " << e.index;
+  } else if (e.kind == EventKind::WarpSync) {
+    s << "sync_warp";
+  } else if (e.kind == EventKind::Barrier) {
+    s << "waits at the barrier";
+  } else if (e.kind == EventKind::Exit) {
+    s << "exits";
+  }
+  if (e.flags & kRacy) s << " (race)";
+  return s.str();
+}
+
+namespace {
+
+// "cache[8], cache[9]" (the first few distinct cells of a group)
+std::string cells(const std::string& array, const HazardGroup& g) {
+  std::string s;
+  for (size_t k = 0; k < g.indices.size(); ++k) s += (k ? ", " : "") + array + "[" + std::to_string(g.indices[k]) + "]";
+  if (g.indices.size() == HazardGroup::kMaxIndicesListed) s += ", ...";
+  return s.empty() ? array + "[" + std::to_string(g.first.index) + "]" : s;
+}
+
+bool is_race(HazardKind k) {
+  return k == HazardKind::ReadAfterWrite || k == HazardKind::WriteAfterRead || k == HazardKind::WriteAfterWrite;
+}
+
+}  // namespace
+
+std::string describe_hazard(const HazardGroup& g, const Trace& t) {
+  const HazardEvent& e = g.first;
+  std::ostringstream s;
+  s << to_string(e.severity) << ": ";
+  const std::string array = array_name(t, e.array);
+  const std::string first = LineTable::describe(e.line_first);
+  const std::string second = LineTable::describe(e.line_second);
+  const std::string threads = e.cross_block ? " (block " + std::to_string(e.block_first) + " T" +
+                                                  std::to_string(e.thread_first) + ", block " + std::to_string(e.block) +
+                                                  " T" + std::to_string(e.thread_second) + ")"
+                                            : " (T" + std::to_string(e.thread_first) + ", T" +
+                                                  std::to_string(e.thread_second) + ")";
+  switch (e.kind) {
+    case HazardKind::ReadAfterWrite:
+      s << (e.cross_block ? "cross-block " : "") << "race (RAW) between write at " << first << " and read at " << second
+        << threads;
+      break;
+    case HazardKind::WriteAfterRead:
+      s << (e.cross_block ? "cross-block " : "") << "race (WAR) between read at " << first << " and write at " << second
+        << threads;
+      break;
+    case HazardKind::WriteAfterWrite:
+      s << (e.cross_block ? "cross-block " : "") << "race (WAW) between write at " << first << " and write at " << second
+        << threads;
+      break;
+    case HazardKind::OutOfBounds: {
+      const int size = e.array >= 0 ? t.arrays[e.array].size : 0;
+      s << "out-of-bounds " << (e.second_is_write ? "write" : "read") << " of " << cells(array, g) << " at " << second
+        << " (" << array << " has " << size << " elements)";
+      break;
+    }
+    case HazardKind::UninitializedRead:
+      s << "read of uninitialized " << cells(array, g) << " at " << second;
+      break;
+    case HazardKind::BarrierDivergence:
+      s << "barrier divergence at " << second;
+      break;
+    case HazardKind::WarpDivergence:
+      s << "warp divergence: lanes of one warp reached different warp operations at " << first << " (T"
+        << e.thread_first << ") and " << second << " (T" << e.thread_second << ")";
+      break;
+    case HazardKind::ExitedLane:
+      s << "warp operation at " << second << " (T" << e.thread_second << ") needs T" << e.thread_first
+        << ", which already exited";
+      break;
+  }
+  s << " [hazards: " << g.count << ", blocks: ";
+  for (size_t i = 0; i < g.blocks.size(); ++i) s << (i ? "," : "") << g.blocks[i];
+  if (g.block_count > g.blocks.size()) s << ",... (" << g.block_count << " blocks)";
+  s << "]";
+  if (e.same_warp && e.severity == Severity::Warning) s << " within one warp";
+  if (is_race(e.kind)) s << " on " << array;
+  if (t.launches.size() > 1) s << ", launch " << e.launch + 1;
+  return s.str();
+}
+
+std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups) {
+  std::vector<Diagnosis> out;
+  std::set<std::tuple<LineId, LineId, bool>> seen;
+  for (const HazardGroup& g : groups) {
+    const HazardEvent& e = g.first;
+    if (!is_race(e.kind) || e.line_first == kNoLine) continue;
+    if (!seen.insert({e.line_first, e.line_second, e.cross_block}).second) continue;
+    Diagnosis d{e.line_first, e.line_second, e.same_warp && e.severity == Severity::Warning, e.cross_block, ""};
+    const SourceLine& a = LineTable::get(e.line_first);
+    const SourceLine& b = LineTable::get(e.line_second);
+    const std::string A = LineTable::describe(e.line_first), B = LineTable::describe(e.line_second);
+    const std::string barrier = d.same_warp ? "a __syncwarp() (or a barrier)" : "a barrier";
+    if (d.cross_block) {
+      d.text = "blocks of one launch cannot wait for each other: the access at " + B + " needs what " + A +
+               " does in another block finished first, so split the work into two launches (or use atomics)";
+    } else if (e.line_first == e.line_second && e.kind == HazardKind::WriteAfterRead) {
+      d.text = "one statement at " + A + " reads a cell that another thread's run of it writes in the same step: "
+               "read into a variable, then " + barrier + ", then write, would order these accesses";
+    } else if (e.line_first == e.line_second) {
+      d.text = barrier + " after " + A + ", before it runs again (the loop goes back to it), would order these accesses";
+    } else if (a.file == b.file && a.function == b.function && a.line > b.line) {
+      d.text = barrier + " after " + A + ", before " + B + " comes round again (the loop goes back between them), "
+               "would order these accesses";
+    } else if (a.file == b.file && a.function == b.function) {
+      d.text = barrier + " between " + A + " and " + B + " would order these accesses";
+    } else {
+      d.text = barrier + " after " + A + " and before " + B + " would order these accesses";
+    }
+    out.push_back(std::move(d));
+  }
+  return out;
+}
+
+}  // namespace syncscope::sim
