@@ -104,4 +104,20 @@ std::string gpu_verdict(const Outcomes& o, const RunConfig& config) {
          std::to_string(o.runs) + " runs, " + std::to_string(o.runs - correct) + " wrong";
 }
 
+bool faults_on_a_gpu(const sim::Trace& t) {
+  for (const auto& g : t.hazards.groups()) {
+    const sim::HazardEvent& e = g.first;
+    if (e.kind != sim::HazardKind::OutOfBounds || e.array < 0 || t.arrays[e.array].space != sim::MemSpace::Shared) continue;
+    const int launch = t.arrays[e.array].launch;
+    int offset = 0;  // where the array starts in the launch's shared memory (arrays are carved in order)
+    for (int a = 0; a < e.array; ++a)
+      if (t.arrays[a].space == sim::MemSpace::Shared && t.arrays[a].launch == launch) offset += shared_bytes_for(t.arrays[a].size);
+    const int bytes = t.launches.at(launch).shared_bytes;
+    const int allocated = (bytes + kSharedAllocationUnitBytes - 1) / kSharedAllocationUnitBytes * kSharedAllocationUnitBytes;
+    for (int index : g.indices)
+      if (index < 0 || offset + 4 * index >= allocated) return true;
+  }
+  return false;
+}
+
 }  // namespace syncscope

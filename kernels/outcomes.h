@@ -29,6 +29,13 @@ struct Outcomes {
   bool unavailable = false;  // error is the GPU's absence, not a run's failure
 };
 
+// An out-of-bounds shared-memory access past the block's allocation rounded up to the GPU's
+// allocation unit (128 bytes on Hopper): there the GPU faults ("an illegal memory access was
+// encountered") instead of returning the sums, as the H100 does for seed 001's as-written axis sum
+// from TPB 32 on. Nearer stray reads land in the block's own allocation and go unnoticed (TPB 8).
+inline constexpr int kSharedAllocationUnitBytes = 128;
+bool faults_on_a_gpu(const sim::Trace& trace);
+
 // lockstep, forward, reverse, random:1 .. random:16
 std::vector<std::string> lab_schedules();
 

@@ -17,7 +17,8 @@ say "   $(./syncscope run kogge-stone --gpu | grep -E '^gpu')"
 
 say "== GPU fidelity tests (label gpu)"
 start=$(date +%s)
-./syncscope_gpu_tests > "$OUT/gpu-tests.log" 2>&1
+# The lockstep-vs-GPU table (tests/test_simt_fidelity.cpp) comes back as Markdown.
+SYNCSCOPE_SIMT_TABLE="$OUT/simt-table.md" ./syncscope_gpu_tests > "$OUT/gpu-tests.log" 2>&1
 say "   exit $? in $(( $(date +%s) - start )) s: $(grep -E '^\[  (PASSED|FAILED|SKIPPED) +\] [0-9]+ tests?' "$OUT/gpu-tests.log" | tr '\n' ' ')"
 grep -E "Failure|error" -A3 "$OUT/gpu-tests.log" | head -40 >> "$summary"
 

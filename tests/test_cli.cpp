@@ -87,7 +87,7 @@ TEST(Cli, JsonHasConfigOutputExpectedMatchCountersAndSteps) {
   ASSERT_EQ(r.code, 0);
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_EQ(doc["config"]["algorithm"], "two-phase-scan");
-  EXPECT_EQ(doc["config"]["blocks"], 2);
+  EXPECT_EQ(doc["config"]["grid_blocks"], 2);
   EXPECT_EQ(doc["output"].size(), 15u);
   EXPECT_EQ(doc["output"][14], 105);
   EXPECT_EQ(doc["expected"][14], 105);

@@ -109,6 +109,16 @@ INSTANTIATE_TEST_SUITE_P(
       return name;
     });
 
+TEST(RaceLab, TheAsWrittenAxisSumFaultsOnAGpuFromTpb32ButNotAt8) {
+  // Measured on an H100: TPB 8 prints the right sums, TPB 32 and up "an illegal memory access".
+  EXPECT_FALSE(faults_on_a_gpu(run_algorithm({.algorithm = "axis-sum", .bug = "as-written"}).sim.trace));
+  for (int tpb : {32, 64, 1024})
+    EXPECT_TRUE(faults_on_a_gpu(
+        run_algorithm({.algorithm = "axis-sum", .n = tpb, .rows = 1, .tpb = tpb, .bug = "as-written"}).sim.trace))
+        << tpb;
+  EXPECT_FALSE(faults_on_a_gpu(run_algorithm({.algorithm = "axis-sum", .n = 64, .rows = 1, .tpb = 64}).sim.trace));
+}
+
 TEST(RaceLab, AsWrittenAxisSumLooksRightUnderLockstepButReadsPastTheCache) {
   // Seed 001: "prints the expected 15 51 87 123" — and reads cache[8] and cache[9].
   const RunResult r = run_algorithm({.algorithm = "axis-sum", .bug = "as-written"});

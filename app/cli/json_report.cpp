@@ -2,6 +2,7 @@
 #include <map>
 
 #include "app/cli/report.h"
+#include "kernels/config_codec.h"
 #include "sim/describe.h"
 
 namespace syncscope::cli {
@@ -184,15 +185,9 @@ json list_json(const Registry& registry) {
 json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gpu, const LabReport& lab) {
   const DType dtype = r.config.problem.dtype;
   const sim::Trace& t = r.sim.trace;
-  json config = {{"algorithm", r.config.algorithm->info.name},
-                 {"n", r.config.problem.n},
-                 {"tpb", r.config.problem.tpb},
-                 {"blocks", r.config.blocks()},
-                 {"dtype", sim::to_string(dtype)},
-                 {"input", r.config.input.text()},
-                 {"schedule", r.config.schedule.name()},
-                 {"bug", r.config.bug_name()}};
-  if (r.config.algorithm->info.two_dimensional) config["rows"] = r.config.problem.rows;
+  // The configuration as the codec writes it (kernels/config_codec.h): it reads back as the same run.
+  json config = options_to_json(options_of(r.config));
+  config["grid_blocks"] = r.config.blocks();
 
   json counters = json::array();
   sim::CounterSummary all;

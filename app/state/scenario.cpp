@@ -11,53 +11,25 @@
 namespace syncscope::app {
 
 nlohmann::json scenario_to_json(const Scenario& s) {
-  const RunOptions& o = s.options;
-  nlohmann::json j = {{"syncscope_scenario", 1}, {"algorithm", o.algorithm}};
+  nlohmann::json j = options_to_json(s.options);
+  j["syncscope_scenario"] = 1;
   if (!s.title.empty()) j["title"] = s.title;
-  if (o.n) j["n"] = *o.n;
-  if (o.rows) j["rows"] = *o.rows;
-  if (o.tpb) j["tpb"] = *o.tpb;
-  if (o.dtype) j["dtype"] = *o.dtype;
-  if (o.input) j["input"] = *o.input;
-  if (o.schedule) j["schedule"] = *o.schedule;
-  if (!o.blocks.empty()) j["blocks"] = o.blocks;
   j["launch"] = s.launch;
   j["step"] = s.step;
   return j;
 }
 
 std::variant<Scenario, std::string> scenario_from_json(const nlohmann::json& j) {
-  if (!j.is_object()) return std::string("a scenario is a JSON object");
+  auto options = options_from_json(j);
+  if (auto* why = std::get_if<std::string>(&options)) return *why;
   Scenario s;
-  auto text = [&](const char* key, std::optional<std::string>& out) -> std::optional<std::string> {
-    if (!j.contains(key)) return std::nullopt;
-    if (!j[key].is_string()) return std::string("\"") + key + "\" must be text, got " + j[key].dump();
-    out = j[key].get<std::string>();
-    return std::nullopt;
-  };
-  auto whole = [&](const char* key, std::optional<int>& out) -> std::optional<std::string> {
-    if (!j.contains(key)) return std::nullopt;
-    if (!j[key].is_number_integer()) return std::string("\"") + key + "\" must be a whole number, got " + j[key].dump();
-    out = j[key].get<int>();
-    return std::nullopt;
-  };
-  if (!j.contains("algorithm") || !j["algorithm"].is_string()) return std::string("\"algorithm\" (text) is missing");
-  s.options.algorithm = j["algorithm"].get<std::string>();
+  s.options = std::get<RunOptions>(std::move(options));
   if (j.contains("title") && j["title"].is_string()) s.title = j["title"].get<std::string>();
-  std::optional<int> launch, step;
-  for (auto e : {whole("n", s.options.n), whole("rows", s.options.rows), whole("tpb", s.options.tpb),
-                 text("dtype", s.options.dtype), text("input", s.options.input), text("schedule", s.options.schedule),
-                 whole("launch", launch), whole("step", step)})
-    if (e) return *e;
-  if (j.contains("blocks")) {
-    if (!j["blocks"].is_array()) return std::string("\"blocks\" must be a list of block numbers");
-    for (const auto& b : j["blocks"]) {
-      if (!b.is_number_integer()) return std::string("\"blocks\" must be a list of block numbers, got ") + b.dump();
-      s.options.blocks.push_back(b.get<int>());
-    }
+  for (auto [key, out] : {std::pair{"launch", &s.launch}, std::pair{"step", &s.step}}) {
+    if (!j.contains(key)) continue;
+    if (!j[key].is_number_integer()) return std::string("\"") + key + "\" must be a whole number, got " + j[key].dump();
+    *out = j[key].get<int>();
   }
-  s.launch = launch.value_or(0);
-  s.step = step.value_or(0);
   if (s.launch < 0 || s.step < 0) return std::string("\"launch\" and \"step\" count from 0");
   return s;
 }
@@ -100,14 +72,7 @@ std::optional<std::string> save_scenario(const std::string& path, const Scenario
 
 Scenario scenario_of(const RunConfig& c, int launch, int step) {
   Scenario s;
-  s.options.algorithm = c.algorithm->info.name;
-  s.options.n = c.problem.n;
-  if (c.algorithm->info.two_dimensional) s.options.rows = c.problem.rows;
-  s.options.tpb = c.problem.tpb;
-  s.options.dtype = std::string(sim::to_string(c.problem.dtype));
-  s.options.input = c.input.text();
-  s.options.schedule = c.schedule.name();
-  s.options.blocks = c.detail_blocks;
+  s.options = options_of(c);
   s.launch = launch;
   s.step = step;
   return s;

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "kernels/config_codec.h"
 #include "kernels/run.h"
 
 namespace syncscope::app {

@@ -1,5 +1,7 @@
 #include "app/state/session.h"
 
+#include "kernels/config_codec.h"
+
 #include <algorithm>
 
 namespace syncscope::app {
@@ -59,12 +61,7 @@ void Session::run_gpu_outcomes(int runs) {
 // The lab's answers stay valid while the configuration is the same (another schedule or another
 // recorded block does not change what the kernel can compute).
 static bool same_lab_config(const RunResult* a, const RunResult* b) {
-  if (!a || !b) return false;
-  const RunConfig& x = a->config;
-  const RunConfig& y = b->config;
-  return x.algorithm == y.algorithm && x.problem.n == y.problem.n && x.problem.rows == y.problem.rows &&
-         x.problem.tpb == y.problem.tpb && x.problem.dtype == y.problem.dtype && x.problem.bug == y.problem.bug &&
-         x.input.text() == y.input.text();
+  return a && b && same_problem(a->config, b->config);
 }
 
 const Outcomes* Session::schedule_outcomes() const {
