@@ -10,6 +10,8 @@
 //   };
 #pragma once
 
+#include <array>
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -35,9 +37,42 @@ struct BugInfo {
   std::string shows;   // what the class sees: "read and write of one step overlap (WAR)"
 };
 
+// One algorithm's bug variants, written once next to its enum:
+//
+//   enum class MyBug : int { None, NoBarrier, Count };
+//   inline constexpr BugTable<MyBug, 1> kMyBugs{{{{MyBug::NoBarrier, "no-barrier", "what the class sees"}}}};
+//
+// `p.bug` is 1-based into the table and `kMyBugs.of(p)` gives the enumerator; the table must list
+// every enumerator but None, in the enum's order (`static_assert(kMyBugs.complete())`), so the
+// name a user types and the branch the kernel takes cannot drift apart.
+template <class BugEnum>
+struct BugVariant {
+  BugEnum value;
+  const char* name;
+  const char* shows;
+};
+
+template <class BugEnum, std::size_t N>
+struct BugTable {
+  std::array<BugVariant<BugEnum>, N> variants;
+
+  constexpr bool complete() const {
+    if (static_cast<std::size_t>(BugEnum::Count) != N + 1 || static_cast<int>(BugEnum::None) != 0) return false;
+    for (std::size_t k = 0; k < N; ++k)
+      if (static_cast<std::size_t>(variants[k].value) != k + 1) return false;
+    return true;
+  }
+  BugEnum of(const Problem& p) const { return static_cast<BugEnum>(p.bug); }  // the registry checked the range
+  std::vector<BugInfo> infos() const {
+    std::vector<BugInfo> out;
+    for (const auto& v : variants) out.push_back({v.name, v.shows});
+    return out;
+  }
+};
+
 struct AlgoInfo {
   std::string name;         // the CLI name: "kogge-stone"
-  std::string group;        // "scans" or "reductions"
+  std::string group;        // "scans", "reductions": the heading it is listed under
   std::string title;        // "Kogge-Stone block scan"
   std::string description;  // one paragraph for the class
   std::string origin;       // which seed document it comes from

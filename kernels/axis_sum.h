@@ -14,7 +14,14 @@
 
 namespace syncscope::kernels {
 
-enum class AxisSumBug : int { None, AsWritten, NoBarrier };
+enum class AxisSumBug : int { None, AsWritten, NoBarrier, Count };
+inline constexpr BugTable<AxisSumBug, 2> kAxisSumBugs{
+    {{{AxisSumBug::AsWritten, "as-written",
+       "seed 001's guard `local_i < size`: threads past the stride add too, reading past the end of the cache "
+       "(cache[8] and cache[9] at the seed's TPB 8) and racing; there the sums still look right, on an H100 too. From "
+       "TPB 32 the stray reads leave the block's shared memory and the GPU kernel faults"},
+      {AxisSumBug::NoBarrier, "no-barrier", "the reduction without the barrier between strides"}}}};
+static_assert(kAxisSumBugs.complete(), "kAxisSumBugs lists every AxisSumBug but None, in order");
 
 struct AxisSumKernel {
   template <class Ctx, class Array>
@@ -52,11 +59,7 @@ struct AxisSum {
             "elements into shared memory, then a halving-stride tree reduction with a barrier after every "
             "stride.",
             "seed 001 (puzzle 13: axis sum)", Problem{6, 4, 8, DType::Float32}, true, {"kernels/axis_sum.h"},
-            {{"as-written", "seed 001's guard `local_i < size`: threads past the stride add too, reading past the "
-                            "end of the cache (cache[8] and cache[9] at the seed's TPB 8) and racing; there the sums "
-                            "still look right, on an H100 too. From TPB 32 the stray reads leave the block's shared "
-                            "memory and the GPU kernel faults"},
-             {"no-barrier", "the reduction without the barrier between strides"}}};
+            kAxisSumBugs.infos()};
   }
   static std::string check(const Problem&) { return ""; }
 
@@ -65,7 +68,7 @@ struct AxisSum {
     auto a = rt.input();
     auto out = rt.alloc("out", p.rows);
     rt.launch("axis_sum", AxisSumKernel{}, Dim3{1, p.rows}, Dim3{p.tpb}, shared_bytes_for(p.tpb), a, out, p.n,
-              static_cast<AxisSumBug>(p.bug));
+              kAxisSumBugs.of(p));
     rt.set_output(out, p.rows);
   }
 

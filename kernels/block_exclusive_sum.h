@@ -26,7 +26,11 @@ SYNCSCOPE_DEVICE T warp_exclusive_sum(Ctx& c, T value) {
   return lane == 0 ? T(0) : exclusive;
 }
 
-enum class BlockExclusiveSumBug : int { None, NoSyncBeforeOffsets };
+enum class BlockExclusiveSumBug : int { None, NoSyncBeforeOffsets, Count };
+inline constexpr BugTable<BlockExclusiveSumBug, 1> kBlockExclusiveSumBugs{
+    {{{BlockExclusiveSumBug::NoSyncBeforeOffsets, "no-sync-before-offsets",
+       "warp 0 reads the warp totals before all warps stored them"}}}};
+static_assert(kBlockExclusiveSumBugs.complete(), "kBlockExclusiveSumBugs lists every BlockExclusiveSumBug but None, in order");
 
 struct BlockExclusiveSumKernel {
   template <class Ctx, class Array>
@@ -71,7 +75,7 @@ struct BlockExclusiveSum {
             "offset.",
             "seed 004 (block exclusive sum with plane intrinsics)", Problem{64, 1, 64, DType::Int32}, false,
             {"kernels/block_exclusive_sum.h"},
-            {{"no-sync-before-offsets", "warp 0 reads the warp totals before all warps stored them"}}};
+            kBlockExclusiveSumBugs.infos()};
   }
   static std::string check(const Problem&) { return ""; }
 
@@ -80,7 +84,7 @@ struct BlockExclusiveSum {
     auto input = rt.input();
     auto output = rt.alloc("output", p.n);
     rt.launch("kernel_block_exclusive_sum", BlockExclusiveSumKernel{}, Dim3{ceil_div(p.n, p.tpb)}, Dim3{p.tpb},
-              shared_bytes_for(kWarpSize), input, output, p.n, static_cast<BlockExclusiveSumBug>(p.bug));
+              shared_bytes_for(kWarpSize), input, output, p.n, kBlockExclusiveSumBugs.of(p));
     rt.set_output(output, p.n);
   }
 

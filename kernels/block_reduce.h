@@ -10,7 +10,12 @@
 
 namespace syncscope::kernels {
 
-enum class BlockReduceBug : int { None, WarpUnrolledNoSync };
+enum class BlockReduceBug : int { None, WarpUnrolledNoSync, Count };
+inline constexpr BugTable<BlockReduceBug, 1> kBlockReduceBugs{
+    {{{BlockReduceBug::WarpUnrolledNoSync, "warp-unrolled-no-sync",
+       "the last warp unrolled without __syncwarp() (or volatile): reduction #5's trap since independent thread "
+       "scheduling"}}}};
+static_assert(kBlockReduceBugs.complete(), "kBlockReduceBugs lists every BlockReduceBug but None, in order");
 
 struct BlockReduceKernel {
   template <class Ctx, class Array>
@@ -45,8 +50,7 @@ struct BlockReduce {
             "than a warp is busy, then the last warp alone with __syncwarp() between steps.",
             "the classic CUDA reduction #5 (Harris, 'Optimizing Parallel Reduction in CUDA')",
             Problem{64, 1, 64, DType::Int32}, false, {"kernels/block_reduce.h"},
-            {{"warp-unrolled-no-sync", "the last warp unrolled without __syncwarp() (or volatile): reduction #5's trap "
-                                       "since independent thread scheduling"}}};
+            kBlockReduceBugs.infos()};
   }
   static std::string check(const Problem& p) {
     if (p.tpb & (p.tpb - 1))
@@ -61,7 +65,7 @@ struct BlockReduce {
     auto x = rt.input();
     auto sums = rt.alloc("block_sums", blocks);
     rt.launch("block_reduce", BlockReduceKernel{}, Dim3{blocks}, Dim3{p.tpb}, shared_bytes_for(p.tpb), x, sums, p.n,
-              static_cast<BlockReduceBug>(p.bug));
+              kBlockReduceBugs.of(p));
     rt.set_output(sums, blocks);
   }
 

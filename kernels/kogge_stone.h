@@ -12,7 +12,15 @@
 namespace syncscope::kernels {
 
 // The race-condition lab's variants (syncscope run kogge-stone --bug NAME).
-enum class KoggeStoneBug : int { None, NoSecondBarrier, NoFirstBarrier, InPlace };
+enum class KoggeStoneBug : int { None, NoSecondBarrier, NoFirstBarrier, InPlace, Count };
+inline constexpr BugTable<KoggeStoneBug, 3> kKoggeStoneBugs{
+    {{{KoggeStoneBug::NoSecondBarrier, "no-second-barrier",
+       "read and write of one step overlap: a thread overwrites a cell its neighbour has not read yet (WAR)"},
+      {KoggeStoneBug::NoFirstBarrier, "no-first-barrier",
+       "reads see the previous step half-written, the first ones even the load (RAW)"},
+      {KoggeStoneBug::InPlace, "in-place",
+       "s[t] += s[t - offset] with one barrier per step, as a public puzzle solution once shipped"}}}};
+static_assert(kKoggeStoneBugs.complete(), "kKoggeStoneBugs lists every KoggeStoneBug but None, in order");
 
 // Scans s[0 .. blockDim.x) in place. All threads of the block must call it (it has barriers).
 template <class Ctx, class Shared>
@@ -64,10 +72,7 @@ struct KoggeStone {
             "scanned independently (seed 002's 'partial sums per block').",
             "seeds 002 (CUDA Kogge-Stone) and 003 (prefix sum, simple version)",
             Problem{8, 1, 8, DType::Float32}, false, {"kernels/kogge_stone.h"},
-            {{"no-second-barrier", "read and write of one step overlap: a thread overwrites a cell its neighbour has "
-                                   "not read yet (WAR)"},
-             {"no-first-barrier", "reads see the previous step half-written, the first ones even the load (RAW)"},
-             {"in-place", "s[t] += s[t - offset] with one barrier per step, as a public puzzle solution once shipped"}}};
+            kKoggeStoneBugs.infos()};
   }
   static std::string check(const Problem&) { return ""; }
 
@@ -76,7 +81,7 @@ struct KoggeStone {
     auto x = rt.input();
     auto y = rt.alloc("output", p.n);
     rt.launch("Kogge_Stone_scan_kernel", KoggeStoneScanKernel{}, Dim3{ceil_div(p.n, p.tpb)}, Dim3{p.tpb},
-              shared_bytes_for(p.tpb), x, y, p.n, static_cast<KoggeStoneBug>(p.bug));
+              shared_bytes_for(p.tpb), x, y, p.n, kKoggeStoneBugs.of(p));
     rt.set_output(y, p.n);
   }
 

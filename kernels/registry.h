@@ -2,6 +2,7 @@
 // (kernels/algorithms.h for the product; tests build their own from the same template).
 #pragma once
 
+#include <algorithm>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -63,6 +64,13 @@ class Registry {
     return r;
   }
   const std::vector<AlgorithmEntry>& all() const { return entries_; }
+  // The groups ("scans", "reductions", ...) in the order their first algorithm was listed.
+  std::vector<std::string> groups() const {
+    std::vector<std::string> out;
+    for (const auto& e : entries_)
+      if (std::find(out.begin(), out.end(), e.info.group) == out.end()) out.push_back(e.info.group);
+    return out;
+  }
   const AlgorithmEntry* find(std::string_view name) const {
     for (const auto& e : entries_)
       if (e.info.name == name) return &e;

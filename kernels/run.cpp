@@ -8,16 +8,11 @@
 
 #include "kernels/reference.h"
 #include "sim/limits.h"
+#include "sim/splitmix64.h"
 
 namespace syncscope {
 namespace {
 
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t");
@@ -220,7 +215,7 @@ std::vector<double> make_input(const RunConfig& c) {
       // Small values a class can add in their heads: 0..9, or quarters 0..3.75 for float32.
       uint64_t state = c.input.seed;
       for (int i = 0; i < count; ++i) {
-        const uint64_t r = splitmix64(state);
+        const uint64_t r = sim::splitmix64(state);
         in[i] = c.problem.dtype == DType::Int32 ? static_cast<double>(r % 10) : static_cast<double>(r % 16) / 4.0;
       }
       break;

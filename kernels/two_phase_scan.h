@@ -13,7 +13,11 @@
 
 namespace syncscope::kernels {
 
-enum class TwoPhaseBug : int { None, SingleKernel };
+enum class TwoPhaseBug : int { None, SingleKernel, Count };
+inline constexpr BugTable<TwoPhaseBug, 1> kTwoPhaseBugs{
+    {{{TwoPhaseBug::SingleKernel, "single-kernel",
+       "block totals read in the same launch that writes them: a race between blocks on global memory"}}}};
+static_assert(kTwoPhaseBugs.complete(), "kTwoPhaseBugs lists every TwoPhaseBug but None, in order");
 
 // Phase 2's work: add the totals of all preceding blocks (stored after the data) to this block's
 // elements. One thread adds them up (the seed, with two blocks, only needs block 0's) and shares
@@ -71,8 +75,7 @@ struct TwoPhaseScan {
             "blocks. Shows why blocks need a kernel boundary to share results.",
             "seed 000 (prefix sum, complete version)", Problem{15, 1, 8, DType::Float32}, false,
             {"kernels/two_phase_scan.h", "kernels/kogge_stone.h"},
-            {{"single-kernel", "block totals read in the same launch that writes them: a race between blocks on "
-                               "global memory"}}};
+            kTwoPhaseBugs.infos()};
   }
   static std::string check(const Problem& p) {
     const int blocks = ceil_div(p.n, p.tpb);
@@ -88,7 +91,7 @@ struct TwoPhaseScan {
     const int blocks = ceil_div(p.n, p.tpb);
     auto a = rt.input();
     auto output = rt.alloc("output", p.n + blocks);  // data, then one total per block
-    const auto bug = static_cast<TwoPhaseBug>(p.bug);
+    const auto bug = kTwoPhaseBugs.of(p);
     if (bug == TwoPhaseBug::SingleKernel) {
       rt.launch("prefix_sum_single_kernel", PrefixSumLocalPhase{}, Dim3{blocks}, Dim3{p.tpb},
                 shared_bytes_for(p.tpb, 1), a, output, p.n, bug);

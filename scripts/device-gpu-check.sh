@@ -9,6 +9,7 @@ OUT=${OUT:-$PWD/out}
 mkdir -p "$OUT"
 export LD_LIBRARY_PATH="$PWD/lib:${LD_LIBRARY_PATH:-}"
 export SYNCSCOPE_EXE="$PWD/syncscope"  # the tests start it as the GPU child
+export SYNCSCOPE_DATA_DIR="$PWD"     # the shipped scenarios the unit tests read
 summary="$OUT/summary.txt"
 say() { echo "$*" | tee -a "$summary"; }
 

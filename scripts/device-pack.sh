@@ -11,5 +11,6 @@ rm -rf .device && mkdir -p .device/lib
 cp build-device/syncscope build-device/tests/syncscope_gpu_tests build-device/tests/syncscope_tests \
    build-device/bench/syncscope_bench .device/
 for lib in libboost_context.so.1.74.0 libbenchmark.so.1debian; do cp -L "/usr/lib/x86_64-linux-gnu/$lib" .device/lib/; done
+mkdir -p .device/assets && cp -r assets/scenarios .device/assets/
 cp scripts/device-gpu-check.sh scripts/racecheck_compare.py .device/
 du -sh .device

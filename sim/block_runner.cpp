@@ -11,6 +11,7 @@
 
 #include "sim/describe.h"
 #include "sim/sim_ctx.h"
+#include "sim/splitmix64.h"
 #include "sim/simulator.h"
 
 namespace syncscope::sim {
@@ -20,12 +21,6 @@ namespace {
 // lazily, and a guard page turns an overflow into a clean fault instead of silent corruption.
 constexpr size_t kFiberStackBytes = 256 * 1024;
 
-uint64_t splitmix64(uint64_t& state) {
-  uint64_t z = (state += 0x9e3779b97f4a7c15ull);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-  return z ^ (z >> 31);
-}
 
 }  // namespace
 

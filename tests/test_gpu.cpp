@@ -45,7 +45,7 @@ TEST_P(GpuFidelity, BitIdenticalToTheSimulatorOnRandomConfigurations) {
   int compared = 0;
   long long elements = 0;
   for (int k = 0; k < kConfigsPerAlgorithm; ++k) {
-    const RunResult r = run_algorithm(random_options(algo->info, rng, k % 20 == 0 ? 3e5 : 2e4, 200, 2000));
+    const RunResult r = run_algorithm(random_options(*algo, rng, k % 20 == 0 ? 3e5 : 2e4, 200, 2000));
     ++compared;
     elements += r.config.problem.input_count();
     expect_gpu_equals_simulator(r, run_on_gpu(GetParam(), r.config.problem, r.input));

@@ -16,7 +16,7 @@ TEST_P(EveryAlgorithm, MatchesReferenceUnderEverySchedule) {
   ASSERT_NE(algo, nullptr);
   std::mt19937 rng(std::hash<std::string>{}(GetParam()) & 0xffffffff);
   for (int k = 0; k < 10; ++k) {
-    RunOptions o = random_options(algo->info, rng, 6000);
+    RunOptions o = random_options(*algo, rng, 6000);
     for (const char* schedule : {"lockstep", "forward", "reverse"}) {
       o.schedule = schedule;
       const RunResult r = run_algorithm(o);

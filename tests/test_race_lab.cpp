@@ -185,7 +185,7 @@ TEST(RaceLab, CorrectKernelsHaveNoReportsUnderRandomSchedules) {
   std::mt19937 rng(99);
   for (const auto& e : builtin_registry().all())
     for (int k = 0; k < 4; ++k) {
-      RunOptions o = random_options(e.info, rng, 3000);
+      RunOptions o = random_options(e, rng, 3000);
       o.schedule = "random:" + std::to_string(k + 1);
       const RunResult r = run_algorithm(o);
       EXPECT_TRUE(r.comparison.match) << r.config.describe();

@@ -43,6 +43,15 @@ KernelRun run_kernel(Kernel kernel, Dim3 grid, Dim3 block, int shared_bytes, con
   return r;
 }
 
+#ifdef SYNCSCOPE_SOURCE_DIR
+// A file of the repository the tests read (shipped scenarios): under $SYNCSCOPE_DATA_DIR where the
+// tests run from a copy (the GPU machine), else in the source tree they were built from.
+inline std::string data_path(const std::string& relative) {
+  const char* moved = std::getenv("SYNCSCOPE_DATA_DIR");
+  return std::string(moved && *moved ? moved : SYNCSCOPE_SOURCE_DIR) + "/" + relative;
+}
+#endif
+
 #ifdef SYNCSCOPE_EXE
 // The syncscope executable the tests start: where this build put it, or $SYNCSCOPE_EXE where the
 // tests run from a copy (the GPU machine).
@@ -102,25 +111,31 @@ inline std::string algorithm_test_name(const ::testing::TestParamInfo<std::strin
 }
 
 // A random configuration the algorithm accepts: log-uniform sizes up to max_n (many small cases,
-// some with many blocks), any block size, both element types, every kind of input.
-inline RunOptions random_options(const AlgoInfo& algo, std::mt19937& rng, double max_n, int max_rows = 40,
+// some with many blocks), any block size, both element types, every kind of input. Draws again
+// until the algorithm's own check() takes it, so a new kernel with its own limits needs no entry here.
+inline RunOptions random_options(const AlgorithmEntry& algo, std::mt19937& rng, double max_n, int max_rows = 40,
                                  int max_row_length = 300) {
   auto pick = [&](int lo, int hi) { return std::uniform_int_distribution<int>(lo, hi)(rng); };
-  RunOptions o;
-  o.algorithm = algo.name;
-  o.n = static_cast<int>(std::exp(std::uniform_real_distribution<double>(0, std::log(max_n))(rng)));
-  o.tpb = pick(0, 3) == 0 ? 1 << pick(0, 10) : pick(1, 1024);
-  if (algo.name == "block-reduce") o.tpb = 1 << pick(0, 10);
-  if (algo.name == "hierarchical-scan") o.tpb = std::max(2, *o.tpb);
-  if (algo.name == "two-phase-scan") o.n = std::min(*o.n, *o.tpb * 1024);
-  if (algo.two_dimensional) {
-    o.rows = pick(1, max_rows);
-    o.n = pick(1, max_row_length);
+  for (int attempt = 0; attempt < 1000; ++attempt) {
+    RunOptions o;
+    o.algorithm = algo.info.name;
+    o.n = static_cast<int>(std::exp(std::uniform_real_distribution<double>(0, std::log(max_n))(rng)));
+    o.tpb = pick(0, 3) == 0 ? 1 << pick(0, 10) : pick(1, 1024);
+    if (algo.info.two_dimensional) {
+      o.rows = pick(1, max_rows);
+      o.n = pick(1, max_row_length);
+    }
+    o.dtype = pick(0, 1) ? "float32" : "int32";
+    const int kind = pick(0, 4);
+    o.input = kind == 0 ? "iota" : kind == 1 ? "ones" : "random:" + std::to_string(pick(0, 1 << 30));
+    Problem p = algo.info.defaults;
+    p.n = *o.n;
+    p.rows = o.rows.value_or(1);
+    p.tpb = *o.tpb;
+    if (algo.check(p).empty()) return o;
   }
-  o.dtype = pick(0, 1) ? "float32" : "int32";
-  const int kind = pick(0, 4);
-  o.input = kind == 0 ? "iota" : kind == 1 ? "ones" : "random:" + std::to_string(pick(0, 1 << 30));
-  return o;
+  ADD_FAILURE() << algo.info.name << "'s check() refused 1000 random configurations in a row";
+  return {.algorithm = algo.info.name};
 }
 
 }  // namespace syncscope::test

@@ -322,7 +322,7 @@ TEST(Scenario, BadFilesGetMessages) {
 
 TEST(Scenario, ShippedScenariosAllLoadAndRun) {
   int count = 0;
-  for (const auto& e : std::filesystem::directory_iterator(SYNCSCOPE_SOURCE_DIR "/assets/scenarios")) {
+  for (const auto& e : std::filesystem::directory_iterator(test::data_path("assets/scenarios"))) {
     const auto loaded = load_scenario(e.path().string());
     ASSERT_TRUE(std::holds_alternative<Scenario>(loaded)) << std::get<std::string>(loaded);
     const RunResult r = test::run_algorithm(std::get<Scenario>(loaded).options);
@@ -423,7 +423,7 @@ TEST(Session, ScenarioOpensAtItsStep) {
   AppState state;
   Session session(state);
   session.run_gpu_automatically = false;
-  ASSERT_FALSE(session.open_scenario(SYNCSCOPE_SOURCE_DIR "/assets/scenarios/seed000-two-phase-scan.json"));
+  ASSERT_FALSE(session.open_scenario(test::data_path("assets/scenarios/seed000-two-phase-scan.json")));
   session.settle();
   EXPECT_EQ(state.run()->config.algorithm->info.name, "two-phase-scan");
   EXPECT_EQ(session.title(), "Seed 000: prefix sum, complete version (two blocks, two launches)");

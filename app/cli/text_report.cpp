@@ -107,7 +107,7 @@ GpuReport run_gpu_side(const RunResult& r) {
 }
 
 void print_list(std::ostream& out, const Registry& registry) {
-  for (const char* group : {"scans", "reductions"}) {
+  for (const std::string& group : registry.groups()) {
     out << group << "\n";
     for (const auto& e : registry.all()) {
       const AlgoInfo& a = e.info;

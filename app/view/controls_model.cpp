@@ -98,7 +98,7 @@ FormCheck check_form(const Registry& registry, const ControlsForm& form) {
 
 ControlsModel build_controls_model(const Registry& registry, const ControlsForm& form, const RunResult* shown) {
   ControlsModel m;
-  for (const char* group : {"scans", "reductions"}) {
+  for (const std::string& group : registry.groups()) {
     ControlsModel::Group g{group, {}};
     for (const auto& e : registry.all())
       if (e.info.group == group) g.algorithms.push_back(e.info.name);

@@ -20,7 +20,12 @@ inline std::string power_of_two_tpb(const std::string& algorithm, const Problem&
 
 // Work-efficient (Blelloch) exclusive scan of 2·blockDim elements per block (GPU Gems 3, ch. 39):
 // an up-sweep builds partial sums in a tree, the root is cleared, a down-sweep pushes prefixes back.
-enum class BlellochBug : int { None, NoDownSweepBarrier };
+enum class BlellochBug : int { None, NoDownSweepBarrier, Count };
+inline constexpr BugTable<BlellochBug, 1> kBlellochBugs{
+    {{{BlellochBug::NoDownSweepBarrier, "no-down-sweep-barrier",
+       "the down-sweep without its barrier: lanes that skip a level run into the next"}}}};
+static_assert(kBlellochBugs.complete(), "kBlellochBugs lists every BlellochBug but None, in order");
+
 struct BlellochScanKernel {
   template <class Ctx, class Array>
   SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int n, BlellochBug bug) const {
@@ -65,14 +70,14 @@ struct BlellochScan {
     return {"blelloch-scan", "scans", "Work-efficient (Blelloch) block scan",
             "Exclusive scan of 2·TPB elements per block: up-sweep, clear the root, down-sweep.", "tests/user_kernels",
             Problem{16, 1, 8, DType::Int32}, false, {"tests/user_kernels/divergent.h"},
-            {{"no-down-sweep-barrier", "the down-sweep without its barrier: lanes that skip a level run into the next"}}};
+            kBlellochBugs.infos()};
   }
   static std::string check(const Problem& p) { return power_of_two_tpb("blelloch-scan", p); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     auto y = rt.alloc("output", p.n);
     rt.launch("blelloch_scan", BlellochScanKernel{}, Dim3{ceil_div(p.n, 2 * p.tpb)}, Dim3{p.tpb},
-              shared_bytes_for(2 * p.tpb), rt.input(), y, p.n, static_cast<BlellochBug>(p.bug));
+              shared_bytes_for(2 * p.tpb), rt.input(), y, p.n, kBlellochBugs.of(p));
     rt.set_output(y, p.n);
   }
   static std::vector<double> reference(const Problem& p, const std::vector<double>& input) {
@@ -82,7 +87,11 @@ struct BlellochScan {
 
 // Sum of each block's section by sequential addressing (Harris' reduction #3): the active threads
 // are always the lowest ones, so whole warps drop out as the stride halves.
-enum class ReduceBug : int { None, NoLoopBarrier };
+enum class ReduceBug : int { None, NoLoopBarrier, Count };
+inline constexpr BugTable<ReduceBug, 1> kReduceBugs{
+    {{{ReduceBug::NoLoopBarrier, "no-loop-barrier", "the reduction loop without its barrier"}}}};
+static_assert(kReduceBugs.complete(), "kReduceBugs lists every ReduceBug but None, in order");
+
 struct SequentialReduceKernel {
   template <class Ctx, class Array>
   SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array sums, int n, ReduceBug bug) const {
@@ -124,7 +133,7 @@ template <class Kernel>
 struct BlockSum {
   static AlgoInfo describe(std::string name, std::string title, std::string description) {
     return {name, "reductions", title, description, "tests/user_kernels", Problem{64, 1, 64, DType::Int32}, false,
-            {"tests/user_kernels/divergent.h"}, {{"no-loop-barrier", "the reduction loop without its barrier"}}};
+            {"tests/user_kernels/divergent.h"}, kReduceBugs.infos()};
   }
   static std::string check(const Problem& p) { return power_of_two_tpb("this reduction", p); }
   template <class Runtime>
@@ -132,7 +141,7 @@ struct BlockSum {
     const int blocks = ceil_div(p.n, p.tpb);
     auto sums = rt.alloc("block_sums", blocks);
     rt.launch("block_sum", Kernel{}, Dim3{blocks}, Dim3{p.tpb}, shared_bytes_for(p.tpb), rt.input(), sums, p.n,
-              static_cast<ReduceBug>(p.bug));
+              kReduceBugs.of(p));
     rt.set_output(sums, blocks);
   }
   static std::vector<double> reference(const Problem& p, const std::vector<double>& input) {
