@@ -18,8 +18,7 @@
 #include <optional>
 #include <vector>
 
-#include "app/cli/cli.h"
-#include "app/cli/options.h"
+#include "app/command_line/config_args.h"
 #include "app/gl/overview_strip.h"
 #include "app/gl/window.h"
 #include "app/state/session.h"
@@ -29,7 +28,7 @@ namespace syncscope::app {
 namespace {
 
 struct GuiOptions {
-  cli::ConfigArgs config;
+  command_line::ConfigArgs config;
   std::optional<std::string> scenario;
   std::optional<int> launch, step;
   bool presenter = false;
@@ -81,9 +80,9 @@ void draw_frame(ui::UiContext& ui, const std::vector<int>& keys, double* block_v
 
 int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   // Bad input is refused before any window opens.
-  if (auto bad = cli::finish_config(o.config)) {
+  if (auto bad = command_line::finish_config(o.config)) {
     err << "syncscope: " << *bad << "\n";
-    return cli::kExitBadArguments;
+    return command_line::kExitBadArguments;
   }
   std::optional<RunConfig> initial;
   if (!o.scenario) {
@@ -91,12 +90,12 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     auto resolved = resolve(builtin_registry(), o.config.options);
     if (auto* e = std::get_if<ConfigError>(&resolved)) {
       err << "syncscope: " << e->text() << "\n";
-      return cli::kExitBadArguments;
+      return command_line::kExitBadArguments;
     }
     initial = std::get<RunConfig>(resolved);
   } else if (auto loaded = load_scenario(*o.scenario); std::holds_alternative<std::string>(loaded)) {
     err << "syncscope: " << std::get<std::string>(loaded) << "\n";
-    return cli::kExitBadArguments;
+    return command_line::kExitBadArguments;
   }
 
   const bool offscreen = !o.screenshot.empty() || o.bench_frames > 0;
@@ -113,7 +112,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   auto window = gl::Window::open(wo, &why);
   if (!window) {
     err << "syncscope: " << why << "\n(`syncscope run ALGO --steps` shows a run as text)\n";
-    return cli::kExitInternal;
+    return command_line::kExitInternal;
   }
 
   AppState state;
@@ -127,7 +126,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   if (o.scenario) {
     if (auto e = session.open_scenario(*o.scenario)) {
       err << "syncscope: " << *e << "\n";
-      return cli::kExitBadArguments;
+      return command_line::kExitBadArguments;
     }
   } else {
     session.edit(ControlsForm::from(*initial));
@@ -152,7 +151,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   std::vector<BenchPhase> phases;
   bool block_view_only = false;
   int frame = 0;
-  int exit_code = cli::kExitRan;
+  int exit_code = command_line::kExitRan;
   while (!window->should_close() && !ui.quit) {
     session.poll();
     if (state.run() && state.run()->config.problem.tpb != shown_tpb) {
@@ -209,7 +208,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       if (!o.screenshot.empty()) {
         if (!captured->empty()) {
           err << "syncscope: " << *captured << "\n";
-          exit_code = cli::kExitInternal;
+          exit_code = command_line::kExitInternal;
         }
         break;
       }
@@ -278,27 +277,27 @@ int run_gui_command(const std::vector<std::string>& args, std::ostream& out, std
   }
   gui->add_option("ALGO", o.config.options.algorithm, "algorithm (see `syncscope list`)");
   gui->add_option("--scenario", scenario, "open a scenario file (JSON)");
-  cli::add_config_options(*gui, o.config);
+  command_line::add_config_options(*gui, o.config);
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());
     app.parse(reversed);
   } catch (const CLI::CallForHelp&) {
     out << (gui->parsed() ? gui->help() : app.help());
-    return cli::kExitRan;
+    return command_line::kExitRan;
   } catch (const CLI::ParseError& e) {
     err << "syncscope: " << e.what() << "\n";
-    return cli::kExitBadArguments;
+    return command_line::kExitBadArguments;
   }
   if (!scenario.empty()) o.scenario = scenario;
   if (o.step && *o.step < 0) {
     err << "syncscope: --step " << *o.step << ": steps count from 0\n";
-    return cli::kExitBadArguments;
+    return command_line::kExitBadArguments;
   }
   try {
     return run_gui(o, out, err);
   } catch (const std::exception& e) {
     err << "syncscope: internal error: " << e.what() << "\n";
-    return cli::kExitInternal;
+    return command_line::kExitInternal;
   }
 }
 

@@ -3,6 +3,7 @@
 #include <vector>
 
 #include "app/cli/cli.h"
+#include "app/command_line/config_args.h"
 #include "app/state/gpu_child.h"
 #ifdef SYNCSCOPE_HAVE_GUI
 #include "app/gui_main.h"
@@ -21,7 +22,7 @@ int main(int argc, char** argv) {
   if (wants_window && !args.empty()) {
     std::cerr << "syncscope: this build has no window (configured with -DSYNCSCOPE_GUI=OFF); "
                  "`syncscope run ALGO --steps` shows a run as text\n";
-    return syncscope::cli::kExitBadArguments;
+    return syncscope::command_line::kExitBadArguments;
   }
 #endif
   return syncscope::cli::run_cli(args, std::cout, std::cerr);

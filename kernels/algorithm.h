@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels/dtype.h"
-#include "kernels/kernel_api.h"
+#include "contract/dtype.h"
+#include "contract/kernel_api.h"
 
 namespace syncscope {
 

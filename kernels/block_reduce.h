@@ -5,7 +5,7 @@
 #pragma once
 
 #include "kernels/algorithm.h"
-#include "kernels/kernel_api.h"
+#include "contract/kernel_api.h"
 #include "kernels/reference.h"
 
 namespace syncscope::kernels {

@@ -6,7 +6,7 @@
 #include <string>
 
 #include "kernels/algorithm.h"
-#include "kernels/kernel_api.h"
+#include "contract/kernel_api.h"
 #include "kernels/kogge_stone.h"
 #include "kernels/reference.h"
 

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "kernels/dtype.h"
+#include "contract/dtype.h"
 
 namespace syncscope::reference {
 

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "kernels/algorithm.h"
-#include "kernels/kernel_api.h"
+#include "contract/kernel_api.h"
 #include "kernels/kogge_stone.h"
 #include "kernels/reference.h"
 

@@ -27,7 +27,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/kernel_api.h"
+#include "contract/kernel_api.h"
 #include "sim/context_switch.h"
 #include "sim/counters.h"
 #include "sim/events.h"

@@ -10,7 +10,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "kernels/dtype.h"
+#include "contract/dtype.h"
 #include "sim/source_lines.h"
 
 namespace syncscope::sim {

@@ -6,7 +6,7 @@
 #include <source_location>
 #include <type_traits>
 
-#include "kernels/kernel_api.h"
+#include "contract/kernel_api.h"
 #include "sim/block_runner.h"
 #include "sim/source_lines.h"
 #include "sim/value.h"

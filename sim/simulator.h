@@ -10,7 +10,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/kernel_api.h"
+#include "contract/kernel_api.h"
 #include "sim/array_pool.h"
 #include "sim/block_runner.h"
 #include "sim/memory.h"

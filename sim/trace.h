@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/kernel_api.h"
+#include "contract/kernel_api.h"
 #include "sim/counters.h"
 #include "sim/events.h"
 #include "sim/hazards.h"

@@ -11,7 +11,7 @@
 #include "app/state/gpu_child.h"
 #include "app/state/scenario.h"
 #include "app/state/workers.h"
-#include "app/view/controls_model.h"
+#include "app/state/controls_form.h"
 
 namespace syncscope::app {
 

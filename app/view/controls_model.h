@@ -1,5 +1,5 @@
-// Controls panel: the fields as the user typed them, checked into a run configuration or into
-// messages shown next to the offending field (the last good run stays on screen meanwhile).
+// Controls panel: what it lists (algorithms by group, the chosen one's variants and description)
+// around the form (app/state/controls_form.h).
 #pragma once
 
 #include <map>
@@ -7,39 +7,11 @@
 #include <string>
 #include <vector>
 
+#include "app/state/controls_form.h"
 #include "kernels/registry.h"
 #include "kernels/run.h"
 
 namespace syncscope::app {
-
-enum class InputChoice { Iota, Ones, Random, Values };
-enum class ScheduleChoice { Lockstep, Forward, Reverse, Random };
-
-struct ControlsForm {
-  std::string algorithm = "kogge-stone";
-  std::string bug = "none";  // a variant of the algorithm (race-condition lab)
-  int n = 8;
-  int rows = 1;
-  int tpb = 8;
-  DType dtype = DType::Float32;
-  InputChoice input = InputChoice::Iota;
-  int input_seed = 1;
-  std::string values;  // "3,1,4,1,5"
-  ScheduleChoice schedule = ScheduleChoice::Lockstep;
-  int schedule_seed = 1;
-  std::vector<int> blocks;  // recorded in full
-
-  RunOptions to_options(const AlgorithmEntry* algorithm) const;
-  static ControlsForm from(const RunConfig& config);
-  // The algorithm's defaults, keeping the user's schedule.
-  ControlsForm with_algorithm(const AlgorithmEntry& algorithm) const;
-};
-
-struct FormCheck {
-  std::optional<RunConfig> config;
-  std::map<std::string, std::string> errors;  // field ("n", "tpb", "input", ...) -> message
-};
-FormCheck check_form(const Registry& registry, const ControlsForm& form);
 
 struct ControlsModel {
   struct Group {

@@ -4,7 +4,7 @@
 
 #include <cuda_runtime.h>
 
-#include "kernels/kernel_api.h"
+#include "contract/kernel_api.h"
 
 namespace syncscope::cuda {
 

@@ -5,7 +5,7 @@
 #include <algorithm>
 
 #include "kernels/algorithm.h"
-#include "kernels/kernel_api.h"
+#include "contract/kernel_api.h"
 
 namespace syncscope::user {
 

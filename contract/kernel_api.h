@@ -1,6 +1,7 @@
 // What a syncscope kernel may use. Kernels are written once, as function objects templated on an
 // execution context, and compiled twice: by nvcc with DeviceCtx (kernels/cuda/device_ctx.cuh) and
-// by g++ with the simulator's SimCtx (sim/sim_ctx.h). Keep this header free of both.
+// by g++ with the simulator's SimCtx (sim/sim_ctx.h). It lives below both kernels/ and sim/ (the
+// contract between them), so keep it free of both.
 #pragma once
 
 #if defined(__CUDACC__)

@@ -1,0 +1,35 @@
+// What the two entry points (`syncscope run ...` in app/cli, `syncscope gui ...` in app/gui_main)
+// share: the configuration options, their checking, and the exit codes.
+#pragma once
+
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "kernels/run.h"
+
+namespace syncscope::command_line {
+
+// Exit codes: 0 ran (also when the output mismatches), 1 internal failure, 2 bad arguments.
+inline constexpr int kExitRan = 0;
+inline constexpr int kExitInternal = 1;
+inline constexpr int kExitBadArguments = 2;
+
+struct ConfigArgs {
+  RunOptions options;
+  // Whole numbers arrive as text so that a bad one gets our message (option, value, limit).
+  std::optional<std::string> n, rows, tpb;
+  std::vector<std::string> blocks;
+};
+
+// "--n abc" -> message; the range is checked where the limits live (kernels/run.cpp).
+std::optional<std::string> parse_whole(const std::string& option, const std::string& text, std::optional<int>& out,
+                                       const char* range);
+
+void add_config_options(CLI::App& cmd, ConfigArgs& args);
+// Converts the whole-number options into args.options; the message (exit code 2) if one is bad.
+std::optional<std::string> finish_config(ConfigArgs& args);
+
+}  // namespace syncscope::command_line
