@@ -63,19 +63,8 @@ void set_presenter(ui::UiContext& ui, gl::Window& window, bool on) {
 
 void draw_frame(ui::UiContext& ui, const std::vector<int>& keys, double* block_view_ms) {
   ui::handle_keys(ui, keys);
-  ui::draw_menu_bar(ui);
-  ui::draw_controls_panel(ui);
-  ui::draw_metrics_panel(ui);
-  ui::draw_hazards_panel(ui);
-  ui::draw_timeline_panel(ui);
-  const auto t0 = std::chrono::steady_clock::now();
-  ui::draw_block_view_panel(ui);
-  if (block_view_ms)
-    *block_view_ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
-  ui::draw_global_arrays_panel(ui);
-  ui::draw_code_panel(ui);
-  ui::draw_results_panel(ui);
-  ui::draw_race_lab_panel(ui);
+  ui::draw_panels(ui);
+  if (block_view_ms) *block_view_ms = ui.panel_ms["Block view"];
 }
 
 int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {

@@ -1,6 +1,7 @@
 #include "kernels/run.h"
 
 #include <algorithm>
+#include <atomic>
 #include <charconv>
 #include <cmath>
 #include <limits>
@@ -284,7 +285,9 @@ BitComparison compare_bits(const std::vector<uint32_t>& a, const std::vector<uin
 }
 
 RunResult simulate(const RunConfig& config) {
+  static std::atomic<uint64_t> last_id{0};
   RunResult r;
+  r.id = ++last_id;
   r.config = config;
   r.input = make_input(config);
   sim::SimOptions options;

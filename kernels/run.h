@@ -90,6 +90,9 @@ BitComparison compare_bits(const std::vector<uint32_t>& a, const std::vector<uin
                            const std::vector<uint8_t>& poison_a);
 
 struct RunResult {
+  // Distinct for every simulate() in this process: views cache what they built from a run under it
+  // (an address can be reused by the next run).
+  uint64_t id = 0;
   RunConfig config;
   std::vector<double> input;
   SimOutcome sim;

@@ -16,16 +16,20 @@ namespace syncscope::ui {
 namespace {
 
 // Built once per (run, step, block): playing redraws the same step many frames.
-const app::BlockViewModel& cached_model(const RunResult& run, int launch, int step, int block) {
+struct BlockViewCache {
   struct Key {
-    const RunResult* run;
+    uint64_t run;
     int launch, step, block;
     bool operator<(const Key& o) const {
       return std::tie(run, launch, step, block) < std::tie(o.run, o.launch, o.step, o.block);
     }
   };
-  static std::map<Key, app::BlockViewModel> cache;
-  const Key key{&run, launch, step, block};
+  std::map<Key, app::BlockViewModel> models;
+};
+
+const app::BlockViewModel& cached_model(UiContext& ui, const RunResult& run, int launch, int step, int block) {
+  auto& cache = ui.state_of<BlockViewCache>().models;
+  const BlockViewCache::Key key{run.id, launch, step, block};
   auto it = cache.find(key);
   if (it != cache.end()) return it->second;
   if (cache.size() > 16) cache.clear();
@@ -272,7 +276,7 @@ void draw_block_view_panel(UiContext& ui) {
   // Which blocks: all recorded ones side by side when they fit, else the focused one.
   std::vector<int> blocks = s.recorded_blocks();
   std::vector<const app::BlockViewModel*> models;
-  for (int b : blocks) models.push_back(&cached_model(*run, launch, step, b));
+  for (int b : blocks) models.push_back(&cached_model(ui, *run, launch, step, b));
   if (s.fit_block_view && !models.empty())
     s.zoom = std::clamp((avail - label_width() - 30) / (std::max(1, models.front()->threads) * natural_cell_width(models)),
                         0.005f, 3.0f);
@@ -283,7 +287,7 @@ void draw_block_view_panel(UiContext& ui) {
   if (blocks.size() > 1 && total > avail) {
     const int focused = s.focused_trace() ? s.focused_trace()->block : blocks.front();
     blocks = {focused};
-    models = {&cached_model(*run, launch, step, focused)};
+    models = {&cached_model(ui, *run, launch, step, focused)};
   }
   if (lt.find_block(s.focus_block()) == nullptr && ui.session.simulating())
     ImGui::TextColored(ImColor(ui.theme.warning), "recording block %d...", s.focus_block());

@@ -14,9 +14,12 @@ void draw_code_panel(UiContext& ui) {
   const sim::BlockTrace* b = ui.state.focused_trace();
   const app::CodeModel m =
       app::build_code_view(*run, ui.state.launch(), ui.state.step(), b ? b->block : 0, ui.code_file);
-  static int last_position = -1;
-  static const RunResult* last_run = nullptr;
-  const bool moved = last_position != ui.state.position() || last_run != run;
+  struct Followed {  // the step the panel last followed
+    int position = -1;
+    uint64_t run = 0;
+  };
+  Followed& last = ui.state_of<Followed>();
+  const bool moved = last.position != ui.state.position() || last.run != run->id;
 
   if (ImGui::BeginTabBar("files")) {
     for (int f = 0; f < static_cast<int>(m.files.size()); ++f) {
@@ -54,8 +57,8 @@ void draw_code_panel(UiContext& ui) {
   }
   if (moved) ImGui::SetScrollY(std::max(0.0f, (m.focus_line - 6) * line_h));
   ImGui::EndChild();
-  last_position = ui.state.position();
-  last_run = run;
+  last.position = ui.state.position();
+  last.run = run->id;
   ImGui::End();
 }
 

@@ -16,20 +16,25 @@ namespace {
 
 constexpr int kCellsWhenAtMost = 128;
 
-const app::GlobalArraysModel& cached_model(const RunResult& run, int launch, int step, uint64_t* version) {
-  static const RunResult* last_run = nullptr;
-  static int last_launch = -1, last_step = -1;
-  static app::GlobalArraysModel model;
-  static uint64_t counter = 0;
-  if (&run != last_run || launch != last_launch || step != last_step) {
-    model = app::build_global_arrays(run, launch, step);
-    last_run = &run;
-    last_launch = launch;
-    last_step = step;
-    ++counter;
+struct GlobalArraysCache {
+  uint64_t run = 0;
+  int launch = -1, step = -1;
+  app::GlobalArraysModel model;
+  uint64_t version = 0;  // bumped on every rebuild: the overview strips re-upload then
+};
+
+const app::GlobalArraysModel& cached_model(UiContext& ui, const RunResult& run, int launch, int step,
+                                           uint64_t* version) {
+  GlobalArraysCache& c = ui.state_of<GlobalArraysCache>();
+  if (run.id != c.run || launch != c.launch || step != c.step) {
+    c.model = app::build_global_arrays(run, launch, step);
+    c.run = run.id;
+    c.launch = launch;
+    c.step = step;
+    ++c.version;
   }
-  *version = counter;
-  return model;
+  *version = c.version;
+  return c.model;
 }
 
 void cells_row(const UiContext& ui, const app::GlobalArrayView& a, int first, int count, int label_every) {
@@ -66,7 +71,7 @@ void draw_global_arrays_panel(UiContext& ui) {
   if (!run) return;
   uint64_t version = 0;
   const int launch = ui.state.launch();
-  const app::GlobalArraysModel& m = cached_model(*run, launch, ui.state.step(), &version);
+  const app::GlobalArraysModel& m = cached_model(ui, *run, launch, ui.state.step(), &version);
   if (!m.note.empty()) ImGui::TextDisabled("%s", m.note.c_str());
   const sim::LaunchTrace& lt = run->sim.trace.launches[launch];
   const int section = run->config.algorithm->info.two_dimensional ? run->config.problem.n : lt.block.count();

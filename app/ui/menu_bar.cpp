@@ -20,10 +20,7 @@ struct DialogState {
   std::string error;
 };
 
-DialogState& dialogs() {
-  static DialogState d;
-  return d;
-}
+DialogState& dialogs(UiContext& ui) { return ui.state_of<DialogState>(); }
 
 // Where the shipped scenarios are: next to the working directory, or in the source tree.
 std::vector<std::string> scenario_files() {
@@ -40,13 +37,13 @@ std::vector<std::string> scenario_files() {
   return out;
 }
 
-void set_path(const std::string& p) {
-  std::strncpy(dialogs().path, p.c_str(), sizeof dialogs().path - 1);
-  dialogs().path[sizeof dialogs().path - 1] = 0;
+void set_path(UiContext& ui, const std::string& p) {
+  std::strncpy(dialogs(ui).path, p.c_str(), sizeof dialogs(ui).path - 1);
+  dialogs(ui).path[sizeof dialogs(ui).path - 1] = 0;
 }
 
 void draw_dialogs(UiContext& ui) {
-  DialogState& d = dialogs();
+  DialogState& d = dialogs(ui);
   const char* titles[] = {"", "Open scenario", "Save scenario", "Export PNG"};
   if (d.pending != Dialog::None) {
     ImGui::OpenPopup(titles[static_cast<int>(d.pending)]);
@@ -60,7 +57,7 @@ void draw_dialogs(UiContext& ui) {
     if (kind == Dialog::Open) {
       ImGui::TextUnformatted("Scenarios shipped for the seeds:");
       for (const auto& f : scenario_files())
-        if (ImGui::Selectable(f.c_str())) set_path(f);
+        if (ImGui::Selectable(f.c_str())) set_path(ui, f);
     }
     if (!d.error.empty()) ImGui::TextColored(ImColor(ui.theme.bad), "%s", d.error.c_str());
     const char* verb = kind == Dialog::Open ? "Open" : kind == Dialog::Save ? "Save" : "Export";
@@ -87,36 +84,13 @@ void draw_dialogs(UiContext& ui) {
 }
 
 void place_window(const UiContext& ui, const char* panel) {
-  struct Rect {
-    const char* panel;
-    float x, y, w, h;  // on a 1600 × 1000 canvas below the menu bar; h < 0: to the bottom
-    bool collapsed;
-  };
-  // Class setup on the left, the block view in the middle, code and results on the right.
-  static const Rect normal[] = {
-      {"Controls", 0, 0, 300, 430, false},        {"Metrics", 0, 430, 300, 268, false},
-      {"Hazards", 0, 698, 300, -1, false},        {"Timeline", 300, 0, 820, 130, false},
-      {"Block view", 300, 130, 820, 520, false},  {"Global arrays", 300, 650, 820, -1, false},
-      {"Code", 1120, 0, 480, 500, false},         {"Results", 1120, 500, 480, 230, false},
-      {"Race lab", 1120, 730, 480, -1, false},
-  };
-  // On a projector: the timeline across, the block view and the code large, the setup collapsed.
-  static const Rect presenter[] = {
-      {"Timeline", 0, 0, 1060, 205, false},        {"Block view", 0, 205, 1060, 525, false},
-      {"Code", 1060, 205, 540, 525, false},        {"Global arrays", 0, 730, 1060, -1, false},
-      {"Results", 1060, 730, 540, -1, false},      {"Controls", 1060, 0, 540, 600, true},
-      {"Metrics", 1060, 50, 540, 420, true},       {"Hazards", 1060, 100, 540, 420, true},
-      {"Race lab", 1060, 150, 540, 600, true},
-  };
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float top = ImGui::GetFrameHeight();  // the menu bar
   const float sx = d.x / 1600.0f, sy = (d.y - top) / 1000.0f;
   const ImGuiCond cond = ui.layout_generation > 0 ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  const Rect* table = ui.state.presenter ? presenter : normal;
-  const size_t count = ui.state.presenter ? std::size(presenter) : std::size(normal);
-  for (size_t k = 0; k < count; ++k) {
-    const Rect& r = table[k];
-    if (std::strcmp(r.panel, panel) != 0) continue;
+  for (const PanelSpec& spec : panel_table()) {
+    if (std::strcmp(spec.name, panel) != 0) continue;
+    const PanelPlace& r = ui.state.presenter ? spec.presenter : spec.normal;
     const float h = r.h < 0 ? 1000.0f - r.y : r.h;
     ImGui::SetNextWindowPos(ImVec2(r.x * sx, top + r.y * sy), cond);
     ImGui::SetNextWindowSize(ImVec2(r.w * sx, h * sy), cond);
@@ -170,16 +144,16 @@ void draw_menu_bar(UiContext& ui) {
   if (ImGui::BeginMainMenuBar()) {
     if (ImGui::BeginMenu("File")) {
       if (ImGui::MenuItem("Open scenario...")) {
-        dialogs().pending = Dialog::Open;
-        set_path("assets/scenarios/");
+        dialogs(ui).pending = Dialog::Open;
+        set_path(ui, "assets/scenarios/");
       }
       if (ImGui::MenuItem("Save scenario...")) {
-        dialogs().pending = Dialog::Save;
-        set_path("scenario.json");
+        dialogs(ui).pending = Dialog::Save;
+        set_path(ui, "scenario.json");
       }
       if (ImGui::MenuItem("Export PNG...")) {
-        dialogs().pending = Dialog::Export;
-        set_path("syncscope.png");
+        dialogs(ui).pending = Dialog::Export;
+        set_path(ui, "syncscope.png");
       }
       ImGui::Separator();
       if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.quit = true;

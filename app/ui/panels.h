@@ -4,7 +4,10 @@
 
 #include <array>
 #include <map>
+#include <memory>
 #include <string>
+#include <typeindex>
+#include <unordered_map>
 #include <vector>
 
 #include "app/state/app_state.h"
@@ -30,9 +33,42 @@ struct UiContext {
   bool quit = false;
   bool toggle_presenter = false;
   std::string message;  // shown in the menu bar (file operations)
-  // Where each panel is on screen this frame (x, y, w, h), for the state file the GUI tests read.
+  // Where each panel is on screen this frame (x, y, w, h), for the state file the GUI tests read,
+  // and how long it took to draw (ms).
   std::map<std::string, std::array<float, 4>> panel_rects;
+  std::map<std::string, double> panel_ms;
+
+  // A panel's own state (caches, fields being edited), one of each type, made on first use and
+  // living as long as the window: panels keep nothing in statics.
+  template <class PanelState>
+  PanelState& state_of() {
+    std::shared_ptr<void>& slot = panel_states_[std::type_index(typeid(PanelState))];
+    if (!slot) slot = std::make_shared<PanelState>();
+    return *static_cast<PanelState*>(slot.get());
+  }
+
+ private:
+  std::unordered_map<std::type_index, std::shared_ptr<void>> panel_states_;
 };
+
+// Where a panel's window starts, on a 1600 × 1000 canvas below the menu bar (scaled to the window);
+// h < 0 reaches the bottom.
+struct PanelPlace {
+  float x, y, w, h;
+  bool collapsed = false;
+};
+
+// Every panel, in drawing order: adding one is its file, a line here and one in CMakeLists.txt.
+struct PanelSpec {
+  const char* name;
+  void (*draw)(UiContext&);
+  PanelPlace normal;     // class setup on the left, the block view in the middle, code and results right
+  PanelPlace presenter;  // on a projector: the timeline across, block view and code large, setup collapsed
+};
+const std::vector<PanelSpec>& panel_table();
+
+// Draws the menu bar and every panel of the table.
+void draw_panels(UiContext& ui);
 
 // Opens a panel's window where the layout puts it (normal or presenter, scaled to the window;
 // applied on first use and again after View > Reset layout or a switch of presenter mode) and

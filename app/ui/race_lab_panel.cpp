@@ -53,7 +53,10 @@ void draw_race_lab_panel(UiContext& ui) {
   if (ImGui::Button("Compare schedules")) ui.session.compare_schedules();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("lockstep, forward, reverse and random:1..16, grouped by output");
   ImGui::SameLine();
-  static int runs = 100;
+  struct GpuRunsField {
+    int runs = 100;
+  };
+  int& runs = ui.state_of<GpuRunsField>().runs;
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("00000").x + 40);
   ImGui::InputInt("##runs", &runs, 0);
   const bool runs_valid = runs >= 1 && runs <= 100000;
