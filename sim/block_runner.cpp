@@ -11,7 +11,6 @@
 
 #include "sim/describe.h"
 #include "sim/sim_ctx.h"
-#include "sim/splitmix64.h"
 #include "sim/simulator.h"
 
 namespace syncscope::sim {
@@ -78,15 +77,12 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
   const Dim3 g = launch.grid;
   block_idx_ = {block_linear % g.x, (block_linear / g.x) % g.y, block_linear / (g.x * g.y)};
   threads_per_block_ = launch.block.count();
-  block_base_ = static_cast<int64_t>(block_linear) * threads_per_block_;
   mode_ = mode;
-  schedule_ = schedule;
   observers_ = std::move(observers);
   switch_each_access_ = mode == Mode::Scheduled && schedule.kind == ScheduleKind::Random;
   simt_ = mode == Mode::Scheduled && schedule.kind == ScheduleKind::Lockstep;
   recording_ = !observers_.empty();
   fast_accesses_ = !recording_ && !switch_each_access_ && !simt_;
-  forward_order_ = mode == Mode::Fast || schedule.kind == ScheduleKind::Forward;
   // A fast run is the forward schedule itself; only other schedules may need to undo it.
   keep_undo_log_ = mode == Mode::Fast && schedule.kind != ScheduleKind::Forward;
 
@@ -99,23 +95,20 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
     th.accesses = 0;
     th.counters = {};
   }
-  warps_.assign((threads_per_block_ + kWarpSize - 1) / kWarpSize, WarpRendezvous{});
-  warp_epoch_.assign(warps_.size(), 0);
+  warps_.start_block(threads_per_block_);
+  shared_.start_block(launch.shared_bytes);
+  shadow_.start_block(launch.index, launch.first_interval, block_linear, threads_per_block_);
+  scheduler_.start_block(schedule, mode == Mode::Fast || schedule.kind == ScheduleKind::Forward,
+                         schedule.seed ^ (static_cast<uint64_t>(launch.index) << 40) ^ static_cast<uint64_t>(block_linear),
+                         threads_.data(), threads_per_block_);
   running_ = threads_per_block_;
   at_barrier_ = 0;
   barrier_lines_differ_ = false;
-  shared_count_ = 0;
-  shared_bytes_used_ = 0;
   step_ = 0;
-  raced_ = false;
   failed_ = false;
   error_.reset();
-  hazards_.clear();
   undo_.clear();
-  low_cursor_ = 0;
-  high_cursor_ = threads_per_block_ - 1;
   reset_simt_positions();
-  rng_ = schedule.seed ^ (static_cast<uint64_t>(launch.index) << 40) ^ static_cast<uint64_t>(block_linear);
   new_interval();
 
   for (;;) {
@@ -133,7 +126,7 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
   }
   observers_.clear();
   recording_ = false;
-  return {raced_, failed_};
+  return {shadow_.raced(), failed_};
 }
 
 void BlockRunner::undo_global_writes() {
@@ -209,80 +202,14 @@ void BlockRunner::abandon_fibers() {
 void BlockRunner::thread_exited(int t) {
   threads_[t].state = ThreadState::Exited;
   --running_;
-  warps_[t / kWarpSize].exited |= 1u << (t % kWarpSize);
+  warps_.lane_exited(t);
   if (recording_)
     emit({EventKind::Exit, 0, static_cast<uint16_t>(t), kNoLine, 0, 0, 0, 0});
 }
 
 void BlockRunner::make_runnable(int t) {
   threads_[t].state = ThreadState::Runnable;
-  low_cursor_ = std::min(low_cursor_, t);
-  high_cursor_ = std::max(high_cursor_, t);
-}
-
-int BlockRunner::pick_by_schedule() {
-  const int n = threads_per_block_;
-  auto runnable = [&](int t) { return threads_[t].state == ThreadState::Runnable; };
-  switch (schedule_.kind) {
-    case ScheduleKind::Reverse:
-      while (high_cursor_ >= 0 && !runnable(high_cursor_)) --high_cursor_;
-      return high_cursor_;
-    case ScheduleKind::Lockstep:
-      return pick_simt();
-    case ScheduleKind::Random: {
-      const int start = static_cast<int>(splitmix64(rng_) % static_cast<uint64_t>(n));
-      for (int k = 0; k < n; ++k) {
-        const int t = (start + k) % n;
-        if (runnable(t)) return t;
-      }
-      return -1;
-    }
-    case ScheduleKind::Forward:
-      break;
-  }
-  return -1;
-}
-
-// SIMT lockstep. Warps take turns, one warp instruction each. A warp's instruction is the
-// operation (or basic block) at the smallest position among its runnable lanes (the MinPC rule of
-// SIMT simulators): every lane waiting there runs it, in lane order, up to its next position; a
-// lane waiting further on (it skipped a branch, or left a loop early) waits until the others
-// arrive, which is where a GPU's warp reconverges.
-int BlockRunner::pick_simt() {
-  const int warps = static_cast<int>(warps_.size());
-  for (;;) {
-    if (simt_group_open_) {
-      const int first = simt_warp_ * kWarpSize;
-      const int lanes = std::min(kWarpSize, threads_per_block_ - first);
-      for (; simt_lane_ < lanes; ++simt_lane_) {
-        const SimThread& th = threads_[first + simt_lane_];
-        if (th.state == ThreadState::Runnable && th.simt_pc == simt_group_pc_ && th.simt_op == simt_group_op_)
-          return first + simt_lane_++;
-      }
-      simt_group_open_ = false;
-      simt_warp_ = (simt_warp_ + 1) % warps;
-    }
-    for (int k = 0; k < warps && !simt_group_open_; ++k) {
-      const int w = (simt_warp_ + k) % warps;
-      const int first = w * kWarpSize;
-      const int lanes = std::min(kWarpSize, threads_per_block_ - first);
-      for (int lane = 0; lane < lanes; ++lane) {
-        const SimThread& th = threads_[first + lane];
-        if (th.state != ThreadState::Runnable) continue;
-        if (!simt_group_open_ || th.simt_pc < simt_group_pc_ ||
-            (th.simt_pc == simt_group_pc_ && th.simt_op < simt_group_op_)) {
-          simt_group_open_ = true;
-          simt_group_pc_ = th.simt_pc;
-          simt_group_op_ = th.simt_op;
-        }
-      }
-      if (simt_group_open_) {
-        simt_warp_ = w;
-        simt_lane_ = 0;
-      }
-    }
-    if (!simt_group_open_) return -1;
-  }
+  scheduler_.made_runnable(t);
 }
 
 void BlockRunner::reset_simt_positions() {
@@ -290,9 +217,6 @@ void BlockRunner::reset_simt_positions() {
     threads_[t].simt_pc = 0;
     threads_[t].simt_op = 0;
   }
-  simt_warp_ = 0;
-  simt_group_open_ = false;
-  simt_lane_ = 0;
 }
 
 void BlockRunner::simt_basic_block(uintptr_t pc) {
@@ -346,15 +270,16 @@ CellValue BlockRunner::load_bits(ArrayStore& a, int index, LineId line) {
   uint8_t flags = 0;
   if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
     flags = kOutOfBounds | kValuePoison;
-    out_of_bounds(a, index, line, false);
+    shadow_.out_of_bounds(a, index, current_, line, false);
   } else {
-    if (!shared && attempt_) claim(a, index, false);
-    bits = attempt_ ? std::atomic_ref<uint32_t>(a.bits[index]).load(std::memory_order_relaxed) : a.bits[index];
+    const bool parallel = claims_.active();
+    if (!shared && parallel) claims_.claim(a, index, block_linear_, false);
+    bits = parallel ? std::atomic_ref<uint32_t>(a.bits[index]).load(std::memory_order_relaxed) : a.bits[index];
     if (a.poison[index]) [[unlikely]] {
       flags |= kValuePoison;
-      if (a.poison[index] == kNeverWritten) uninitialized_read(a, index, line);
+      if (a.poison[index] == kNeverWritten) shadow_.uninitialized_read(a, index, current_, line);
     }
-    check_read(a, index, line, flags);
+    shadow_.check_read(a, index, current_, line, flags);
   }
   if (recording_)
     emit({shared ? EventKind::SharedRead : EventKind::GlobalRead, flags, static_cast<uint16_t>(current_), line,
@@ -374,17 +299,18 @@ void BlockRunner::store_bits(ArrayStore& a, int index, CellValue v, LineId line)
   const uint32_t bits = v.bits;
   if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
     flags |= kOutOfBounds;
-    out_of_bounds(a, index, line, true);
+    shadow_.out_of_bounds(a, index, current_, line, true);
   } else {
-    if (!shared && attempt_) {
-      back_up_chunk(a, index);
-      claim(a, index, true);
+    const bool parallel = claims_.active();
+    if (!shared && parallel) {
+      claims_.back_up_chunk(a, index);
+      claims_.claim(a, index, block_linear_, true);
     }
     old = a.bits[index];
     if (a.poison[index]) flags |= kOldPoison;
-    check_write(a, index, line, flags);
+    shadow_.check_write(a, index, current_, line, flags);
     if (keep_undo_log_ && !shared) undo_.push_back({&a, index, old, a.poison[index]});
-    if (attempt_) {
+    if (parallel) {
       std::atomic_ref<uint32_t>(a.bits[index]).store(bits, std::memory_order_relaxed);
       std::atomic_ref<uint8_t>(a.poison[index]).store(v.poison ? kDerivedFromPoison : 0, std::memory_order_relaxed);
     } else {
@@ -447,10 +373,8 @@ bool BlockRunner::all_blocked_resolve() {
       for (int lane = w * kWarpSize; lane < std::min(threads_per_block_, (w + 1) * kWarpSize); ++lane) {
         const ThreadState st = threads_[lane].state;
         if (st == ThreadState::AtWarpOp) continue;
-        current_ = ts.front();
-        if (st == ThreadState::Exited) warp_hazard(HazardKind::ExitedLane, lane, kNoLine, line);
-        else warp_hazard(HazardKind::WarpDivergence, lane, threads_[lane].wait_line, line);
-        current_ = kScheduler;
+        if (st == ThreadState::Exited) shadow_.warp_hazard(HazardKind::ExitedLane, ts.front(), lane, kNoLine, line);
+        else shadow_.warp_hazard(HazardKind::WarpDivergence, ts.front(), lane, threads_[lane].wait_line, line);
         break;
       }
     }
@@ -467,7 +391,7 @@ bool BlockRunner::all_blocked_resolve() {
     if (!exited.empty()) why << "; " << describe_threads(exited) << " already exited";
     why << " (on a GPU this hangs or silently misbehaves)";
     fail(SimErrorKind::BarrierDivergence, why.str(), lines);
-    for (LineId l : lines) hazards_.add(hazard_here(HazardKind::BarrierDivergence, Severity::Error, nullptr, 0, l));
+    for (LineId l : lines) shadow_.barrier_divergence(l);
     return false;
   }
   release_barrier();
@@ -490,18 +414,14 @@ void BlockRunner::release_barrier() {
   for (int t = 0; t < threads_per_block_; ++t) threads_[t].state = ThreadState::Runnable;
   at_barrier_ = 0;
   barrier_lines_differ_ = false;
-  low_cursor_ = 0;
-  high_cursor_ = threads_per_block_ - 1;
+  scheduler_.restart();
   reset_simt_positions();
 }
 
-void BlockRunner::new_interval() {
-  interval_ = sim_->next_interval();
-  std::fill(warp_epoch_.begin(), warp_epoch_.end(), 0);
-}
+void BlockRunner::new_interval() { shadow_.start_interval(sim_->next_interval(), step_); }
 
 void BlockRunner::end_step(LineId barrier) {
-  for (EventObserver* o : observers_) o->on_step_end(barrier, shared_, shared_count_);
+  for (EventObserver* o : observers_) o->on_step_end(barrier, shared_.arrays(), shared_.count());
 }
 
 
@@ -511,194 +431,50 @@ CellValue BlockRunner::warp_rendezvous(WarpOp op, uint32_t bits, bool poison, in
   if (simt_) simt_park_before_operation();
   const int t = current_;
   const int w = t / kWarpSize;
-  const int lane = t % kWarpSize;
   SimThread& th = threads_[t];
   count_access(th);
-  WarpRendezvous& r = warps_[w];
-  if (r.exited != 0) {
-    std::vector<int> gone;
-    for (int l = 0; l < kWarpSize; ++l)
-      if (r.exited & (1u << l)) gone.push_back(w * kWarpSize + l);
-    warp_hazard(HazardKind::ExitedLane, gone.front(), kNoLine, line);
+  if (warps_.any_exited(w)) [[unlikely]] {
+    const std::vector<int> gone = warps_.exited_lanes(w);
+    shadow_.warp_hazard(HazardKind::ExitedLane, t, gone.front(), kNoLine, line);
     fail_in_thread(SimErrorKind::WarpDivergence,
                    warp_op_name(op) + " at " + LineTable::describe(line) + ": " + describe_threads(gone) + " of warp " +
                        std::to_string(w) + " already exited; every lane of the warp must take part",
                    {line});
   }
-  if (r.arrived == 0) {
-    r.op = op;
-    r.line = line;
-  } else if (r.op != op || r.line != line) {
-    int other = w * kWarpSize;
-    while (!(r.arrived & (1u << (other % kWarpSize)))) ++other;
-    warp_hazard(HazardKind::WarpDivergence, other, r.line, line);
+  if (const WarpUnit::Mismatch m = warps_.check(t, op, line); m.other_thread >= 0) {
+    shadow_.warp_hazard(HazardKind::WarpDivergence, t, m.other_thread, m.other_line, line);
     fail_in_thread(SimErrorKind::WarpDivergence,
                    "lanes of warp " + std::to_string(w) + " reached different warp operations: " +
-                       warp_op_name(r.op) + " at " + LineTable::describe(r.line) + " and " + warp_op_name(op) +
-                       " at " + LineTable::describe(line),
-                   {r.line, line});
+                       warp_op_name(m.other_op) + " at " + LineTable::describe(m.other_line) + " and " +
+                       warp_op_name(op) + " at " + LineTable::describe(line),
+                   {m.other_line, line});
   }
-  r.bits[lane] = bits;
-  r.poison[lane] = poison ? 1 : 0;
-  r.arg[lane] = arg;
-  r.arrived |= 1u << lane;
-  const int lanes = std::min(kWarpSize, threads_per_block_ - w * kWarpSize);
-  const uint32_t all = lanes == kWarpSize ? ~0u : (1u << lanes) - 1;
-  if (r.arrived == all) {
-    complete_warp_op(w);
+  if (warps_.arrive(t, op, bits, poison, arg, line)) {
+    for (int lane = warps_.first_lane(w), end = lane + warps_.lanes(w); lane < end; ++lane)
+      if (threads_[lane].state == ThreadState::AtWarpOp) make_runnable(lane);
+    if (warps_.last_was_sync(w)) shadow_.warp_synced(w);
   } else {
     th.state = ThreadState::AtWarpOp;
     th.wait_line = line;
     block_current();
   }
+  const WarpUnit::LaneResult& r = warps_.result(t);
   if (recording_) {
-    const uint8_t flags = static_cast<uint8_t>((th.warp_poison ? kValuePoison : 0) | (th.warp_own ? kOwnValue : 0));
+    const uint8_t flags = static_cast<uint8_t>((r.poison ? kValuePoison : 0) | (r.own ? kOwnValue : 0));
     emit({op == WarpOp::SyncWarp ? EventKind::WarpSync : EventKind::Shuffle, flags, static_cast<uint16_t>(t), line,
-          static_cast<uint16_t>(op), th.warp_source, 0, th.warp_bits});
+          static_cast<uint16_t>(op), r.source, 0, r.bits});
   }
+  const CellValue out{r.bits, r.poison};
   if (switch_each_access_) yield();
-  return {th.warp_bits, th.warp_poison};
-}
-
-void BlockRunner::complete_warp_op(int w) {
-  WarpRendezvous& r = warps_[w];
-  const int first = w * kWarpSize;
-  const int lanes = std::min(kWarpSize, threads_per_block_ - first);
-  for (int lane = 0; lane < lanes; ++lane) {
-    SimThread& th = threads_[first + lane];
-    const int arg = r.arg[lane];
-    int src = lane;
-    bool own = false, undefined = false;
-    switch (r.op) {
-      case WarpOp::ShflUp:
-        src = lane - arg;
-        if (arg < 0 || src < 0) src = lane, own = true;
-        break;
-      case WarpOp::ShflDown:
-        src = lane + arg;
-        if (arg < 0 || src >= kWarpSize) src = lane, own = true;
-        else if (src >= lanes) undefined = true;  // a lane the block does not have
-        break;
-      case WarpOp::ShflIdx:
-        src = arg & (kWarpSize - 1);
-        undefined = src >= lanes;
-        break;
-      case WarpOp::ShflXor:
-        src = lane ^ (arg & (kWarpSize - 1));
-        undefined = src >= lanes;
-        break;
-      case WarpOp::SyncWarp:
-      case WarpOp::None:
-        break;
-    }
-    th.warp_source = src;
-    th.warp_own = own;
-    th.warp_bits = undefined ? 0 : r.bits[src];
-    th.warp_poison = undefined || r.poison[src];
-    if (th.state == ThreadState::AtWarpOp) make_runnable(first + lane);
-  }
-  if (r.op == WarpOp::SyncWarp) ++warp_epoch_[w];
-  r.arrived = 0;
-  r.op = WarpOp::None;
+  return out;
 }
 
 ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name) {
-  SimThread& th = *cur_;
-  const int slot = th.shared_allocs++;
-  if (slot < shared_count_) {
-    ArrayStore& a = shared_[slot];
-    if (a.size() != count || a.dtype != dtype)
-      fail_in_thread(SimErrorKind::SharedMemory,
-                     "thread T" + std::to_string(current_) + " asks for shared array #" + std::to_string(slot) + " with " +
-                         std::to_string(count) + " " + std::string(to_string(dtype)) + " elements, but an earlier thread made it " +
-                         std::to_string(a.size()) + " " + std::string(to_string(a.dtype)) +
-                         " elements; every thread must declare the same shared arrays in the same order",
-                     {});
-    return a;
-  }
-  const int bytes = shared_bytes_for(std::max(count, 0));
-  if (count < 0 || shared_bytes_used_ + bytes > launch_->shared_bytes)
-    fail_in_thread(SimErrorKind::SharedMemory,
-                   "shared array #" + std::to_string(slot) + " (" + (name ? name : "unnamed") + ") needs " +
-                       std::to_string(bytes) + " bytes, but the launch provides " +
-                       std::to_string(launch_->shared_bytes) + " bytes of shared memory of which " +
-                       std::to_string(shared_bytes_used_) + " are taken; pass a larger shared size to the launch",
-                   {});
-  shared_bytes_used_ += bytes;
-  if (slot >= static_cast<int>(shared_.size())) shared_.emplace_back();
-  ArrayStore& a = shared_[slot];
-  a.space = MemSpace::Shared;
-  a.dtype = dtype;
-  a.name = name ? name : "shared" + std::to_string(slot);
-  // A new block's shared memory is uninitialized. Its shadow needs no clearing: stamps name the
-  // barrier interval they were made in, and interval ids are never reused (ArrayPool).
-  // Values are zeroed so that what a kernel computes from uninitialized cells (shown as ?) is the
-  // same in every run.
-  if (a.size() != count) {
-    a.reset(count, /*poisoned=*/true);
-  } else {
-    std::fill(a.bits.begin(), a.bits.end(), 0u);
-    std::fill(a.poison.begin(), a.poison.end(), kNeverWritten);
-  }
-  a.id = sim_->shared_array_id(*launch_, slot, a);
-  shared_count_ = slot + 1;
-  return a;
-}
-
-HazardEvent BlockRunner::hazard_here(HazardKind kind, Severity severity, const ArrayStore* a, int index,
-                                     LineId line) const {
-  HazardEvent e{kind, severity};
-  e.array = a ? a->id : -1;
-  e.index = index;
-  e.launch = launch_->index;
-  e.block = block_linear_;
-  e.step = step_;
-  e.thread_second = current_;
-  e.line_second = line;
-  return e;
-}
-
-void BlockRunner::race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, LineId line) {
-  raced_ = true;
-  const uint32_t who = other.who;
-  const int other_thread =
-      a.space == MemSpace::Shared ? static_cast<int>(who) : static_cast<int>(static_cast<int64_t>(who) - block_base_);
-  const bool same_warp = other_thread / kWarpSize == current_ / kWarpSize;
-  // Like compute-sanitizer: within one warp a warning (it often works, by SIMT luck), across warps an error.
-  HazardEvent e = hazard_here(kind, same_warp ? Severity::Warning : Severity::Error, &a, index, line);
-  e.same_warp = same_warp;
-  e.thread_first = other_thread;
-  e.line_first = other.line;
-  hazards_.add(e);
-}
-
-void BlockRunner::cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other,
-                                   LineId line) {
-  const int64_t who = other.who;
-  HazardEvent e = hazard_here(kind, Severity::Error, &a, index, line);
-  e.cross_block = true;
-  e.block_first = static_cast<int>(who / threads_per_block_);
-  e.thread_first = static_cast<int>(who % threads_per_block_);
-  e.line_first = other.line;
-  hazards_.add(e);
-}
-
-void BlockRunner::out_of_bounds(const ArrayStore& a, int index, LineId line, bool write) {
-  HazardEvent e = hazard_here(HazardKind::OutOfBounds, Severity::Error, &a, index, line);
-  e.second_is_write = write;
-  hazards_.add(e);
-}
-
-void BlockRunner::uninitialized_read(const ArrayStore& a, int index, LineId line) {
-  hazards_.add(hazard_here(HazardKind::UninitializedRead, Severity::Warning, &a, index, line));
-}
-
-void BlockRunner::warp_hazard(HazardKind kind, int other_thread, LineId other_line, LineId line) {
-  HazardEvent e = hazard_here(kind, Severity::Error, nullptr, 0, line);
-  e.thread_first = other_thread;
-  e.line_first = other_line;
-  e.same_warp = true;
-  hazards_.add(e);
+  const int slot = cur_->shared_allocs++;
+  SharedCarving::Declared d = shared_.declare(current_, slot, dtype, count, name);
+  if (!d.array) fail_in_thread(SimErrorKind::SharedMemory, std::move(d.error), {});
+  if (d.fresh) d.array->id = sim_->shared_array_id(*launch_, slot, *d.array);
+  return *d.array;
 }
 
 void BlockRunner::access_budget_exceeded() {

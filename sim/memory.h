@@ -59,6 +59,10 @@ void assign_large(std::vector<T>& v, size_t count, const T& value) {
   v.assign(count, value);
 }
 
+// A cell's poison byte: 0 a defined value, else why it is undefined (shown as ?).
+inline constexpr uint8_t kNeverWritten = 1;
+inline constexpr uint8_t kDerivedFromPoison = 2;  // written with a value computed from poison
+
 struct ArrayStore {
   int id = -1;  // index into Trace::arrays
   MemSpace space = MemSpace::Global;
@@ -68,7 +72,7 @@ struct ArrayStore {
   std::vector<uint8_t> poison;
   std::vector<CellShadow> shadow;
   // Global arrays during a parallel launch: which block touched each cell first and whether any
-  // block wrote it (see BlockRunner::claim), and a copy of each chunk of cells taken before the
+  // block wrote it (see BlockClaims), and a copy of each chunk of cells taken before the
   // launch first wrote into it, to roll the launch back. Allocated on the first parallel launch.
   std::vector<uint64_t> owner;
   static constexpr int kChunkShift = 10;  // 1024 cells
@@ -79,7 +83,7 @@ struct ArrayStore {
   int size() const { return static_cast<int>(bits.size()); }
   void reset(int count, bool poisoned) {
     assign_large(bits, count, uint32_t{0});
-    assign_large(poison, count, uint8_t{poisoned ? uint8_t{1} : uint8_t{0}});
+    assign_large(poison, count, poisoned ? kNeverWritten : uint8_t{0});
     assign_large(shadow, count, CellShadow{});
   }
 };

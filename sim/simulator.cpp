@@ -36,7 +36,7 @@ int Simulator::worker_count() const {
 }
 
 int Simulator::alloc_global(std::string name, DType dtype, int count, bool poisoned) {
-  auto a = ArrayPool::take(count, poisoned);  // poisoned cells hold 1: BlockRunner::kNeverWritten
+  auto a = ArrayPool::take(count, poisoned);  // poisoned cells hold kNeverWritten
   a->space = MemSpace::Global;
   a->dtype = dtype;
   a->name = name;

@@ -1,0 +1,75 @@
+// Blocks of one launch run in parallel on the worker pool as an *attempt*: every global access
+// claims its cell for its block (one tag per cell, stamped with the attempt). A cell written by
+// one block and touched by another raises the conflict flag: the blocks were not independent, so
+// the parallel result may depend on timing, and the launch rolls back (from the copies of each
+// chunk taken before its first write) and runs its blocks in order.
+#pragma once
+
+#include <algorithm>
+#include <atomic>
+#include <cstdint>
+
+#include "sim/memory.h"
+
+namespace syncscope::sim {
+
+class BlockClaims {
+ public:
+  void start(uint32_t attempt, std::atomic<bool>* conflict) {
+    attempt_ = attempt;
+    conflict_ = conflict;
+  }
+  void stop() { attempt_ = 0; }
+  bool active() const { return attempt_ != 0; }
+
+  // Tag: attempt (32 bits) | owner block (31 bits) | written (1 bit). The owner is the first block
+  // that touched the cell in this attempt, or kSharedReaders once several blocks read it.
+  void claim(ArrayStore& a, int index, int block, bool write) {
+    std::atomic_ref<uint64_t> tag(a.owner[index]);
+    uint64_t cur = tag.load(std::memory_order_acquire);
+    const uint32_t me = static_cast<uint32_t>(block);
+    for (;;) {
+      const bool fresh = static_cast<uint32_t>(cur >> 32) != attempt_;
+      const uint32_t owner = fresh ? me : static_cast<uint32_t>(cur >> 1) & kSharedReaders;
+      const bool written = !fresh && (cur & 1);
+      uint32_t new_owner = owner;
+      if (owner != me) {
+        if (write || written) conflict_->store(true, std::memory_order_relaxed);
+        else new_owner = kSharedReaders;
+      }
+      const bool new_written = written || write;
+      if (!fresh && new_owner == owner && new_written == written) return;
+      const uint64_t desired = (uint64_t{attempt_} << 32) | (uint64_t{new_owner} << 1) | (new_written ? 1 : 0);
+      if (tag.compare_exchange_weak(cur, desired, std::memory_order_acq_rel, std::memory_order_acquire)) return;
+    }
+  }
+
+  // Before the first write of this attempt into a chunk, copy the chunk; other writers wait until
+  // the copy is complete, so it holds exactly the values from before the launch.
+  void back_up_chunk(ArrayStore& a, int index) {
+    const size_t chunk = static_cast<size_t>(index) >> ArrayStore::kChunkShift;
+    std::atomic_ref<uint32_t> state(a.chunk_state[chunk]);
+    const uint32_t copied = (attempt_ << 1) | 1;
+    uint32_t cur = state.load(std::memory_order_acquire);
+    if (cur == copied) [[likely]] return;
+    if ((cur >> 1) != attempt_ && state.compare_exchange_strong(cur, attempt_ << 1, std::memory_order_acq_rel)) {
+      const size_t first = chunk << ArrayStore::kChunkShift;
+      const size_t count = std::min(a.bits.size() - first, size_t{1} << ArrayStore::kChunkShift);
+      for (size_t k = first; k < first + count; ++k) {
+        a.backup_bits[k] = std::atomic_ref<uint32_t>(a.bits[k]).load(std::memory_order_relaxed);
+        a.backup_poison[k] = std::atomic_ref<uint8_t>(a.poison[k]).load(std::memory_order_relaxed);
+      }
+      state.store(copied, std::memory_order_release);
+      return;
+    }
+    while (state.load(std::memory_order_acquire) != copied) {
+    }
+  }
+
+ private:
+  static constexpr uint32_t kSharedReaders = 0x7fffffffu;
+  uint32_t attempt_ = 0;  // 0: no parallel attempt in progress
+  std::atomic<bool>* conflict_ = nullptr;
+};
+
+}  // namespace syncscope::sim

@@ -1,0 +1,86 @@
+#include "sim/shadow_checker.h"
+
+#include <algorithm>
+
+namespace syncscope::sim {
+
+void ShadowChecker::start_block(int launch_index, uint32_t launch_first_interval, int block_linear,
+                                int threads_per_block) {
+  launch_index_ = launch_index;
+  first_interval_ = launch_first_interval;
+  block_linear_ = block_linear;
+  threads_per_block_ = threads_per_block;
+  block_base_ = static_cast<int64_t>(block_linear) * threads_per_block;
+  warp_epoch_.assign((threads_per_block + kWarpSize - 1) / kWarpSize, 0);
+  hazards_.clear();
+  raced_ = false;
+}
+
+void ShadowChecker::start_interval(uint32_t interval, int step) {
+  interval_ = interval;
+  step_ = step;
+  std::fill(warp_epoch_.begin(), warp_epoch_.end(), 0);
+}
+
+HazardEvent ShadowChecker::here(HazardKind kind, Severity severity, const ArrayStore* a, int index, int thread,
+                                LineId line) const {
+  HazardEvent e{kind, severity};
+  e.array = a ? a->id : -1;
+  e.index = index;
+  e.launch = launch_index_;
+  e.block = block_linear_;
+  e.step = step_;
+  e.thread_second = thread;
+  e.line_second = line;
+  return e;
+}
+
+void ShadowChecker::race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread,
+                         LineId line) {
+  raced_ = true;
+  const uint32_t who = other.who;
+  const int other_thread =
+      a.space == MemSpace::Shared ? static_cast<int>(who) : static_cast<int>(static_cast<int64_t>(who) - block_base_);
+  const bool same_warp = other_thread / kWarpSize == thread / kWarpSize;
+  // Like compute-sanitizer: within one warp a warning (it often works, by SIMT luck), across warps an error.
+  HazardEvent e = here(kind, same_warp ? Severity::Warning : Severity::Error, &a, index, thread, line);
+  e.same_warp = same_warp;
+  e.thread_first = other_thread;
+  e.line_first = other.line;
+  hazards_.add(e);
+}
+
+void ShadowChecker::cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other,
+                                     int thread, LineId line) {
+  const int64_t who = other.who;
+  HazardEvent e = here(kind, Severity::Error, &a, index, thread, line);
+  e.cross_block = true;
+  e.block_first = static_cast<int>(who / threads_per_block_);
+  e.thread_first = static_cast<int>(who % threads_per_block_);
+  e.line_first = other.line;
+  hazards_.add(e);
+}
+
+void ShadowChecker::out_of_bounds(const ArrayStore& a, int index, int thread, LineId line, bool write) {
+  HazardEvent e = here(HazardKind::OutOfBounds, Severity::Error, &a, index, thread, line);
+  e.second_is_write = write;
+  hazards_.add(e);
+}
+
+void ShadowChecker::uninitialized_read(const ArrayStore& a, int index, int thread, LineId line) {
+  hazards_.add(here(HazardKind::UninitializedRead, Severity::Warning, &a, index, thread, line));
+}
+
+void ShadowChecker::warp_hazard(HazardKind kind, int thread, int other_thread, LineId other_line, LineId line) {
+  HazardEvent e = here(kind, Severity::Error, nullptr, 0, thread, line);
+  e.thread_first = other_thread;
+  e.line_first = other_line;
+  e.same_warp = true;
+  hazards_.add(e);
+}
+
+void ShadowChecker::barrier_divergence(LineId line) {
+  hazards_.add(here(HazardKind::BarrierDivergence, Severity::Error, nullptr, 0, -1, line));  // no one thread
+}
+
+}  // namespace syncscope::sim

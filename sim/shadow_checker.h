@@ -1,0 +1,138 @@
+// The race detector. Every cell carries a shadow (sim/memory.h: the last write and the last two
+// readers that are different threads, each stamped with its barrier interval); the checker looks at
+// each access that leaves the runner's fast path, as Oclgrind's RaceDetector plugin observes its
+// core's memory events, and owns what it finds (hazards()) and how each finding is worded
+// (sim/describe.h words them for people).
+//
+// Two accesses of one cell race when they are in the same barrier interval, come from different
+// threads, at least one writes, and no __syncwarp() of their warp ordered them. Global memory is
+// also checked across blocks: a launch's blocks are unordered, so a cell written by one block and
+// touched by another races whatever the interval.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "contract/kernel_api.h"
+#include "sim/events.h"
+#include "sim/hazards.h"
+#include "sim/limits.h"
+#include "sim/memory.h"
+
+namespace syncscope::sim {
+
+class ShadowChecker {
+ public:
+  // Where the checks happen: the launch's first interval (older stamps are from earlier launches,
+  // which a launch boundary ordered), the block and its size.
+  void start_block(int launch_index, uint32_t launch_first_interval, int block_linear, int threads_per_block);
+  // A new barrier interval (ids are never reused, so no shadow needs clearing).
+  void start_interval(uint32_t interval, int step);
+  void warp_synced(int warp) { ++warp_epoch_[warp]; }
+
+  // ---- the runner's fast path: a shared cell no other thread touched in this interval ----
+  [[gnu::always_inline]] bool quiet_read(const CellShadow& s, uint32_t me) const {
+    return !(s.write.interval == interval_ && s.write.who != me) && (s.read.interval != interval_ || s.read.who == me);
+  }
+  [[gnu::always_inline]] bool quiet_write(const CellShadow& s, uint32_t me) const {
+    return !(s.write.interval == interval_ && s.write.who != me) && !(s.read.interval == interval_ && s.read.who != me) &&
+           s.other_read.interval != interval_;
+  }
+  [[gnu::always_inline]] void stamp_read(CellShadow& s, uint32_t me, LineId line) const {
+    s.read = {interval_, me, line, warp_epoch_[me / kWarpSize]};
+  }
+  [[gnu::always_inline]] void stamp_write(CellShadow& s, uint32_t me, LineId line) const {
+    s.write = {interval_, me, line, warp_epoch_[me / kWarpSize]};
+  }
+
+  // ---- the general path: every access to a cell in bounds; flags gain kRacy ----
+  void check_read(ArrayStore& a, int index, int thread, LineId line, uint8_t& flags) {
+    CellShadow& s = a.shadow[index];
+    const uint32_t who = who_for(a, thread);
+    if (races_with(a, s.write, who, thread)) [[unlikely]] {
+      race(HazardKind::ReadAfterWrite, a, index, s.write, thread, line);
+      flags |= kRacy;
+    } else if (s.write.interval != interval_ && from_other_block(a, s.write)) [[unlikely]] {
+      cross_block_race(HazardKind::ReadAfterWrite, a, index, s.write, thread, line);
+      flags |= kRacy;
+    }
+    const AccessStamp mine{interval_, who, line, warp_epoch_[thread / kWarpSize]};
+    if (s.read.interval == interval_ && s.read.who != who) s.other_read = s.read;
+    s.read = mine;
+  }
+
+  void check_write(ArrayStore& a, int index, int thread, LineId line, uint8_t& flags) {
+    CellShadow& s = a.shadow[index];
+    const uint32_t who = who_for(a, thread);
+    if (races_with(a, s.write, who, thread)) [[unlikely]] {
+      race(HazardKind::WriteAfterWrite, a, index, s.write, thread, line);
+      flags |= kRacy;
+    } else if (s.write.interval != interval_ && from_other_block(a, s.write)) [[unlikely]] {
+      cross_block_race(HazardKind::WriteAfterWrite, a, index, s.write, thread, line);
+      flags |= kRacy;
+    }
+    // Of the two latest readers, name one in another warp if there is one: that is the error.
+    const AccessStamp* reader = nullptr;
+    for (const AccessStamp* r : {&s.read, &s.other_read})
+      if (races_with(a, *r, who, thread) && (!reader || warp_of_who(a, reader->who) == thread / kWarpSize)) reader = r;
+    if (reader) [[unlikely]] {
+      race(HazardKind::WriteAfterRead, a, index, *reader, thread, line);
+      flags |= kRacy;
+    } else if (s.read.interval != interval_ && from_other_block(a, s.read)) [[unlikely]] {
+      cross_block_race(HazardKind::WriteAfterRead, a, index, s.read, thread, line);
+      flags |= kRacy;
+    }
+    s.write = {interval_, who, line, warp_epoch_[thread / kWarpSize]};
+  }
+
+  // ---- what is not a race but is reported alongside ----
+  void out_of_bounds(const ArrayStore& a, int index, int thread, LineId line, bool write);
+  void uninitialized_read(const ArrayStore& a, int index, int thread, LineId line);
+  // A warp operation `thread` reached at `line` that lane `other_thread` (waiting at other_line, or
+  // exited: kNoLine) cannot join.
+  void warp_hazard(HazardKind kind, int thread, int other_thread, LineId other_line, LineId line);
+  void barrier_divergence(LineId line);
+
+  const HazardLog& hazards() const { return hazards_; }
+  bool raced() const { return raced_; }  // a race between threads of this block
+  uint32_t interval() const { return interval_; }
+
+ private:
+  uint32_t who_for(const ArrayStore& a, int thread) const {
+    return a.space == MemSpace::Shared ? static_cast<uint32_t>(thread) : static_cast<uint32_t>(block_base_ + thread);
+  }
+  int warp_of_who(const ArrayStore& a, uint32_t who) const {
+    return static_cast<int>(a.space == MemSpace::Shared ? who : who - block_base_) / kWarpSize;
+  }
+  // Accesses by lanes of one warp separated by __syncwarp() are ordered.
+  bool ordered(const ArrayStore& a, const AccessStamp& s, int thread) const {
+    const int w = thread / kWarpSize;
+    return warp_of_who(a, s.who) == w && s.warp_epoch < warp_epoch_[w];
+  }
+  bool from_other_block(const ArrayStore& a, const AccessStamp& s) const {
+    return a.space == MemSpace::Global && s.interval >= first_interval_ && s.interval != 0 &&
+           static_cast<int64_t>(s.who) / threads_per_block_ != block_linear_;
+  }
+  // An access of this interval by another thread that nothing orders before the current one.
+  bool races_with(const ArrayStore& a, const AccessStamp& s, uint32_t who, int thread) const {
+    return s.interval == interval_ && s.who != who && !ordered(a, s, thread);
+  }
+
+  HazardEvent here(HazardKind kind, Severity severity, const ArrayStore* a, int index, int thread, LineId line) const;
+  void race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread, LineId line);
+  void cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread,
+                        LineId line);
+
+  uint32_t interval_ = 0;
+  int step_ = 0;
+  int launch_index_ = 0;
+  uint32_t first_interval_ = 0;
+  int block_linear_ = 0;
+  int64_t block_base_ = 0;  // global thread id of this block's thread 0
+  int threads_per_block_ = 0;
+  std::vector<uint16_t> warp_epoch_;  // __syncwarp()s each warp completed in the current interval
+  HazardLog hazards_;
+  bool raced_ = false;
+};
+
+}  // namespace syncscope::sim

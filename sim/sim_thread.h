@@ -1,0 +1,34 @@
+// One simulated thread of a block as the runner and its scheduler see it.
+#pragma once
+
+#include <boost/context/stack_context.hpp>
+
+#include <cstdint>
+
+#include "sim/counters.h"
+#include "sim/source_lines.h"
+
+namespace syncscope::sim {
+
+class BlockRunner;
+
+enum class ThreadState : uint8_t { Runnable, AtBarrier, AtWarpOp, Exited, Failed };
+
+struct SimThread {
+  void* context = nullptr;  // suspended context; nullptr: not started (or abandoned)
+  boost::context::stack_context stack{};
+  BlockRunner* runner = nullptr;  // for the fiber's entry
+  int index = 0;
+  ThreadState state = ThreadState::Exited;
+  LineId wait_line = kNoLine;
+  uint16_t shared_allocs = 0;
+  uint32_t accesses = 0;
+  ThreadCounters counters;
+  // SIMT lockstep: where the lane waits. The address of the basic block it last entered (0
+  // before the first, or without an instrumented kernel) and how many operations it has
+  // started in that block; lanes with equal positions form one warp instruction.
+  uintptr_t simt_pc = 0;
+  uint32_t simt_op = 0;
+};
+
+}  // namespace syncscope::sim
