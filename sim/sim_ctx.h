@@ -102,7 +102,33 @@ class ArrayView {
   ArrayStore* a_;
 };
 
-class SimCtx {
+// __shfl_*_sync over every lane of the thread's warp, written once for both contexts: each one's
+// shuffle() decides how the value reaches the warp.
+template <class Ctx>
+class WarpShuffles {
+ public:
+  template <class V>
+  V shfl_up(V v, int delta, std::source_location loc = std::source_location::current()) {
+    return self().shuffle(WarpOp::ShflUp, v, delta, loc);
+  }
+  template <class V>
+  V shfl_down(V v, int delta, std::source_location loc = std::source_location::current()) {
+    return self().shuffle(WarpOp::ShflDown, v, delta, loc);
+  }
+  template <class V>
+  V shfl_idx(V v, int source_lane, std::source_location loc = std::source_location::current()) {
+    return self().shuffle(WarpOp::ShflIdx, v, source_lane, loc);
+  }
+  template <class V>
+  V shfl_xor(V v, int lane_mask, std::source_location loc = std::source_location::current()) {
+    return self().shuffle(WarpOp::ShflXor, v, lane_mask, loc);
+  }
+
+ private:
+  Ctx& self() { return static_cast<Ctx&>(*this); }
+};
+
+class SimCtx : public WarpShuffles<SimCtx> {
  public:
   SimCtx(BlockRunner& r, int thread) : r_(r), thread_(thread) {}
 
@@ -123,23 +149,6 @@ class SimCtx {
     r_.sync_warp(LineTable::intern(loc));
   }
 
-  // __shfl_*_sync over every lane of the thread's warp.
-  template <class V>
-  V shfl_up(V v, int delta, std::source_location loc = std::source_location::current()) {
-    return shuffle(WarpOp::ShflUp, v, delta, loc);
-  }
-  template <class V>
-  V shfl_down(V v, int delta, std::source_location loc = std::source_location::current()) {
-    return shuffle(WarpOp::ShflDown, v, delta, loc);
-  }
-  template <class V>
-  V shfl_idx(V v, int source_lane, std::source_location loc = std::source_location::current()) {
-    return shuffle(WarpOp::ShflIdx, v, source_lane, loc);
-  }
-  template <class V>
-  V shfl_xor(V v, int lane_mask, std::source_location loc = std::source_location::current()) {
-    return shuffle(WarpOp::ShflXor, v, lane_mask, loc);
-  }
 
   template <class T>
   ArrayView<Val<storage_t<T>>> make_shared_array(int count, const char* name = nullptr) {
@@ -150,6 +159,7 @@ class SimCtx {
   BlockRunner& runner() { return r_; }
 
  protected:
+  friend class WarpShuffles<SimCtx>;
   template <class V>
   V shuffle(WarpOp op, V v, int arg, const std::source_location& loc) {
     const LineId line = LineTable::intern(loc);
@@ -171,7 +181,7 @@ class SimCtx {
 // together by that program position, and a lane that branched past code its neighbours still run
 // waits where they meet again. Every call into the simulator goes straight out of line, so no
 // basic block of the runtime's own is mistaken for the kernel's.
-class SimtCtx : public SimCtx {
+class SimtCtx : public SimCtx, public WarpShuffles<SimtCtx> {
  public:
   using SimCtx::SimCtx;
 
@@ -179,22 +189,10 @@ class SimtCtx : public SimCtx {
   void sync_warp(std::source_location loc = std::source_location::current()) {
     r_.simt_warp_op(WarpOp::SyncWarp, {}, 0, loc);
   }
-  template <class V>
-  V shfl_up(V v, int delta, std::source_location loc = std::source_location::current()) {
-    return shuffle(WarpOp::ShflUp, v, delta, loc);
-  }
-  template <class V>
-  V shfl_down(V v, int delta, std::source_location loc = std::source_location::current()) {
-    return shuffle(WarpOp::ShflDown, v, delta, loc);
-  }
-  template <class V>
-  V shfl_idx(V v, int source_lane, std::source_location loc = std::source_location::current()) {
-    return shuffle(WarpOp::ShflIdx, v, source_lane, loc);
-  }
-  template <class V>
-  V shfl_xor(V v, int lane_mask, std::source_location loc = std::source_location::current()) {
-    return shuffle(WarpOp::ShflXor, v, lane_mask, loc);
-  }
+  using WarpShuffles<SimtCtx>::shfl_up;
+  using WarpShuffles<SimtCtx>::shfl_down;
+  using WarpShuffles<SimtCtx>::shfl_idx;
+  using WarpShuffles<SimtCtx>::shfl_xor;
   template <class T>
   ArrayView<Val<storage_t<T>>, SimtAccess> make_shared_array(int count, const char* name = nullptr) {
     using S = storage_t<T>;
@@ -202,6 +200,7 @@ class SimtCtx : public SimCtx {
   }
 
  private:
+  friend class WarpShuffles<SimtCtx>;
   template <class V>
   [[gnu::always_inline]] V shuffle(WarpOp op, V v, int arg, const std::source_location& loc) {
     if constexpr (is_val<V>::value) {

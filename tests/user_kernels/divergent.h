@@ -92,15 +92,23 @@ inline constexpr BugTable<ReduceBug, 1> kReduceBugs{
     {{{ReduceBug::NoLoopBarrier, "no-loop-barrier", "the reduction loop without its barrier"}}}};
 static_assert(kReduceBugs.complete(), "kReduceBugs lists every ReduceBug but None, in order");
 
+// Each thread loads its element of the block's section into shared memory (0 past the end).
+template <class Ctx, class Array>
+SYNCSCOPE_DEVICE auto load_section(Ctx& c, Array x, int n) {
+  using T = value_of<Array>;
+  auto s = shared_array<T>(c, c.block_dim().x, "s");
+  const int t = c.thread_idx().x;
+  const int i = c.block_idx().x * c.block_dim().x + t;
+  s[t] = i < n ? T(x[i]) : T(0);
+  c.sync();
+  return s;
+}
+
 struct SequentialReduceKernel {
   template <class Ctx, class Array>
   SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array sums, int n, ReduceBug bug) const {
-    using T = value_of<Array>;
-    auto s = shared_array<T>(c, c.block_dim().x, "s");
+    auto s = load_section(c, x, n);
     const int t = c.thread_idx().x;
-    const int i = c.block_idx().x * c.block_dim().x + t;
-    s[t] = i < n ? T(x[i]) : T(0);
-    c.sync();
     for (int stride = c.block_dim().x / 2; stride > 0; stride /= 2) {
       if (t < stride) s[t] += s[t + stride];
       if (bug != ReduceBug::NoLoopBarrier) c.sync();
@@ -114,12 +122,8 @@ struct SequentialReduceKernel {
 struct InterleavedReduceKernel {
   template <class Ctx, class Array>
   SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array sums, int n, ReduceBug bug) const {
-    using T = value_of<Array>;
-    auto s = shared_array<T>(c, c.block_dim().x, "s");
+    auto s = load_section(c, x, n);
     const int t = c.thread_idx().x;
-    const int i = c.block_idx().x * c.block_dim().x + t;
-    s[t] = i < n ? T(x[i]) : T(0);
-    c.sync();
     for (int stride = 1; stride < c.block_dim().x; stride *= 2) {
       if (t % (2 * stride) == 0) s[t] += s[t + stride];
       if (bug != ReduceBug::NoLoopBarrier) c.sync();
