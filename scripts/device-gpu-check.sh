@@ -70,6 +70,18 @@ cp "$OUT/logs/racecheck-summary.md" "$OUT/logs/gpu-histogram.md" "$OUT/" 2>/dev/
 say "== simulator benchmark ($(nproc) cores)"
 ./syncscope_bench --benchmark_min_time=1 > "$OUT/bench.log" 2>&1
 grep -E "elements/s" "$OUT/bench.log" | sed 's/^/   /' | tee -a "$summary"
+# A refactoring's before/after, in the same run: put the earlier build's bench binary next to this
+# one as syncscope_bench_before (scripts/device-pack.sh BEFORE_BENCH=path); the two alternate.
+if [[ -x ./syncscope_bench_before ]]; then
+  say "== benchmark before/after (alternating, medians of 3)"
+  for round in 1 2; do
+    for which in before after; do
+      exe=./syncscope_bench; [[ $which == before ]] && exe=./syncscope_bench_before
+      "$exe" --benchmark_min_time=0.5 --benchmark_repetitions=3 --benchmark_report_aggregates_only=true 2>&1 |
+        grep median | awk -v w="$which" -v r="$round" '{print "   " r " " w " " $1 " " $NF}' | tee -a "$summary"
+    done
+  done
+fi
 
 # At most 8 files come back: the raw logs travel as one archive.
 mv "$OUT"/sanitizer-*.log "$OUT"/as-written-memcheck-*.log "$OUT/unit-tests.log" "$OUT/lab.log" "$OUT/logs/" 2>/dev/null

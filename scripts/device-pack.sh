@@ -12,5 +12,6 @@ cp build-device/syncscope build-device/tests/syncscope_gpu_tests build-device/te
    build-device/bench/syncscope_bench .device/
 for lib in libboost_context.so.1.74.0 libbenchmark.so.1debian; do cp -L "/usr/lib/x86_64-linux-gnu/$lib" .device/lib/; done
 mkdir -p .device/assets && cp -r assets/scenarios .device/assets/
+[[ -n "${BEFORE_BENCH:-}" ]] && cp "$BEFORE_BENCH" .device/syncscope_bench_before
 cp scripts/device-gpu-check.sh scripts/racecheck_compare.py .device/
 du -sh .device
