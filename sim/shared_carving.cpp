@@ -6,16 +6,15 @@
 
 namespace syncscope::sim {
 
-SharedCarving::Declared SharedCarving::declare(int thread, int slot, DType dtype, int count, const char* name) {
-  if (slot < count_) {
-    ArrayStore& a = arrays_[slot];
-    if (a.size() != count || a.dtype != dtype)
-      return {nullptr, false,
-              "thread T" + std::to_string(thread) + " asks for shared array #" + std::to_string(slot) + " with " +
-                  std::to_string(count) + " " + std::string(to_string(dtype)) + " elements, but an earlier thread made it " +
-                  std::to_string(a.size()) + " " + std::string(to_string(a.dtype)) +
-                  " elements; every thread must declare the same shared arrays in the same order"};
-    return {&a, false, ""};
+SharedCarving::Declared SharedCarving::declare_new(int thread, int slot, DType dtype, int count, const char* name) {
+  if (slot < count_) {  // declare() found it there, but not as this thread declares it
+    const ArrayStore& a = arrays_[slot];
+    return {nullptr, false,
+            "thread T" + std::to_string(thread) + " asks for shared array #" + std::to_string(slot) + " with " +
+                std::to_string(count) + " " + std::string(to_string(dtype)) +
+                " elements, but an earlier thread made it " + std::to_string(a.size()) + " " +
+                std::string(to_string(a.dtype)) +
+                " elements; every thread must declare the same shared arrays in the same order"};
   }
   const int bytes = shared_bytes_for(std::max(count, 0));
   if (count < 0 || bytes_used_ + bytes > launch_bytes_)

@@ -24,14 +24,23 @@ class SharedCarving {
     bool fresh = false;           // carved just now (the runner names it in the trace)
     std::string error;
   };
-  // `thread`'s declaration number `slot` (0, 1, ... in the order the kernel declares them).
-  Declared declare(int thread, int slot, DType dtype, int count, const char* name);
+  // `thread`'s declaration number `slot` (0, 1, ... in the order the kernel declares them): every
+  // thread but the first finds the array already there, so that is inline.
+  Declared declare(int thread, int slot, DType dtype, int count, const char* name) {
+    if (slot < count_) [[likely]] {
+      ArrayStore& a = arrays_[slot];
+      if (a.size() == count && a.dtype == dtype) [[likely]] return {&a, false, {}};
+    }
+    return declare_new(thread, slot, dtype, count, name);
+  }
 
   // deque: references stay valid as arrays are added
   const std::deque<ArrayStore>& arrays() const { return arrays_; }
   int count() const { return count_; }  // arrays in use by this block
 
  private:
+  Declared declare_new(int thread, int slot, DType dtype, int count, const char* name);
+
   std::deque<ArrayStore> arrays_;
   int count_ = 0;
   int bytes_used_ = 0;

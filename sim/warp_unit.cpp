@@ -7,7 +7,7 @@ namespace syncscope::sim {
 void WarpUnit::start_block(int threads_per_block) {
   threads_per_block_ = threads_per_block;
   warps_.assign((threads_per_block + kWarpSize - 1) / kWarpSize, Rendezvous{});
-  results_.assign(threads_per_block, LaneResult{});
+  if (static_cast<int>(results_.size()) < threads_per_block) results_.resize(threads_per_block);  // written before read
 }
 
 std::vector<int> WarpUnit::exited_lanes(int warp) const {
