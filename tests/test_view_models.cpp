@@ -433,3 +433,83 @@ TEST(Session, ScenarioOpensAtItsStep) {
 
 }  // namespace
 }  // namespace syncscope::app
+
+// ---- the step view: operations with the values threads actually saw ----
+namespace syncscope::app {
+namespace {
+
+TEST(StepView, AForwardRaceReadsTheValueAlreadyOverwrittenInThisStep) {
+  auto r = run({.algorithm = "kogge-stone", .schedule = "forward", .bug = "no-second-barrier"});
+  const BlockViewModel m = build_block_view(*r, 0, 1, 0);  // offset 1: read and write with no barrier between
+  const ArrowView* t3 = nullptr;
+  for (const ArrowView& a : m.reads)
+    if (a.thread == 3 && !t3) t3 = &a;  // partner = s[t - 1], before its own s[t] inside +=
+  ASSERT_NE(t3, nullptr);
+  EXPECT_EQ(t3->index, 2);
+  EXPECT_EQ(t3->value, "3");  // 2 + 1: T2 already added its partner
+  EXPECT_EQ(m.arrays[0].before[2].text, "2");  // the "before" row does not show what T3 read
+  EXPECT_TRUE(t3->sees_write_of_this_step);
+  EXPECT_EQ(t3->writer, 2);
+  // Replaying the operations up to T3's read shows the cell as T3 found it.
+  EXPECT_EQ(cells_after(m, t3->order)[0][2].text, "3");
+  EXPECT_EQ(cells_after(m, 0)[0][2].text, "2");
+  EXPECT_EQ(texts(cells_after(m, static_cast<int>(m.operations.size()))[0]), texts(m.arrays[0].after));
+}
+
+TEST(StepView, ThreadsSayWhatTheyHoldAndHowTheWriteIsMade) {
+  auto r = run({.algorithm = "kogge-stone"});  // lockstep, iota 0..7
+  const BlockViewModel read = build_block_view(*r, 0, 5, 0);   // offset 4, read phase
+  EXPECT_EQ(read.thread_views[5].holds, "partner = 1");       // s[1] after offset 2
+  const BlockViewModel write = build_block_view(*r, 0, 6, 0);  // offset 4, write phase
+  EXPECT_EQ(write.thread_views[5].writes, "15 = 14 + 1");      // s[5] += partner
+  EXPECT_EQ(write.thread_views[5].holds, "shared[5] = 14");  // the read of s[t] inside +=
+  EXPECT_NE(write.caption.find("threads write shared[t]"), std::string::npos) << write.caption;
+  EXPECT_NE(read.caption.find("threads read shared[t-4]"), std::string::npos) << read.caption;
+}
+
+TEST(StepView, TheWarpScanIsFollowableRoundByRound) {
+  auto r = run({.algorithm = "block-exclusive-sum", .n = 32, .tpb = 32, .dtype = "int32", .input = "iota"});
+  const BlockViewModel m = build_block_view(*r, 0, 0, 0);
+  ASSERT_GE(m.shuffles.size(), 5u);
+  auto sum = [](int lo, int hi) { return lo > hi ? 0 : (lo + hi) * (hi - lo + 1) / 2; };  // iota: sum of lo..hi
+  for (int k = 0; k < 5; ++k) {
+    const ShuffleRound& round = m.shuffles[k];
+    const int delta = 1 << k;
+    EXPECT_EQ(round.op, "shfl_up");
+    int moved = 0;
+    for (const auto& a : round.arrows) {
+      if (a.own) {
+        EXPECT_LT(a.to_lane, delta);
+        continue;
+      }
+      ++moved;
+      EXPECT_EQ(a.from_lane, a.to_lane - delta);
+      // What lane `from` held after the previous round: the sum of its last `delta` inputs.
+      EXPECT_EQ(a.value, std::to_string(sum(std::max(0, a.from_lane - delta + 1), a.from_lane)))
+          << "round " << k << " lane " << a.to_lane;
+    }
+    EXPECT_EQ(moved, 32 - delta) << "round " << k;
+  }
+  EXPECT_EQ(m.shuffles[6].op, "shfl_idx");
+}
+
+TEST(StepView, GlobalAccessesAreInThePicture) {
+  auto seed = run({.algorithm = "two-phase-scan"});  // seed 000: n=15, 2 blocks, two launches
+  for (int launch = 0; launch < 2; ++launch) {
+    const int last = seed->sim.trace.launches[launch].steps - 1;
+    for (int block = 0; block < 2; ++block) {
+      const BlockViewModel m = build_block_view(*seed, launch, last, block);
+      EXPECT_FALSE(m.operations.empty()) << "launch " << launch << " block " << block;
+    }
+  }
+  auto h = run({.algorithm = "hierarchical-scan", .n = 64, .tpb = 8, .blocks = {1}});
+  const auto& launches = h->sim.trace.launches;
+  const int add = static_cast<int>(launches.size()) - 1;  // the add launch
+  const BlockViewModel m = build_block_view(*h, add, launches[add].steps - 1, 1);
+  EXPECT_FALSE(m.global_reads.empty());
+  EXPECT_FALSE(m.global_writes.empty());
+  EXPECT_FALSE(m.global_write_arrows.empty());
+}
+
+}  // namespace
+}  // namespace syncscope::app

@@ -4,9 +4,14 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <memory>
 #include <set>
 
+#include <regex>
+#include <sstream>
+
 #include "app/state/timeline.h"
+#include "kernels/sources.h"
 #include "sim/describe.h"
 
 namespace syncscope::app {
@@ -71,6 +76,77 @@ std::string phase_of(const sim::StepTrace& s) {
   return out;
 }
 
+
+// The variable a source line assigns ("partner" in `if (t >= offset) partner = s[t - offset];`),
+// or "" (compound assignments, stores into arrays, lines outside the embedded kernels).
+std::string assigned_name(sim::LineId id) {
+  if (id == sim::kNoLine) return "";
+  const sim::SourceLine& where = sim::LineTable::get(id);
+  for (const auto& f : kernel_sources()) {
+    if (f.path != where.file) continue;
+    std::istringstream in(f.text);
+    std::string text;
+    for (uint32_t n = 1; std::getline(in, text); ++n) {
+      if (n != where.line) continue;
+      text = text.substr(0, text.find("//"));
+      static const std::regex assignment(R"(([A-Za-z_]\w*)\s*=[^=])");
+      std::smatch m;
+      if (std::regex_search(text, m, assignment)) return m[1].str();
+      return "";
+    }
+  }
+  return "";
+}
+
+// A value a thread read or received, as the step view names it.
+struct HeldValue {
+  double number = 0;
+  std::string text;
+  bool poison = false;
+  sim::LineId line = sim::kNoLine;
+  std::string source;  // "shared[5]", "lane 3": what it is when the line names no variable
+};
+
+bool adds_up(DType dtype, const HeldValue& a, const HeldValue& b, double sum) {
+  if (a.poison || b.poison) return false;
+  if (dtype == DType::Float32) return static_cast<float>(a.number) + static_cast<float>(b.number) == static_cast<float>(sum);
+  return static_cast<int32_t>(static_cast<uint32_t>(static_cast<int64_t>(a.number) + static_cast<int64_t>(b.number))) ==
+         static_cast<int32_t>(sum);
+}
+
+// "6 = 5 + 1" when the thread's last two values add up to what it writes (the cell's own old
+// value first, as in s[t] += partner); "6 = 5" for a copy; else "writes 6".
+std::string write_text(DType dtype, const std::vector<HeldValue>& history, double written, const std::string& text,
+                       bool poison, const std::string& old_text) {
+  if (!poison && history.size() >= 2) {
+    const HeldValue& newer = history[history.size() - 1];
+    const HeldValue& older = history[history.size() - 2];
+    if (adds_up(dtype, newer, older, written)) {
+      const bool older_first = older.text == old_text && newer.text != old_text;
+      return text + " = " + (older_first ? older.text + " + " + newer.text : newer.text + " + " + older.text);
+    }
+  }
+  if (!poison && !history.empty() && !history.back().poison && history.back().text == text) return text + " = " + text;
+  return "writes " + text;
+}
+
+// "shared[t-1]" when every access of the group is at the same distance from its thread, else
+// "shared[...]".
+std::string access_pattern(const std::string& name, const std::vector<std::pair<int, int>>& thread_index) {
+  bool same = !thread_index.empty();
+  const int d = same ? thread_index.front().second - thread_index.front().first : 0;
+  for (const auto& [t, i] : thread_index) same &= i - t == d;
+  if (!same) {
+    bool one_cell = true;
+    for (const auto& [t, i] : thread_index) one_cell &= i == thread_index.front().second;
+    if (one_cell && !thread_index.empty()) return name + "[" + std::to_string(thread_index.front().second) + "]";
+    return name + "[...]";
+  }
+  return name + (d == 0 ? "[t]" : d > 0 ? "[t+" + std::to_string(d) + "]" : "[t" + std::to_string(d) + "]");
+}
+
+std::string plural(size_t n, const char* one, const char* many) { return std::to_string(n) + " " + (n == 1 ? one : many); }
+
 }  // namespace
 
 BlockViewModel build_block_view(const RunResult& run, int launch, int step, int block) {
@@ -132,28 +208,190 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     m.arrays.push_back(std::move(a));
   }
 
-  // Who did what.
+  // What each thread held when the step began: the last value it read or received before.
+  const DType kernel_dtype = run.config.problem.dtype;
+  auto value_of = [&](const sim::Event& e) {
+    const DType dtype = e.is_memory() ? t.arrays[e.array].dtype : kernel_dtype;
+    const bool poison = e.flags & sim::kValuePoison;
+    const std::string source = e.is_memory() ? t.arrays[e.array].name + "[" + std::to_string(e.index) + "]"
+                                             : "from lane " + std::to_string(e.index);
+    return HeldValue{sim::bits_to_double(dtype, e.value_bits), format_value(dtype, e.value_bits, poison), poison, e.line,
+                     source};
+  };
+  std::vector<std::vector<HeldValue>> history(m.threads);
+  auto remember = [&](const sim::Event& e) {
+    if (!(e.is_read() || e.kind == sim::EventKind::Shuffle) || (e.flags & sim::kOutOfBounds)) return;
+    auto& h = history[e.thread];
+    h.push_back(value_of(e));
+    if (h.size() > 2) h.erase(h.begin());
+  };
   std::vector<bool> exited_before(m.threads, false);
   for (int s = 0; s < step; ++s)
-    for (const sim::Event& e : b->steps[s].events)
+    for (const sim::Event& e : b->steps[s].events) {
       if (e.kind == sim::EventKind::Exit) exited_before[e.thread] = true;
+      remember(e);
+    }
+
+  // The touched sections of global arrays: reads above the picture, writes below.
+  std::map<int, std::pair<int, int>> read_span, write_span;  // array -> [lo, hi]
   for (const sim::Event& e : st.events) {
+    if (!e.is_memory() || (e.flags & sim::kOutOfBounds) || row_of.count(e.array)) continue;
+    auto [it, fresh] = (e.is_read() ? read_span : write_span).try_emplace(e.array, e.index, e.index);
+    it->second.first = std::min(it->second.first, e.index);
+    it->second.second = std::max(it->second.second, e.index);
+  }
+  constexpr int kMaxGlobalCells = 1024;
+  std::map<int, int> read_row_of, write_row_of;
+  auto make_rows = [&](const std::map<int, std::pair<int, int>>& spans, std::vector<GlobalRowView>& rows,
+                       std::map<int, int>& row_index) {
+    for (const auto& [array, span] : spans) {
+      GlobalRowView r;
+      r.array = array;
+      r.name = t.arrays[array].name;
+      r.first = span.first;
+      r.cells.resize(std::min(span.second - span.first + 1, kMaxGlobalCells));
+      row_index[array] = static_cast<int>(rows.size());
+      rows.push_back(std::move(r));
+    }
+  };
+  make_rows(read_span, m.global_reads, read_row_of);
+  make_rows(write_span, m.global_writes, write_row_of);
+
+  // Who did what, in the order the schedule ran it.
+  std::map<std::pair<int, int>, int> written_this_step;  // (array, cell) -> the last thread that wrote it
+  std::map<std::pair<int, int>, ShuffleRound*> round_of;  // (warp, round)
+  std::vector<int> rounds_done(m.threads, 0);
+  std::vector<std::unique_ptr<ShuffleRound>> rounds;
+  for (const sim::Event& e : st.events) {
+    const int order = static_cast<int>(m.operations.size());
     ThreadView& tv = m.thread_views.at(e.thread);
-    tv.events.push_back(event_text(e, t, run.config.problem.dtype));
+    tv.events.push_back(event_text(e, t, kernel_dtype));
     if (e.kind != sim::EventKind::Barrier && e.kind != sim::EventKind::Exit) tv.active = true;
-    if (!e.is_memory() || (e.flags & sim::kOutOfBounds)) continue;
-    auto row = row_of.find(e.array);
-    if (row == row_of.end()) continue;  // global memory: listed in the thread's events
-    const bool racy = e.flags & sim::kRacy;
-    SharedArrayView& a = m.arrays[row->second];
-    if (e.is_read()) {
-      m.reads.push_back({e.thread, row->second, e.index, racy});
-      a.before.at(e.index).read = true;
-      a.before[e.index].racy |= racy;
-    } else {
-      m.writes.push_back({e.thread, row->second, e.index, racy});
-      a.after.at(e.index).written = true;
-      a.after[e.index].racy |= racy;
+    OperationView op;
+    op.thread = e.thread;
+    op.kind = e.kind;
+    op.line = e.line;
+    op.racy = e.flags & sim::kRacy;
+    op.text = "T" + std::to_string(e.thread) + " " + sim::describe_event(e, t, kernel_dtype);
+    if (e.is_memory() || e.kind == sim::EventKind::Shuffle) {
+      const HeldValue v = value_of(e);
+      op.value = v.text;
+      op.poison = v.poison;
+      op.index = e.index;
+    }
+    if (e.kind == sim::EventKind::Shuffle || e.kind == sim::EventKind::WarpSync) {
+      const int warp = e.thread / kWarpSize;
+      const int round = rounds_done[e.thread]++;
+      ShuffleRound*& r = round_of[{warp, round}];
+      if (!r) {
+        rounds.push_back(std::make_unique<ShuffleRound>());
+        r = rounds.back().get();
+        r->warp = warp;
+        r->op = sim::warp_op_name(e.kind == sim::EventKind::WarpSync ? sim::WarpOp::SyncWarp
+                                                                      : static_cast<sim::WarpOp>(e.array));
+        r->line = e.line;
+      }
+      if (e.kind == sim::EventKind::Shuffle)
+        r->arrows.push_back({e.index, e.thread % kWarpSize, op.value, (e.flags & sim::kOwnValue) != 0});
+    }
+    remember(e);
+    if (e.is_memory() && !(e.flags & sim::kOutOfBounds)) {
+      const bool racy = op.racy;
+      const auto cell = std::make_pair(static_cast<int>(e.array), e.index);
+      auto shared_row = row_of.find(e.array);
+      if (shared_row != row_of.end()) {
+        op.array_row = shared_row->second;
+        SharedArrayView& a = m.arrays[shared_row->second];
+        if (e.is_read()) {
+          ArrowView arrow{e.thread, shared_row->second, e.index, racy, order, op.value};
+          if (auto w = written_this_step.find(cell); w != written_this_step.end()) {
+            arrow.sees_write_of_this_step = true;
+            arrow.writer = w->second;
+            op.text += " (written this step by T" + std::to_string(w->second) + ")";
+          }
+          m.reads.push_back(arrow);
+          a.before.at(e.index).read = true;
+          a.before[e.index].racy |= racy;
+        } else {
+          m.writes.push_back({e.thread, shared_row->second, e.index, racy, order, op.value});
+          a.after.at(e.index).written = true;
+          a.after[e.index].racy |= racy;
+        }
+      } else {
+        op.global = true;
+        const bool read = e.is_read();
+        const int row = read ? read_row_of.at(e.array) : write_row_of.at(e.array);
+        op.array_row = row;
+        GlobalRowView& g = read ? m.global_reads[row] : m.global_writes[row];
+        const int k = e.index - g.first;
+        if (k < static_cast<int>(g.cells.size())) {
+          CellView& c = g.cells[k];
+          c.text = op.value;
+          c.poison = op.poison;
+          c.read |= read;
+          c.written |= !read;
+          c.racy |= racy;
+          (read ? m.global_read_arrows : m.global_write_arrows).push_back({e.thread, row, e.index, racy, order, op.value});
+        }
+      }
+      if (e.is_write()) {
+        op.old = format_value(t.arrays[e.array].dtype, e.old_bits, e.flags & sim::kOldPoison);
+        tv.writes = write_text(t.arrays[e.array].dtype, history[e.thread], sim::bits_to_double(t.arrays[e.array].dtype, e.value_bits),
+                               op.value, op.poison, op.old);
+        written_this_step[cell] = e.thread;
+      }
+    }
+    m.operations.push_back(std::move(op));
+  }
+  for (auto& r : rounds) m.shuffles.push_back(std::move(*r));
+  for (int th = 0; th < m.threads; ++th) {
+    if (history[th].empty()) continue;
+    const HeldValue& v = history[th].back();
+    const std::string name = assigned_name(v.line);
+    m.thread_views[th].holds = (name.empty() ? v.source : name) + " = " + v.text;
+  }
+
+  // The caption: what the step did, in one sentence.
+  {
+    std::map<std::pair<bool, int>, std::vector<std::pair<int, int>>> accesses;  // (write, array) -> (thread, cell)
+    for (const OperationView& op : m.operations)
+      if ((op.kind == sim::EventKind::SharedRead || op.kind == sim::EventKind::SharedWrite ||
+           op.kind == sim::EventKind::GlobalRead || op.kind == sim::EventKind::GlobalWrite) && op.array_row >= 0) {
+        const bool write = op.kind == sim::EventKind::SharedWrite || op.kind == sim::EventKind::GlobalWrite;
+        const int array = op.global ? (write ? m.global_writes : m.global_reads)[op.array_row].array
+                                    : m.arrays[op.array_row].array;
+        accesses[{write, array}].push_back({op.thread, op.index});
+      }
+    std::vector<std::string> parts;
+    for (bool write : {false, true})
+      for (const auto& [key, list] : accesses) {
+        if (key.first != write) continue;
+        std::set<int> threads;
+        for (const auto& [th, i] : list) threads.insert(th);
+        parts.push_back(plural(threads.size(), "thread ", "threads ") + (write ? "write " : "read ") +
+                        access_pattern(t.arrays[key.second].name, list));
+      }
+    for (const ShuffleRound& r : m.shuffles)
+      if (r.warp == 0 || m.shuffles.size() <= 2) {
+        parts.push_back("warp " + std::to_string(r.warp) + ": " + r.op);
+        if (parts.size() > 6) break;
+      }
+    for (size_t k = 0; k < parts.size(); ++k) m.caption += (k ? "; " : "") + parts[k];
+    if (m.caption.empty()) {
+      m.caption = "block " + std::to_string(block) + " touched no memory in this step";
+      for (const sim::BlockTrace& other : lt.blocks) {
+        if (other.block == block || step >= static_cast<int>(other.steps.size())) continue;
+        for (const sim::Event& e : other.steps[step].events)
+          if (e.is_memory() || e.kind == sim::EventKind::Shuffle) {
+            m.busy_blocks.push_back(other.block);
+            break;
+          }
+      }
+      if (!m.busy_blocks.empty()) {
+        m.caption += "; blocks that did:";
+        for (size_t k = 0; k < m.busy_blocks.size() && k < 8; ++k) m.caption += " " + std::to_string(m.busy_blocks[k]);
+        if (m.busy_blocks.size() > 8) m.caption += " ...";
+      }
     }
   }
   // The detector flags the access that completes a hazard; the accesses it raced with touched the
@@ -171,6 +409,32 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
       }
   for (int th = 0; th < m.threads; ++th) m.thread_views[th].exited = exited_before[th];
   return m;
+}
+
+std::vector<std::vector<CellView>> cells_after(const BlockViewModel& m, int done) {
+  std::vector<std::vector<CellView>> rows;
+  for (const SharedArrayView& a : m.arrays) {
+    rows.push_back(a.before);
+    for (CellView& c : rows.back()) c.read = c.written = c.changed = false;
+  }
+  done = std::clamp(done, 0, static_cast<int>(m.operations.size()));
+  for (int k = 0; k < done; ++k) {
+    const OperationView& op = m.operations[k];
+    if (op.global || op.array_row < 0) continue;
+    CellView& c = rows[op.array_row].at(op.index);
+    const bool last = k == done - 1;
+    if (op.kind == sim::EventKind::SharedWrite) {
+      c.changed = c.changed || c.text != op.value || c.poison != op.poison;
+      c.text = op.value;
+      c.poison = op.poison;
+      c.shade = m.arrays[op.array_row].after[op.index].shade;
+      if (last) c.written = true;
+    } else if (op.kind == sim::EventKind::SharedRead && last) {
+      c.read = true;
+    }
+    if (last) c.racy = op.racy;
+  }
+  return rows;
 }
 
 std::string CellOrigin::text() const {

@@ -1,7 +1,9 @@
-// Block view: one block at one step. Threads are columns (grouped in warps of 32); each shared
+// Step view: one block at one step. Threads are columns (grouped in warps of 32); each shared
 // array is drawn twice, as it was before the step and as it is after it, with arrows from each
 // cell a thread read to the thread (read phase) and from the thread to each cell it wrote (write
-// phase), like seed 003's "read phase / write phase" tables.
+// phase), like seed 003's "read phase / write phase" tables. Every access is also an operation in
+// the order the schedule ran it, with the value it actually saw: replaying them one by one shows
+// a racy read taking a value that was written earlier in the same step.
 #pragma once
 
 #include <string>
@@ -33,13 +35,62 @@ struct ThreadView {
   bool active = false;  // touched memory or the warp in this step
   bool exited = false;  // finished the kernel in an earlier step
   std::vector<std::string> events;  // "reads shared[0] = 0", ...
+  // The value the thread holds at the end of the step: the last one it read or received (in
+  // this step or an earlier one), named after the variable the source line assigns: "partner = 3".
+  std::string holds;
+  // Its last write in this step, with the values it combined when they add up: "6 = 5 + 1";
+  // otherwise "writes 6".
+  std::string writes;
 };
 
 struct ArrowView {
   int thread = 0;
-  int array_row = 0;  // index into BlockViewModel::arrays
+  int array_row = 0;  // index into BlockViewModel::arrays (or global_reads / global_writes)
   int index = 0;      // cell
   bool racy = false;
+  int order = 0;        // the access's place among the step's operations
+  std::string value;    // the value read (reads) or written (writes)
+  // Reads: another thread wrote this cell earlier in the same step, so the value read is not the
+  // one drawn in the "before" row.
+  bool sees_write_of_this_step = false;
+  int writer = -1;  // that thread
+};
+
+// One thing a thread did in this step, in the order the schedule ran it.
+struct OperationView {
+  int thread = 0;
+  sim::EventKind kind = sim::EventKind::Exit;
+  int array_row = -1;   // shared: BlockViewModel::arrays row; global: global_reads/global_writes row
+  bool global = false;
+  int index = 0;        // cell; shuffles: the source lane
+  std::string value;    // read: the value read; write: the new value; shuffle: the value received
+  std::string old;      // write: the value replaced
+  bool poison = false;
+  bool racy = false;
+  sim::LineId line = sim::kNoLine;
+  std::string text;  // "T3 reads shared[2] = 3 (written this step by T2)"
+};
+
+// One round of a warp operation: every lane's k-th shuffle of the step.
+struct ShuffleRound {
+  int warp = 0;
+  std::string op;  // "shfl_up", "syncwarp"
+  sim::LineId line = sim::kNoLine;
+  struct LaneArrow {
+    int from_lane = 0, to_lane = 0;
+    std::string value;  // what the lane received
+    bool own = false;   // the source was out of range: it kept its own value
+  };
+  std::vector<LaneArrow> arrows;
+};
+
+// The section of a global array the block touched in this step (reads above the picture, writes
+// below it), cells indexed from `first`.
+struct GlobalRowView {
+  int array = -1;
+  std::string name;
+  int first = 0;
+  std::vector<CellView> cells;  // value read / written (the last access of each cell)
 };
 
 struct BlockViewModel {
@@ -55,9 +106,20 @@ struct BlockViewModel {
   std::vector<ThreadView> thread_views;
   std::vector<ArrowView> reads;   // cell (before) -> thread
   std::vector<ArrowView> writes;  // thread -> cell (after)
+  std::vector<OperationView> operations;  // in execution order
+  std::vector<ShuffleRound> shuffles;     // per warp, round by round
+  std::vector<GlobalRowView> global_reads, global_writes;
+  std::vector<ArrowView> global_read_arrows, global_write_arrows;
+  std::string caption;  // one sentence for the class: "7 threads read shared[t-1]; 7 write shared[t]"
+  // When this block did nothing in the step: the blocks of the launch that did (recorded ones).
+  std::vector<int> busy_blocks;
 };
 
 BlockViewModel build_block_view(const RunResult& run, int launch, int step, int block);
+
+// The shared arrays after the first `done` operations of the step (0: the "before" rows; all:
+// the "after" rows); cells touched by operation done-1 are marked read/written.
+std::vector<std::vector<CellView>> cells_after(const BlockViewModel& m, int done);
 
 // Who last wrote a shared cell, up to and including `step` of this launch.
 struct CellOrigin {
