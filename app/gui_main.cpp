@@ -3,6 +3,7 @@
 //   syncscope --scenario FILE                  a scenario
 //   syncscope gui [ALGO] [run options] [--launch L] [--step K] [--presenter]
 //                 [--screenshot out.png]       render one frame off screen, save it, exit
+//                 [--replay K]                 the step view K operations into the step
 //                 [--state-file F]             keep F up to date with the position (GUI tests)
 //                 [--bench-frames N]           play N frames, print frame times, exit
 //                 [--compare-schedules] [--gpu-runs R]   the race lab's answers ready on opening
@@ -30,7 +31,7 @@ namespace {
 struct GuiOptions {
   command_line::ConfigArgs config;
   std::optional<std::string> scenario;
-  std::optional<int> launch, step;
+  std::optional<int> launch, step, replay;
   bool presenter = false;
   std::string screenshot;
   std::string state_file;
@@ -107,6 +108,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   AppState state;
   Session session(state);
   ui::UiContext ui(state, session);
+  ui.replay_start = o.replay;
   gl::OverviewStrips overview;
   if (!overview.ok()) err << "syncscope: " << overview.error() << " (overview strips disabled)\n";
   ui.overview = overview.ok() ? &overview : nullptr;
@@ -254,6 +256,7 @@ int run_gui_command(const std::vector<std::string>& args, std::ostream& out, std
   for (CLI::App* cmd : {static_cast<CLI::App*>(&app), gui}) {
     cmd->add_option("--launch", o.launch, "start at this launch (0-based)");
     cmd->add_option("--step", o.step, "start at this step (of the whole timeline, or of --launch)");
+    cmd->add_option("--replay", o.replay, "start the step view this many operations into the step (0: its start)");
     cmd->add_flag("--presenter", o.presenter, "presenter mode: large font, high contrast");
     cmd->add_option("--screenshot", o.screenshot, "render one frame off screen to this PNG and exit");
     cmd->add_option("--state-file", o.state_file, "keep this file up to date with the position (JSON)");
@@ -280,6 +283,10 @@ int run_gui_command(const std::vector<std::string>& args, std::ostream& out, std
   if (!scenario.empty()) o.scenario = scenario;
   if (o.step && *o.step < 0) {
     err << "syncscope: --step " << *o.step << ": steps count from 0\n";
+    return command_line::kExitBadArguments;
+  }
+  if (o.replay && *o.replay < 0) {
+    err << "syncscope: --replay " << *o.replay << ": operations count from 0\n";
     return command_line::kExitBadArguments;
   }
   try {

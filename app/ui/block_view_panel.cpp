@@ -37,16 +37,23 @@ const app::BlockViewModel& cached_model(UiContext& ui, const RunResult& run, int
 }
 
 struct Geometry {
-  float cell_w, cell_h, label_w, band, marker;
+  float cell_w, cell_h, label_w, band, marker, lane_row;
   float x0, y0;  // top-left of the block
   int rows;      // shared arrays
-  float warp_y, thread_y, before_y, marker_y, after_y, bottom;
+  int global_in, global_out, lane_rows;  // global sections read / written, warp-operation rounds
+  float warp_y, thread_y, global_in_y, before_y, marker_y, lanes_y, after_y, global_out_y, bottom;
   float col_x(int column) const { return x0 + label_w + static_cast<float>(column) * cell_w; }
+  float global_in_row_y(int r) const { return global_in_y + static_cast<float>(r) * (cell_h + 2); }
   float before_row_y(int r) const { return before_y + static_cast<float>(r) * (cell_h + 2); }
+  float lane_row_y(int r) const { return lanes_y + static_cast<float>(r) * lane_row; }
   float after_row_y(int r) const { return after_y + static_cast<float>(r) * (cell_h + 2); }
+  float global_out_row_y(int r) const { return global_out_y + static_cast<float>(r) * (cell_h + 2); }
 };
 
 float label_width() { return ImGui::CalcTextSize("warp_totals ").x + 8; }
+
+// Rounds of warp operations drawn as lane rows: at most this many (the rest are in the list).
+constexpr int kMaxLaneRows = 8;
 
 // with_labels: the first block of a row carries the row labels; blocks beside it do not.
 Geometry layout(const app::BlockViewModel& m, float cell_w, float x0, float y0, bool with_labels, bool single) {
@@ -55,23 +62,37 @@ Geometry layout(const app::BlockViewModel& m, float cell_w, float x0, float y0, 
   g.cell_w = cell_w;
   g.cell_h = fs + 8;
   g.label_w = with_labels ? label_width() : 0;
-  g.band = fs * 2.4f;
+  g.band = fs * 2.6f;
   g.marker = fs * 0.9f;
+  g.lane_row = fs * 1.9f;
   g.x0 = x0;
   g.y0 = y0;
   g.rows = static_cast<int>(m.arrays.size());
+  g.global_in = static_cast<int>(m.global_reads.size());
+  g.global_out = static_cast<int>(m.global_writes.size());
+  g.lane_rows = std::min(kMaxLaneRows, static_cast<int>(m.shuffles.size()));
   g.warp_y = y0 + (single ? 0 : fs + 6);
   g.thread_y = g.warp_y + fs + 2;
-  g.before_y = g.thread_y + fs + 4;
+  g.global_in_y = g.thread_y + fs + 4;
+  g.before_y = g.global_in_row_y(g.global_in) + (g.global_in ? fs * 0.6f : 0);
   g.marker_y = g.before_row_y(g.rows) + g.band;
-  g.after_y = g.marker_y + g.marker + g.band;
-  g.bottom = g.after_row_y(g.rows) + 4;
+  g.lanes_y = g.marker_y + g.marker + 4;
+  g.after_y = g.lane_row_y(g.lane_rows) + g.band;
+  g.global_out_y = g.after_row_y(g.rows) + (g.global_out ? fs * 0.6f : 0);
+  g.bottom = g.global_out_row_y(g.global_out) + 4;
   return g;
 }
 
-float block_width(const app::BlockViewModel& m, float cell_w, bool with_labels) {
+int column_count(const app::BlockViewModel& m) {
   int columns = m.threads;
   for (const auto& a : m.arrays) columns = std::max(columns, static_cast<int>(a.after.size()));
+  for (const auto* rows : {&m.global_reads, &m.global_writes})
+    for (const auto& r : *rows) columns = std::max(columns, static_cast<int>(r.cells.size()));
+  return columns;
+}
+
+float block_width(const app::BlockViewModel& m, float cell_w, bool with_labels) {
+  const int columns = column_count(m);
   return (with_labels ? label_width() : 0) + static_cast<float>(columns) * cell_w + 24;
 }
 
@@ -139,8 +160,27 @@ void cell_tooltip(const UiContext& ui, const RunResult& run, const app::BlockVie
   ImGui::EndTooltip();
 }
 
+// Text centred at x, drawn only when it fits in `room`; "" otherwise (the hover says it).
+void centred_text(ImDrawList* dl, float x, float y, float room, ImU32 colour, const std::string& text) {
+  const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+  if (ts.x > room) return;
+  dl->AddText(ImVec2(x - ts.x / 2, y), colour, text.c_str());
+}
+
+// What a thread node carries when the column is narrow: the value. "partner = 3" -> "3" (what it
+// holds is on the right); "6 = 5 + 1" -> "6" and "writes 6" -> "6" (what it writes is on the left).
+std::string held_value(const std::string& s) {
+  const size_t eq = s.find(" = ");
+  return eq == std::string::npos ? s : s.substr(eq + 3);
+}
+std::string written_value(const std::string& s) {
+  if (s.rfind("writes ", 0) == 0) return s.substr(7);
+  return s.substr(0, s.find(" = "));
+}
+
+// replay: the step's first `replay` operations have run (-1: the whole step, before and after).
 void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& m, float x0, float y0, float cell_w,
-                float visible_left, float visible_right, bool with_labels, bool single) {
+                float visible_left, float visible_right, bool with_labels, bool single, int replay) {
   const Theme& th = ui.theme;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const Geometry g = layout(m, cell_w, x0, y0, with_labels, single);
@@ -151,9 +191,11 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
     dl->AddText(ImVec2(g.col_x(0), y0), th.label, name.c_str());
   }
   if (!m.available) return;
+  const bool replaying = replay >= 0;
+  const int current = replaying ? replay - 1 : -1;  // the operation that just ran
+  auto shown = [&](int order) { return !replaying || order < replay; };
 
-  int columns = m.threads;
-  for (const auto& a : m.arrays) columns = std::max(columns, static_cast<int>(a.after.size()));
+  const int columns = column_count(m);
   const int first = std::clamp(static_cast<int>((visible_left - g.col_x(0)) / cell_w) - 1, 0, columns);
   const int last = std::clamp(static_cast<int>((visible_right - g.col_x(0)) / cell_w) + 1, 0, columns);
 
@@ -166,17 +208,27 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
     const std::string label = "warp " + std::to_string(w);
     if (ImGui::CalcTextSize(label.c_str()).x < xb - xa) dl->AddText(ImVec2(xa + 4, g.warp_y), th.label, label.c_str());
   }
-  // Row labels: memory before the step, what was read, the threads, what was written, memory after.
+  // Row labels: memory before the step (or now, while replaying), what was read, the threads, what
+  // was written, memory after.
   if (with_labels) {
-  dl->AddText(ImVec2(x0, g.thread_y), th.dim_text, "before:");
-  for (int r = 0; r < g.rows; ++r) {
-    dl->AddText(ImVec2(x0, g.before_row_y(r) + 4), th.label, m.arrays[r].name.c_str());
-    dl->AddText(ImVec2(x0, g.after_row_y(r) + 4), th.label, m.arrays[r].name.c_str());
-  }
-  dl->AddText(ImVec2(x0, g.before_row_y(g.rows) + (g.band - fs) / 2), th.arrow_read, "read");
-  dl->AddText(ImVec2(x0, g.marker_y + (g.marker - fs) / 2 - 2), th.dim_text, "threads");
-  dl->AddText(ImVec2(x0, g.marker_y + g.marker + fs * 0.45f), th.arrow_write, "write");
-  dl->AddText(ImVec2(x0, g.after_y - fs - 1), th.dim_text, "after:");
+    for (int r = 0; r < g.global_in; ++r)
+      dl->AddText(ImVec2(x0, g.global_in_row_y(r) + 4), th.label, m.global_reads[r].name.c_str());
+    dl->AddText(ImVec2(x0, g.thread_y), th.dim_text, replaying ? "now:" : "before:");
+    for (int r = 0; r < g.rows; ++r) {
+      dl->AddText(ImVec2(x0, g.before_row_y(r) + 4), th.label, m.arrays[r].name.c_str());
+      dl->AddText(ImVec2(x0, g.after_row_y(r) + 4), th.label, m.arrays[r].name.c_str());
+    }
+    dl->AddText(ImVec2(x0, g.before_row_y(g.rows) + (g.band - fs) / 2), th.arrow_read, "read");
+    dl->AddText(ImVec2(x0, g.marker_y + (g.marker - fs) / 2 - 2), th.dim_text, "threads");
+    for (int r = 0; r < g.lane_rows; ++r) {
+      const app::ShuffleRound& round = m.shuffles[r];
+      const std::string label = round.op + " w" + std::to_string(round.warp);
+      dl->AddText(ImVec2(x0, g.lane_row_y(r) + (g.lane_row - fs) / 2), th.arrow_read, label.c_str());
+    }
+    dl->AddText(ImVec2(x0, g.after_y - g.band + 2), th.arrow_write, "write");
+    dl->AddText(ImVec2(x0, g.after_y - fs - 1), th.dim_text, replaying ? "now:" : "after:");
+    for (int r = 0; r < g.global_out; ++r)
+      dl->AddText(ImVec2(x0, g.global_out_row_y(r) + 4), th.label, m.global_writes[r].name.c_str());
   }
 
   std::string widest = "T";  // appended, not "T" + ...: GCC 12 warns falsely (-Wrestrict) on that
@@ -193,37 +245,125 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
       const ImVec2 ts = ImGui::CalcTextSize(id.c_str());
       dl->AddText(ImVec2(cx - ts.x / 2, g.thread_y), tv.active ? th.label : th.dim_text, id.c_str());
     }
-    const ImU32 colour = tv.exited ? th.thread_exited : tv.active ? th.thread_active : th.thread_idle;
+    const bool is_current = current >= 0 && m.operations[current].thread == t;
+    const ImU32 colour = is_current ? th.written : tv.exited ? th.thread_exited : tv.active ? th.thread_active : th.thread_idle;
     const float r = std::max(1.0f, std::min(cell_w * 0.35f, g.marker / 2));
     const ImVec2 c(cx, g.marker_y + g.marker / 2);
     if (r >= 3) dl->AddCircleFilled(c, r, colour);
     else dl->AddRectFilled(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), colour);  // a dot: no circle needed
+    // What the thread holds (top of the write band) and writes (under it), when the whole step is shown.
+    if (!replaying && cell_w >= 18) {
+      const float room = cell_w - 2;
+      if (!tv.holds.empty()) {
+        const std::string text = ImGui::CalcTextSize(tv.holds.c_str()).x <= room ? tv.holds : held_value(tv.holds);
+        centred_text(dl, cx, g.marker_y + g.marker + 2, room, th.label, text);
+      }
+      if (!tv.writes.empty()) {
+        const std::string text = ImGui::CalcTextSize(tv.writes.c_str()).x <= room ? tv.writes : written_value(tv.writes);
+        centred_text(dl, cx, g.after_y - g.band + fs * 1.35f, room, th.arrow_write, text);
+      }
+    }
   }
   // Narrower than a pixel, many cells share a pixel column: draw one (the first) per column.
   const int stride = cell_w >= 1 ? 1 : static_cast<int>(std::ceil(1.0f / cell_w));
   const float w = cell_w * static_cast<float>(stride);
+  // While replaying both rows are memory as it is now: reads leave the top one, writes land in the
+  // bottom one, which marks every cell written so far.
+  std::vector<std::vector<app::CellView>> now, landed;
+  if (replaying) {
+    now = app::cells_after(m, replay);
+    landed = now;
+    for (int k = 0; k < replay; ++k) {
+      const app::OperationView& op = m.operations[k];
+      if (op.kind == sim::EventKind::SharedWrite && !op.global && op.array_row >= 0) {
+        app::CellView& c = landed[op.array_row].at(op.index);
+        c.written = true;
+        c.racy |= op.racy;
+      }
+    }
+    for (auto& row : landed)
+      for (auto& c : row) c.read = false;
+  }
   for (int r = 0; r < g.rows; ++r) {
     const auto& a = m.arrays[r];
+    const auto& top = replaying ? now[r] : a.before;
+    const auto& bottom = replaying ? landed[r] : a.after;
     for (int i = first - first % stride; i < std::min(last, static_cast<int>(a.after.size())); i += stride) {
-      draw_cell(dl, th, a.before[i], g.col_x(i), g.before_row_y(r), w, g.cell_h, false);
-      draw_cell(dl, th, a.after[i], g.col_x(i), g.after_row_y(r), w, g.cell_h, true);
+      draw_cell(dl, th, top[i], g.col_x(i), g.before_row_y(r), w, g.cell_h, false);
+      draw_cell(dl, th, bottom[i], g.col_x(i), g.after_row_y(r), w, g.cell_h, true);
     }
   }
-  // Arrows: read phase (cell -> thread), write phase (thread -> cell). Below a few pixels per
-  // thread they would only hatch the band; the ticks beside the rows say the same.
-  const float thickness = cell_w >= 14 ? 1.6f : 1.0f;
+  for (int r = 0; r < g.global_in; ++r)
+    for (int i = 0; i < static_cast<int>(m.global_reads[r].cells.size()); ++i)
+      if (i >= first && i <= last) draw_cell(dl, th, m.global_reads[r].cells[i], g.col_x(i), g.global_in_row_y(r), w, g.cell_h, false);
+  for (int r = 0; r < g.global_out; ++r)
+    for (int i = 0; i < static_cast<int>(m.global_writes[r].cells.size()); ++i)
+      if (i >= first && i <= last) draw_cell(dl, th, m.global_writes[r].cells[i], g.col_x(i), g.global_out_row_y(r), w, g.cell_h, true);
+
+  // Arrows: reads (cell -> thread), writes (thread -> cell), labelled with the value when there
+  // is room. A read that took a value written earlier in this step is drawn in the race colour
+  // and its label says the value it really got. Below a few pixels per thread arrows would only
+  // hatch the band; the ticks beside the rows say the same.
+  const float thickness = cell_w >= 40 ? 3.0f : cell_w >= 14 ? 1.8f : 1.0f;
+  auto in_view = [&](int thread, int column) { return !((thread < first || thread > last) && (column < first || column > last)); };
   if (cell_w >= 4) {
-  for (const auto& rd : m.reads) {
-    if ((rd.thread < first || rd.thread > last) && (rd.index < first || rd.index > last)) continue;
-    arrow(dl, ImVec2(g.col_x(rd.index) + cell_w / 2, g.before_row_y(rd.array_row) + g.cell_h),
-          ImVec2(g.col_x(rd.thread) + cell_w / 2, g.marker_y), rd.racy ? th.race : th.arrow_read, thickness);
-  }
-  for (const auto& wr : m.writes) {
-    if ((wr.thread < first || wr.thread > last) && (wr.index < first || wr.index > last)) continue;
-    arrow(dl, ImVec2(g.col_x(wr.thread) + cell_w / 2, g.marker_y + g.marker),
-          ImVec2(g.col_x(wr.index) + cell_w / 2, g.after_row_y(wr.array_row)), wr.racy ? th.race : th.arrow_write,
-          thickness);
-  }
+    const float label_room = cell_w - 2;
+    for (const auto& rd : m.reads) {
+      if (!shown(rd.order) || !in_view(rd.thread, rd.index)) continue;
+      const bool hot = rd.order == current;
+      const ImU32 colour = rd.racy || rd.sees_write_of_this_step ? th.race : th.arrow_read;
+      const ImVec2 from(g.col_x(rd.index) + cell_w / 2, g.before_row_y(rd.array_row) + g.cell_h);
+      const ImVec2 to(g.col_x(rd.thread) + cell_w / 2, g.marker_y);
+      arrow(dl, from, to, colour, hot ? thickness * 2 : thickness);
+      if (cell_w >= 22 && rd.index != rd.thread) {  // a thread's own cell is right above it
+        const std::string label = rd.sees_write_of_this_step ? rd.value + "!" : rd.value;
+        centred_text(dl, to.x + (from.x - to.x) * 0.35f, to.y - fs * 1.15f, label_room * 1.6f, colour, label);
+      }
+    }
+    for (const auto& rd : m.global_read_arrows) {
+      if (!shown(rd.order)) continue;
+      const int column = rd.index - m.global_reads[rd.array_row].first;
+      if (!in_view(rd.thread, column)) continue;
+      arrow(dl, ImVec2(g.col_x(column) + cell_w / 2, g.global_in_row_y(rd.array_row) + g.cell_h),
+            ImVec2(g.col_x(rd.thread) + cell_w / 2, g.marker_y), rd.racy ? th.race : th.arrow_read,
+            rd.order == current ? thickness * 2 : thickness * 0.7f);
+    }
+    for (const auto& wr : m.writes) {
+      if (!shown(wr.order) || !in_view(wr.thread, wr.index)) continue;
+      arrow(dl, ImVec2(g.col_x(wr.thread) + cell_w / 2, g.marker_y + g.marker),
+            ImVec2(g.col_x(wr.index) + cell_w / 2, g.after_row_y(wr.array_row)), wr.racy ? th.race : th.arrow_write,
+            wr.order == current ? thickness * 2 : thickness);
+    }
+    for (const auto& wr : m.global_write_arrows) {
+      if (!shown(wr.order)) continue;
+      const int column = wr.index - m.global_writes[wr.array_row].first;
+      if (!in_view(wr.thread, column)) continue;
+      arrow(dl, ImVec2(g.col_x(wr.thread) + cell_w / 2, g.marker_y + g.marker),
+            ImVec2(g.col_x(column) + cell_w / 2, g.global_out_row_y(wr.array_row)), wr.racy ? th.race : th.arrow_write,
+            wr.order == current ? thickness * 2 : thickness * 0.7f);
+    }
+    // Warp operations, round by round: lane-to-lane arrows labelled with the value received; a
+    // lane that kept its own value gets a ring.
+    for (int r = 0; r < g.lane_rows; ++r) {
+      const app::ShuffleRound& round = m.shuffles[r];
+      const float y = g.lane_row_y(r) + g.lane_row * 0.75f;
+      dl->AddLine(ImVec2(g.col_x(round.warp * kWarpSize), y), ImVec2(g.col_x(std::min(m.threads, (round.warp + 1) * kWarpSize)), y),
+                  th.warp_outline, 1);
+      for (const auto& a : round.arrows) {
+        const int from_t = round.warp * kWarpSize + a.from_lane, to_t = round.warp * kWarpSize + a.to_lane;
+        if (!in_view(from_t, to_t)) continue;
+        const float xt = g.col_x(to_t) + cell_w / 2;
+        if (a.own) {
+          dl->AddCircle(ImVec2(xt, y), std::min(cell_w * 0.3f, fs * 0.35f), th.dim_text, 0, 1.5f);
+          continue;
+        }
+        const float xf = g.col_x(from_t) + cell_w / 2;
+        const float lift = std::min(g.lane_row * 0.55f, 4 + std::abs(xt - xf) * 0.25f);
+        dl->AddBezierCubic(ImVec2(xf, y), ImVec2(xf, y - lift), ImVec2(xt, y - lift), ImVec2(xt, y - 3), th.arrow_read, thickness);
+        dl->AddTriangleFilled(ImVec2(xt, y), ImVec2(xt - 3, y - 5), ImVec2(xt + 3, y - 5), th.arrow_read);
+        if (cell_w >= 22) centred_text(dl, xt, y + 1, cell_w * 1.2f, th.label, a.value);
+      }
+    }
   }
 
   // Hover: a cell says who wrote it; a thread lists what it did.
@@ -237,18 +377,61 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
     if ((in_before || in_after) && column < static_cast<int>(m.arrays[r].after.size()))
       cell_tooltip(ui, run, m, r, column, in_after);
   }
-  if (column < m.threads && mouse.y >= g.thread_y && mouse.y < g.marker_y + g.marker + 2 &&
-      !(mouse.y >= g.before_y && mouse.y < g.before_row_y(g.rows))) {
+  if (column < m.threads && mouse.y >= g.thread_y && mouse.y < g.after_y - 2 &&
+      !(mouse.y >= g.global_in_y && mouse.y < g.before_row_y(g.rows))) {
     const app::ThreadView& tv = m.thread_views[column];
     ImGui::BeginTooltip();
     ImGui::Text("thread %d (warp %d, lane %d)%s", column, column / kWarpSize, column % kWarpSize,
                 tv.exited ? " - exited" : tv.active ? "" : " - idle in this step");
+    if (!tv.holds.empty()) ImGui::Text("holds %s", tv.holds.c_str());
+    if (!tv.writes.empty()) ImGui::Text("%s%s", tv.writes.rfind("writes", 0) == 0 ? "" : "writes ", tv.writes.c_str());
     for (const auto& e : tv.events) ImGui::BulletText("%s", e.c_str());
     ImGui::EndTooltip();
   }
 }
 
 }  // namespace
+
+// Where the replay inside the step is: the operations run so far (-1: the whole step at once).
+// A new step, block or run starts with the whole step.
+struct ReplayState {
+  uint64_t run = 0;
+  int launch = -1, step = -1, block = -1;
+  int done = -1;
+};
+
+// The sub-step slider: walk through the step's operations in the order the schedule ran them.
+int replay_controls(UiContext& ui, const RunResult& run, const app::BlockViewModel& m, int launch, int step) {
+  ReplayState& r = ui.state_of<ReplayState>();
+  if (r.run != run.id || r.launch != launch || r.step != step || r.block != m.block) r = {run.id, launch, step, m.block, -1};
+  const int total = static_cast<int>(m.operations.size());
+  if (ui.replay_start) {
+    r.done = std::min(*ui.replay_start, total);
+    ui.replay_start.reset();
+  }
+  if (ui.replay_move != 0) {  // "." enters the replay at the first operation; "," at 0 leaves it
+    const int moved = r.done < 0 ? (ui.replay_move > 0 ? ui.replay_move : -1) : r.done + ui.replay_move;
+    r.done = moved < 0 ? -1 : std::min(moved, total);
+    ui.replay_move = 0;
+  }
+  if (total == 0) return -1;
+  bool replaying = r.done >= 0;
+  if (ImGui::Checkbox("replay", &replaying)) r.done = replaying ? 0 : -1;
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("walk through this step's %d operations in the order the schedule ran them", total);
+  if (r.done >= 0) {
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##back", ImGuiDir_Left) && r.done > 0) --r.done;
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(std::min(320.0f, ImGui::GetContentRegionAvail().x * 0.4f));
+    ImGui::SliderInt("##op", &r.done, 0, total, "%d ops");
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##fwd", ImGuiDir_Right) && r.done < total) ++r.done;
+    const app::OperationView* op = r.done > 0 ? &m.operations[r.done - 1] : nullptr;
+    if (op) ImGui::TextColored(ImColor(op->racy ? ui.theme.race : ui.theme.label), "%d/%d  %s", r.done, total, op->text.c_str());
+    else ImGui::TextDisabled("0/%d  the step begins (. next operation, , back)", total);
+  }
+  return r.done;
+}
 
 void draw_block_view_panel(UiContext& ui) {
   if (!begin_panel(ui, "Block view")) return;
@@ -291,7 +474,14 @@ void draw_block_view_panel(UiContext& ui) {
   }
   if (lt.find_block(s.focus_block()) == nullptr && ui.session.simulating())
     ImGui::TextColored(ImColor(ui.theme.warning), "recording block %d...", s.focus_block());
-  if (!models.empty()) ImGui::TextDisabled("%s", models.front()->title.c_str());
+  if (!models.empty()) {
+    ImGui::TextDisabled("%s", models.front()->title.c_str());
+    // The caption, large: what the step did, in one sentence.
+    ImGui::SetWindowFontScale(1.3f);
+    ImGui::TextWrapped("%s", models.front()->caption.c_str());
+    ImGui::SetWindowFontScale(1.0f);
+  }
+  const int replay = models.size() == 1 ? replay_controls(ui, *run, *models.front(), launch, step) : -1;
 
   ImGui::BeginChild("blocks", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
@@ -301,7 +491,7 @@ void draw_block_view_panel(UiContext& ui) {
     const app::BlockViewModel& m = *models[k];
     const bool labels = k == 0;
     const bool single = models.size() == 1;
-    draw_block(ui, *run, m, x, origin.y, cell_w, visible_left, visible_right, labels, single);
+    draw_block(ui, *run, m, x, origin.y, cell_w, visible_left, visible_right, labels, single, replay);
     height = std::max(height, layout(m, cell_w, x, origin.y, labels, single).bottom - origin.y);
     x += block_width(m, cell_w, labels);
   }

@@ -132,6 +132,8 @@ void handle_keys(UiContext& ui, const std::vector<int>& keys) {
       case GLFW_KEY_LEFT: s.step_back(); break;
       case GLFW_KEY_HOME: s.first(); break;
       case GLFW_KEY_END: s.last(); break;
+      case GLFW_KEY_PERIOD: ++ui.replay_move; break;
+      case GLFW_KEY_COMMA: --ui.replay_move; break;
       case GLFW_KEY_F11: ui.toggle_presenter = true; break;
       case GLFW_KEY_Q | kCtrlKey: ui.quit = true; break;
       default: break;
@@ -173,7 +175,8 @@ void draw_menu_bar(UiContext& ui) {
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {
-      ImGui::TextUnformatted("Space play/pause · Left/Right step · Home/End first/last · F11 presenter mode");
+      ImGui::TextUnformatted("Space play/pause · Left/Right step · Home/End first/last · . and , one operation "
+                             "forward/back inside the step · F11 presenter mode");
       ImGui::TextUnformatted("Hover a cell: who wrote it. Hover a thread: what it did in this step.");
       ImGui::EndMenu();
     }

@@ -5,6 +5,7 @@
 #include <array>
 #include <map>
 #include <memory>
+#include <optional>
 #include <string>
 #include <typeindex>
 #include <unordered_map>
@@ -32,6 +33,9 @@ struct UiContext {
   std::string export_png;  // save the next frame here
   bool quit = false;
   bool toggle_presenter = false;
+  // The step view's replay: operations to move by (keys . and ,) and where to start (--replay).
+  int replay_move = 0;
+  std::optional<int> replay_start;
   std::string message;  // shown in the menu bar (file operations)
   // Where each panel is on screen this frame (x, y, w, h), for the state file the GUI tests read,
   // and how long it took to draw (ms).
@@ -90,8 +94,8 @@ void draw_metrics_panel(UiContext& ui);
 void draw_hazards_panel(UiContext& ui);
 void draw_race_lab_panel(UiContext& ui);
 
-// The keys of the timeline: Space play/pause, Left/Right step, Home/End; F11 presenter mode;
-// Ctrl+Q quit. `keys`: GLFW key codes pressed since the last frame, in order.
+// The keys of the timeline: Space play/pause, Left/Right step, Home/End; . and , one operation
+// forward/back inside the step (replay); F11 presenter mode; Ctrl+Q quit. `keys`: GLFW key codes pressed since the last frame, in order.
 void handle_keys(UiContext& ui, const std::vector<int>& keys);
 
 }  // namespace syncscope::ui

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <set>
+#include <tuple>
 
 #include <regex>
 #include <sstream>
@@ -353,23 +354,25 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
 
   // The caption: what the step did, in one sentence.
   {
-    std::map<std::pair<bool, int>, std::vector<std::pair<int, int>>> accesses;  // (write, array) -> (thread, cell)
+    // (write, array, line) -> (thread, cell): one part per statement that touched memory
+    std::map<std::tuple<bool, int, sim::LineId>, std::vector<std::pair<int, int>>> accesses;
     for (const OperationView& op : m.operations)
       if ((op.kind == sim::EventKind::SharedRead || op.kind == sim::EventKind::SharedWrite ||
            op.kind == sim::EventKind::GlobalRead || op.kind == sim::EventKind::GlobalWrite) && op.array_row >= 0) {
         const bool write = op.kind == sim::EventKind::SharedWrite || op.kind == sim::EventKind::GlobalWrite;
         const int array = op.global ? (write ? m.global_writes : m.global_reads)[op.array_row].array
                                     : m.arrays[op.array_row].array;
-        accesses[{write, array}].push_back({op.thread, op.index});
+        accesses[{write, array, op.line}].push_back({op.thread, op.index});
       }
     std::vector<std::string> parts;
     for (bool write : {false, true})
       for (const auto& [key, list] : accesses) {
-        if (key.first != write) continue;
+        if (std::get<0>(key) != write) continue;
         std::set<int> threads;
         for (const auto& [th, i] : list) threads.insert(th);
-        parts.push_back(plural(threads.size(), "thread ", "threads ") + (write ? "write " : "read ") +
-                        access_pattern(t.arrays[key.second].name, list));
+        const std::string part = plural(threads.size(), "thread ", "threads ") + (write ? "write " : "read ") +
+                                 access_pattern(t.arrays[std::get<1>(key)].name, list);
+        if (std::find(parts.begin(), parts.end(), part) == parts.end()) parts.push_back(part);
       }
     for (const ShuffleRound& r : m.shuffles)
       if (r.warp == 0 || m.shuffles.size() <= 2) {
@@ -415,7 +418,7 @@ std::vector<std::vector<CellView>> cells_after(const BlockViewModel& m, int done
   std::vector<std::vector<CellView>> rows;
   for (const SharedArrayView& a : m.arrays) {
     rows.push_back(a.before);
-    for (CellView& c : rows.back()) c.read = c.written = c.changed = false;
+    for (CellView& c : rows.back()) c.read = c.written = c.changed = c.racy = false;
   }
   done = std::clamp(done, 0, static_cast<int>(m.operations.size()));
   for (int k = 0; k < done; ++k) {
