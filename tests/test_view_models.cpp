@@ -450,6 +450,8 @@ TEST(StepView, AForwardRaceReadsTheValueAlreadyOverwrittenInThisStep) {
   EXPECT_EQ(m.arrays[0].before[2].text, "2");  // the "before" row does not show what T3 read
   EXPECT_TRUE(t3->sees_write_of_this_step);
   EXPECT_EQ(t3->writer, 2);
+  EXPECT_NE(operation_text(*r, 0, 1, m, t3->order).find("T3 reads shared[2] = 3"), std::string::npos);
+  EXPECT_NE(operation_text(*r, 0, 1, m, t3->order).find("written this step by T2"), std::string::npos);
   // Replaying the operations up to T3's read shows the cell as T3 found it.
   EXPECT_EQ(cells_after(m, t3->order)[0][2].text, "3");
   EXPECT_EQ(cells_after(m, 0)[0][2].text, "2");

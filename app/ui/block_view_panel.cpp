@@ -427,7 +427,9 @@ int replay_controls(UiContext& ui, const RunResult& run, const app::BlockViewMod
     ImGui::SameLine();
     if (ImGui::ArrowButton("##fwd", ImGuiDir_Right) && r.done < total) ++r.done;
     const app::OperationView* op = r.done > 0 ? &m.operations[r.done - 1] : nullptr;
-    if (op) ImGui::TextColored(ImColor(op->racy ? ui.theme.race : ui.theme.label), "%d/%d  %s", r.done, total, op->text.c_str());
+    if (op)
+      ImGui::TextColored(ImColor(op->racy ? ui.theme.race : ui.theme.label), "%d/%d  %s", r.done, total,
+                         app::operation_text(run, launch, step, m, r.done - 1).c_str());
     else ImGui::TextDisabled("0/%d  the step begins (. next operation, , back)", total);
   }
   return r.done;

@@ -1,6 +1,7 @@
 #include "app/view/block_view_model.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 #include <map>
@@ -219,12 +220,19 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     return HeldValue{sim::bits_to_double(dtype, e.value_bits), format_value(dtype, e.value_bits, poison), poison, e.line,
                      source};
   };
-  std::vector<std::vector<HeldValue>> history(m.threads);
+  // The last two values each thread read or received; formatted only where they are shown.
+  std::vector<std::array<const sim::Event*, 2>> history(m.threads, {nullptr, nullptr});
   auto remember = [&](const sim::Event& e) {
     if (!(e.is_read() || e.kind == sim::EventKind::Shuffle) || (e.flags & sim::kOutOfBounds)) return;
     auto& h = history[e.thread];
-    h.push_back(value_of(e));
-    if (h.size() > 2) h.erase(h.begin());
+    h[0] = h[1];
+    h[1] = &e;
+  };
+  auto recent = [&](int thread) {
+    std::vector<HeldValue> out;
+    for (const sim::Event* e : history[thread])
+      if (e) out.push_back(value_of(*e));
+    return out;
   };
   std::vector<bool> exited_before(m.threads, false);
   for (int s = 0; s < step; ++s)
@@ -273,7 +281,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     op.kind = e.kind;
     op.line = e.line;
     op.racy = e.flags & sim::kRacy;
-    op.text = "T" + std::to_string(e.thread) + " " + sim::describe_event(e, t, kernel_dtype);
+    op.event = order;
     if (e.is_memory() || e.kind == sim::EventKind::Shuffle) {
       const HeldValue v = value_of(e);
       op.value = v.text;
@@ -308,7 +316,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
           if (auto w = written_this_step.find(cell); w != written_this_step.end()) {
             arrow.sees_write_of_this_step = true;
             arrow.writer = w->second;
-            op.text += " (written this step by T" + std::to_string(w->second) + ")";
+            op.writer = w->second;
           }
           m.reads.push_back(arrow);
           a.before.at(e.index).read = true;
@@ -337,7 +345,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
       }
       if (e.is_write()) {
         op.old = format_value(t.arrays[e.array].dtype, e.old_bits, e.flags & sim::kOldPoison);
-        tv.writes = write_text(t.arrays[e.array].dtype, history[e.thread], sim::bits_to_double(t.arrays[e.array].dtype, e.value_bits),
+        tv.writes = write_text(t.arrays[e.array].dtype, recent(e.thread), sim::bits_to_double(t.arrays[e.array].dtype, e.value_bits),
                                op.value, op.poison, op.old);
         written_this_step[cell] = e.thread;
       }
@@ -345,10 +353,13 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     m.operations.push_back(std::move(op));
   }
   for (auto& r : rounds) m.shuffles.push_back(std::move(*r));
+  std::map<sim::LineId, std::string> names;  // a few lines, many threads
   for (int th = 0; th < m.threads; ++th) {
-    if (history[th].empty()) continue;
-    const HeldValue& v = history[th].back();
-    const std::string name = assigned_name(v.line);
+    if (!history[th][1]) continue;
+    const HeldValue v = value_of(*history[th][1]);
+    auto [it, fresh] = names.try_emplace(v.line);
+    if (fresh) it->second = assigned_name(v.line);
+    const std::string& name = it->second;
     m.thread_views[th].holds = (name.empty() ? v.source : name) + " = " + v.text;
   }
 
@@ -368,17 +379,33 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     for (bool write : {false, true})
       for (const auto& [key, list] : accesses) {
         if (std::get<0>(key) != write) continue;
-        std::set<int> threads;
-        for (const auto& [th, i] : list) threads.insert(th);
+        std::vector<int> threads;
+        for (const auto& [th, i] : list) threads.push_back(th);
+        std::sort(threads.begin(), threads.end());
+        threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
+        const std::string& name = t.arrays[std::get<1>(key)].name;
         const std::string part = plural(threads.size(), "thread ", "threads ") + (write ? "write " : "read ") +
-                                 access_pattern(t.arrays[std::get<1>(key)].name, list);
+                                 (threads.size() == 1 && list.size() == 1 ? name + "[" + std::to_string(list.front().second) + "]"
+                                                                          : access_pattern(name, list));
         if (std::find(parts.begin(), parts.end(), part) == parts.end()) parts.push_back(part);
       }
-    for (const ShuffleRound& r : m.shuffles)
-      if (r.warp == 0 || m.shuffles.size() <= 2) {
-        parts.push_back("warp " + std::to_string(r.warp) + ": " + r.op);
-        if (parts.size() > 6) break;
-      }
+    // Warp operations: how many rounds of each, and in how many warps ("every warp: 6 shfl_up, 2 shfl_idx").
+    std::map<int, std::vector<std::pair<std::string, int>>> per_warp;  // warp -> (op, rounds) in order
+    for (const ShuffleRound& r : m.shuffles) {
+      auto& ops = per_warp[r.warp];
+      if (ops.empty() || ops.back().first != r.op) ops.push_back({r.op, 0});
+      ++ops.back().second;
+    }
+    std::map<std::vector<std::pair<std::string, int>>, std::vector<int>> warps_doing;
+    for (const auto& [w, ops] : per_warp) warps_doing[ops].push_back(w);
+    for (const auto& [ops, warps] : warps_doing) {
+      std::string part = warps.size() == static_cast<size_t>(m.warps) && m.warps > 1 ? "every warp:"
+                         : warps.size() == 1 ? "warp " + std::to_string(warps.front()) + ":"
+                                             : plural(warps.size(), "warp:", "warps:");
+      for (size_t k = 0; k < ops.size(); ++k)
+        part += (k ? ", " : " ") + (ops[k].second > 1 ? std::to_string(ops[k].second) + " " : "") + ops[k].first;
+      parts.push_back(part);
+    }
     for (size_t k = 0; k < parts.size(); ++k) m.caption += (k ? "; " : "") + parts[k];
     if (m.caption.empty()) {
       m.caption = "block " + std::to_string(block) + " touched no memory in this step";
@@ -438,6 +465,15 @@ std::vector<std::vector<CellView>> cells_after(const BlockViewModel& m, int done
     if (last) c.racy = op.racy;
   }
   return rows;
+}
+
+std::string operation_text(const RunResult& run, int launch, int step, const BlockViewModel& m, int k) {
+  const OperationView& op = m.operations.at(k);
+  const sim::BlockTrace* b = run.sim.trace.launches.at(launch).find_block(m.block);
+  std::string text = "T" + std::to_string(op.thread) + " " +
+                     sim::describe_event(b->steps.at(step).events.at(op.event), run.sim.trace, run.config.problem.dtype);
+  if (op.writer >= 0) text += " (written this step by T" + std::to_string(op.writer) + ")";
+  return text;
 }
 
 std::string CellOrigin::text() const {

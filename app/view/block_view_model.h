@@ -68,7 +68,8 @@ struct OperationView {
   bool poison = false;
   bool racy = false;
   sim::LineId line = sim::kNoLine;
-  std::string text;  // "T3 reads shared[2] = 3 (written this step by T2)"
+  int event = 0;      // index into the step's events (operation_text formats it when shown)
+  int writer = -1;    // reads: the thread that wrote the cell earlier in this step
 };
 
 // One round of a warp operation: every lane's k-th shuffle of the step.
@@ -120,6 +121,9 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
 // The shared arrays after the first `done` operations of the step (0: the "before" rows; all:
 // the "after" rows); cells touched by operation done-1 are marked read/written.
 std::vector<std::vector<CellView>> cells_after(const BlockViewModel& m, int done);
+
+// "T3 reads shared[2] = 3 (race) (written this step by T2)": operation k of the step, in words.
+std::string operation_text(const RunResult& run, int launch, int step, const BlockViewModel& m, int k);
 
 // Who last wrote a shared cell, up to and including `step` of this launch.
 struct CellOrigin {
