@@ -81,11 +81,6 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
   observers_ = std::move(observers);
   switch_each_access_ = mode == Mode::Scheduled && schedule.kind == ScheduleKind::Random;
   simt_ = mode == Mode::Scheduled && schedule.kind == ScheduleKind::Lockstep;
-  // On a GPU the blocks of a launch run at the same time: a block that reads what another block of
-  // the launch writes finds it there or not by timing (the H100 flips between sessions). Lockstep,
-  // the GPU-like schedule, takes the case a class must see: the value from before the launch. The
-  // other schedules run blocks one after another and see every earlier block's writes.
-  blocks_concurrent_ = schedule.kind == ScheduleKind::Lockstep && launch.launch_start_kept;
   recording_ = !observers_.empty();
   fast_accesses_ = !recording_ && !switch_each_access_ && !simt_;
   // A fast run is the forward schedule itself; only other schedules may need to undo it.
@@ -280,10 +275,7 @@ CellValue BlockRunner::load_bits(ArrayStore& a, int index, LineId line) {
     const bool parallel = claims_.active();
     if (!shared && parallel) claims_.claim(a, index, block_linear_, false);
     bits = parallel ? std::atomic_ref<uint32_t>(a.bits[index]).load(std::memory_order_relaxed) : a.bits[index];
-    if (!shared && blocks_concurrent_ && shadow_.written_by_another_block(a, index)) [[unlikely]] {
-      bits = a.launch_start_bits[index];
-      if (a.launch_start_poison[index]) flags |= kValuePoison;
-    } else if (a.poison[index]) [[unlikely]] {
+    if (a.poison[index]) [[unlikely]] {
       flags |= kValuePoison;
       if (a.poison[index] == kNeverWritten) shadow_.uninitialized_read(a, index, current_, line);
     }
@@ -316,10 +308,6 @@ void BlockRunner::store_bits(ArrayStore& a, int index, CellValue v, LineId line)
     }
     old = a.bits[index];
     if (a.poison[index]) flags |= kOldPoison;
-    if (!shared && blocks_concurrent_ && shadow_.first_write_in_launch(a.shadow[index])) {
-      a.launch_start_bits[index] = old;
-      a.launch_start_poison[index] = a.poison[index];
-    }
     shadow_.check_write(a, index, current_, line, flags);
     if (keep_undo_log_ && !shared) undo_.push_back({&a, index, old, a.poison[index]});
     if (parallel) {

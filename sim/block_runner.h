@@ -86,8 +86,6 @@ struct LaunchState {
   // nullptr when none was built: lockstep then aligns lanes by their count of operations.
   void (*simt_kernel)(void* closure, SimCtx& c) = nullptr;
   std::vector<int> shared_array_ids;  // trace ids of this launch's shared arrays, by allocation order
-  // Every global array has launch_start_bits/poison (lockstep: blocks run as if at the same time).
-  bool launch_start_kept = false;
 };
 
 class BlockRunner {
@@ -280,7 +278,6 @@ class BlockRunner {
   Mode mode_ = Mode::Scheduled;
   bool switch_each_access_ = false;  // random: any runnable thread after each access
   bool simt_ = false;                // lockstep: lanes park before each operation (pick_simt)
-  bool blocks_concurrent_ = false;   // lockstep: other blocks' global writes of this launch are not seen
   bool recording_ = false;       // observers attached
   bool fast_accesses_ = false;   // neither recording nor switching at every access
   bool keep_undo_log_ = false;

@@ -79,10 +79,6 @@ struct ArrayStore {
   std::vector<uint32_t> chunk_state;      // (attempt << 1) | copied
   std::vector<uint32_t> backup_bits;
   std::vector<uint8_t> backup_poison;
-  // Global arrays under lockstep: each cell's value from before the launch, saved at the launch's
-  // first write of the cell, for reads by the launch's other blocks (see BlockRunner::run).
-  std::vector<uint32_t> launch_start_bits;
-  std::vector<uint8_t> launch_start_poison;
 
   int size() const { return static_cast<int>(bits.size()); }
   void reset(int count, bool poisoned) {

@@ -93,15 +93,6 @@ class ShadowChecker {
   void warp_hazard(HazardKind kind, int thread, int other_thread, LineId other_line, LineId line);
   void barrier_divergence(LineId line);
 
-  // The cell's last write is from before this launch (or there is none): a write now is the
-  // launch's first.
-  bool first_write_in_launch(const CellShadow& s) const { return s.write.interval < first_interval_ || s.write.interval == 0; }
-  // Another block of this launch wrote the cell.
-  bool written_by_another_block(const ArrayStore& a, int index) const {
-    const AccessStamp& w = a.shadow[index].write;
-    return w.interval >= first_interval_ && from_other_block(a, w);
-  }
-
   const HazardLog& hazards() const { return hazards_; }
   bool raced() const { return raced_; }  // a race between threads of this block
   uint32_t interval() const { return interval_; }

@@ -255,14 +255,6 @@ void Simulator::launch(std::string label, Dim3 grid, Dim3 block, int shared_byte
   ls.closure = closure;
   ls.simt_kernel = simt_kernel;
   ls.first_interval = next_interval();
-  if (options_.schedule.kind == ScheduleKind::Lockstep && grid.count() > 1) {
-    for (auto& g : globals_)  // written before read (at a cell's first write of the launch): no clearing
-      if (g->launch_start_bits.size() != g->bits.size()) {
-        assign_large(g->launch_start_bits, g->bits.size(), uint32_t{0});
-        assign_large(g->launch_start_poison, g->bits.size(), uint8_t{0});
-      }
-    ls.launch_start_kept = true;
-  }
 
   const std::vector<int> detailed = detailed_blocks(grid.count());
   lt.blocks.resize(detailed.size());

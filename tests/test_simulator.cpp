@@ -331,24 +331,11 @@ struct ChainAcrossBlocks {
 TEST(Parallel, BlocksThatShareMemoryRunInBlockOrder) {
   sim::SimOptions parallel;
   parallel.threads = 2;
-  parallel.schedule = sim::Schedule{sim::ScheduleKind::Forward};
   const auto r = run_kernel(ChainAcrossBlocks{}, {64}, {4}, 0, iota(1), 64, parallel);
   for (int b = 0; b < 64; ++b) EXPECT_EQ(r.out[b], b + 1);
   EXPECT_EQ(r.rolled_back, 1);
   EXPECT_EQ(r.parallel_launches, 0);
   EXPECT_TRUE(has_hazard(r.trace, HazardKind::ReadAfterWrite, sim::Severity::Error));
-}
-
-// Lockstep runs a launch's blocks as a GPU does, at the same time: no block finds what another
-// block of the launch wrote, whatever order the simulator ran them in (and on any thread count).
-TEST(Parallel, UnderLockstepBlocksOfALaunchDoNotSeeEachOthersWrites) {
-  for (int threads : {1, 2}) {
-    sim::SimOptions options;
-    options.threads = threads;
-    const auto r = run_kernel(ChainAcrossBlocks{}, {64}, {4}, 0, iota(1), 64, options);
-    for (int b = 0; b < 64; ++b) EXPECT_EQ(r.out[b], 1) << "block " << b << ", " << threads << " threads";
-    EXPECT_TRUE(has_hazard(r.trace, HazardKind::ReadAfterWrite, sim::Severity::Error));
-  }
 }
 
 TEST(Parallel, IndependentBlocksRunSideBySide) {
