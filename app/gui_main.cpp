@@ -108,7 +108,6 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   AppState state;
   Session session(state);
   ui::UiContext ui(state, session);
-  ui.replay_start = o.replay;
   gl::OverviewStrips overview;
   if (!overview.ok()) err << "syncscope: " << overview.error() << " (overview strips disabled)\n";
   ui.overview = overview.ok() ? &overview : nullptr;
@@ -130,6 +129,8 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     if (o.launch) state.go_to(state.timeline().index_of(*o.launch, o.step.value_or(0)));
     else state.go_to(*o.step);
   }
+  // Where the step has fewer operations, the step view stops at its last (and the slider says so).
+  if (o.replay) state.set_replay(*o.replay);
   int shown_tpb = 0;
 
   std::string last_state;

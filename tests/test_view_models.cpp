@@ -100,6 +100,31 @@ TEST(TimelineModel, OneMarkPerStepGroupedByLaunch) {
   EXPECT_EQ(m.where.rfind("launch 1/2 · step 0/7 · ends at barrier two_phase_scan.h:", 0), 0u);
 }
 
+TEST(AppState, PlayWalksThroughTheOperationsOfEachStepWhileReplaying) {
+  AppState s;
+  s.show(run({.algorithm = "kogge-stone"}));
+  s.go_to(1);
+  s.set_replay_total(3);  // what the step view found in this step
+  s.move_replay(1);       // "." from the whole step: the first operation has run
+  EXPECT_EQ(s.replay(), 1);
+  s.move_replay(5);
+  EXPECT_EQ(s.replay(), 3);  // not past the step's end
+  s.move_replay(-4);
+  EXPECT_EQ(s.replay(), -1);  // "," past the start: the whole step again
+  s.set_replay(0);
+  s.toggle_play();
+  s.playback().steps_per_second = 1;  // four operations per second
+  s.tick(0.5);
+  EXPECT_EQ(s.replay(), 2);
+  EXPECT_EQ(s.position(), 1);
+  s.tick(0.5);  // one more operation, then the next step, which starts at its beginning
+  EXPECT_EQ(s.position(), 2);
+  EXPECT_EQ(s.replay(), 0);
+  s.set_replay(-1);
+  s.go_to(4);
+  EXPECT_EQ(s.replay(), -1);  // out of replay, steps show whole
+}
+
 TEST(AppState, StepsPlaysAndStopsAtTheEnd) {
   AppState s;
   s.show(run({.algorithm = "kogge-stone"}));
@@ -456,6 +481,25 @@ TEST(StepView, AForwardRaceReadsTheValueAlreadyOverwrittenInThisStep) {
   EXPECT_EQ(cells_after(m, t3->order)[0][2].text, "3");
   EXPECT_EQ(cells_after(m, 0)[0][2].text, "2");
   EXPECT_EQ(texts(cells_after(m, static_cast<int>(m.operations.size()))[0]), texts(m.arrays[0].after));
+}
+
+TEST(StepView, ARaceInsideOneWarpIsAWarningAsInTheHazardsPanel) {
+  auto small = run({.algorithm = "kogge-stone", .schedule = "forward", .bug = "no-second-barrier"});  // TPB 8
+  const BlockViewModel m = build_block_view(*small, 0, 1, 0);
+  bool any = false;
+  for (const ArrowView& a : m.reads)
+    if (a.racy) {
+      any = true;
+      EXPECT_TRUE(a.race_within_warp) << "T" << a.thread;
+    }
+  EXPECT_TRUE(any);
+  auto wide = run({.algorithm = "kogge-stone", .n = 64, .tpb = 64, .schedule = "forward", .bug = "no-second-barrier"});
+  const BlockViewModel w = build_block_view(*wide, 0, 1, 0);
+  for (const ArrowView& a : w.reads)
+    if (a.thread == 32 && a.index == 31) {
+      EXPECT_FALSE(a.race_within_warp);  // T32 reads what T31 wrote
+    }
+  EXPECT_TRUE(w.arrays[0].after[31].racy && !w.arrays[0].after[31].race_within_warp);
 }
 
 TEST(StepView, ThreadsSayWhatTheyHoldAndHowTheWriteIsMade) {

@@ -73,6 +73,13 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
 
 int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
   CLI::App app{"syncscope: step through GPU block scans and reductions barrier by barrier"};
+  // The window is opened by the entry point (app/main.cpp) before this parser sees the words.
+  app.footer(
+      "The app:\n"
+      "  syncscope                          open the default demo (kogge-stone, n=8, TPB=8)\n"
+      "  syncscope --scenario FILE          open a saved scenario\n"
+      "  syncscope gui [ALGO] [run options] [--launch L] [--step K] [--replay K] [--presenter]\n"
+      "                [--screenshot out.png]   open the app there (`syncscope gui --help` for all)");
   app.name("syncscope");
   app.require_subcommand(0, 1);
 

@@ -26,7 +26,18 @@ int AppState::step() const {
 }
 
 void AppState::go_to(int position) {
-  position_ = std::clamp(position, 0, std::max(0, timeline_.size() - 1));
+  const int to = std::clamp(position, 0, std::max(0, timeline_.size() - 1));
+  if (to != position_ && replay_ >= 0) replay_ = 0;
+  position_ = to;
+}
+
+void AppState::move_replay(int by) {
+  if (replay_ < 0) {
+    if (by > 0) replay_ = std::min(by, replay_total_);
+    return;
+  }
+  const int to = replay_ + by;
+  replay_ = to < 0 ? -1 : std::min(to, replay_total_);
 }
 
 void AppState::toggle_play() {
@@ -37,10 +48,16 @@ void AppState::toggle_play() {
 
 bool AppState::tick(double dt) {
   if (!playback_.playing) return false;
-  playback_.carry += dt * playback_.steps_per_second;
+  constexpr double kOperationsPerStep = 4;  // replay speed: operations per step-time
+  const bool replaying = replay_ >= 0;
+  playback_.carry += dt * playback_.steps_per_second * (replaying ? kOperationsPerStep : 1.0);
   bool moved = false;
   while (playback_.carry >= 1.0) {
     playback_.carry -= 1.0;
+    if (replaying && replay_ < replay_total_) {
+      ++replay_;
+      continue;
+    }
     if (at_end()) {
       playback_.playing = false;
       playback_.carry = 0;
@@ -76,7 +93,8 @@ std::string AppState::describe_json() const {
                       {"steps", timeline_.size()},
                       {"playing", playback_.playing},
                       {"presenter", presenter},
-                      {"focus_block", focus_block_}};
+                      {"focus_block", focus_block_},
+                      {"replay", replay_}};
   if (run_) j["algorithm"] = run_->config.algorithm->info.name;
   return j.dump();
 }

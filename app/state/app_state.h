@@ -3,6 +3,7 @@
 // draw from it and tests drive it directly.
 #pragma once
 
+#include <algorithm>
 #include <memory>
 #include <string>
 
@@ -41,8 +42,20 @@ class AppState {
   Playback& playback() { return playback_; }
   const Playback& playback() const { return playback_; }
   void toggle_play();
-  // Advances playback by dt seconds; stops at the end. True when the position changed.
+  // Advances playback by dt seconds; stops at the end. True when the position changed. While
+  // replaying, play walks through the step's operations (four per step-time) and then moves on.
   bool tick(double dt);
+
+  // Replay inside the step: how many of its operations have run (-1: the whole step at once).
+  // The mode stays on from step to step (each starts at 0); the step view says how many there are.
+  int replay() const { return replay_; }
+  void set_replay(int done) { replay_ = std::max(done, -1); }  // the step view clamps it to the step
+  void move_replay(int by);  // "." and ",": from the whole step, "." starts at the first operation
+  void set_replay_total(int total) {
+    replay_total_ = total;
+    if (replay_ > total) replay_ = total;
+  }
+  int replay_total() const { return replay_total_; }
 
   // The block the single-block views follow (a linear block index of the current launch).
   int focus_block() const { return focus_block_; }
@@ -65,6 +78,8 @@ class AppState {
   int position_ = 0;
   int focus_block_ = 0;
   Playback playback_;
+  int replay_ = -1;
+  int replay_total_ = 0;
 };
 
 }  // namespace syncscope::app

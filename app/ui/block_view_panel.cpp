@@ -121,7 +121,7 @@ void draw_cell(ImDrawList* dl, const Theme& th, const app::CellView& c, float x,
   if (w < 6) {
     // Too narrow for outlines: the colour is the value; a tick beside the row says read/written.
     dl->AddRectFilled(ImVec2(x, y), ImVec2(x + std::max(w, 1.0f), y + h), fill);
-    const ImU32 tick = c.racy ? th.race : after && c.written ? th.written : !after && c.read ? th.read : 0;
+    const ImU32 tick = c.racy ? (c.race_within_warp ? th.warning : th.race) : after && c.written ? th.written : !after && c.read ? th.read : 0;
     if (tick) {
       const float ty = after ? y - 4 : y + h + 1;
       dl->AddRectFilled(ImVec2(x, ty), ImVec2(x + std::max(w, 1.0f), ty + 3), tick);
@@ -130,7 +130,7 @@ void draw_cell(ImDrawList* dl, const Theme& th, const app::CellView& c, float x,
   }
   const ImVec2 a(x + 1, y), b(x + w - 1, y + h);
   dl->AddRectFilled(a, b, fill, w > 8 ? 2.0f : 0.0f);
-  if (c.racy) dl->AddRect(a, b, th.race, 2, 0, 2.5f);
+  if (c.racy) dl->AddRect(a, b, c.race_within_warp ? th.warning : th.race, 2, 0, 2.5f);
   else if (after && c.written) dl->AddRect(a, b, th.written, 2, 0, 2);
   else if (!after && c.read) dl->AddRect(a, b, th.read, 2, 0, 2);
   else if (numbers) dl->AddRect(a, b, th.cell_border, 2);
@@ -311,7 +311,7 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
     for (const auto& rd : m.reads) {
       if (!shown(rd.order) || !in_view(rd.thread, rd.index)) continue;
       const bool hot = rd.order == current;
-      const ImU32 colour = rd.racy || rd.sees_write_of_this_step ? th.race : th.arrow_read;
+      const ImU32 colour = rd.racy || rd.sees_write_of_this_step ? (rd.race_within_warp ? th.warning : th.race) : th.arrow_read;
       const ImVec2 from(g.col_x(rd.index) + cell_w / 2, g.before_row_y(rd.array_row) + g.cell_h);
       const ImVec2 to(g.col_x(rd.thread) + cell_w / 2, g.marker_y);
       arrow(dl, from, to, colour, hot ? thickness * 2 : thickness);
@@ -331,7 +331,8 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
     for (const auto& wr : m.writes) {
       if (!shown(wr.order) || !in_view(wr.thread, wr.index)) continue;
       arrow(dl, ImVec2(g.col_x(wr.thread) + cell_w / 2, g.marker_y + g.marker),
-            ImVec2(g.col_x(wr.index) + cell_w / 2, g.after_row_y(wr.array_row)), wr.racy ? th.race : th.arrow_write,
+            ImVec2(g.col_x(wr.index) + cell_w / 2, g.after_row_y(wr.array_row)),
+            wr.racy ? (wr.race_within_warp ? th.warning : th.race) : th.arrow_write,
             wr.order == current ? thickness * 2 : thickness);
     }
     for (const auto& wr : m.global_write_arrows) {
@@ -392,47 +393,34 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
 
 }  // namespace
 
-// Where the replay inside the step is: the operations run so far (-1: the whole step at once).
-// A new step, block or run starts with the whole step.
-struct ReplayState {
-  uint64_t run = 0;
-  int launch = -1, step = -1, block = -1;
-  int done = -1;
-};
-
 // The sub-step slider: walk through the step's operations in the order the schedule ran them.
+// Where the replay is lives in AppState (it stays on from step to step, and play animates it).
 int replay_controls(UiContext& ui, const RunResult& run, const app::BlockViewModel& m, int launch, int step) {
-  ReplayState& r = ui.state_of<ReplayState>();
-  if (r.run != run.id || r.launch != launch || r.step != step || r.block != m.block) r = {run.id, launch, step, m.block, -1};
+  app::AppState& s = ui.state;
   const int total = static_cast<int>(m.operations.size());
-  if (ui.replay_start) {
-    r.done = std::min(*ui.replay_start, total);
-    ui.replay_start.reset();
-  }
-  if (ui.replay_move != 0) {  // "." enters the replay at the first operation; "," at 0 leaves it
-    const int moved = r.done < 0 ? (ui.replay_move > 0 ? ui.replay_move : -1) : r.done + ui.replay_move;
-    r.done = moved < 0 ? -1 : std::min(moved, total);
-    ui.replay_move = 0;
-  }
-  if (total == 0) return -1;
-  bool replaying = r.done >= 0;
-  if (ImGui::Checkbox("replay", &replaying)) r.done = replaying ? 0 : -1;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("walk through this step's %d operations in the order the schedule ran them", total);
-  if (r.done >= 0) {
-    ImGui::SameLine();
-    if (ImGui::ArrowButton("##back", ImGuiDir_Left) && r.done > 0) --r.done;
-    ImGui::SameLine();
-    ImGui::SetNextItemWidth(std::min(320.0f, ImGui::GetContentRegionAvail().x * 0.4f));
-    ImGui::SliderInt("##op", &r.done, 0, total, "%d ops");
-    ImGui::SameLine();
-    if (ImGui::ArrowButton("##fwd", ImGuiDir_Right) && r.done < total) ++r.done;
-    const app::OperationView* op = r.done > 0 ? &m.operations[r.done - 1] : nullptr;
-    if (op)
-      ImGui::TextColored(ImColor(op->racy ? ui.theme.race : ui.theme.label), "%d/%d  %s", r.done, total,
-                         app::operation_text(run, launch, step, m, r.done - 1).c_str());
-    else ImGui::TextDisabled("0/%d  the step begins (. next operation, , back)", total);
-  }
-  return r.done;
+  s.set_replay_total(total);
+  if (total == 0 && s.replay() < 0) return -1;
+  bool replaying = s.replay() >= 0;
+  if (ImGui::Checkbox("replay", &replaying)) s.set_replay(replaying ? 0 : -1);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("walk through this step's %d operations in the order the schedule ran them (keys . and ,; "
+                      "Play animates them)", total);
+  if (s.replay() < 0) return -1;
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##back", ImGuiDir_Left)) s.move_replay(-1);
+  ImGui::SameLine();
+  int done = s.replay();
+  ImGui::SetNextItemWidth(std::min(320.0f, ImGui::GetContentRegionAvail().x * 0.4f));
+  if (ImGui::SliderInt("##op", &done, 0, total, "%d ops")) s.set_replay(done);
+  ImGui::SameLine();
+  if (ImGui::ArrowButton("##fwd", ImGuiDir_Right)) s.move_replay(1);
+  done = s.replay();
+  if (done > 0)
+    ImGui::TextColored(ImColor(m.operations[done - 1].racy ? ui.theme.race : ui.theme.label), "%d/%d  %s", done, total,
+                       app::operation_text(run, launch, step, m, done - 1).c_str());
+  else
+    ImGui::TextDisabled("0/%d  the step begins (. next operation, , back)", total);
+  return done;
 }
 
 void draw_block_view_panel(UiContext& ui) {
@@ -510,7 +498,8 @@ void draw_block_view_panel(UiContext& ui) {
   legend(th.arrow_write, "written");
   legend(th.changed, "changed");
   legend(th.poison, "? uninitialized");
-  legend(th.race, "race");
+  legend(th.race, "race across warps (error)");
+  legend(th.warning, "race in one warp (warning)");
   legend(th.thread_idle, "idle thread");
   ImGui::NewLine();
   ImGui::EndChild();

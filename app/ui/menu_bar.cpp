@@ -132,8 +132,8 @@ void handle_keys(UiContext& ui, const std::vector<int>& keys) {
       case GLFW_KEY_LEFT: s.step_back(); break;
       case GLFW_KEY_HOME: s.first(); break;
       case GLFW_KEY_END: s.last(); break;
-      case GLFW_KEY_PERIOD: ++ui.replay_move; break;
-      case GLFW_KEY_COMMA: --ui.replay_move; break;
+      case GLFW_KEY_PERIOD: s.move_replay(1); break;
+      case GLFW_KEY_COMMA: s.move_replay(-1); break;
       case GLFW_KEY_F11: ui.toggle_presenter = true; break;
       case GLFW_KEY_Q | kCtrlKey: ui.quit = true; break;
       default: break;

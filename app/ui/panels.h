@@ -33,9 +33,6 @@ struct UiContext {
   std::string export_png;  // save the next frame here
   bool quit = false;
   bool toggle_presenter = false;
-  // The step view's replay: operations to move by (keys . and ,) and where to start (--replay).
-  int replay_move = 0;
-  std::optional<int> replay_start;
   std::string message;  // shown in the menu bar (file operations)
   // Where each panel is on screen this frame (x, y, w, h), for the state file the GUI tests read,
   // and how long it took to draw (ms).

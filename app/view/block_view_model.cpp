@@ -313,7 +313,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
         SharedArrayView& a = m.arrays[shared_row->second];
         if (e.is_read()) {
           ArrowView arrow{e.thread, shared_row->second, e.index, racy, order, op.value};
-          if (auto w = written_this_step.find(cell); w != written_this_step.end()) {
+          if (auto w = written_this_step.find(cell); w != written_this_step.end() && w->second != e.thread) {
             arrow.sees_write_of_this_step = true;
             arrow.writer = w->second;
             op.writer = w->second;
@@ -426,16 +426,28 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
   }
   // The detector flags the access that completes a hazard; the accesses it raced with touched the
   // same cell in the same step, so every access to a racy cell is drawn as part of the race.
-  std::set<std::pair<int, int>> racy_cells;
+  // A race whose accesses all come from one warp is a warning, as the Hazards panel says (it
+  // depends on independent thread scheduling); across warps it is an error.
+  std::map<std::pair<int, int>, std::pair<int, int>> racy_cells;  // cell -> lowest and highest warp touching it
   for (const auto* list : {&m.reads, &m.writes})
     for (const ArrowView& a : *list)
-      if (a.racy) racy_cells.insert({a.array_row, a.index});
+      if (a.racy) racy_cells.emplace(std::make_pair(a.array_row, a.index), std::make_pair(a.thread / kWarpSize, a.thread / kWarpSize));
+  for (const auto* list : {&m.reads, &m.writes})
+    for (const ArrowView& a : *list)
+      if (auto c = racy_cells.find({a.array_row, a.index}); c != racy_cells.end()) {
+        c->second.first = std::min(c->second.first, a.thread / kWarpSize);
+        c->second.second = std::max(c->second.second, a.thread / kWarpSize);
+      }
   for (auto* list : {&m.reads, &m.writes})
     for (ArrowView& a : *list)
-      if (racy_cells.count({a.array_row, a.index})) {
+      if (auto c = racy_cells.find({a.array_row, a.index}); c != racy_cells.end()) {
+        const bool within_warp = c->second.first == c->second.second;
         a.racy = true;
-        m.arrays[a.array_row].before[a.index].racy = true;
-        m.arrays[a.array_row].after[a.index].racy = true;
+        a.race_within_warp = within_warp;
+        for (CellView* cell : {&m.arrays[a.array_row].before[a.index], &m.arrays[a.array_row].after[a.index]}) {
+          cell->racy = true;
+          cell->race_within_warp = within_warp;
+        }
       }
   for (int th = 0; th < m.threads; ++th) m.thread_views[th].exited = exited_before[th];
   return m;

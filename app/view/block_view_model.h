@@ -21,6 +21,7 @@ struct CellView {
   bool read = false;     // before: some thread read it in this step
   bool written = false;  // after: some thread wrote it in this step
   bool racy = false;     // one side of a data race in this step
+  bool race_within_warp = false;  // every access of that race is from one warp: a warning, not an error
   float shade = 0;       // 0..1 between the array's smallest and largest value (colour mode)
 };
 
@@ -54,6 +55,7 @@ struct ArrowView {
   // one drawn in the "before" row.
   bool sees_write_of_this_step = false;
   int writer = -1;  // that thread
+  bool race_within_warp = false;  // drawn in the warning colour, as the Hazards panel counts it
 };
 
 // One thing a thread did in this step, in the order the schedule ran it.

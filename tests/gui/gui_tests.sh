@@ -46,6 +46,21 @@ controls=$(differing_pixels "$WORK/read.png" "$WORK/write.png" "$(region "$WORK/
 (( controls == 0 )) || fail "the controls changed between two steps ($controls pixels)"
 pass "step 1 -> 2: $block pixels of the block view changed, the controls did not"
 
+# ---- 1b. the step view's replay: a forward-schedule race, whole step and 10 operations in ----
+RACE=(gui kogge-stone --schedule forward --bug no-second-barrier --step 1)
+"$APP" "${RACE[@]}" --screenshot "$WORK/race.png" --state-file "$WORK/race.json"
+"$APP" "${RACE[@]}" --replay 10 --screenshot "$WORK/race10.png" --state-file "$WORK/race10.json"
+[[ $(json "$WORK/race10.json" "d['replay']") == 10 ]] || fail "--replay 10 did not put the step view 10 operations in"
+(( $(identify -format %k "$WORK/race10.png") > 50 )) || fail "race10.png looks blank"
+block=$(differing_pixels "$WORK/race.png" "$WORK/race10.png" "$(region "$WORK/race10.json" 'Block view')")
+code=$(differing_pixels "$WORK/race.png" "$WORK/race10.png" "$(region "$WORK/race10.json" Code)")
+(( block > 500 )) || fail "replaying did not change the block view ($block pixels)"
+(( code == 0 )) || fail "replaying changed the code panel ($code pixels)"
+pass "replay at operation 10: $block pixels of the block view changed, the code panel did not"
+if "$APP" "${RACE[@]}" --replay -1 --screenshot "$WORK/bad.png" 2>"$WORK/bad.err"; then fail "--replay -1 was accepted"; fi
+grep -q -- "--replay -1" "$WORK/bad.err" || fail "--replay -1 got no message naming it"
+pass "--replay -1 is refused with its message"
+
 # ---- 2. a running instance, driven with keys ----
 STATE="$WORK/state.json"
 "$APP" --state-file "$STATE" &
@@ -68,6 +83,13 @@ xdotool key Left; wait_for "d['position']" 2
 xdotool key End; wait_for "d['position']" 7
 xdotool key Home; wait_for "d['position']" 0
 pass "Right, Left, End, Home move the timeline"
+xdotool key Right; wait_for "d['position']" 1
+xdotool key period; wait_for "d['replay']" 1
+xdotool key period period; wait_for "d['replay']" 3
+xdotool key Right; wait_for "d['replay']" 0   # the next step starts at its beginning
+xdotool key comma; wait_for "d['replay']" -1  # back past the start: the whole step again
+xdotool key Home; wait_for "d['position']" 0
+pass ". and , walk through the operations of a step"
 xdotool key space; wait_for "d['playing']" True
 for _ in $(seq 60); do (( $(json "$STATE" "d['position']") >= 2 )) && break; sleep 0.1; done
 (( $(json "$STATE" "d['position']") >= 2 )) || fail "playing did not advance"
