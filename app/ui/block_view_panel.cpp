@@ -416,7 +416,10 @@ int replay_controls(UiContext& ui, const RunResult& run, const app::BlockViewMod
   if (ImGui::ArrowButton("##fwd", ImGuiDir_Right)) s.move_replay(1);
   done = s.replay();
   if (done > 0)
-    ImGui::TextColored(ImColor(m.operations[done - 1].racy ? ui.theme.race : ui.theme.label), "%d/%d  %s", done, total,
+    ImGui::TextColored(ImColor(!m.operations[done - 1].racy                ? ui.theme.label
+                               : m.operations[done - 1].race_within_warp ? ui.theme.warning
+                                                                         : ui.theme.race),
+                       "%d/%d  %s", done, total,
                        app::operation_text(run, launch, step, m, done - 1).c_str());
   else
     ImGui::TextDisabled("0/%d  the step begins (. next operation, , back)", total);

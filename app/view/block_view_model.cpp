@@ -449,6 +449,10 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
           cell->race_within_warp = within_warp;
         }
       }
+  for (OperationView& op : m.operations)
+    if (!op.global && op.array_row >= 0)
+      if (auto c = racy_cells.find({op.array_row, op.index}); c != racy_cells.end())
+        op.race_within_warp = c->second.first == c->second.second;
   for (int th = 0; th < m.threads; ++th) m.thread_views[th].exited = exited_before[th];
   return m;
 }
