@@ -47,6 +47,10 @@ SYNCSCOPE_HOST_DEVICE constexpr int shared_bytes_for(int count, Counts... more) 
   return shared_bytes_for(count) + shared_bytes_for(more...);
 }
 
+// Every context also has `c.caption("offset = %d: t >= offset reads s[t - offset]", offset)`: the
+// sentence the step view shows, in large text, for the step in which the kernel says it (the first
+// caption of a step wins; %d takes whole-number arguments, at most 4). A no-op on the GPU.
+
 // The element type a kernel computes with: float/int on the GPU, the simulator's tracked scalar on
 // the CPU. Kernels write `using T = value_of<Array>;` and then use T like a plain number.
 template <class Array>

@@ -32,6 +32,7 @@ struct AxisSumKernel {
     const int batch = c.block_idx().y;  // this block's row
 
     // Rows longer than the block: each thread first adds up every blockDim.x-th element.
+    c.caption("row %d: each thread adds up its elements of the row into cache[t]", batch);
     T sum = T(0);
     for (int k = local_i; k < size; k += c.block_dim().x) sum += a[batch * size + k];
     cache[local_i] = sum;
@@ -43,6 +44,7 @@ struct AxisSumKernel {
       // Only threads below the stride add, and only cells that exist are read. The seed as written
       // guards with `local_i < size` instead: threads past the stride add too, reading past the
       // end of the cache and racing with the threads that read their cells.
+      c.caption("stride %d: threads t < %d add cache[t + %d] into cache[t]", stride, stride, stride);
       const bool adds = bug == AxisSumBug::AsWritten ? local_i < size
                                                      : local_i < stride && local_i + stride < c.block_dim().x;
       if (adds) cache[local_i] += cache[local_i + stride];

@@ -44,6 +44,7 @@ struct BlockExclusiveSumKernel {
     const int last_lane = (warp == num_warps - 1 ? c.block_dim().x - warp * kWarpSize : kWarpSize) - 1;
     const int i = c.block_idx().x * c.block_dim().x + t;
 
+    c.caption("each warp scans its 32 values with shfl_up (5 rounds); lane 0 stores the warp's total");
     // 1. local scan within the warp
     T original = i < n ? T(input_data[i]) : T(0);
     T local_scan = warp_exclusive_sum(c, original);
@@ -54,6 +55,7 @@ struct BlockExclusiveSumKernel {
     if (lane == 0) warp_totals[warp] = last_scan + last_value;
     if (bug != BlockExclusiveSumBug::NoSyncBeforeOffsets) c.sync();  // every warp's total is stored
 
+    c.caption("warp 0 scans the warp totals into each warp's offset");
     // 3. warp 0 scans the totals
     if (warp == 0) {
       T total = lane < num_warps ? T(warp_totals[lane]) : T(0);
@@ -62,6 +64,7 @@ struct BlockExclusiveSumKernel {
     }
     c.sync();
 
+    c.caption("every thread adds its warp's offset to its own scan and stores it");
     // 4. apply the warp's offset
     if (i < n) output_data[i] = local_scan + warp_totals[warp];
   }

@@ -25,14 +25,17 @@ struct BlockReduceKernel {
     const int t = c.thread_idx().x;
     const int i = c.block_idx().x * c.block_dim().x + t;
 
+    c.caption("load: thread t copies its element into partial[t] (0 past the end)");
     partial[t] = i < n ? T(x[i]) : T(0);
     c.sync();
     for (int stride = c.block_dim().x / 2; stride > kWarpSize; stride /= 2) {
+      c.caption("stride %d: threads t < %d add partial[t + %d] into partial[t]", stride, stride, stride);
       if (t < stride) partial[t] += partial[t + stride];
       c.sync();
     }
     // The last warp finishes alone. Its lanes still need __syncwarp() between steps: without it
     // nothing orders one lane's write before another lane's read.
+    c.caption("the last warp finishes alone, halving the stride with __syncwarp() between steps");
     if (t < kWarpSize) {
       for (int stride = c.block_dim().x < 2 * kWarpSize ? c.block_dim().x / 2 : kWarpSize; stride > 0; stride /= 2) {
         if (t < stride) partial[t] += partial[t + stride];

@@ -24,6 +24,7 @@ struct ScanBlocksKernel {
 struct AddBlockOffsetsKernel {
   template <class Ctx, class Array>
   SYNCSCOPE_DEVICE void operator()(Ctx& c, Array y, Array scanned_block_sums, int n) const {
+    c.caption("add: every thread adds the scanned total of the blocks before its own");
     const int i = c.block_idx().x * c.block_dim().x + c.thread_idx().x;
     if (c.block_idx().x > 0 && i < n) y[i] += scanned_block_sums[c.block_idx().x - 1];
   }

@@ -29,13 +29,17 @@ SYNCSCOPE_DEVICE void kogge_stone_scan_in_shared(Ctx& c, Shared s, KoggeStoneBug
   const int t = c.thread_idx().x;
   for (int offset = 1; offset < c.block_dim().x; offset *= 2) {
     if (bug == KoggeStoneBug::InPlace) {  // the shortcut: read and add in one statement, one barrier
+      c.caption("offset %d: every thread t >= %d adds s[t - %d] into s[t], read and write in one statement",
+                offset, offset, offset);
       if (t >= offset) s[t] += s[t - offset];
       c.sync();
       continue;
     }
+    c.caption("offset %d, read phase: every thread t >= %d reads its partner s[t - %d]", offset, offset, offset);
     T partner = T(0);
     if (t >= offset) partner = s[t - offset];  // read phase
     if (bug != KoggeStoneBug::NoSecondBarrier) c.sync();  // every read done before any write
+    c.caption("offset %d, write phase: every thread t >= %d adds its partner, s[t] += partner", offset, offset);
     if (t >= offset) s[t] += partner;  // write phase
     if (bug != KoggeStoneBug::NoFirstBarrier) c.sync();  // every write done before the next reads
   }
@@ -50,9 +54,11 @@ SYNCSCOPE_DEVICE auto kogge_stone_scan_block(Ctx& c, Array x, Array y, int n, Ko
   const int t = c.thread_idx().x;
   const int i = c.block_idx().x * c.block_dim().x + t;
 
+  c.caption("load: thread t copies its element x[i] into shared[t] (0 past the end)");
   shared[t] = i < n ? T(x[i]) : T(0);
   if (bug != KoggeStoneBug::NoFirstBarrier) c.sync();  // the load is complete before the first reads
   kogge_stone_scan_in_shared(c, shared, bug);
+  c.caption("store: thread t writes its prefix sum shared[t] to y[i]");
   if (i < n) y[i] = shared[t];
   return shared;
 }

@@ -28,12 +28,14 @@ SYNCSCOPE_DEVICE void add_preceding_block_totals(Ctx& c, Array output, int size)
   auto preceding = shared_array<T>(c, 1, "preceding");
   const int local_i = c.thread_idx().x;
   const int global_i = c.block_idx().x * c.block_dim().x + local_i;
+  c.caption("thread 0 adds up the totals of the blocks before this one (stored after the data)");
   if (local_i == 0) {
     T sum = T(0);
     for (int b = 0; b < c.block_idx().x; ++b) sum += output[size + b];
     preceding[0] = sum;
   }
   c.sync();
+  c.caption("every thread adds that sum to its element");
   if (c.block_idx().x > 0 && global_i < size) output[global_i] += preceding[0];
 }
 
@@ -46,9 +48,11 @@ struct PrefixSumLocalPhase {
     const int global_i = c.block_idx().x * c.block_dim().x + local_i;
 
     // Threads past the end load nothing: their cell stays uninitialized, as in the seed.
+    c.caption("load: thread t copies its element into shared[t] (threads past the end load nothing)");
     if (global_i < size) shared[local_i] = a[global_i];
     c.sync();
     kogge_stone_scan_in_shared(c, shared);
+    c.caption("store: each thread writes its prefix sum; the last thread writes the block's total after the data");
     if (global_i < size) output[global_i] = shared[local_i];
     // The block's total goes after the data: output[size + block].
     if (local_i == c.block_dim().x - 1) output[size + c.block_idx().x] = shared[local_i];

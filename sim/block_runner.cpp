@@ -418,7 +418,34 @@ void BlockRunner::release_barrier() {
   reset_simt_positions();
 }
 
-void BlockRunner::new_interval() { shadow_.start_interval(sim_->next_interval(), step_); }
+void BlockRunner::new_interval() {
+  shadow_.start_interval(sim_->next_interval(), step_);
+  captioned_this_step_ = false;
+}
+
+void BlockRunner::record_caption(const char* format, const long long* numbers, int count) {
+  captioned_this_step_ = true;
+  std::string text;
+  int next = 0;
+  for (const char* p = format; *p; ++p) {
+    if (p[0] == '%' && p[1] == '%') {
+      text += '%';
+      ++p;
+    } else if (p[0] == '%' && p[1] == 'd' && next < count) {
+      text += std::to_string(numbers[next++]);
+      ++p;
+    } else {
+      text += *p;
+    }
+  }
+  for (EventObserver* o : observers_) o->on_caption(text);
+}
+
+void BlockRunner::simt_caption(const char* format, const long long* numbers, int count) {
+  tls_simt_kernel = nullptr;
+  caption(format, numbers, count);
+  tls_simt_kernel = this;
+}
 
 void BlockRunner::end_step(LineId barrier) {
   for (EventObserver* o : observers_) o->on_step_end(barrier, shared_.arrays(), shared_.count());

@@ -59,6 +59,8 @@ class EventObserver {
   // The block passed a barrier (barrier == line) or finished (barrier == kNoLine); the first
   // `count` entries of `shared` are the block's shared arrays as they are now.
   virtual void on_step_end(LineId barrier, const std::deque<ArrayStore>& shared, int count) = 0;
+  // The kernel's caption for the current step (its first in the step).
+  virtual void on_caption(const std::string& text) { (void)text; }
 };
 
 // One 32-bit cell's content as it travels between a kernel and the runner.
@@ -197,6 +199,11 @@ class BlockRunner {
     block_current();
   }
   void sync_warp(LineId line);
+  // c.caption(...): formatted and passed on only while observers record this block, once a step.
+  [[gnu::always_inline]] void caption(const char* format, const long long* numbers, int count) {
+    if (recording_ && !captioned_this_step_) record_caption(format, numbers, count);
+  }
+  void simt_caption(const char* format, const long long* numbers, int count);
 
   template <class T>
   Val<T> warp_op(WarpOp op, Val<T> v, int arg, LineId line) {
@@ -222,6 +229,7 @@ class BlockRunner {
   [[noreturn]] void fail_in_thread(SimErrorKind kind, std::string message, std::vector<LineId> lines);
   void fail(SimErrorKind kind, std::string message, std::vector<LineId> lines);
 
+  void record_caption(const char* format, const long long* numbers, int count);
   void emit(const Event& e) {
     for (EventObserver* o : observers_) o->on_event(e);
   }
@@ -296,6 +304,7 @@ class BlockRunner {
   int at_barrier_ = 0;  // threads waiting at a barrier in this step
   LineId barrier_line_ = kNoLine;  // where the first of them waits
   bool barrier_lines_differ_ = false;
+  bool captioned_this_step_ = false;
   int step_ = 0;
   bool failed_ = false;
   std::optional<SimError> error_;

@@ -149,6 +149,16 @@ class SimCtx : public WarpShuffles<SimCtx> {
     r_.sync_warp(LineTable::intern(loc));
   }
 
+  // What the step view says about this step (contract/kernel_api.h); formatted only for blocks
+  // being recorded.
+  template <class... Ints>
+  void caption(const char* format, Ints... values) {
+    static_assert((std::is_integral_v<Ints> && ...), "caption arguments are whole numbers (%d)");
+    static_assert(sizeof...(Ints) <= 4, "a caption takes at most 4 numbers");
+    const long long numbers[] = {static_cast<long long>(values)..., 0};
+    r_.caption(format, numbers, static_cast<int>(sizeof...(Ints)));
+  }
+
 
   template <class T>
   ArrayView<Val<storage_t<T>>> make_shared_array(int count, const char* name = nullptr) {
@@ -186,6 +196,13 @@ class SimtCtx : public SimCtx, public WarpShuffles<SimtCtx> {
   using SimCtx::SimCtx;
 
   void sync(std::source_location loc = std::source_location::current()) { r_.simt_barrier(loc); }
+  template <class... Ints>
+  void caption(const char* format, Ints... values) {
+    static_assert((std::is_integral_v<Ints> && ...), "caption arguments are whole numbers (%d)");
+    static_assert(sizeof...(Ints) <= 4, "a caption takes at most 4 numbers");
+    const long long numbers[] = {static_cast<long long>(values)..., 0};
+    r_.simt_caption(format, numbers, static_cast<int>(sizeof...(Ints)));
+  }
   void sync_warp(std::source_location loc = std::source_location::current()) {
     r_.simt_warp_op(WarpOp::SyncWarp, {}, 0, loc);
   }

@@ -35,6 +35,7 @@ struct StepTrace {
   LineId barrier = kNoLine;  // the barrier that ended the step; kNoLine: the threads exited
   std::vector<Event> events;  // in the order the schedule ran them
   std::vector<ArraySnapshot> shared;  // each shared array of the block at the end of the step
+  std::string caption;  // the kernel's c.caption(...) for this step, or ""
 };
 
 struct BlockTrace {

@@ -12,6 +12,7 @@ class TraceRecorder final : public EventObserver {
   explicit TraceRecorder(BlockTrace& block) : block_(block) { block_.steps.emplace_back(); }
 
   void on_event(const Event& e) override { block_.steps.back().events.push_back(e); }
+  void on_caption(const std::string& text) override { block_.steps.back().caption = text; }
 
   void on_step_end(LineId barrier, const std::deque<ArrayStore>& shared, int count) override {
     StepTrace& step = block_.steps.back();

@@ -509,8 +509,11 @@ TEST(StepView, ThreadsSayWhatTheyHoldAndHowTheWriteIsMade) {
   const BlockViewModel write = build_block_view(*r, 0, 6, 0);  // offset 4, write phase
   EXPECT_EQ(write.thread_views[5].writes, "15 = 14 + 1");      // s[5] += partner
   EXPECT_EQ(write.thread_views[5].holds, "shared[5] = 14");  // the read of s[t] inside +=
-  EXPECT_NE(write.caption.find("threads write shared[t]"), std::string::npos) << write.caption;
-  EXPECT_NE(read.caption.find("threads read shared[t-4]"), std::string::npos) << read.caption;
+  EXPECT_NE(write.activity.find("threads write shared[t]"), std::string::npos) << write.activity;
+  EXPECT_NE(read.activity.find("threads read shared[t-4]"), std::string::npos) << read.activity;
+  // The kernel's own words for the step (c.caption in kernels/kogge_stone.h).
+  EXPECT_EQ(read.caption, "offset 4, read phase: every thread t >= 4 reads its partner s[t - 4]");
+  EXPECT_EQ(write.caption, "offset 4, write phase: every thread t >= 4 adds its partner, s[t] += partner");
 }
 
 TEST(StepView, TheWarpScanIsFollowableRoundByRound) {

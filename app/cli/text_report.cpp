@@ -75,6 +75,7 @@ void print_steps(std::ostream& out, const RunResult& r) {
         const sim::StepTrace& st = b.steps[step];
         out << "    block " << b.block;
         if (lt.grid.y > 1) out << " (" << b.block_idx.x << "," << b.block_idx.y << ")";
+        if (!st.caption.empty()) out << "  " << st.caption;  // the kernel's c.caption for the step
         out << "\n";
         std::map<int, std::vector<std::string>> by_thread;
         for (const sim::Event& e : st.events) {

@@ -1,5 +1,7 @@
 #include "app/state/timeline.h"
 
+#include <cstring>
+
 #include <algorithm>
 
 namespace syncscope::app {
@@ -20,9 +22,13 @@ Timeline::Timeline(const sim::Trace& trace) {
       for (const auto& b : lt.blocks)
         if (s < static_cast<int>(b.steps.size())) {
           m.barrier = b.steps[s].barrier;
+          m.caption = b.steps[s].caption;
           break;
         }
       m.label = short_location(m.barrier);
+      m.name = m.caption.substr(0, m.caption.find(':'));  // "offset 1, read phase"
+      for (const char* drop : {",", " phase"})
+        for (size_t at; (at = m.name.find(drop)) != std::string::npos;) m.name.erase(at, std::strlen(drop));
       marks_.push_back(std::move(m));
     }
   }

@@ -15,6 +15,8 @@ struct TimelineMark {
   int step = 0;
   sim::LineId barrier = sim::kNoLine;  // kNoLine: the step ends when the threads exit
   std::string label;                   // "kogge_stone.h:22", or "exit"
+  std::string caption;  // the kernel's caption for the step (first recorded block), or ""
+  std::string name;     // its short form for the mark: "load", "offset 1 read", "stride 4"; or ""
 };
 
 class Timeline {

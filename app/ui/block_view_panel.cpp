@@ -468,11 +468,14 @@ void draw_block_view_panel(UiContext& ui) {
   if (lt.find_block(s.focus_block()) == nullptr && ui.session.simulating())
     ImGui::TextColored(ImColor(ui.theme.warning), "recording block %d...", s.focus_block());
   if (!models.empty()) {
-    ImGui::TextDisabled("%s", models.front()->title.c_str());
-    // The caption, large: what the step did, in one sentence.
+    const app::BlockViewModel& shown = *models.front();
+    ImGui::TextDisabled("%s", shown.title.c_str());
+    // The caption, large: what the step does, in one sentence; what the threads did below it
+    // when the caption is the kernel's own.
     ImGui::SetWindowFontScale(1.3f);
-    ImGui::TextWrapped("%s", models.front()->caption.c_str());
+    ImGui::TextWrapped("%s", shown.caption.c_str());
     ImGui::SetWindowFontScale(1.0f);
+    if (shown.caption != shown.activity) ImGui::TextDisabled("%s", shown.activity.c_str());
   }
   const int replay = models.size() == 1 ? replay_controls(ui, *run, *models.front(), launch, step) : -1;
 

@@ -406,9 +406,9 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
         part += (k ? ", " : " ") + (ops[k].second > 1 ? std::to_string(ops[k].second) + " " : "") + ops[k].first;
       parts.push_back(part);
     }
-    for (size_t k = 0; k < parts.size(); ++k) m.caption += (k ? "; " : "") + parts[k];
-    if (m.caption.empty()) {
-      m.caption = "block " + std::to_string(block) + " touched no memory in this step";
+    for (size_t k = 0; k < parts.size(); ++k) m.activity += (k ? "; " : "") + parts[k];
+    if (m.activity.empty()) {
+      m.activity = "block " + std::to_string(block) + " touched no memory in this step";
       for (const sim::BlockTrace& other : lt.blocks) {
         if (other.block == block || step >= static_cast<int>(other.steps.size())) continue;
         for (const sim::Event& e : other.steps[step].events)
@@ -418,11 +418,12 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
           }
       }
       if (!m.busy_blocks.empty()) {
-        m.caption += "; blocks that did:";
-        for (size_t k = 0; k < m.busy_blocks.size() && k < 8; ++k) m.caption += " " + std::to_string(m.busy_blocks[k]);
-        if (m.busy_blocks.size() > 8) m.caption += " ...";
+        m.activity += "; blocks that did:";
+        for (size_t k = 0; k < m.busy_blocks.size() && k < 8; ++k) m.activity += " " + std::to_string(m.busy_blocks[k]);
+        if (m.busy_blocks.size() > 8) m.activity += " ...";
       }
     }
+    m.caption = st.caption.empty() ? m.activity : st.caption;
   }
   // The detector flags the access that completes a hazard; the accesses it raced with touched the
   // same cell in the same step, so every access to a racy cell is drawn as part of the race.

@@ -114,7 +114,10 @@ struct BlockViewModel {
   std::vector<ShuffleRound> shuffles;     // per warp, round by round
   std::vector<GlobalRowView> global_reads, global_writes;
   std::vector<ArrowView> global_read_arrows, global_write_arrows;
-  std::string caption;  // one sentence for the class: "7 threads read shared[t-1]; 7 write shared[t]"
+  // One sentence for the class: the kernel's own c.caption(...) for the step when it has one
+  // ("offset 2, read phase: ..."), else `activity`.
+  std::string caption;
+  std::string activity;  // derived from the operations: "7 threads read shared[t-1]; 7 threads write shared[t]"
   // When this block did nothing in the step: the blocks of the launch that did (recorded ones).
   std::vector<int> busy_blocks;
 };

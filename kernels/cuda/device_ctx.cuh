@@ -33,6 +33,9 @@ class DeviceCtx {
   }
 
   __device__ __forceinline__ void sync() const { __syncthreads(); }
+  // For the simulator's step view (contract/kernel_api.h); nothing to do on the GPU.
+  template <class... Ints>
+  __device__ __forceinline__ void caption(const char*, Ints...) const {}
   __device__ __forceinline__ void sync_warp() const { __syncwarp(warp_mask()); }
 
   template <class T>
