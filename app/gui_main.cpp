@@ -157,8 +157,9 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     const double cpu0 = process_cpu_ms();
     window->begin_frame();
     if (o.bench_frames) {
-      // Playing at one step per frame, wrapping around.
-      if (state.at_end()) state.first();
+      // Playing at one step per frame, wrapping around; while replaying, one operation per frame.
+      if (state.replay() >= 0 && state.replay() < state.replay_total()) state.move_replay(1);
+      else if (state.at_end()) state.first();
       else state.step_forward();
     } else {
       state.tick(ImGui::GetIO().DeltaTime);
@@ -233,7 +234,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   }
   if (o.bench_frames) {
     out << o.bench_frames << " frames per row, TPB " << (state.run() ? state.run()->config.problem.tpb : 0)
-        << ", playing one step per frame, " << window->width() << "x" << window->height()
+        << (state.replay() >= 0 ? ", replaying one operation per frame, " : ", playing one step per frame, ") << window->width() << "x" << window->height()
         << " offscreen; CPU = this process, GL driver threads included\n";
     out << std::fixed << std::setprecision(2);
     out << "frame of               wall ms: median    p95   CPU ms: median    p95   block view build ms: median    p95\n";
