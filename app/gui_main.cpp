@@ -4,6 +4,7 @@
 //   syncscope gui [ALGO] [run options] [--launch L] [--step K] [--presenter]
 //                 [--screenshot out.png]       render one frame off screen, save it, exit
 //                 [--replay K]                 the step view K operations into the step
+//                 [--focus T]                  a large block's focus window at thread T
 //                 [--state-file F]             keep F up to date with the position (GUI tests)
 //                 [--bench-frames N]           play N frames, print frame times, exit
 //                 [--compare-schedules] [--gpu-runs R]   the race lab's answers ready on opening
@@ -31,7 +32,7 @@ namespace {
 struct GuiOptions {
   command_line::ConfigArgs config;
   std::optional<std::string> scenario;
-  std::optional<int> launch, step, replay;
+  std::optional<int> launch, step, replay, focus;
   bool presenter = false;
   std::string screenshot;
   std::string state_file;
@@ -108,6 +109,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   AppState state;
   Session session(state);
   ui::UiContext ui(state, session);
+  ui.focus_start = o.focus;
   gl::OverviewStrips overview;
   if (!overview.ok()) err << "syncscope: " << overview.error() << " (overview strips disabled)\n";
   ui.overview = overview.ok() ? &overview : nullptr;
@@ -259,6 +261,7 @@ int run_gui_command(const std::vector<std::string>& args, std::ostream& out, std
     cmd->add_option("--launch", o.launch, "start at this launch (0-based)");
     cmd->add_option("--step", o.step, "start at this step (of the whole timeline, or of --launch)");
     cmd->add_option("--replay", o.replay, "start the step view this many operations into the step (0: its start)");
+    cmd->add_option("--focus", o.focus, "large blocks: open the step view's focus window at this thread");
     cmd->add_flag("--presenter", o.presenter, "presenter mode: large font, high contrast");
     cmd->add_option("--screenshot", o.screenshot, "render one frame off screen to this PNG and exit");
     cmd->add_option("--state-file", o.state_file, "keep this file up to date with the position (JSON)");
@@ -285,6 +288,10 @@ int run_gui_command(const std::vector<std::string>& args, std::ostream& out, std
   if (!scenario.empty()) o.scenario = scenario;
   if (o.step && *o.step < 0) {
     err << "syncscope: --step " << *o.step << ": steps count from 0\n";
+    return command_line::kExitBadArguments;
+  }
+  if (o.focus && *o.focus < 0) {
+    err << "syncscope: --focus " << *o.focus << ": threads count from 0\n";
     return command_line::kExitBadArguments;
   }
   if (o.replay && *o.replay < 0) {

@@ -502,6 +502,36 @@ TEST(StepView, ARaceInsideOneWarpIsAWarningAsInTheHazardsPanel) {
   EXPECT_TRUE(w.arrays[0].after[31].racy && !w.arrays[0].after[31].race_within_warp);
 }
 
+TEST(StepView, AFocusWindowOnALargeBlockExplainsEveryArrowThatLeavesIt) {
+  auto r = run({.algorithm = "kogge-stone", .n = 1024, .tpb = 1024, .dtype = "int32"});
+  const BlockViewModel m = build_block_view(*r, 0, 19, 0);  // offset 512, read phase
+  ASSERT_EQ(m.caption, "offset 512, read phase: every thread t >= 512 reads its partner s[t - 512]");
+  const FocusWindow w = focus_window(m, 512, 32);
+  int stubs = 0, inside = 0;
+  for (const FocusArrow& a : w.arrows) {
+    if (a.stub) {
+      ++stubs;
+      EXPECT_FALSE(a.label.empty());
+      EXPECT_NE(w.contains(a.thread), w.contains(a.column));  // exactly one end outside
+    } else {
+      ++inside;
+      EXPECT_TRUE(w.contains(a.thread) && w.contains(a.column));
+    }
+  }
+  EXPECT_EQ(stubs, 32);  // T512..T543 read s[0..31]: every arrow starts outside
+  EXPECT_EQ(w.arrows.front().label, "from t-512");
+  // Every arrow with an end in the window is there.
+  int touching = 0;
+  for (const ArrowView& a : m.reads) touching += w.contains(a.thread) || w.contains(a.index);
+  for (const ArrowView& a : m.writes) touching += w.contains(a.thread) || w.contains(a.index);
+  EXPECT_EQ(static_cast<int>(w.arrows.size()), touching);
+  // A window at the start: the cells read by threads outside it.
+  const FocusWindow low = focus_window(m, 0, 32);
+  ASSERT_FALSE(low.arrows.empty());
+  EXPECT_EQ(low.arrows.front().label, "read by T512");
+  EXPECT_EQ(inside, 0);
+}
+
 TEST(StepView, ThreadsSayWhatTheyHoldAndHowTheWriteIsMade) {
   auto r = run({.algorithm = "kogge-stone"});  // lockstep, iota 0..7
   const BlockViewModel read = build_block_view(*r, 0, 5, 0);   // offset 4, read phase

@@ -78,7 +78,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       "The app:\n"
       "  syncscope                          open the default demo (kogge-stone, n=8, TPB=8)\n"
       "  syncscope --scenario FILE          open a saved scenario\n"
-      "  syncscope gui [ALGO] [run options] [--launch L] [--step K] [--replay K] [--presenter]\n"
+      "  syncscope gui [ALGO] [run options] [--launch L] [--step K] [--replay K] [--focus T] [--presenter]\n"
       "                [--screenshot out.png]   open the app there (`syncscope gui --help` for all)");
   app.name("syncscope");
   app.require_subcommand(0, 1);

@@ -39,10 +39,11 @@ const app::BlockViewModel& cached_model(UiContext& ui, const RunResult& run, int
 struct Geometry {
   float cell_w, cell_h, label_w, band, marker, lane_row;
   float x0, y0;  // top-left of the block
+  int shift = 0;  // the first column drawn (a focus window starts at its first thread)
   int rows;      // shared arrays
   int global_in, global_out, lane_rows;  // global sections read / written, warp-operation rounds
   float warp_y, thread_y, global_in_y, before_y, marker_y, lanes_y, after_y, global_out_y, bottom;
-  float col_x(int column) const { return x0 + label_w + static_cast<float>(column) * cell_w; }
+  float col_x(int column) const { return x0 + label_w + static_cast<float>(column - shift) * cell_w; }
   float global_in_row_y(int r) const { return global_in_y + static_cast<float>(r) * (cell_h + 2); }
   float before_row_y(int r) const { return before_y + static_cast<float>(r) * (cell_h + 2); }
   float lane_row_y(int r) const { return lanes_y + static_cast<float>(r) * lane_row; }
@@ -56,8 +57,10 @@ float label_width() { return ImGui::CalcTextSize("warp_totals ").x + 8; }
 constexpr int kMaxLaneRows = 8;
 
 // with_labels: the first block of a row carries the row labels; blocks beside it do not.
-Geometry layout(const app::BlockViewModel& m, float cell_w, float x0, float y0, bool with_labels, bool single) {
+Geometry layout(const app::BlockViewModel& m, float cell_w, float x0, float y0, bool with_labels, bool single,
+                int shift = 0) {
   Geometry g;
+  g.shift = shift;
   const float fs = ImGui::GetFontSize();
   g.cell_w = cell_w;
   g.cell_h = fs + 8;
@@ -179,11 +182,13 @@ std::string written_value(const std::string& s) {
 }
 
 // replay: the step's first `replay` operations have run (-1: the whole step, before and after).
+// focus: draw only that window of threads (shifted to the left edge), its arrows and stubs.
 void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& m, float x0, float y0, float cell_w,
-                float visible_left, float visible_right, bool with_labels, bool single, int replay) {
+                float visible_left, float visible_right, bool with_labels, bool single, int replay,
+                const app::FocusWindow* focus = nullptr) {
   const Theme& th = ui.theme;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const Geometry g = layout(m, cell_w, x0, y0, with_labels, single);
+  const Geometry g = layout(m, cell_w, x0, y0, with_labels, single, focus ? focus->first : 0);
   const float fs = ImGui::GetFontSize();
   if (!(with_labels && single)) {  // beside others, each block says which it is
     std::string name = "block ";
@@ -196,8 +201,9 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
   auto shown = [&](int order) { return !replaying || order < replay; };
 
   const int columns = column_count(m);
-  const int first = std::clamp(static_cast<int>((visible_left - g.col_x(0)) / cell_w) - 1, 0, columns);
-  const int last = std::clamp(static_cast<int>((visible_right - g.col_x(0)) / cell_w) + 1, 0, columns);
+  const int first = focus ? focus->first : std::clamp(static_cast<int>((visible_left - g.col_x(0)) / cell_w) - 1, 0, columns);
+  const int last = focus ? std::min(columns, focus->first + focus->count)  // loops below stop before `last`
+                         : std::clamp(static_cast<int>((visible_right - g.col_x(0)) / cell_w) + 1, 0, columns);
 
   // Warps: outline and number.
   for (int w = 0; w < m.warps; ++w) {
@@ -306,7 +312,28 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
   // hatch the band; the ticks beside the rows say the same.
   const float thickness = cell_w >= 40 ? 3.0f : cell_w >= 14 ? 1.8f : 1.0f;
   auto in_view = [&](int thread, int column) { return !((thread < first || thread > last) && (column < first || column > last)); };
-  if (cell_w >= 4) {
+  if (focus) {
+    // Inside the window, arrows as usual; an arrow with one end outside stops at the window's edge
+    // and says where that end is.
+    const float left = g.col_x(focus->first) - 2, right = g.col_x(focus->first + focus->count) + 2;
+    for (const app::FocusArrow& a : focus->arrows) {
+      const ImU32 colour = a.racy ? (a.race_within_warp ? th.warning : th.race) : a.read ? th.arrow_read : th.arrow_write;
+      const float cell_y = a.read ? g.before_row_y(a.array_row) + g.cell_h : g.after_row_y(a.array_row);
+      const float thread_y = a.read ? g.marker_y : g.marker_y + g.marker;
+      ImVec2 cell(g.col_x(a.column) + cell_w / 2, cell_y), thread(g.col_x(a.thread) + cell_w / 2, thread_y);
+      if (a.stub) {
+        ImVec2& outside = a.thread_outside ? thread : cell;
+        const bool to_left = (a.thread_outside ? a.thread : a.column) < focus->first;
+        outside.x = to_left ? left : right;
+        outside.y = (cell.y + thread.y) / 2;
+        const ImVec2 ts = ImGui::CalcTextSize(a.label.c_str());
+        dl->AddText(ImVec2(to_left ? left + 2 : right - ts.x - 2, outside.y - fs - 2), colour, a.label.c_str());
+      }
+      if (a.read) arrow(dl, cell, thread, colour, thickness);
+      else arrow(dl, thread, cell, colour, thickness);
+    }
+  }
+  if (cell_w >= 4 && !focus) {
     const float label_room = cell_w - 2;
     for (const auto& rd : m.reads) {
       if (!shown(rd.order) || !in_view(rd.thread, rd.index)) continue;
@@ -479,10 +506,63 @@ void draw_block_view_panel(UiContext& ui) {
   }
   const int replay = models.size() == 1 ? replay_controls(ui, *run, *models.front(), launch, step) : -1;
 
+  // Large blocks: a focus window of threads at readable size, under a strip of the whole block.
+  struct FocusState {
+    bool on = false;
+    int first = 0;
+    int count = 32;
+  };
+  FocusState& fs = ui.state_of<FocusState>();
+  if (ui.focus_start) {
+    fs.on = true;
+    fs.first = *ui.focus_start;
+    ui.focus_start.reset();
+  }
+  const bool can_focus = models.size() == 1 && models.front()->threads > 64;
+  if (can_focus)  // as many threads as fit at a size where the numbers read
+    fs.count = std::clamp(static_cast<int>((avail - label_width() - 30) / natural_cell_width(models)), 4, 64);
+  if (can_focus) {
+    const int threads = models.front()->threads;
+    ImGui::Checkbox("focus", &fs.on);
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("show %d threads at a readable size; arrows leaving them say where they go", fs.count);
+    if (fs.on) {
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(std::min(360.0f, avail * 0.45f));
+      ImGui::SliderInt("first thread", &fs.first, 0, threads - fs.count);
+      fs.first = std::clamp(fs.first, 0, std::max(0, threads - fs.count));
+    }
+  }
+
   ImGui::BeginChild("blocks", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float visible_left = ImGui::GetWindowPos().x, visible_right = visible_left + ImGui::GetWindowWidth();
   float x = origin.x, height = 0;
+  if (can_focus && fs.on) {
+    const app::BlockViewModel& m = *models.front();
+    // The strip: every thread a sliver (active bright, idle dim), the window outlined; a click moves it.
+    const float strip_w = ImGui::GetContentRegionAvail().x - 8, strip_h = ImGui::GetFontSize() * 0.8f;
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    const float per = strip_w / static_cast<float>(m.threads);
+    for (int t = 0; t < m.threads; ++t) {
+      const app::ThreadView& tv = m.thread_views[t];
+      const ImU32 c = tv.active ? ui.theme.thread_active : ui.theme.thread_idle;
+      dl->AddRectFilled(ImVec2(origin.x + t * per, origin.y), ImVec2(origin.x + (t + 1) * per, origin.y + strip_h), c);
+    }
+    dl->AddRect(ImVec2(origin.x + fs.first * per - 1, origin.y - 2),
+                ImVec2(origin.x + (fs.first + fs.count) * per + 1, origin.y + strip_h + 2), ui.theme.written, 0, 0, 2.5f);
+    ImGui::InvisibleButton("strip", ImVec2(strip_w, strip_h));
+    if (ImGui::IsItemActive())
+      fs.first = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - origin.x) / per) - fs.count / 2, 0,
+                            std::max(0, m.threads - fs.count));
+    const float top = origin.y + strip_h + 8;
+    const app::FocusWindow window = app::focus_window(m, fs.first, fs.count);
+    const float readable = std::max(natural_cell_width(models), (avail - label_width() - 30) / static_cast<float>(fs.count));
+    fs.first = std::clamp(fs.first, 0, std::max(0, m.threads - fs.count));
+    draw_block(ui, *run, m, origin.x, top, readable, visible_left, visible_right, true, true, replay, &window);
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, top));
+    ImGui::Dummy(ImVec2(avail - 8, layout(m, readable, origin.x, top, true, true).bottom - top + 8));
+    models.clear();  // drawn
+  }
   for (size_t k = 0; k < models.size(); ++k) {
     const app::BlockViewModel& m = *models[k];
     const bool labels = k == 0;

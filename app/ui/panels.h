@@ -33,6 +33,7 @@ struct UiContext {
   std::string export_png;  // save the next frame here
   bool quit = false;
   bool toggle_presenter = false;
+  std::optional<int> focus_start;  // gui --focus T: the step view's focus window starts at thread T
   std::string message;  // shown in the menu bar (file operations)
   // Where each panel is on screen this frame (x, y, w, h), for the state file the GUI tests read,
   // and how long it took to draw (ms).

@@ -484,6 +484,30 @@ std::vector<std::vector<CellView>> cells_after(const BlockViewModel& m, int done
   return rows;
 }
 
+FocusWindow focus_window(const BlockViewModel& m, int first, int count) {
+  FocusWindow w;
+  w.first = std::clamp(first, 0, std::max(0, m.threads - 1));
+  w.count = std::max(1, count);
+  auto offset_text = [](int d) { return d == 0 ? std::string("t") : d > 0 ? "t+" + std::to_string(d) : "t" + std::to_string(d); };
+  for (const auto* list : {&m.reads, &m.writes}) {
+    const bool read = list == &m.reads;
+    for (const ArrowView& a : *list) {
+      const bool thread_in = w.contains(a.thread), cell_in = w.contains(a.index);
+      if (!thread_in && !cell_in) continue;
+      FocusArrow f{a.thread, a.index, a.array_row, read, a.racy, a.race_within_warp};
+      f.value = a.value;
+      if (!(thread_in && cell_in)) {
+        f.stub = true;
+        f.thread_outside = !thread_in;
+        if (thread_in) f.label = (read ? "from " : "to ") + offset_text(a.index - a.thread);
+        else f.label = (read ? "read by T" : "written by T") + std::to_string(a.thread);
+      }
+      w.arrows.push_back(std::move(f));
+    }
+  }
+  return w;
+}
+
 std::string operation_text(const RunResult& run, int launch, int step, const BlockViewModel& m, int k) {
   const OperationView& op = m.operations.at(k);
   const sim::BlockTrace* b = run.sim.trace.launches.at(launch).find_block(m.block);

@@ -128,6 +128,28 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
 // the "after" rows); cells touched by operation done-1 are marked read/written.
 std::vector<std::vector<CellView>> cells_after(const BlockViewModel& m, int done);
 
+// A readable run of threads out of a large block (the focus window): the step's shared-memory
+// arrows with both ends inside it, and stubs at its edge for those with one end outside, labelled
+// with where that end is, so no arrow leaves the picture unexplained.
+struct FocusArrow {
+  int thread = 0;     // the thread's column
+  int column = 0;     // the cell's column
+  int array_row = 0;
+  bool read = true;
+  bool racy = false;
+  bool race_within_warp = false;
+  bool stub = false;            // one end is outside the window
+  bool thread_outside = false;  // that end is the thread (else the cell)
+  std::string label;            // stubs: "from t-512", "to t+1", "read by T700", "written by T700"
+  std::string value;
+};
+struct FocusWindow {
+  int first = 0, count = 0;  // threads (and cells) [first, first + count)
+  std::vector<FocusArrow> arrows;
+  bool contains(int column) const { return column >= first && column < first + count; }
+};
+FocusWindow focus_window(const BlockViewModel& m, int first, int count);
+
 // "T3 reads shared[2] = 3 (race) (written this step by T2)": operation k of the step, in words.
 std::string operation_text(const RunResult& run, int launch, int step, const BlockViewModel& m, int k);
 

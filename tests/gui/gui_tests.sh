@@ -61,6 +61,17 @@ if "$APP" "${RACE[@]}" --replay -1 --screenshot "$WORK/bad.png" 2>"$WORK/bad.err
 grep -q -- "--replay -1" "$WORK/bad.err" || fail "--replay -1 got no message naming it"
 pass "--replay -1 is refused with its message"
 
+# ---- 1c. a large block's focus window ----
+BIG=(gui kogge-stone --n 1024 --tpb 1024 --dtype int32 --step 19)
+"$APP" "${BIG[@]}" --screenshot "$WORK/big.png" --state-file "$WORK/big.json"
+"$APP" "${BIG[@]}" --focus 512 --screenshot "$WORK/focus.png" --state-file "$WORK/focus.json"
+(( $(identify -format %k "$WORK/focus.png") > 50 )) || fail "focus.png looks blank"
+block=$(differing_pixels "$WORK/big.png" "$WORK/focus.png" "$(region "$WORK/focus.json" 'Block view')")
+code=$(differing_pixels "$WORK/big.png" "$WORK/focus.png" "$(region "$WORK/focus.json" Code)")
+(( block > 2000 )) || fail "the focus window did not change the block view ($block pixels)"
+(( code == 0 )) || fail "the focus window changed the code panel ($code pixels)"
+pass "focus window at T512 of 1024: $block pixels of the block view changed, the code panel did not"
+
 # ---- 2. a running instance, driven with keys ----
 STATE="$WORK/state.json"
 "$APP" --state-file "$STATE" &
