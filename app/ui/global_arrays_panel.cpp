@@ -37,15 +37,17 @@ const app::GlobalArraysModel& cached_model(UiContext& ui, const RunResult& run, 
   return c.model;
 }
 
+// label_every: an index above every k-th cell (0: none, and no room kept for them).
 void cells_row(const UiContext& ui, const app::GlobalArrayView& a, int first, int count, int label_every) {
   const Theme& th = ui.theme;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float w = std::max(ImGui::CalcTextSize("-0000").x + 8, ImGui::CalcTextSize(a.text(first + count - 1).c_str()).x + 8);
   const float h = ImGui::GetFontSize() + 8;
   const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float top = label_every ? ImGui::GetFontSize() : 0;
   for (int k = 0; k < count; ++k) {
     const int i = first + k;
-    const ImVec2 c0(p.x + k * w + 1, p.y + ImGui::GetFontSize()), c1(p.x + (k + 1) * w - 1, p.y + ImGui::GetFontSize() + h);
+    const ImVec2 c0(p.x + k * w + 1, p.y + top), c1(p.x + (k + 1) * w - 1, p.y + top + h);
     if (label_every && i % label_every == 0)
       dl->AddText(ImVec2(c0.x, p.y), th.dim_text, std::to_string(i).c_str());
     dl->AddRectFilled(c0, c1, a.poison[i] ? th.poison : th.cell, 2);
@@ -60,7 +62,29 @@ void cells_row(const UiContext& ui, const app::GlobalArrayView& a, int first, in
       ImGui::SetTooltip("%s[%d] = %s%s%s", a.name.c_str(), i, text.c_str(), a.written_now[i] ? "  (written in this step)" : "",
                         a.read_now[i] ? "  (read in this step)" : "");
   }
-  ImGui::Dummy(ImVec2(count * w, ImGui::GetFontSize() + h + 2));
+  ImGui::Dummy(ImVec2(count * w, top + h + 2));
+}
+
+// A 2D input (axis-sum's rows) as the matrix it is: a row per line, the row the shown block owns
+// outlined.
+void matrix_rows(UiContext& ui, const app::GlobalArrayView& a, int rows, int columns, int owned_row) {
+  const float h = ImGui::GetFontSize() + 10;
+  ImGui::BeginChild("matrix", ImVec2(0, std::min(rows, 10) * h + ImGui::GetFontSize() + 12 + ImGui::GetStyle().ScrollbarSize),
+                    false, ImGuiWindowFlags_HorizontalScrollbar);
+  const float label_w = ImGui::CalcTextSize("row 0000").x;
+  for (int r = 0; r < rows; ++r) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::TextColored(ImColor(r == owned_row ? ui.theme.written : ui.theme.dim_text), "row %d", r);
+    ImGui::SameLine(label_w + 8);
+    const ImVec2 cells = ImGui::GetCursorScreenPos();
+    cells_row(ui, a, r * columns, columns, r == 0 ? (columns > 16 ? 8 : 1) : 0);
+    if (r == owned_row) {
+      const ImVec2 end = ImGui::GetItemRectMax();
+      ImGui::GetWindowDrawList()->AddRect(ImVec2(p.x - 2, cells.y + (r == 0 ? ImGui::GetFontSize() : 0) - 3),
+                                          ImVec2(end.x + 3, end.y + 1), ui.theme.written, 3, 0, 2.5f);
+    }
+  }
+  ImGui::EndChild();
 }
 
 }  // namespace
@@ -80,7 +104,12 @@ void draw_global_arrays_panel(UiContext& ui) {
     const bool say_role = !a.role.empty() && a.role != a.name;
     ImGui::Text("%s%s%s%s  %d elements", a.name.c_str(), say_role ? " (" : "", say_role ? a.role.c_str() : "",
                 say_role ? ")" : "", a.size());
-    if (a.size() <= kCellsWhenAtMost) {
+    const Problem& pb = run->config.problem;
+    const bool matrix = run->config.algorithm->info.two_dimensional && a.role == "input" && pb.rows > 1 &&
+                        a.size() == pb.rows * pb.n && pb.n <= kCellsWhenAtMost && pb.rows <= 256;
+    if (matrix) {
+      matrix_rows(ui, a, pb.rows, pb.n, ui.state.focus_block() / std::max(1, lt.grid.x));
+    } else if (a.size() <= kCellsWhenAtMost) {
       ImGui::BeginChild("cells", ImVec2(0, ImGui::GetFontSize() * 2 + 16 + ImGui::GetStyle().ScrollbarSize), false,
                         ImGuiWindowFlags_HorizontalScrollbar);
       cells_row(ui, a, 0, a.size(), a.size() > 16 ? 8 : 1);
