@@ -118,12 +118,21 @@ void arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, ImU32 colour, float thickness
                         ImVec2(to.x - ux * s + uy * s * 0.5f, to.y - uy * s - ux * s * 0.5f), colour);
 }
 
+// `?` cells are hatched, so no value's colour can be mistaken for one.
+void hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour) {
+  dl->PushClipRect(a, b, true);
+  const float step = 5;
+  for (float x = a.x - (b.y - a.y); x < b.x; x += step) dl->AddLine(ImVec2(x, b.y), ImVec2(x + (b.y - a.y), a.y), colour, 1.0f);
+  dl->PopClipRect();
+}
+
 void draw_cell(ImDrawList* dl, const Theme& th, const app::CellView& c, float x, float y, float w, float h, bool after) {
   const bool numbers = w >= 14;
-  ImU32 fill = c.poison ? th.poison : numbers ? (after && c.changed ? th.changed : th.cell) : th.shade(c.shade);
+  ImU32 fill = c.poison ? th.cell : numbers ? (after && c.changed ? th.changed : th.cell) : th.shade(c.shade);
   if (w < 6) {
     // Too narrow for outlines: the colour is the value; a tick beside the row says read/written.
     dl->AddRectFilled(ImVec2(x, y), ImVec2(x + std::max(w, 1.0f), y + h), fill);
+    if (c.poison) hatch(dl, ImVec2(x, y), ImVec2(x + std::max(w, 1.0f), y + h), th.poison_text);
     const ImU32 tick = c.racy ? (c.race_within_warp ? th.warning : th.race) : after && c.written ? th.written : !after && c.read ? th.read : 0;
     if (tick) {
       const float ty = after ? y - 4 : y + h + 1;
@@ -133,6 +142,7 @@ void draw_cell(ImDrawList* dl, const Theme& th, const app::CellView& c, float x,
   }
   const ImVec2 a(x + 1, y), b(x + w - 1, y + h);
   dl->AddRectFilled(a, b, fill, w > 8 ? 2.0f : 0.0f);
+  if (c.poison) hatch(dl, a, b, th.poison);
   if (c.racy) dl->AddRect(a, b, c.race_within_warp ? th.warning : th.race, 2, 0, 2.5f);
   else if (after && c.written) dl->AddRect(a, b, th.written, 2, 0, 2);
   else if (!after && c.read) dl->AddRect(a, b, th.read, 2, 0, 2);
@@ -583,11 +593,34 @@ void draw_block_view_panel(UiContext& ui) {
   legend(th.arrow_read, "read");
   legend(th.arrow_write, "written");
   legend(th.changed, "changed");
-  legend(th.poison, "? uninitialized");
+  {  // "? uninitialized": hatched, as in the picture
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(12, 12));
+    ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + 12, p.y + 12), th.cell);
+    hatch(ImGui::GetWindowDrawList(), p, ImVec2(p.x + 12, p.y + 12), th.poison);
+    ImGui::SameLine();
+    ImGui::TextUnformatted("? uninitialized");
+    ImGui::SameLine(0, 14);
+  }
   legend(th.race, "race across warps (error)");
   legend(th.warning, "race in one warp (warning)");
   legend(th.thread_idle, "idle thread");
   ImGui::NewLine();
+  // Too narrow for numbers, a cell's colour is its value: the scale, from the smallest to the largest
+  // value of the array on show.
+  if (!models.empty() && cell_w < 14 && !models.front()->arrays.empty()) {
+    const app::SharedArrayView& a = models.front()->arrays.front();
+    ImGui::TextUnformatted(a.lo.c_str());
+    ImGui::SameLine();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float bar_w = 200, bar_h = ImGui::GetFontSize();
+    for (int k = 0; k < 50; ++k)
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x + k * bar_w / 50, p.y), ImVec2(p.x + (k + 1) * bar_w / 50, p.y + bar_h),
+                                                th.shade(static_cast<float>(k) / 49));
+    ImGui::Dummy(ImVec2(bar_w, bar_h));
+    ImGui::SameLine();
+    ImGui::Text("%s   (%s: colour = value)", a.hi.c_str(), a.name.c_str());
+  }
   ImGui::EndChild();
   ImGui::End();
 }

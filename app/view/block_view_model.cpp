@@ -46,6 +46,10 @@ void shade(SharedArrayView& a, DType dtype, const std::vector<uint32_t>& before,
   };
   scan(a.before, before);
   scan(a.after, after);
+  if (lo <= hi) {
+    a.lo = format_number(dtype, lo);
+    a.hi = format_number(dtype, hi);
+  }
   auto apply = [&](std::vector<CellView>& cells, const std::vector<uint32_t>& bits) {
     for (size_t i = 0; i < cells.size(); ++i) {
       const double v = sim::bits_to_double(dtype, bits[i]);

@@ -28,6 +28,7 @@ struct CellView {
 struct SharedArrayView {
   int array = -1;
   std::string name;
+  std::string lo, hi;  // the smallest and largest value before and after (the colour scale's ends)
   std::vector<CellView> before, after;
 };
 
