@@ -570,6 +570,8 @@ TEST(StepView, TheWarpScanIsFollowableRoundByRound) {
     EXPECT_EQ(moved, 32 - delta) << "round " << k;
   }
   EXPECT_EQ(m.shuffles[6].op, "shfl_idx");
+  // Round by round in the order they ran: replaying up to a round's last lane shows it complete.
+  for (size_t k = 1; k < m.shuffles.size(); ++k) EXPECT_LT(m.shuffles[k - 1].last_order, m.shuffles[k].first_order);
 }
 
 TEST(StepView, GlobalAccessesAreInThePicture) {

@@ -384,7 +384,12 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
     // lane that kept its own value gets a ring.
     for (int r = 0; r < g.lane_rows; ++r) {
       const app::ShuffleRound& round = m.shuffles[r];
+      if (!shown(round.first_order)) continue;  // replaying: rounds not begun yet stay empty
       const float y = g.lane_row_y(r) + g.lane_row * 0.75f;
+      if (replaying && current >= round.first_order && current <= round.last_order)  // the round in progress
+        dl->AddRectFilled(ImVec2(g.col_x(round.warp * kWarpSize), g.lane_row_y(r)),
+                          ImVec2(g.col_x(std::min(m.threads, (round.warp + 1) * kWarpSize)), g.lane_row_y(r) + g.lane_row),
+                          IM_COL32(255, 255, 255, 18));
       dl->AddLine(ImVec2(g.col_x(round.warp * kWarpSize), y), ImVec2(g.col_x(std::min(m.threads, (round.warp + 1) * kWarpSize)), y),
                   th.warp_outline, 1);
       for (const auto& a : round.arrows) {

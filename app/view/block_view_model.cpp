@@ -304,6 +304,8 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
                                                                       : static_cast<sim::WarpOp>(e.array));
         r->line = e.line;
       }
+      if (r->first_order < 0) r->first_order = order;
+      r->last_order = order;
       if (e.kind == sim::EventKind::Shuffle)
         r->arrows.push_back({e.index, e.thread % kWarpSize, op.value, (e.flags & sim::kOwnValue) != 0});
     }

@@ -81,6 +81,7 @@ struct ShuffleRound {
   int warp = 0;
   std::string op;  // "shfl_up", "syncwarp"
   sim::LineId line = sim::kNoLine;
+  int first_order = -1, last_order = -1;  // its first and last lane's place among the step's operations
   struct LaneArrow {
     int from_lane = 0, to_lane = 0;
     std::string value;  // what the lane received

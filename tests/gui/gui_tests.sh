@@ -61,6 +61,16 @@ if "$APP" "${RACE[@]}" --replay -1 --screenshot "$WORK/bad.png" 2>"$WORK/bad.err
 grep -q -- "--replay -1" "$WORK/bad.err" || fail "--replay -1 got no message naming it"
 pass "--replay -1 is refused with its message"
 
+# The warp scan, replayed into its third shfl_up round (lanes 0..31 each at operation 96..127).
+SCAN=(gui block-exclusive-sum --n 32 --tpb 32 --dtype int32 --step 0)
+"$APP" "${SCAN[@]}" --screenshot "$WORK/scan.png" --state-file "$WORK/scan.json"
+"$APP" "${SCAN[@]}" --replay 128 --screenshot "$WORK/scan3.png" --state-file "$WORK/scan3.json"
+block=$(differing_pixels "$WORK/scan.png" "$WORK/scan3.png" "$(region "$WORK/scan3.json" 'Block view')")
+code=$(differing_pixels "$WORK/scan.png" "$WORK/scan3.png" "$(region "$WORK/scan3.json" Code)")
+(( block > 2000 )) || fail "replaying the warp scan did not change the block view ($block pixels)"
+(( code == 0 )) || fail "replaying the warp scan changed the code panel ($code pixels)"
+pass "warp scan at round 3: $block pixels of the block view changed, the code panel did not"
+
 # ---- 1c. a large block's focus window ----
 BIG=(gui kogge-stone --n 1024 --tpb 1024 --dtype int32 --step 19)
 "$APP" "${BIG[@]}" --screenshot "$WORK/big.png" --state-file "$WORK/big.json"
