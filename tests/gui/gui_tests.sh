@@ -46,41 +46,39 @@ controls=$(differing_pixels "$WORK/read.png" "$WORK/write.png" "$(region "$WORK/
 (( controls == 0 )) || fail "the controls changed between two steps ($controls pixels)"
 pass "step 1 -> 2: $block pixels of the block view changed, the controls did not"
 
+# Renders the step view plainly and with EXTRA options; the second frame must not be blank and
+# must differ from the first in the block view (more than MIN pixels) and not in the code panel.
+#   step_view_changes NAME MIN "what" -- APP-ARGS... -- EXTRA...
+step_view_changes() {
+  local name=$1 min=$2 what=$3; shift 4
+  local args=() extra=()
+  while [[ $1 != -- ]]; do args+=("$1"); shift; done
+  shift
+  extra=("$@")
+  "$APP" "${args[@]}" --screenshot "$WORK/$name-plain.png" --state-file "$WORK/$name-plain.json"
+  "$APP" "${args[@]}" "${extra[@]}" --screenshot "$WORK/$name.png" --state-file "$WORK/$name.json"
+  (( $(identify -format %k "$WORK/$name.png") > 50 )) || fail "$name.png looks blank"
+  local block code
+  block=$(differing_pixels "$WORK/$name-plain.png" "$WORK/$name.png" "$(region "$WORK/$name.json" 'Block view')")
+  code=$(differing_pixels "$WORK/$name-plain.png" "$WORK/$name.png" "$(region "$WORK/$name.json" Code)")
+  (( block > min )) || fail "$what did not change the block view ($block pixels)"
+  (( code == 0 )) || fail "$what changed the code panel ($code pixels)"
+  pass "$what: $block pixels of the block view changed, the code panel did not"
+}
+
 # ---- 1b. the step view's replay: a forward-schedule race, whole step and 10 operations in ----
 RACE=(gui kogge-stone --schedule forward --bug no-second-barrier --step 1)
-"$APP" "${RACE[@]}" --screenshot "$WORK/race.png" --state-file "$WORK/race.json"
-"$APP" "${RACE[@]}" --replay 10 --screenshot "$WORK/race10.png" --state-file "$WORK/race10.json"
+step_view_changes race10 500 "replay at operation 10" -- "${RACE[@]}" -- --replay 10
 [[ $(json "$WORK/race10.json" "d['replay']") == 10 ]] || fail "--replay 10 did not put the step view 10 operations in"
-(( $(identify -format %k "$WORK/race10.png") > 50 )) || fail "race10.png looks blank"
-block=$(differing_pixels "$WORK/race.png" "$WORK/race10.png" "$(region "$WORK/race10.json" 'Block view')")
-code=$(differing_pixels "$WORK/race.png" "$WORK/race10.png" "$(region "$WORK/race10.json" Code)")
-(( block > 500 )) || fail "replaying did not change the block view ($block pixels)"
-(( code == 0 )) || fail "replaying changed the code panel ($code pixels)"
-pass "replay at operation 10: $block pixels of the block view changed, the code panel did not"
 if "$APP" "${RACE[@]}" --replay -1 --screenshot "$WORK/bad.png" 2>"$WORK/bad.err"; then fail "--replay -1 was accepted"; fi
 grep -q -- "--replay -1" "$WORK/bad.err" || fail "--replay -1 got no message naming it"
 pass "--replay -1 is refused with its message"
 
 # The warp scan, replayed into its third shfl_up round (lanes 0..31 each at operation 96..127).
-SCAN=(gui block-exclusive-sum --n 32 --tpb 32 --dtype int32 --step 0)
-"$APP" "${SCAN[@]}" --screenshot "$WORK/scan.png" --state-file "$WORK/scan.json"
-"$APP" "${SCAN[@]}" --replay 128 --screenshot "$WORK/scan3.png" --state-file "$WORK/scan3.json"
-block=$(differing_pixels "$WORK/scan.png" "$WORK/scan3.png" "$(region "$WORK/scan3.json" 'Block view')")
-code=$(differing_pixels "$WORK/scan.png" "$WORK/scan3.png" "$(region "$WORK/scan3.json" Code)")
-(( block > 2000 )) || fail "replaying the warp scan did not change the block view ($block pixels)"
-(( code == 0 )) || fail "replaying the warp scan changed the code panel ($code pixels)"
-pass "warp scan at round 3: $block pixels of the block view changed, the code panel did not"
+step_view_changes scan3 2000 "warp scan at round 3" -- gui block-exclusive-sum --n 32 --tpb 32 --dtype int32 --step 0 -- --replay 128
 
 # ---- 1c. a large block's focus window ----
-BIG=(gui kogge-stone --n 1024 --tpb 1024 --dtype int32 --step 19)
-"$APP" "${BIG[@]}" --screenshot "$WORK/big.png" --state-file "$WORK/big.json"
-"$APP" "${BIG[@]}" --focus 512 --screenshot "$WORK/focus.png" --state-file "$WORK/focus.json"
-(( $(identify -format %k "$WORK/focus.png") > 50 )) || fail "focus.png looks blank"
-block=$(differing_pixels "$WORK/big.png" "$WORK/focus.png" "$(region "$WORK/focus.json" 'Block view')")
-code=$(differing_pixels "$WORK/big.png" "$WORK/focus.png" "$(region "$WORK/focus.json" Code)")
-(( block > 2000 )) || fail "the focus window did not change the block view ($block pixels)"
-(( code == 0 )) || fail "the focus window changed the code panel ($code pixels)"
-pass "focus window at T512 of 1024: $block pixels of the block view changed, the code panel did not"
+step_view_changes focus 2000 "focus window at T512 of 1024" -- gui kogge-stone --n 1024 --tpb 1024 --dtype int32 --step 19 -- --focus 512
 
 # ---- 2. a running instance, driven with keys ----
 STATE="$WORK/state.json"
