@@ -3,6 +3,7 @@
 // access with its source line.
 #pragma once
 
+#include <array>
 #include <source_location>
 #include <type_traits>
 
@@ -102,6 +103,18 @@ class ArrayView {
   ArrayStore* a_;
 };
 
+// c.caption's numbers, checked and packed once for both contexts.
+struct CaptionNumbers {
+  std::array<long long, 4> values{};
+  int count = 0;
+};
+template <class... Ints>
+CaptionNumbers caption_numbers(Ints... values) {
+  static_assert((std::is_integral_v<Ints> && ...), "caption arguments are whole numbers (%d)");
+  static_assert(sizeof...(Ints) <= 4, "a caption takes at most 4 numbers");
+  return {{static_cast<long long>(values)...}, static_cast<int>(sizeof...(Ints))};
+}
+
 // __shfl_*_sync over every lane of the thread's warp, written once for both contexts: each one's
 // shuffle() decides how the value reaches the warp.
 template <class Ctx>
@@ -153,10 +166,8 @@ class SimCtx : public WarpShuffles<SimCtx> {
   // being recorded.
   template <class... Ints>
   void caption(const char* format, Ints... values) {
-    static_assert((std::is_integral_v<Ints> && ...), "caption arguments are whole numbers (%d)");
-    static_assert(sizeof...(Ints) <= 4, "a caption takes at most 4 numbers");
-    const long long numbers[] = {static_cast<long long>(values)..., 0};
-    r_.caption(format, numbers, static_cast<int>(sizeof...(Ints)));
+    const CaptionNumbers n = caption_numbers(values...);
+    r_.caption(format, n.values.data(), n.count);
   }
 
 
@@ -198,10 +209,8 @@ class SimtCtx : public SimCtx, public WarpShuffles<SimtCtx> {
   void sync(std::source_location loc = std::source_location::current()) { r_.simt_barrier(loc); }
   template <class... Ints>
   void caption(const char* format, Ints... values) {
-    static_assert((std::is_integral_v<Ints> && ...), "caption arguments are whole numbers (%d)");
-    static_assert(sizeof...(Ints) <= 4, "a caption takes at most 4 numbers");
-    const long long numbers[] = {static_cast<long long>(values)..., 0};
-    r_.simt_caption(format, numbers, static_cast<int>(sizeof...(Ints)));
+    const CaptionNumbers n = caption_numbers(values...);
+    r_.simt_caption(format, n.values.data(), n.count);
   }
   void sync_warp(std::source_location loc = std::source_location::current()) {
     r_.simt_warp_op(WarpOp::SyncWarp, {}, 0, loc);
