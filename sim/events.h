@@ -27,6 +27,7 @@ enum EventFlag : uint8_t {
   kOutOfBounds = 4,     // index outside the array: the access did not touch memory
   kRacy = 8,            // the access is one side of a data race
   kOwnValue = 16,       // shuffle: the lane kept its own value (source lane out of range)
+  kRaceInOneWarp = 32,  // with kRacy: every race this access completed is between lanes of one warp (a warning)
 };
 
 struct Event {

@@ -35,7 +35,7 @@ HazardEvent ShadowChecker::here(HazardKind kind, Severity severity, const ArrayS
   return e;
 }
 
-void ShadowChecker::race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread,
+bool ShadowChecker::race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread,
                          LineId line) {
   raced_ = true;
   const uint32_t who = other.who;
@@ -48,6 +48,7 @@ void ShadowChecker::race(HazardKind kind, const ArrayStore& a, int index, const 
   e.thread_first = other_thread;
   e.line_first = other.line;
   hazards_.add(e);
+  return same_warp;
 }
 
 void ShadowChecker::cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other,

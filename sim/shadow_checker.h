@@ -50,11 +50,10 @@ class ShadowChecker {
     CellShadow& s = a.shadow[index];
     const uint32_t who = who_for(a, thread);
     if (races_with(a, s.write, who, thread)) [[unlikely]] {
-      race(HazardKind::ReadAfterWrite, a, index, s.write, thread, line);
-      flags |= kRacy;
+      flags = mark_racy(flags, race(HazardKind::ReadAfterWrite, a, index, s.write, thread, line));
     } else if (s.write.interval != interval_ && from_other_block(a, s.write)) [[unlikely]] {
       cross_block_race(HazardKind::ReadAfterWrite, a, index, s.write, thread, line);
-      flags |= kRacy;
+      flags = mark_racy(flags, false);
     }
     const AccessStamp mine{interval_, who, line, warp_epoch_[thread / kWarpSize]};
     if (s.read.interval == interval_ && s.read.who != who) s.other_read = s.read;
@@ -65,22 +64,20 @@ class ShadowChecker {
     CellShadow& s = a.shadow[index];
     const uint32_t who = who_for(a, thread);
     if (races_with(a, s.write, who, thread)) [[unlikely]] {
-      race(HazardKind::WriteAfterWrite, a, index, s.write, thread, line);
-      flags |= kRacy;
+      flags = mark_racy(flags, race(HazardKind::WriteAfterWrite, a, index, s.write, thread, line));
     } else if (s.write.interval != interval_ && from_other_block(a, s.write)) [[unlikely]] {
       cross_block_race(HazardKind::WriteAfterWrite, a, index, s.write, thread, line);
-      flags |= kRacy;
+      flags = mark_racy(flags, false);
     }
     // Of the two latest readers, name one in another warp if there is one: that is the error.
     const AccessStamp* reader = nullptr;
     for (const AccessStamp* r : {&s.read, &s.other_read})
       if (races_with(a, *r, who, thread) && (!reader || warp_of_who(a, reader->who) == thread / kWarpSize)) reader = r;
     if (reader) [[unlikely]] {
-      race(HazardKind::WriteAfterRead, a, index, *reader, thread, line);
-      flags |= kRacy;
+      flags = mark_racy(flags, race(HazardKind::WriteAfterRead, a, index, *reader, thread, line));
     } else if (s.read.interval != interval_ && from_other_block(a, s.read)) [[unlikely]] {
       cross_block_race(HazardKind::WriteAfterRead, a, index, s.read, thread, line);
-      flags |= kRacy;
+      flags = mark_racy(flags, false);
     }
     s.write = {interval_, who, line, warp_epoch_[thread / kWarpSize]};
   }
@@ -118,8 +115,16 @@ class ShadowChecker {
     return s.interval == interval_ && s.who != who && !ordered(a, s, thread);
   }
 
+  // An access's first race sets kRacy and whether it is inside one warp; a later race of the same
+  // access across warps (or blocks) clears that.
+  static uint8_t mark_racy(uint8_t flags, bool in_one_warp) {
+    const bool all_in_one_warp = in_one_warp && (!(flags & kRacy) || (flags & kRaceInOneWarp));
+    return static_cast<uint8_t>(((flags | kRacy) & ~kRaceInOneWarp) | (all_in_one_warp ? kRaceInOneWarp : 0));
+  }
+
   HazardEvent here(HazardKind kind, Severity severity, const ArrayStore* a, int index, int thread, LineId line) const;
-  void race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread, LineId line);
+  // True when the two accesses are lanes of one warp (reported as a warning).
+  bool race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread, LineId line);
   void cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread,
                         LineId line);
 

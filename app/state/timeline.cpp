@@ -18,7 +18,7 @@ Timeline::Timeline(const sim::Trace& trace) {
     const sim::LaunchTrace& lt = trace.launches[l];
     first_of_launch_.push_back(size());
     for (int s = 0; s < std::max(1, lt.steps); ++s) {
-      TimelineMark m{l, s, sim::kNoLine, "exit"};
+      TimelineMark m{l, s, sim::kNoLine, "exit", "", ""};
       for (const auto& b : lt.blocks)
         if (s < static_cast<int>(b.steps.size())) {
           m.barrier = b.steps[s].barrier;

@@ -5,12 +5,9 @@
 #include <cmath>
 #include <limits>
 #include <map>
-#include <memory>
-#include <set>
-#include <tuple>
-
 #include <regex>
 #include <sstream>
+#include <tuple>
 
 #include "app/state/timeline.h"
 #include "kernels/sources.h"
@@ -272,9 +269,8 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
 
   // Who did what, in the order the schedule ran it.
   std::map<std::pair<int, int>, int> written_this_step;  // (array, cell) -> the last thread that wrote it
-  std::map<std::pair<int, int>, ShuffleRound*> round_of;  // (warp, round)
+  std::map<std::pair<int, int>, ShuffleRound> rounds;  // (warp, round)
   std::vector<int> rounds_done(m.threads, 0);
-  std::vector<std::unique_ptr<ShuffleRound>> rounds;
   for (const sim::Event& e : st.events) {
     const int order = static_cast<int>(m.operations.size());
     ThreadView& tv = m.thread_views.at(e.thread);
@@ -285,6 +281,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     op.kind = e.kind;
     op.line = e.line;
     op.racy = e.flags & sim::kRacy;
+    op.race_within_warp = (e.flags & sim::kRaceInOneWarp) != 0;
     op.event = order;
     if (e.is_memory() || e.kind == sim::EventKind::Shuffle) {
       const HeldValue v = value_of(e);
@@ -295,19 +292,17 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     if (e.kind == sim::EventKind::Shuffle || e.kind == sim::EventKind::WarpSync) {
       const int warp = e.thread / kWarpSize;
       const int round = rounds_done[e.thread]++;
-      ShuffleRound*& r = round_of[{warp, round}];
-      if (!r) {
-        rounds.push_back(std::make_unique<ShuffleRound>());
-        r = rounds.back().get();
-        r->warp = warp;
-        r->op = sim::warp_op_name(e.kind == sim::EventKind::WarpSync ? sim::WarpOp::SyncWarp
-                                                                      : static_cast<sim::WarpOp>(e.array));
-        r->line = e.line;
+      ShuffleRound& r = rounds[{warp, round}];
+      if (r.first_order < 0) {
+        r.warp = warp;
+        r.op = sim::warp_op_name(e.kind == sim::EventKind::WarpSync ? sim::WarpOp::SyncWarp
+                                                                     : static_cast<sim::WarpOp>(e.array));
+        r.line = e.line;
+        r.first_order = order;
       }
-      if (r->first_order < 0) r->first_order = order;
-      r->last_order = order;
+      r.last_order = order;
       if (e.kind == sim::EventKind::Shuffle)
-        r->arrows.push_back({e.index, e.thread % kWarpSize, op.value, (e.flags & sim::kOwnValue) != 0});
+        r.arrows.push_back({e.index, e.thread % kWarpSize, op.value, (e.flags & sim::kOwnValue) != 0});
     }
     remember(e);
     if (e.is_memory() && !(e.flags & sim::kOutOfBounds)) {
@@ -358,7 +353,9 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     }
     m.operations.push_back(std::move(op));
   }
-  for (auto& r : rounds) m.shuffles.push_back(std::move(*r));
+  for (auto& [key, r] : rounds) m.shuffles.push_back(std::move(r));
+  std::stable_sort(m.shuffles.begin(), m.shuffles.end(),
+                   [](const ShuffleRound& a, const ShuffleRound& b) { return a.first_order < b.first_order; });
   std::map<sim::LineId, std::string> names;  // a few lines, many threads
   for (int th = 0; th < m.threads; ++th) {
     if (!history[th][1]) continue;
@@ -433,33 +430,25 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
   }
   // The detector flags the access that completes a hazard; the accesses it raced with touched the
   // same cell in the same step, so every access to a racy cell is drawn as part of the race.
-  // A race whose accesses all come from one warp is a warning, as the Hazards panel says (it
-  // depends on independent thread scheduling); across warps it is an error.
-  std::map<std::pair<int, int>, std::pair<int, int>> racy_cells;  // cell -> lowest and highest warp touching it
-  for (const auto* list : {&m.reads, &m.writes})
-    for (const ArrowView& a : *list)
-      if (a.racy) racy_cells.emplace(std::make_pair(a.array_row, a.index), std::make_pair(a.thread / kWarpSize, a.thread / kWarpSize));
-  for (const auto* list : {&m.reads, &m.writes})
-    for (const ArrowView& a : *list)
-      if (auto c = racy_cells.find({a.array_row, a.index}); c != racy_cells.end()) {
-        c->second.first = std::min(c->second.first, a.thread / kWarpSize);
-        c->second.second = std::max(c->second.second, a.thread / kWarpSize);
-      }
+  // A race the detector found between lanes of one warp is a warning, as the Hazards panel says
+  // (it depends on independent thread scheduling); across warps it is an error. A cell is drawn as
+  // a warning when every race completed on it in this step was inside one warp.
+  std::map<std::pair<int, int>, bool> racy_cells;  // (row, cell) -> all its races inside one warp
+  for (const OperationView& op : m.operations)
+    if (op.racy && !op.global && op.array_row >= 0) {
+      auto [it, fresh] = racy_cells.try_emplace({op.array_row, op.index}, true);
+      it->second = it->second && op.race_within_warp;
+    }
   for (auto* list : {&m.reads, &m.writes})
     for (ArrowView& a : *list)
       if (auto c = racy_cells.find({a.array_row, a.index}); c != racy_cells.end()) {
-        const bool within_warp = c->second.first == c->second.second;
         a.racy = true;
-        a.race_within_warp = within_warp;
+        a.race_within_warp = c->second;
         for (CellView* cell : {&m.arrays[a.array_row].before[a.index], &m.arrays[a.array_row].after[a.index]}) {
           cell->racy = true;
-          cell->race_within_warp = within_warp;
+          cell->race_within_warp = c->second;
         }
       }
-  for (OperationView& op : m.operations)
-    if (!op.global && op.array_row >= 0)
-      if (auto c = racy_cells.find({op.array_row, op.index}); c != racy_cells.end())
-        op.race_within_warp = c->second.first == c->second.second;
   for (int th = 0; th < m.threads; ++th) m.thread_views[th].exited = exited_before[th];
   return m;
 }
@@ -500,7 +489,13 @@ FocusWindow focus_window(const BlockViewModel& m, int first, int count) {
     for (const ArrowView& a : *list) {
       const bool thread_in = w.contains(a.thread), cell_in = w.contains(a.index);
       if (!thread_in && !cell_in) continue;
-      FocusArrow f{a.thread, a.index, a.array_row, read, a.racy, a.race_within_warp};
+      FocusArrow f;
+      f.thread = a.thread;
+      f.column = a.index;
+      f.array_row = a.array_row;
+      f.read = read;
+      f.racy = a.racy;
+      f.race_within_warp = a.race_within_warp;
       f.value = a.value;
       if (!(thread_in && cell_in)) {
         f.stub = true;

@@ -73,7 +73,7 @@ struct OperationView {
   sim::LineId line = sim::kNoLine;
   int event = 0;      // index into the step's events (operation_text formats it when shown)
   int writer = -1;    // reads: the thread that wrote the cell earlier in this step
-  bool race_within_warp = false;
+  bool race_within_warp = false;  // racy, and every race it completed was between lanes of one warp
 };
 
 // One round of a warp operation: every lane's k-th shuffle of the step.
