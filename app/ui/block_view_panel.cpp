@@ -495,11 +495,12 @@ void draw_block_view_panel(UiContext& ui) {
   std::vector<int> blocks = s.recorded_blocks();
   std::vector<const app::BlockViewModel*> models;
   for (int b : blocks) models.push_back(&cached_model(ui, *run, launch, step, b));
+  const float natural = natural_cell_width(models);  // measures every cell's text: once a frame
   if (s.fit_block_view && !models.empty())
-    s.zoom = std::clamp((avail - label_width() - 30) / (std::max(1, models.front()->threads) * natural_cell_width(models)),
+    s.zoom = std::clamp((avail - label_width() - 30) / (std::max(1, models.front()->threads) * natural),
                         0.005f, 3.0f);
   s.fit_block_view = false;
-  const float cell_w = natural_cell_width(models) * s.zoom;
+  const float cell_w = natural * s.zoom;
   float total = 0;
   for (size_t k = 0; k < models.size(); ++k) total += block_width(*models[k], cell_w, k == 0);
   if (blocks.size() > 1 && total > avail) {
@@ -514,10 +515,15 @@ void draw_block_view_panel(UiContext& ui) {
     ImGui::TextDisabled("%s", shown.title.c_str());
     // The caption, large: what the step does, in one sentence; what the threads did below it
     // when the caption is the kernel's own.
-    ImGui::SetWindowFontScale(1.3f);
+    // Presenter mode's font is already large and its panel short: the activity moves to a tooltip.
+    const bool presenter = s.presenter;
+    if (!presenter) ImGui::SetWindowFontScale(1.3f);
     ImGui::TextWrapped("%s", shown.caption.c_str());
     ImGui::SetWindowFontScale(1.0f);
-    if (shown.caption != shown.activity) ImGui::TextDisabled("%s", shown.activity.c_str());
+    if (shown.caption != shown.activity) {
+      if (presenter && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", shown.activity.c_str());
+      else if (!presenter) ImGui::TextDisabled("%s", shown.activity.c_str());
+    }
   }
   const int replay = models.size() == 1 ? replay_controls(ui, *run, *models.front(), launch, step) : -1;
 
@@ -535,7 +541,7 @@ void draw_block_view_panel(UiContext& ui) {
   }
   const bool can_focus = models.size() == 1 && models.front()->threads > 64;
   if (can_focus)  // as many threads as fit at a size where the numbers read
-    fs.count = std::clamp(static_cast<int>((avail - label_width() - 30) / natural_cell_width(models)), 4, 64);
+    fs.count = std::clamp(static_cast<int>((avail - label_width() - 30) / natural), 4, 64);
   if (can_focus) {
     const int threads = models.front()->threads;
     ImGui::Checkbox("focus", &fs.on);
@@ -571,7 +577,7 @@ void draw_block_view_panel(UiContext& ui) {
                             std::max(0, m.threads - fs.count));
     const float top = origin.y + strip_h + 8;
     const app::FocusWindow window = app::focus_window(m, fs.first, fs.count);
-    const float readable = std::max(natural_cell_width(models), (avail - label_width() - 30) / static_cast<float>(fs.count));
+    const float readable = std::max(natural, (avail - label_width() - 30) / static_cast<float>(fs.count));
     fs.first = std::clamp(fs.first, 0, std::max(0, m.threads - fs.count));
     draw_block(ui, *run, m, origin.x, top, readable, visible_left, visible_right, true, true, replay, &window);
     ImGui::SetCursorScreenPos(ImVec2(origin.x, top));
