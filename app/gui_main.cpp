@@ -12,6 +12,7 @@
 
 #include <CLI/CLI.hpp>
 #include <imgui.h>
+#include <nlohmann/json.hpp>
 
 #include <algorithm>
 #include <chrono>
@@ -54,13 +55,18 @@ double percentile(std::vector<double> v, double p) {
   return v[std::min(v.size() - 1, static_cast<size_t>(p * (v.size() - 1) + 0.5))];
 }
 
+// Colours, and paddings in proportion to the font (presenter mode's follows the window's height).
+void apply_style(ui::UiContext& ui, const gl::Window& window) {
+  ui.theme = ui.state.presenter ? ui::Theme::presenter() : ui::Theme::normal();
+  ui.theme.apply_to_imgui();
+  if (ui.state.presenter) ImGui::GetStyle().ScaleAllSizes(std::max(1.0f, window.font_size() / 18.0f));
+  ++ui.layout_generation;  // each mode, and each presenter size, has its own arrangement
+}
+
 void set_presenter(ui::UiContext& ui, gl::Window& window, bool on) {
   ui.state.presenter = on;
   window.set_presenter(on);
-  ui.theme = on ? ui::Theme::presenter() : ui::Theme::normal();
-  ui.theme.apply_to_imgui();
-  if (on) ImGui::GetStyle().ScaleAllSizes(2.0f);
-  ++ui.layout_generation;  // each mode has its own arrangement
+  apply_style(ui, window);
 }
 
 void draw_frame(ui::UiContext& ui, const std::vector<int>& keys, double* block_view_ms) {
@@ -134,6 +140,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   // Where the step has fewer operations, the step view stops at its last (and the slider says so).
   if (o.replay) state.set_replay(*o.replay);
   int shown_tpb = 0;
+  float styled_font_px = window->font_size();
 
   std::string last_state;
   std::vector<double> frame_ms, frame_cpu_ms, block_ms;
@@ -149,15 +156,17 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   while (!window->should_close() && !ui.quit) {
     session.poll();
     if (state.run() && state.run()->config.problem.tpb != shown_tpb) {
-      // A new block size: large blocks open fitted to the panel (a colour per cell), small ones at
-      // a size where numbers read.
+      // A new block size opens fitted to the panel: small blocks large, large ones a colour per cell.
       shown_tpb = state.run()->config.problem.tpb;
-      if (shown_tpb > 64) state.fit_block_view = true;
-      else state.zoom = 1.0f;
+      state.fill_block_view = true;
     }
     const auto t0 = std::chrono::steady_clock::now();
     const double cpu0 = process_cpu_ms();
     window->begin_frame();
+    if (window->font_size() != styled_font_px) {  // presenter mode on a resized window
+      styled_font_px = window->font_size();
+      apply_style(ui, *window);
+    }
     if (o.bench_frames) {
       // Playing at one step per frame, wrapping around; while replaying, one operation per frame.
       if (state.replay() >= 0 && state.replay() < state.replay_total()) state.move_replay(1);
@@ -168,6 +177,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     }
     double block_view = 0;
     ui.panel_rects.clear();
+    ui.geometry.clear();
     if (block_view_only) {
       ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
       ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize, ImGuiCond_Always);
@@ -214,19 +224,22 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       set_presenter(ui, *window, !state.presenter);
     }
     if (!o.state_file.empty()) {
-      std::string now = state.describe_json();
-      now.pop_back();  // add the panels' rectangles to the object
-      now += ",\"frame\":" + std::to_string(frame) + ",\"panels\":{";
-      bool first_panel = true;
-      for (const auto& [name, r] : ui.panel_rects) {
-        now += (first_panel ? "\"" : ",\"") + name + "\":[" + std::to_string(r[0]) + "," + std::to_string(r[1]) + "," +
-               std::to_string(r[2]) + "," + std::to_string(r[3]) + "]";
-        first_panel = false;
+      nlohmann::json now = nlohmann::json::parse(state.describe_json());
+      for (const auto& [name, r] : ui.panel_rects) now["panels"][name] = r;
+      const ui::FrameGeometry& g = ui.geometry;
+      now["geometry"] = {{"rows", g.rows},
+                         {"step_view_area", g.step_view_area},
+                         {"cell_w", g.cell_w},
+                         {"labels", g.labels},
+                         {"overflowing", g.overflowing},
+                         {"window", {window->width(), window->height()}},
+                         {"zoom", state.zoom}};
+      // Rewritten when anything changed, and every 30 frames (alive).
+      const std::string key = now.dump();
+      if (key != last_state || frame % 30 == 0) {
+        now["frame"] = frame;
+        write_file_atomically(o.state_file, now.dump() + "\n");
       }
-      now += "}}";
-      // Rewritten when anything but the frame counter changed, and every 30 frames (alive).
-      const std::string key = now.substr(0, now.find(",\"frame\""));
-      if (key != last_state || frame % 30 == 0) write_file_atomically(o.state_file, now + "\n");
       last_state = key;
     }
     std::string title = "syncscope";

@@ -8,6 +8,8 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <stb_image_write.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 
@@ -104,6 +106,21 @@ std::unique_ptr<Window> Window::open(const WindowOptions& o, std::string* why) {
   w->layout_file_ = o.layout_file;
   io.IniFilename = w->layout_file_.empty() ? nullptr : w->layout_file_.c_str();
   if (w->offscreen_) io.DisplaySize = ImVec2(static_cast<float>(o.width), static_cast<float>(o.height));
+  w->build_fonts(w->wanted_large_px());
+  ImGui_ImplGlfw_InitForOpenGL(w->window_, true);
+  ImGui_ImplOpenGL3_Init("#version 330 core");
+  return w;
+}
+
+float Window::wanted_large_px() const {
+  return std::clamp(std::round(static_cast<float>(height()) / 30.0f), 20.0f, 96.0f);
+}
+
+void Window::build_fonts(float large_px) {
+  ImGuiIO& io = ImGui::GetIO();
+  io.Fonts->Clear();
+  large_px_ = large_px;
+  dejavu_ = false;
   if (std::filesystem::exists(kDejaVu)) {
     // Latin-1 plus the few symbols the panels use (− ≠ … → ‖).
     static ImVector<ImWchar> ranges;
@@ -113,23 +130,23 @@ std::unique_ptr<Window> Window::open(const WindowOptions& o, std::string* why) {
       builder.AddText("−≠…→←↑↓‖≤≥");
       builder.BuildRanges(&ranges);
     }
-    w->font_normal_ = io.Fonts->AddFontFromFileTTF(kDejaVu, kFontSize, nullptr, ranges.Data);
-    w->font_large_ = io.Fonts->AddFontFromFileTTF(kDejaVu, 2 * kFontSize, nullptr, ranges.Data);
-    w->dejavu_ = w->font_normal_ && w->font_large_;
+    font_normal_ = io.Fonts->AddFontFromFileTTF(kDejaVu, kFontSize, nullptr, ranges.Data);
+    font_large_ = io.Fonts->AddFontFromFileTTF(kDejaVu, large_px, nullptr, ranges.Data);
+    dejavu_ = font_normal_ && font_large_;
   }
-  if (!w->dejavu_) {
+  if (!dejavu_) {
+    io.Fonts->Clear();
     ImFontConfig normal;
     normal.SizePixels = 13.0f;
-    w->font_normal_ = io.Fonts->AddFontDefault(&normal);
+    font_normal_ = io.Fonts->AddFontDefault(&normal);
     ImFontConfig large;
-    large.SizePixels = 26.0f;
-    w->font_large_ = io.Fonts->AddFontDefault(&large);
+    large.SizePixels = large_px;
+    font_large_ = io.Fonts->AddFontDefault(&large);
   }
-  io.FontDefault = w->font_normal_;
-  ImGui_ImplGlfw_InitForOpenGL(w->window_, true);
-  ImGui_ImplOpenGL3_Init("#version 330 core");
-  return w;
+  io.FontDefault = presenter_ ? font_large_ : font_normal_;
 }
+
+float Window::font_size() const { return presenter_ ? large_px_ : font_normal_->FontSize; }
 
 Window::~Window() {
   if (!window_) return;
@@ -166,8 +183,18 @@ void Window::set_presenter(bool on) {
   ImGui::GetIO().FontDefault = on ? font_large_ : font_normal_;
 }
 
+// Called before ImGui's frame begins: the atlas cannot change inside a frame.
+static void rebuild_font_texture() {
+  ImGui_ImplOpenGL3_DestroyFontsTexture();
+  ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
 void Window::begin_frame() {
   glfwPollEvents();
+  if (presenter_ && wanted_large_px() != large_px_) {
+    build_fonts(wanted_large_px());
+    rebuild_font_texture();
+  }
   ImGui_ImplOpenGL3_NewFrame();
   ImGui_ImplGlfw_NewFrame();
   if (offscreen_) {

@@ -46,8 +46,12 @@ class Window {
   std::vector<int> take_pressed_keys();
 
   void set_title(const std::string& title);
-  // Presenter mode: twice the font size (DejaVu Sans Mono when installed).
+  // Presenter mode: a font sized to the window (a thirtieth of its height, so a back row reads it
+  // at 1280x720 and 3840x2160 alike), rebuilt when the window is resized; DejaVu Sans Mono when
+  // installed.
   void set_presenter(bool on);
+  // The default font's size in pixels now (the normal one, or presenter mode's).
+  float font_size() const;
   bool has_dejavu() const { return dejavu_; }
   int width() const;
   int height() const;
@@ -60,7 +64,10 @@ class Window {
   int fb_width_ = 0, fb_height_ = 0;
   ImFont* font_normal_ = nullptr;
   ImFont* font_large_ = nullptr;
+  float large_px_ = 0;  // font_large_'s size
   bool dejavu_ = false;
+  void build_fonts(float large_px);
+  float wanted_large_px() const;
   bool presenter_ = false;
   std::string layout_file_;
   std::string capture_path_;

@@ -67,7 +67,7 @@ class AppState {
 
   bool presenter = false;
   float zoom = 1.0f;  // block view cell width factor
-  bool fit_block_view = false;  // the block view fits the block to its width on its next frame
+  bool fill_block_view = true;  // the block view sizes its picture to its panel (zooming turns it off)
 
   // For the state file the GUI tests read: {"position":..,"launch":..,"step":..,"playing":..}
   std::string describe_json() const;

@@ -67,7 +67,7 @@ Geometry layout(const app::BlockViewModel& m, float cell_w, float x0, float y0, 
   g.label_w = with_labels ? label_width() : 0;
   g.band = fs * 2.6f;
   g.marker = fs * 0.9f;
-  g.lane_row = fs * 1.9f;
+  g.lane_row = fs * 1.6f;
   g.x0 = x0;
   g.y0 = y0;
   g.rows = static_cast<int>(m.arrays.size());
@@ -126,7 +126,8 @@ void hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour) {
   dl->PopClipRect();
 }
 
-void draw_cell(ImDrawList* dl, const Theme& th, const app::CellView& c, float x, float y, float w, float h, bool after) {
+void draw_cell(ImDrawList* dl, const Theme& th, const app::CellView& c, float x, float y, float w, float h, bool after,
+               FrameGeometry& audit) {
   const bool numbers = w >= 14;
   ImU32 fill = c.poison ? th.cell : numbers ? (after && c.changed ? th.changed : th.cell) : th.shade(c.shade);
   if (w < 6) {
@@ -150,6 +151,7 @@ void draw_cell(ImDrawList* dl, const Theme& th, const app::CellView& c, float x,
   if (!numbers) return;
   const ImVec2 ts = ImGui::CalcTextSize(c.text.c_str());
   if (ts.x + 4 > w) return;  // the shade says it
+  audit.label(c.text, ts.x, w - 4);
   dl->AddText(ImVec2(x + (w - ts.x) / 2, y + (h - ts.y) / 2), c.poison ? th.poison_text : th.cell_text, c.text.c_str());
 }
 
@@ -174,9 +176,11 @@ void cell_tooltip(const UiContext& ui, const RunResult& run, const app::BlockVie
 }
 
 // Text centred at x, drawn only when it fits in `room`; "" otherwise (the hover says it).
-void centred_text(ImDrawList* dl, float x, float y, float room, ImU32 colour, const std::string& text) {
+void centred_text(ImDrawList* dl, float x, float y, float room, ImU32 colour, const std::string& text,
+                  FrameGeometry& audit) {
   const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
   if (ts.x > room) return;
+  audit.label(text, ts.x, room);
   dl->AddText(ImVec2(x - ts.x / 2, y), colour, text.c_str());
 }
 
@@ -203,6 +207,7 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
   if (!(with_labels && single)) {  // beside others, each block says which it is
     std::string name = "block ";
     name += std::to_string(m.block);
+    name = fit_label(name, g.col_x(column_count(m)) - g.col_x(0), &ui.geometry);
     dl->AddText(ImVec2(g.col_x(0), y0), th.label, name.c_str());
   }
   if (!m.available) return;
@@ -222,29 +227,50 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
     const float xa = g.col_x(c0), xb = g.col_x(c1);
     dl->AddRect(ImVec2(xa, g.warp_y - 2), ImVec2(xb, g.bottom), th.warp_outline, 4, 0, 1.5f);
     const std::string label = "warp " + std::to_string(w);
-    if (ImGui::CalcTextSize(label.c_str()).x < xb - xa) dl->AddText(ImVec2(xa + 4, g.warp_y), th.label, label.c_str());
+    const float label_w = ImGui::CalcTextSize(label.c_str()).x;
+    if (label_w < xb - xa - 4) {
+      ui.geometry.label(label, label_w, xb - xa - 4);
+      dl->AddText(ImVec2(xa + 4, g.warp_y), th.label, label.c_str());
+    }
   }
   // Row labels: memory before the step (or now, while replaying), what was read, the threads, what
   // was written, memory after.
   if (with_labels) {
-    for (int r = 0; r < g.global_in; ++r)
-      dl->AddText(ImVec2(x0, g.global_in_row_y(r) + 4), th.label, m.global_reads[r].name.c_str());
-    dl->AddText(ImVec2(x0, g.thread_y), th.dim_text, replaying ? "now:" : "before:");
+    // Names longer than the label column are cut by fit_label's rule; the hover says the rest.
+    const float room = g.label_w - 6;
+    auto row_label = [&](float y, ImU32 colour, const std::string& text) {
+      dl->AddText(ImVec2(x0, y), colour, fit_label(text, room, &ui.geometry).c_str());
+    };
+    for (int r = 0; r < g.global_in; ++r) row_label(g.global_in_row_y(r) + 4, th.label, m.global_reads[r].name);
+    row_label(g.thread_y, th.dim_text, replaying ? "now:" : "before:");
     for (int r = 0; r < g.rows; ++r) {
-      dl->AddText(ImVec2(x0, g.before_row_y(r) + 4), th.label, m.arrays[r].name.c_str());
-      dl->AddText(ImVec2(x0, g.after_row_y(r) + 4), th.label, m.arrays[r].name.c_str());
+      row_label(g.before_row_y(r) + 4, th.label, m.arrays[r].name);
+      row_label(g.after_row_y(r) + 4, th.label, m.arrays[r].name);
     }
-    dl->AddText(ImVec2(x0, g.before_row_y(g.rows) + (g.band - fs) / 2), th.arrow_read, "read");
-    dl->AddText(ImVec2(x0, g.marker_y + (g.marker - fs) / 2 - 2), th.dim_text, "threads");
+    row_label(g.before_row_y(g.rows) + (g.band - fs) / 2, th.arrow_read, "read");
+    row_label(g.marker_y + (g.marker - fs) / 2 - 2, th.dim_text, "threads");
     for (int r = 0; r < g.lane_rows; ++r) {
       const app::ShuffleRound& round = m.shuffles[r];
-      const std::string label = round.op + " w" + std::to_string(round.warp);
-      dl->AddText(ImVec2(x0, g.lane_row_y(r) + (g.lane_row - fs) / 2), th.arrow_read, label.c_str());
+      row_label(g.lane_row_y(r) + (g.lane_row - fs) / 2, th.arrow_read, round.op + " w" + std::to_string(round.warp));
     }
-    dl->AddText(ImVec2(x0, g.after_y - g.band + 2), th.arrow_write, "write");
-    dl->AddText(ImVec2(x0, g.after_y - fs - 1), th.dim_text, replaying ? "now:" : "after:");
-    for (int r = 0; r < g.global_out; ++r)
-      dl->AddText(ImVec2(x0, g.global_out_row_y(r) + 4), th.label, m.global_writes[r].name.c_str());
+    row_label(g.after_y - g.band + 2, th.arrow_write, "write");
+    row_label(g.after_y - fs - 1, th.dim_text, replaying ? "now:" : "after:");
+    for (int r = 0; r < g.global_out; ++r) row_label(g.global_out_row_y(r) + 4, th.label, m.global_writes[r].name);
+  }
+  if (with_labels) {  // where each row is, for the GUI tests
+    const float right = g.col_x(focus ? std::min(column_count(m), focus->first + focus->count) : column_count(m));
+    auto row = [&](const std::string& name, float top, float height) {
+      ui.geometry.rows[name] = {x0, top, right - x0, height};
+    };
+    row("threads", g.thread_y, fs);
+    for (int r = 0; r < g.rows; ++r) {
+      row(m.arrays[r].name + " before", g.before_row_y(r), g.cell_h);
+      row(m.arrays[r].name + " after", g.after_row_y(r), g.cell_h);
+    }
+    row("thread nodes", g.marker_y, g.marker);
+    for (int r = 0; r < g.lane_rows; ++r) row("lanes " + std::to_string(r), g.lane_row_y(r), g.lane_row);
+    for (int r = 0; r < g.global_in; ++r) row(m.global_reads[r].name + " read", g.global_in_row_y(r), g.cell_h);
+    for (int r = 0; r < g.global_out; ++r) row(m.global_writes[r].name + " written", g.global_out_row_y(r), g.cell_h);
   }
 
   std::string widest = "T";  // appended, not "T" + ...: GCC 12 warns falsely (-Wrestrict) on that
@@ -258,8 +284,8 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
     if (label_every <= 1 || t % static_cast<int>(label_every) == 0) {
       std::string id = "T";
       id += std::to_string(t);
-      const ImVec2 ts = ImGui::CalcTextSize(id.c_str());
-      dl->AddText(ImVec2(cx - ts.x / 2, g.thread_y), tv.active ? th.label : th.dim_text, id.c_str());
+      centred_text(dl, cx, g.thread_y, std::max(1.0f, label_every) * cell_w, tv.active ? th.label : th.dim_text, id,
+                   ui.geometry);
     }
     const bool is_current = current >= 0 && m.operations[current].thread == t;
     const ImU32 colour = is_current ? th.written : tv.exited ? th.thread_exited : tv.active ? th.thread_active : th.thread_idle;
@@ -272,11 +298,11 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
       const float room = cell_w - 2;
       if (!tv.holds.empty()) {
         const std::string text = ImGui::CalcTextSize(tv.holds.c_str()).x <= room ? tv.holds : held_value(tv.holds);
-        centred_text(dl, cx, g.marker_y + g.marker + 2, room, th.label, text);
+        centred_text(dl, cx, g.marker_y + g.marker + 2, room, th.label, text, ui.geometry);
       }
       if (!tv.writes.empty()) {
         const std::string text = ImGui::CalcTextSize(tv.writes.c_str()).x <= room ? tv.writes : written_value(tv.writes);
-        centred_text(dl, cx, g.after_y - g.band + fs * 1.35f, room, th.arrow_write, text);
+        centred_text(dl, cx, g.after_y - g.band + fs * 1.35f, room, th.arrow_write, text, ui.geometry);
       }
     }
   }
@@ -305,16 +331,16 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
     const auto& top = replaying ? now[r] : a.before;
     const auto& bottom = replaying ? landed[r] : a.after;
     for (int i = first - first % stride; i < std::min(last, static_cast<int>(a.after.size())); i += stride) {
-      draw_cell(dl, th, top[i], g.col_x(i), g.before_row_y(r), w, g.cell_h, false);
-      draw_cell(dl, th, bottom[i], g.col_x(i), g.after_row_y(r), w, g.cell_h, true);
+      draw_cell(dl, th, top[i], g.col_x(i), g.before_row_y(r), w, g.cell_h, false, ui.geometry);
+      draw_cell(dl, th, bottom[i], g.col_x(i), g.after_row_y(r), w, g.cell_h, true, ui.geometry);
     }
   }
   for (int r = 0; r < g.global_in; ++r)
     for (int i = 0; i < static_cast<int>(m.global_reads[r].cells.size()); ++i)
-      if (i >= first && i <= last) draw_cell(dl, th, m.global_reads[r].cells[i], g.col_x(i), g.global_in_row_y(r), w, g.cell_h, false);
+      if (i >= first && i <= last) draw_cell(dl, th, m.global_reads[r].cells[i], g.col_x(i), g.global_in_row_y(r), w, g.cell_h, false, ui.geometry);
   for (int r = 0; r < g.global_out; ++r)
     for (int i = 0; i < static_cast<int>(m.global_writes[r].cells.size()); ++i)
-      if (i >= first && i <= last) draw_cell(dl, th, m.global_writes[r].cells[i], g.col_x(i), g.global_out_row_y(r), w, g.cell_h, true);
+      if (i >= first && i <= last) draw_cell(dl, th, m.global_writes[r].cells[i], g.col_x(i), g.global_out_row_y(r), w, g.cell_h, true, ui.geometry);
 
   // Arrows: reads (cell -> thread), writes (thread -> cell), labelled with the value when there
   // is room. A read that took a value written earlier in this step is drawn in the race colour
@@ -336,8 +362,9 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
         const bool to_left = (a.thread_outside ? a.thread : a.column) < focus->first;
         outside.x = to_left ? left : right;
         outside.y = (cell.y + thread.y) / 2;
-        const ImVec2 ts = ImGui::CalcTextSize(a.label.c_str());
-        dl->AddText(ImVec2(to_left ? left + 2 : right - ts.x - 2, outside.y - fs - 2), colour, a.label.c_str());
+        const std::string label = fit_label(a.label, (right - left) / 2 - 4, &ui.geometry);
+        const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
+        dl->AddText(ImVec2(to_left ? left + 2 : right - ts.x - 2, outside.y - fs - 2), colour, label.c_str());
       }
       if (a.read) arrow(dl, cell, thread, colour, thickness);
       else arrow(dl, thread, cell, colour, thickness);
@@ -354,7 +381,7 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
       arrow(dl, from, to, colour, hot ? thickness * 2 : thickness);
       if (cell_w >= 22 && rd.index != rd.thread) {  // a thread's own cell is right above it
         const std::string label = rd.sees_write_of_this_step ? rd.value + "!" : rd.value;
-        centred_text(dl, to.x + (from.x - to.x) * 0.35f, to.y - fs * 1.15f, label_room * 1.6f, colour, label);
+        centred_text(dl, to.x + (from.x - to.x) * 0.35f, to.y - fs * 1.15f, label_room * 1.6f, colour, label, ui.geometry);
       }
     }
     for (const auto& rd : m.global_read_arrows) {
@@ -404,7 +431,7 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
         const float lift = std::min(g.lane_row * 0.55f, 4 + std::abs(xt - xf) * 0.25f);
         dl->AddBezierCubic(ImVec2(xf, y), ImVec2(xf, y - lift), ImVec2(xt, y - lift), ImVec2(xt, y - 3), th.arrow_read, thickness);
         dl->AddTriangleFilled(ImVec2(xt, y), ImVec2(xt - 3, y - 5), ImVec2(xt + 3, y - 5), th.arrow_read);
-        if (cell_w >= 22) centred_text(dl, xt, y + 1, cell_w * 1.2f, th.label, a.value);
+        if (cell_w >= 22) centred_text(dl, xt, y + 1, cell_w * 1.2f, th.label, a.value, ui.geometry);
       }
     }
   }
@@ -437,18 +464,23 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
 
 // The sub-step slider: walk through the step's operations in the order the schedule ran them.
 // Where the replay is lives in AppState (it stays on from step to step, and play animates it).
-int replay_controls(UiContext& ui, const RunResult& run, const app::BlockViewModel& m, int launch, int step) {
+// The checkbox that turns it on, in the toolbar.
+void replay_checkbox(UiContext& ui, const app::BlockViewModel& m) {
   app::AppState& s = ui.state;
   const int total = static_cast<int>(m.operations.size());
   s.set_replay_total(total);
-  if (total == 0 && s.replay() < 0) return -1;
+  if (total == 0 && s.replay() < 0) return;
   bool replaying = s.replay() >= 0;
   if (ImGui::Checkbox("replay", &replaying)) s.set_replay(replaying ? 0 : -1);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("walk through this step's %d operations in the order the schedule ran them (keys . and ,; "
                       "Play animates them)", total);
+}
+
+int replay_controls(UiContext& ui, const RunResult& run, const app::BlockViewModel& m, int launch, int step) {
+  app::AppState& s = ui.state;
+  const int total = static_cast<int>(m.operations.size());
   if (s.replay() < 0) return -1;
-  ImGui::SameLine();
   if (ImGui::ArrowButton("##back", ImGuiDir_Left)) s.move_replay(-1);
   ImGui::SameLine();
   int done = s.replay();
@@ -468,6 +500,125 @@ int replay_controls(UiContext& ui, const RunResult& run, const app::BlockViewMod
   return done;
 }
 
+// What the legend needs to explain: the marks on show.
+struct LegendNeeds {
+  bool poison = false, race = false, warning = false, idle = false;
+};
+
+LegendNeeds legend_needs(const std::vector<const app::BlockViewModel*>& models) {
+  LegendNeeds n;
+  auto cell = [&](const app::CellView& c) {
+    n.poison |= c.poison;
+    n.race |= c.racy && !c.race_within_warp;
+    n.warning |= c.racy && c.race_within_warp;
+  };
+  for (const auto* m : models) {
+    for (const auto& a : m->arrays) {
+      for (const auto& c : a.before) cell(c);
+      for (const auto& c : a.after) cell(c);
+    }
+    for (const auto* rows : {&m->global_reads, &m->global_writes})
+      for (const auto& r : *rows)
+        for (const auto& c : r.cells) cell(c);
+    for (const auto& t : m->thread_views) n.idle |= !t.active;
+  }
+  return n;
+}
+
+// The legend of the marks on show, wrapped to the panel's width.
+void draw_legend(const UiContext& ui, const LegendNeeds& needs) {
+  const Theme& th = ui.theme;
+  const float box = ImGui::GetFontSize() * 0.8f;
+  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+  bool first = true;
+  auto item = [&](ImU32 colour, const char* text, bool hatched = false) {
+    const float w = box + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(text).x;
+    if (!first) {
+      ImGui::SameLine(0, box);
+      if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+    }
+    first = false;
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float y = p.y + (ImGui::GetTextLineHeight() - box) / 2;
+    ImGui::Dummy(ImVec2(box, ImGui::GetTextLineHeight()));
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + box, y + box), hatched ? th.cell : colour);
+    if (hatched) hatch(ImGui::GetWindowDrawList(), ImVec2(p.x, y), ImVec2(p.x + box, y + box), colour);
+    ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::TextUnformatted(text);
+  };
+  item(th.arrow_read, "read");
+  item(th.arrow_write, "written");
+  item(th.changed, "changed");
+  if (needs.poison) item(th.poison, "? uninitialized", true);
+  if (needs.race) item(th.race, "race across warps (error)");
+  if (needs.warning) item(th.warning, "race inside one warp: depends on scheduling (warning)");
+  if (needs.idle) item(th.thread_idle, "idle thread");
+}
+
+// The colour scale of a block too narrow for numbers: a cell's colour is its value.
+void draw_colour_scale(const UiContext& ui, const app::SharedArrayView& a) {
+  ImGui::TextUnformatted(a.lo.c_str());
+  ImGui::SameLine();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float bar_w = ImGui::GetFontSize() * 13, bar_h = ImGui::GetFontSize();
+  for (int k = 0; k < 50; ++k)
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x + k * bar_w / 50, p.y), ImVec2(p.x + (k + 1) * bar_w / 50, p.y + bar_h),
+                                              ui.theme.shade(static_cast<float>(k) / 49));
+  ImGui::Dummy(ImVec2(bar_w, bar_h));
+  ImGui::SameLine();
+  ImGui::Text("%s   (%s: colour = value)", a.hi.c_str(), a.name.c_str());
+}
+
+// How large the picture is drawn: the width of a cell and the scale of its text and rows.
+struct DiagramScale {
+  float cell_w, text;
+};
+// Text never smaller than 11 px (a normal window's smallest readable), never larger than 4x.
+constexpr float kSmallestTextPx = 11.0f, kLargestText = 4.0f;
+float smallest_text() { return std::min(1.0f, kSmallestTextPx / ImGui::GetFontSize()); }
+
+// The picture's size (every model side by side) drawn with text at scale k and cells `natural` * k
+// wide. Sizes are affine in k, so two measurements give the k that fills a given width or height.
+ImVec2 diagram_size(const std::vector<const app::BlockViewModel*>& models, float natural, float k) {
+  ImGui::SetWindowFontScale(k);
+  ImVec2 size(0, 0);
+  for (size_t i = 0; i < models.size(); ++i) {
+    size.x += block_width(*models[i], natural * k, i == 0);
+    size.y = std::max(size.y, layout(*models[i], natural * k, 0, 0, i == 0, models.size() == 1).bottom);
+  }
+  ImGui::SetWindowFontScale(1);
+  return size;
+}
+
+float scale_to_fit(float room, float at1, float at2) {
+  const float per_k = at2 - at1, fixed = at1 - per_k;
+  return per_k > 0 ? (room - fixed) / per_k : kLargestText;
+}
+
+// Fit: the largest picture that shows every row and column without scrolling (up to 4x, for a
+// small block on a projector); a block too wide for readable cells keeps readable rows and gets
+// narrow cells (colour = value). Otherwise the zoom sets the cells, and the text follows it up to
+// the height the panel has.
+DiagramScale choose_scale(const std::vector<const app::BlockViewModel*>& models, float natural, ImVec2 room, bool fit,
+                          float zoom) {
+  const ImVec2 at1 = diagram_size(models, natural, 1), at2 = diagram_size(models, natural, 2);
+  const float by_width = scale_to_fit(room.x, at1.x, at2.x), by_height = scale_to_fit(room.y, at1.y, at2.y);
+  if (!fit) return {natural * zoom, std::clamp(std::min(zoom, by_height), smallest_text(), kLargestText)};
+  const float k = std::min(by_width, by_height);
+  if (k >= smallest_text()) {
+    const float text = std::min(k, kLargestText);
+    return {natural * text, text};
+  }
+  const float text = std::clamp(by_height, smallest_text(), 1.0f);
+  int columns = 0;
+  for (const auto* m : models) columns += column_count(*m);
+  ImGui::SetWindowFontScale(text);
+  const float label = label_width();
+  ImGui::SetWindowFontScale(1);
+  return {std::max(0.01f, (room.x - label - 24.0f * static_cast<float>(models.size())) / static_cast<float>(std::max(1, columns))),
+          text};
+}
+
 void draw_block_view_panel(UiContext& ui) {
   if (!begin_panel(ui, "Block view")) return;
   const RunResult* run = run_to_draw(ui, true, "simulating...");
@@ -477,15 +628,17 @@ void draw_block_view_panel(UiContext& ui) {
   const sim::LaunchTrace& lt = run->sim.trace.launches[launch];
 
   const float avail = ImGui::GetContentRegionAvail().x;
+  const float fs_ui = ImGui::GetFontSize();
   // Toolbar: zoom, fit, which block.
-  ImGui::SetNextItemWidth(160);
-  ImGui::SliderFloat("zoom", &s.zoom, 0.005f, 3.0f, "%.3fx", ImGuiSliderFlags_Logarithmic);
+  ImGui::SetNextItemWidth(fs_ui * 7);
+  if (ImGui::SliderFloat("zoom", &s.zoom, 0.005f, 4.0f, "%.2fx", ImGuiSliderFlags_Logarithmic)) s.fill_block_view = false;
   ImGui::SameLine();
-  if (ImGui::Button("fit")) s.fit_block_view = true;
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("zoom so that the whole block fits the panel");
-  ImGui::SameLine(0, 20);
+  ImGui::Checkbox("fit", &s.fill_block_view);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("size the picture to the panel: every row and thread without scrolling (zooming turns it off)");
+  ImGui::SameLine(0, fs_ui);
   int block = s.focus_block();
-  ImGui::SetNextItemWidth(110);
+  ImGui::SetNextItemWidth(fs_ui * 6);
   if (ImGui::InputInt("block", &block) && block >= 0 && block < lt.grid.count()) ui.session.focus_block(block);
   ImGui::SameLine();
   ImGui::TextDisabled("of %d%s", lt.grid.count(), lt.grid.y > 1 ? " (one per row)" : "");
@@ -495,35 +648,32 @@ void draw_block_view_panel(UiContext& ui) {
   std::vector<int> blocks = s.recorded_blocks();
   std::vector<const app::BlockViewModel*> models;
   for (int b : blocks) models.push_back(&cached_model(ui, *run, launch, step, b));
-  const float natural = natural_cell_width(models);  // measures every cell's text: once a frame
-  if (s.fit_block_view && !models.empty())
-    s.zoom = std::clamp((avail - label_width() - 30) / (std::max(1, models.front()->threads) * natural),
-                        0.005f, 3.0f);
-  s.fit_block_view = false;
-  const float cell_w = natural * s.zoom;
-  float total = 0;
-  for (size_t k = 0; k < models.size(); ++k) total += block_width(*models[k], cell_w, k == 0);
-  if (blocks.size() > 1 && total > avail) {
-    const int focused = s.focused_trace() ? s.focused_trace()->block : blocks.front();
-    blocks = {focused};
-    models = {&cached_model(ui, *run, launch, step, focused)};
+  if (models.size() == 1) {
+    ImGui::SameLine(0, fs_ui);
+    replay_checkbox(ui, *models.front());
   }
+  const float natural = natural_cell_width(models);  // measures every cell's text: once a frame
   if (lt.find_block(s.focus_block()) == nullptr && ui.session.simulating())
     ImGui::TextColored(ImColor(ui.theme.warning), "recording block %d...", s.focus_block());
   if (!models.empty()) {
     const app::BlockViewModel& shown = *models.front();
-    ImGui::TextDisabled("%s", shown.title.c_str());
+    // Presenter mode's font is already large and its panel short: the subtitle (the timeline says
+    // the step and barrier) and the activity move to the caption's tooltip.
+    const bool presenter = s.presenter;
+    if (!presenter) {
+      ImGui::TextDisabled("%s", fit_label(shown.title, avail, &ui.geometry).c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", shown.title.c_str());
+    }
     // The caption, large: what the step does, in one sentence; what the threads did below it
     // when the caption is the kernel's own.
-    // Presenter mode's font is already large and its panel short: the activity moves to a tooltip.
-    const bool presenter = s.presenter;
     if (!presenter) ImGui::SetWindowFontScale(1.3f);
     ImGui::TextWrapped("%s", shown.caption.c_str());
     ImGui::SetWindowFontScale(1.0f);
-    if (shown.caption != shown.activity) {
-      if (presenter && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", shown.activity.c_str());
-      else if (!presenter) ImGui::TextDisabled("%s", shown.activity.c_str());
-    }
+    const ImVec2 c0 = ImGui::GetItemRectMin(), c1 = ImGui::GetItemRectMax();
+    ui.geometry.rows["caption"] = {c0.x, c0.y, c1.x - c0.x, c1.y - c0.y};
+    if (presenter && ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", shown.title.c_str(), shown.activity.c_str());
+    if (shown.caption != shown.activity && !presenter)
+      ImGui::TextDisabled("%s", fit_label(shown.activity, avail, &ui.geometry).c_str());
   }
   const int replay = models.size() == 1 ? replay_controls(ui, *run, *models.front(), launch, step) : -1;
 
@@ -548,20 +698,42 @@ void draw_block_view_panel(UiContext& ui) {
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("show %d threads at a readable size; arrows leaving them say where they go", fs.count);
     if (fs.on) {
       ImGui::SameLine();
-      ImGui::SetNextItemWidth(std::min(360.0f, avail * 0.45f));
+      ImGui::SetNextItemWidth(std::min(fs_ui * 24, avail * 0.45f));
       ImGui::SliderInt("first thread", &fs.first, 0, threads - fs.count);
       fs.first = std::clamp(fs.first, 0, std::max(0, threads - fs.count));
     }
   }
 
   ImGui::BeginChild("blocks", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+  {
+    const ImVec2 p = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+    ui.geometry.step_view_area = {p.x, p.y, size.x, size.y};
+  }
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float visible_left = ImGui::GetWindowPos().x, visible_right = visible_left + ImGui::GetWindowWidth();
+  // Room for the picture: the child less the legend (two lines) and a scrollbar's height.
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * 2 + style.ScrollbarSize + style.ItemSpacing.y;
+  ImVec2 room(ImGui::GetContentRegionAvail().x - 8, ImGui::GetContentRegionAvail().y - legend_h);
+  if (can_focus && fs.on) room.y -= fs_ui * 0.8f + 8;  // the strip
+  DiagramScale scale = choose_scale(models, natural, room, s.fill_block_view, s.zoom);
+  if (models.size() > 1 && (s.fill_block_view ? scale.text * natural > scale.cell_w + 0.5f
+                                              : diagram_size(models, natural, 1).x > room.x)) {
+    // Too many to show side by side at a readable size: the focused block alone.
+    const int focused = s.focused_trace() ? s.focused_trace()->block : blocks.front();
+    models = {&cached_model(ui, *run, launch, step, focused)};
+    scale = choose_scale(models, natural, room, s.fill_block_view, s.zoom);
+  }
+  if (s.fill_block_view) s.zoom = scale.cell_w / natural;
+  const float cell_w = scale.cell_w;
+  ui.geometry.cell_w = cell_w;
+  ImGui::SetWindowFontScale(scale.text);
+  const LegendNeeds needs = legend_needs(models);
   float x = origin.x, height = 0;
   if (can_focus && fs.on) {
     const app::BlockViewModel& m = *models.front();
     // The strip: every thread a sliver (active bright, idle dim), the window outlined; a click moves it.
-    const float strip_w = ImGui::GetContentRegionAvail().x - 8, strip_h = ImGui::GetFontSize() * 0.8f;
+    const float strip_w = room.x, strip_h = fs_ui * 0.8f;
     ImDrawList* dl = ImGui::GetWindowDrawList();
     const float per = strip_w / static_cast<float>(m.threads);
     for (int t = 0; t < m.threads; ++t) {
@@ -577,11 +749,12 @@ void draw_block_view_panel(UiContext& ui) {
                             std::max(0, m.threads - fs.count));
     const float top = origin.y + strip_h + 8;
     const app::FocusWindow window = app::focus_window(m, fs.first, fs.count);
-    const float readable = std::max(natural, (avail - label_width() - 30) / static_cast<float>(fs.count));
+    const float readable = std::max(natural * scale.text, (room.x - label_width() - 30) / static_cast<float>(fs.count));
     fs.first = std::clamp(fs.first, 0, std::max(0, m.threads - fs.count));
+    ui.geometry.cell_w = readable;
     draw_block(ui, *run, m, origin.x, top, readable, visible_left, visible_right, true, true, replay, &window);
     ImGui::SetCursorScreenPos(ImVec2(origin.x, top));
-    ImGui::Dummy(ImVec2(avail - 8, layout(m, readable, origin.x, top, true, true).bottom - top + 8));
+    ImGui::Dummy(ImVec2(room.x, layout(m, readable, origin.x, top, true, true).bottom - top + 8));
     models.clear();  // drawn
   }
   for (size_t k = 0; k < models.size(); ++k) {
@@ -592,46 +765,12 @@ void draw_block_view_panel(UiContext& ui) {
     height = std::max(height, layout(m, cell_w, x, origin.y, labels, single).bottom - origin.y);
     x += block_width(m, cell_w, labels);
   }
-  ImGui::Dummy(ImVec2(x - origin.x, height + 8));
-  // Legend.
-  const Theme& th = ui.theme;
-  auto legend = [&](ImU32 c, const char* text) {
-    ImGui::ColorButton(text, ImColor(c), ImGuiColorEditFlags_NoTooltip, ImVec2(12, 12));
-    ImGui::SameLine();
-    ImGui::TextUnformatted(text);
-    ImGui::SameLine(0, 14);
-  };
-  legend(th.arrow_read, "read");
-  legend(th.arrow_write, "written");
-  legend(th.changed, "changed");
-  {  // "? uninitialized": hatched, as in the picture
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    ImGui::Dummy(ImVec2(12, 12));
-    ImGui::GetWindowDrawList()->AddRectFilled(p, ImVec2(p.x + 12, p.y + 12), th.cell);
-    hatch(ImGui::GetWindowDrawList(), p, ImVec2(p.x + 12, p.y + 12), th.poison);
-    ImGui::SameLine();
-    ImGui::TextUnformatted("? uninitialized");
-    ImGui::SameLine(0, 14);
-  }
-  legend(th.race, "race across warps (error)");
-  legend(th.warning, "race in one warp (warning)");
-  legend(th.thread_idle, "idle thread");
-  ImGui::NewLine();
+  if (!models.empty()) ImGui::Dummy(ImVec2(x - origin.x, height + 8));
+  ImGui::SetWindowFontScale(1);
+  draw_legend(ui, needs);
   // Too narrow for numbers, a cell's colour is its value: the scale, from the smallest to the largest
   // value of the array on show.
-  if (!models.empty() && cell_w < 14 && !models.front()->arrays.empty()) {
-    const app::SharedArrayView& a = models.front()->arrays.front();
-    ImGui::TextUnformatted(a.lo.c_str());
-    ImGui::SameLine();
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float bar_w = 200, bar_h = ImGui::GetFontSize();
-    for (int k = 0; k < 50; ++k)
-      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x + k * bar_w / 50, p.y), ImVec2(p.x + (k + 1) * bar_w / 50, p.y + bar_h),
-                                                th.shade(static_cast<float>(k) / 49));
-    ImGui::Dummy(ImVec2(bar_w, bar_h));
-    ImGui::SameLine();
-    ImGui::Text("%s   (%s: colour = value)", a.hi.c_str(), a.name.c_str());
-  }
+  if (!models.empty() && cell_w < 14 && !models.front()->arrays.empty()) draw_colour_scale(ui, models.front()->arrays.front());
   ImGui::EndChild();
   ImGui::End();
 }

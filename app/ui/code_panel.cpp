@@ -2,10 +2,65 @@
 // highlighted, the lines executed in the step marked (red where they race).
 #include <imgui.h>
 
+#include <algorithm>
+#include <string>
+
 #include "app/ui/panels.h"
 #include "app/view/code_model.h"
 
 namespace syncscope::ui {
+namespace {
+
+// The barrier ending the step, lines executed in it, and a gutter mark on lines that raced (red
+// across warps, amber inside one warp, as everywhere).
+void line_background(const UiContext& ui, ImDrawList* dl, const app::CodeLineView& l, ImVec2 p, ImVec2 q) {
+  if (l.barrier) dl->AddRectFilled(p, q, ui.theme.barrier_line);
+  else if (l.executed) dl->AddRectFilled(p, q, ui.theme.executed_line);
+  if (l.racy) dl->AddRectFilled(p, ImVec2(p.x + 5, q.y), l.race_in_one_warp ? ui.theme.warning : ui.theme.race);
+}
+
+void draw_excerpt(UiContext& ui, const app::CodeModel& m) {
+  ImGui::BeginChild("excerpt", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
+  const ImVec2 room = ImGui::GetContentRegionAvail();
+  const int total = static_cast<int>(m.lines.size());
+  const int count = std::clamp(static_cast<int>(room.y / ImGui::GetTextLineHeightWithSpacing()), 1, std::max(1, total));
+  const int first = std::clamp(m.focus_line - 1 - count / 2, 0, std::max(0, total - count));
+  const int last = std::min(total, first + count);
+  size_t indent = std::string::npos;
+  for (int i = first; i < last; ++i) {
+    const std::string& t = m.lines[i].text;
+    const size_t lead = t.find_first_not_of(' ');
+    if (lead != std::string::npos) indent = std::min(indent, lead);
+  }
+  if (indent == std::string::npos) indent = 0;
+  auto shown = [&](int i) {
+    const std::string& t = m.lines[i].text;
+    return t.size() > indent ? t.substr(indent) : std::string();
+  };
+  const float number_w = ImGui::CalcTextSize("000 ").x;
+  float widest = 1;
+  for (int i = first; i < last; ++i) widest = std::max(widest, number_w + ImGui::CalcTextSize(shown(i).c_str()).x);
+  const float scale = std::clamp(room.x / widest, 0.7f, 1.0f);
+  ImGui::SetWindowFontScale(scale);
+  const float line_h = ImGui::GetTextLineHeightWithSpacing();
+  const int fitting = std::min(total, static_cast<int>(room.y / line_h));  // smaller text: more lines
+  const int from = std::clamp(m.focus_line - 1 - fitting / 2, 0, std::max(0, total - fitting));
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (int i = from; i < std::min(total, from + fitting); ++i) {
+    const app::CodeLineView& l = m.lines[i];
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    line_background(ui, dl, l, p, ImVec2(p.x + room.x, p.y + line_h));
+    ImGui::TextDisabled("%3d", l.number);
+    ImGui::SameLine();
+    const float text_room = room.x - (ImGui::GetCursorScreenPos().x - p.x);
+    ImGui::TextUnformatted(fit_label(shown(i), text_room, &ui.geometry).c_str());
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.text.c_str());
+  }
+  ImGui::SetWindowFontScale(1);
+  ImGui::EndChild();
+}
+
+}  // namespace
 
 void draw_code_panel(UiContext& ui) {
   if (!begin_panel(ui, "Code")) return;
@@ -37,26 +92,30 @@ void draw_code_panel(UiContext& ui) {
     ImGui::End();
     return;
   }
-  ImGui::BeginChild("source", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
-  const float line_h = ImGui::GetTextLineHeightWithSpacing();
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  ImGuiListClipper clipper;
-  clipper.Begin(static_cast<int>(m.lines.size()), line_h);
-  while (clipper.Step()) {
-    for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
-      const app::CodeLineView& l = m.lines[i];
-      const ImVec2 p = ImGui::GetCursorScreenPos();
-      const ImVec2 q(p.x + ImGui::GetWindowWidth() + ImGui::GetScrollX(), p.y + line_h);
-      if (l.barrier) dl->AddRectFilled(p, q, ui.theme.barrier_line);
-      else if (l.executed) dl->AddRectFilled(p, q, ui.theme.executed_line);
-      if (l.racy) dl->AddRectFilled(p, ImVec2(p.x + 4, q.y), ui.theme.race);
-      ImGui::TextDisabled("%3d", l.number);
-      ImGui::SameLine();
-      ImGui::TextUnformatted(l.text.c_str());
+  // Presenter mode: an excerpt around the barrier that fits the panel, indentation shared by its
+  // lines removed and the text scaled down (to 70 %) so lines fit; what still does not is cut.
+  if (ui.state.presenter) {
+    draw_excerpt(ui, m);
+  } else {
+    ImGui::BeginChild("source", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
+    const float line_h = ImGui::GetTextLineHeightWithSpacing();
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    ImGuiListClipper clipper;
+    clipper.Begin(static_cast<int>(m.lines.size()), line_h);
+    while (clipper.Step()) {
+      for (int i = clipper.DisplayStart; i < clipper.DisplayEnd; ++i) {
+        const app::CodeLineView& l = m.lines[i];
+        const ImVec2 p = ImGui::GetCursorScreenPos();
+        const ImVec2 q(p.x + ImGui::GetWindowWidth() + ImGui::GetScrollX(), p.y + line_h);
+        line_background(ui, dl, l, p, q);
+        ImGui::TextDisabled("%3d", l.number);
+        ImGui::SameLine();
+        ImGui::TextUnformatted(l.text.c_str());
+      }
     }
+    if (moved) ImGui::SetScrollY(std::max(0.0f, (m.focus_line - 6) * line_h));
+    ImGui::EndChild();
   }
-  if (moved) ImGui::SetScrollY(std::max(0.0f, (m.focus_line - 6) * line_h));
-  ImGui::EndChild();
   last.position = ui.state.position();
   last.run = run->id;
   ImGui::End();

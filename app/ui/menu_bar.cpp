@@ -83,27 +83,55 @@ void draw_dialogs(UiContext& ui) {
   }
 }
 
-void place_window(const UiContext& ui, const char* panel) {
+const PanelSpec* find_panel(const char* name) {
+  for (const PanelSpec& spec : panel_table())
+    if (std::strcmp(spec.name, name) == 0) return &spec;
+  return nullptr;
+}
+
+void place_window(const UiContext& ui, const PanelPlace& r, bool now) {
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float top = ImGui::GetFrameHeight();  // the menu bar
   const float sx = d.x / 1600.0f, sy = (d.y - top) / 1000.0f;
-  const ImGuiCond cond = ui.layout_generation > 0 ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
-  for (const PanelSpec& spec : panel_table()) {
-    if (std::strcmp(spec.name, panel) != 0) continue;
-    const PanelPlace& r = ui.state.presenter ? spec.presenter : spec.normal;
-    const float h = r.h < 0 ? 1000.0f - r.y : r.h;
-    ImGui::SetNextWindowPos(ImVec2(r.x * sx, top + r.y * sy), cond);
-    ImGui::SetNextWindowSize(ImVec2(r.w * sx, h * sy), cond);
-    ImGui::SetNextWindowCollapsed(r.collapsed, cond == ImGuiCond_Always ? ImGuiCond_Always : ImGuiCond_FirstUseEver);
-    return;
-  }
+  const ImGuiCond cond = now || ui.layout_generation > 0 ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  const float h = r.h < 0 ? 1000.0f - r.y : r.h;
+  ImGui::SetNextWindowPos(ImVec2(r.x * sx, top + r.y * sy), cond);
+  ImGui::SetNextWindowSize(ImVec2(r.w * sx, h * sy), cond);
+  if (cond == ImGuiCond_Always) ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
+  if (now) ImGui::SetNextWindowFocus();
 }
 
 }  // namespace
 
+void toggle_panel(UiContext& ui, const PanelSpec& spec) {
+  const bool on_demand = ui.state.presenter && spec.presenter.on_demand;
+  bool& open = ui.panel_open[spec.name];
+  open = on_demand ? !open : true;
+  ui.panel_raise[spec.name] = open;
+}
+
 bool begin_panel(UiContext& ui, const char* name) {
-  place_window(ui, name);
-  if (!ImGui::Begin(name)) {
+  const PanelSpec* spec = find_panel(name);
+  const PanelPlace& place = ui.state.presenter ? spec->presenter : spec->normal;
+  bool* open = nullptr;
+  if (ui.state.presenter && place.on_demand) {
+    open = &ui.panel_open[name];
+    if (!*open) return false;
+  }
+  bool raise = false;
+  if (auto it = ui.panel_raise.find(name); it != ui.panel_raise.end()) {
+    raise = it->second;
+    ui.panel_raise.erase(it);
+  }
+  // Normal mode: the key brings a panel to the front where it is; presenter mode puts it in its place.
+  if (raise && !ui.state.presenter) {
+    ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
+    ImGui::SetNextWindowFocus();
+  } else {
+    place_window(ui, place, raise);
+  }
+  const ImGuiWindowFlags flags = place.no_title ? ImGuiWindowFlags_NoTitleBar : 0;
+  if (!ImGui::Begin(name, open, flags)) {
     ImGui::End();
     return false;
   }
@@ -135,8 +163,14 @@ void handle_keys(UiContext& ui, const std::vector<int>& keys) {
       case GLFW_KEY_PERIOD: s.move_replay(1); break;
       case GLFW_KEY_COMMA: s.move_replay(-1); break;
       case GLFW_KEY_F11: ui.toggle_presenter = true; break;
+      case GLFW_KEY_ESCAPE:  // hides presenter mode's panels shown over the step view
+        for (auto& [name, open] : ui.panel_open) open = false;
+        break;
       case GLFW_KEY_Q | kCtrlKey: ui.quit = true; break;
-      default: break;
+      default:
+        for (const PanelSpec& spec : panel_table())
+          if (spec.function_key && key == GLFW_KEY_F1 + spec.function_key - 1) toggle_panel(ui, spec);
+        break;
     }
   }
 }
@@ -172,11 +206,21 @@ void draw_menu_bar(UiContext& ui) {
     if (ImGui::BeginMenu("View")) {
       if (ImGui::MenuItem("Presenter mode", "F11", s.presenter)) ui.toggle_presenter = true;
       if (ImGui::MenuItem("Reset layout")) ++ui.layout_generation;
+      ImGui::Separator();
+      for (const PanelSpec& spec : panel_table()) {
+        if (!spec.function_key) continue;
+        std::string key = "F";  // appended: GCC 12 warns falsely (-Wrestrict) on "F" + ...
+        key += std::to_string(spec.function_key);
+        const bool shown = !s.presenter || !spec.presenter.on_demand || ui.panel_open[spec.name];
+        if (ImGui::MenuItem(spec.name, key.c_str(), shown)) toggle_panel(ui, spec);
+      }
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {
       ImGui::TextUnformatted("Space play/pause · Left/Right step · Home/End first/last · . and , one operation "
                              "forward/back inside the step · F11 presenter mode");
+      ImGui::TextUnformatted("F2 Controls · F3 Metrics · F4 Hazards · F5 Race lab · F6 Results · F7 Global arrays · "
+                             "F8 Code (presenter mode: show or hide over the step view; Esc hides them)");
       ImGui::TextUnformatted("Hover a cell: who wrote it. Hover a thread: what it did in this step.");
       ImGui::EndMenu();
     }

@@ -21,6 +21,22 @@ class OverviewStrips;
 
 namespace syncscope::ui {
 
+// What the GUI tests check about a frame, from the geometry the panels used (not from pixels):
+// where the step view's rows and caption are, and every label drawn with the box it had to fit.
+struct FrameGeometry {
+  std::map<std::string, std::array<float, 4>> rows;  // x, y, w, h on screen
+  std::array<float, 4> step_view_area{};             // the step view's visible drawing area
+  float cell_w = 0;                                  // the step view's cell width (px)
+  int labels = 0;
+  std::vector<std::string> overflowing;  // labels drawn wider than their box: "text (w > box)"
+  void label(const std::string& text, float text_w, float box_w);
+  void clear() { *this = FrameGeometry{}; }
+};
+
+// A label in a box `room` wide: as it is when it fits, else cut to fit with "…" at the end (the
+// full text is on hover where the panel offers it). Records it in `audit`.
+std::string fit_label(const std::string& text, float room, FrameGeometry* audit = nullptr);
+
 struct UiContext {
   UiContext(app::AppState& s, app::Session& session_) : state(s), session(session_), theme(Theme::normal()) {}
   app::AppState& state;
@@ -39,6 +55,11 @@ struct UiContext {
   // and how long it took to draw (ms).
   std::map<std::string, std::array<float, 4>> panel_rects;
   std::map<std::string, double> panel_ms;
+  FrameGeometry geometry;
+  // Presenter mode's on-demand panels that are open, and panels to put back in their place and
+  // bring to the front this frame (asked for by their key).
+  std::map<std::string, bool> panel_open;
+  std::map<std::string, bool> panel_raise;
 
   // A panel's own state (caches, fields being edited), one of each type, made on first use and
   // living as long as the window: panels keep nothing in statics.
@@ -57,7 +78,8 @@ struct UiContext {
 // h < 0 reaches the bottom.
 struct PanelPlace {
   float x, y, w, h;
-  bool collapsed = false;
+  bool on_demand = false;  // hidden until its key (or View menu) shows it, then drawn over the others
+  bool no_title = false;
 };
 
 // Every panel, in drawing order: adding one is its file, a line here and one in CMakeLists.txt.
@@ -65,7 +87,9 @@ struct PanelSpec {
   const char* name;
   void (*draw)(UiContext&);
   PanelPlace normal;     // class setup on the left, the block view in the middle, code and results right
-  PanelPlace presenter;  // on a projector: the timeline across, block view and code large, setup collapsed
+  PanelPlace presenter;  // on a projector: the timeline across, the step view and the code large,
+                         // the rest one key away
+  int function_key = 0;  // F<n> shows the panel (brings it to the front, opens it in presenter mode)
 };
 const std::vector<PanelSpec>& panel_table();
 
@@ -74,7 +98,8 @@ void draw_panels(UiContext& ui);
 
 // Opens a panel's window where the layout puts it (normal or presenter, scaled to the window;
 // applied on first use and again after View > Reset layout or a switch of presenter mode) and
-// records where it is. False when it is collapsed: the window is already ended, draw nothing.
+// records where it is. False when it is collapsed or (presenter mode) not asked for: the window is
+// already ended, draw nothing.
 bool begin_panel(UiContext& ui, const char* name);
 
 // After begin_panel: the run on screen, or nullptr when there is nothing to draw yet (no run, or
@@ -93,7 +118,10 @@ void draw_hazards_panel(UiContext& ui);
 void draw_race_lab_panel(UiContext& ui);
 
 // The keys of the timeline: Space play/pause, Left/Right step, Home/End; . and , one operation
-// forward/back inside the step (replay); F11 presenter mode; Ctrl+Q quit. `keys`: GLFW key codes pressed since the last frame, in order.
+// forward/back inside the step (replay); F2..F9 a panel; F11 presenter mode; Ctrl+Q quit. `keys`: GLFW key codes pressed since the last frame, in order.
 void handle_keys(UiContext& ui, const std::vector<int>& keys);
+
+// Shows a panel (F-key, View menu): brings it to the front; in presenter mode opens or closes it.
+void toggle_panel(UiContext& ui, const PanelSpec& spec);
 
 }  // namespace syncscope::ui

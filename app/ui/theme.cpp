@@ -10,13 +10,13 @@ Theme Theme::normal() {
   t.cell_border = IM_COL32(90, 96, 110, 255);
   t.cell_text = IM_COL32(230, 232, 236, 255);
   t.changed = IM_COL32(40, 96, 70, 255);
-  t.written = IM_COL32(250, 200, 60, 255);
+  t.written = IM_COL32(235, 120, 235, 255);
   t.read = IM_COL32(90, 170, 255, 255);
   t.poison = IM_COL32(80, 40, 80, 255);
   t.poison_text = IM_COL32(230, 150, 230, 255);
   t.race = IM_COL32(255, 70, 60, 255);
   t.arrow_read = IM_COL32(90, 170, 255, 200);
-  t.arrow_write = IM_COL32(250, 200, 60, 220);
+  t.arrow_write = IM_COL32(235, 120, 235, 230);
   t.thread_active = IM_COL32(120, 220, 140, 255);
   t.thread_idle = IM_COL32(90, 96, 110, 255);
   t.thread_exited = IM_COL32(55, 58, 66, 255);
@@ -27,7 +27,7 @@ Theme Theme::normal() {
   t.executed_line = IM_COL32(40, 70, 110, 200);
   t.good = IM_COL32(110, 210, 120, 255);
   t.bad = IM_COL32(255, 90, 80, 255);
-  t.warning = IM_COL32(240, 190, 70, 255);
+  t.warning = IM_COL32(255, 170, 30, 255);
   return t;
 }
 
@@ -38,13 +38,13 @@ Theme Theme::presenter() {
   t.cell_border = IM_COL32(255, 255, 255, 255);
   t.cell_text = IM_COL32(255, 255, 255, 255);
   t.changed = IM_COL32(0, 110, 0, 255);
-  t.written = IM_COL32(255, 255, 0, 255);
+  t.written = IM_COL32(255, 100, 255, 255);
   t.read = IM_COL32(0, 200, 255, 255);
   t.poison = IM_COL32(120, 0, 120, 255);
   t.poison_text = IM_COL32(255, 170, 255, 255);
   t.race = IM_COL32(255, 0, 0, 255);
   t.arrow_read = IM_COL32(0, 200, 255, 255);
-  t.arrow_write = IM_COL32(255, 255, 0, 255);
+  t.arrow_write = IM_COL32(255, 100, 255, 255);
   t.thread_active = IM_COL32(0, 255, 0, 255);
   t.thread_idle = IM_COL32(150, 150, 150, 255);
   t.thread_exited = IM_COL32(70, 70, 70, 255);
@@ -55,7 +55,7 @@ Theme Theme::presenter() {
   t.executed_line = IM_COL32(0, 60, 140, 255);
   t.good = IM_COL32(0, 255, 0, 255);
   t.bad = IM_COL32(255, 40, 40, 255);
-  t.warning = IM_COL32(255, 220, 0, 255);
+  t.warning = IM_COL32(255, 170, 0, 255);
   return t;
 }
 

@@ -9,7 +9,7 @@ struct Theme {
   bool high_contrast = false;
   ImU32 cell = 0, cell_border = 0, cell_text = 0;
   ImU32 changed = 0;      // cell whose value changed in this step
-  ImU32 written = 0;      // outline of a cell written in this step
+  ImU32 written = 0;      // outline of a cell written in this step (magenta: yellow-amber means a warning)
   ImU32 read = 0;         // outline of a cell read in this step
   ImU32 poison = 0, poison_text = 0;
   ImU32 race = 0;

@@ -1,8 +1,11 @@
-// Timeline: one mark per step, grouped by launch and labelled with the line of the barrier that
-// ends it; first / back / play-pause / forward / last, and the playing speed.
+// Timeline: one mark per step, grouped by launch and named for what the step does; first / back / play-pause / forward / last, and the playing speed.
 #include <imgui.h>
 
 #include <algorithm>
+#include <map>
+#include <set>
+#include <sstream>
+#include <string>
 
 #include "app/ui/panels.h"
 #include "app/view/timeline_model.h"
@@ -23,48 +26,82 @@ void draw_timeline_panel(UiContext& ui) {
   ImGui::SameLine();
   if (ImGui::Button(">|")) s.last();
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(150);
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   ImGui::SliderFloat("steps/s", &s.playback().steps_per_second, 0.25f, 30.0f, "%.2g", ImGuiSliderFlags_Logarithmic);
   ImGui::SameLine();
-  ImGui::TextUnformatted(m.where.c_str());
+  ImGui::TextUnformatted(fit_label(m.where, ImGui::GetContentRegionAvail().x, &ui.geometry).c_str());
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.where.c_str());
 
-  // The marks, launch by launch.
-  const float h = ImGui::GetFontSize() * 2.6f;
-  ImGui::BeginChild("marks", ImVec2(0, h + ImGui::GetStyle().ScrollbarSize + 4), false,
-                    ImGuiWindowFlags_HorizontalScrollbar);
-  ImDrawList* dl = ImGui::GetWindowDrawList();
+  // The marks, launch by launch, each named for what its step does ("load", "offset 1 read"; the
+  // barrier's line where the kernel has no caption). When the names do not all fit, every mark gets
+  // an equal share of the width and names are cut to it (full on hover); below a number's width
+  // the marks scroll.
+  const float gap = 2, launch_gap = ImGui::GetFontSize();
   const float number_w = std::max(ImGui::CalcTextSize("000").x + 6, ImGui::GetFontSize() * 1.8f);
-  // Marks say what the step does ("load", "offset 1 read") when every name fits the panel;
-  // otherwise the barrier's line number, with the names on hover.
-  auto name_of = [](const app::TimelineMark& mark) { return mark.name.empty() ? std::string("end") : mark.name; };
-  float named_total = 0;
-  bool all_named = !m.marks.empty();
-  for (const auto& mark : m.marks) {
-    all_named &= !mark.name.empty() || mark.barrier == sim::kNoLine;
-    named_total += std::max(number_w, ImGui::CalcTextSize(name_of(mark).c_str()).x + 10) + 2;
-  }
-  const bool names = all_named && named_total <= ImGui::GetContentRegionAvail().x;
+  auto name_of = [](const app::TimelineMark& mark) {
+    if (!mark.name.empty()) return mark.name;
+    if (mark.barrier == sim::kNoLine) return std::string("end");
+    return "line " + mark.label.substr(mark.label.rfind(':') + 1);
+  };
+  const float room = ImGui::GetContentRegionAvail().x - 4;
+  // Shortening rule, before cutting: a word most names share says nothing on a mark ("offset 1
+  // read" -> "1 read" when nearly every step is an offset's).
+  auto shortened = [&](const std::string& name) {
+    std::map<std::string, int> count;
+    for (const auto& mark : m.marks) {
+      std::istringstream words(name_of(mark));
+      std::set<std::string> seen;
+      for (std::string w; words >> w;)
+        if (seen.insert(w).second) ++count[w];
+    }
+    std::istringstream words(name);
+    std::string out;
+    for (std::string w; words >> w;)
+      if (2 * count[w] <= static_cast<int>(m.marks.size())) out += (out.empty() ? "" : " ") + w;
+    return out.empty() ? name : out;
+  };
+  const float fixed = gap * static_cast<float>(m.marks.size()) + launch_gap * static_cast<float>(m.launches.size() - 1);
+  float named_total = fixed;
+  for (const auto& mark : m.marks) named_total += std::max(number_w, ImGui::CalcTextSize(name_of(mark).c_str()).x + 10);
+  const float share = m.marks.empty() ? number_w : std::max(number_w, (room - fixed) / static_cast<float>(m.marks.size()));
+  const bool all_fit = named_total <= room;
+  const bool scrolls = !all_fit && fixed + share * static_cast<float>(m.marks.size()) > room;
+  const bool launch_labels = m.launches.size() > 1;  // one launch: its name is in the status line
+  const float mark_h = ImGui::GetFontSize() + 6;
+  const float h = mark_h + (launch_labels ? ImGui::GetTextLineHeightWithSpacing() : 0) +
+                  (scrolls ? ImGui::GetStyle().ScrollbarSize : 0) + 4;
+  ImGui::BeginChild("marks", ImVec2(0, h), false, scrolls ? ImGuiWindowFlags_HorizontalScrollbar : ImGuiWindowFlags_NoScrollbar);
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  float current_x = 0;
   for (size_t l = 0; l < m.launches.size(); ++l) {
     const auto& launch = m.launches[l];
     ImGui::BeginGroup();
-    ImGui::TextDisabled("%s", launch.label.c_str());
+    if (launch_labels) {
+      float launch_w = 0;
+      for (int k = 0; k < launch.steps; ++k)
+        launch_w += (all_fit ? std::max(number_w, ImGui::CalcTextSize(name_of(m.marks[launch.first + k]).c_str()).x + 10) : share) + gap;
+      ImGui::TextDisabled("%s", fit_label(launch.label, launch_w, &ui.geometry).c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", launch.label.c_str());
+    }
     for (int k = 0; k < launch.steps; ++k) {
       const int index = launch.first + k;
       const auto& mark = m.marks[index];
-      const float mark_w = names ? std::max(number_w, ImGui::CalcTextSize(name_of(mark).c_str()).x + 10) : number_w;
-      if (k) ImGui::SameLine(0, 2);
+      const std::string full = name_of(mark);
+      const float mark_w = all_fit ? std::max(number_w, ImGui::CalcTextSize(full.c_str()).x + 10) : share;
+      if (k) ImGui::SameLine(0, gap);
       ImGui::PushID(index);
       const ImVec2 p = ImGui::GetCursorScreenPos();
-      if (ImGui::InvisibleButton("mark", ImVec2(mark_w, ImGui::GetFontSize() + 6))) s.go_to(index);
+      if (ImGui::InvisibleButton("mark", ImVec2(mark_w, mark_h))) s.go_to(index);
       const bool current = index == m.current;
-      dl->AddRectFilled(p, ImVec2(p.x + mark_w, p.y + ImGui::GetFontSize() + 6),
+      if (current) current_x = p.x - ImGui::GetWindowPos().x + ImGui::GetScrollX();
+      dl->AddRectFilled(p, ImVec2(p.x + mark_w, p.y + mark_h),
                         current ? ui.theme.written : ImGui::IsItemHovered() ? ui.theme.cell_border : ui.theme.cell, 3);
-      const std::string line = names                          ? name_of(mark)
-                               : mark.barrier == sim::kNoLine ? "end"
-                                                              : mark.label.substr(mark.label.rfind(':') + 1);
-      const ImVec2 ts = ImGui::CalcTextSize(line.c_str());
+      dl->AddRect(p, ImVec2(p.x + mark_w, p.y + mark_h), ui.theme.cell_border, 3);
+      std::string text = fit_label(all_fit ? full : shortened(full), mark_w - 6, &ui.geometry);
+      if (text.empty()) text = fit_label(std::to_string(mark.step), mark_w - 4, &ui.geometry);
+      const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
       dl->AddText(ImVec2(p.x + (mark_w - ts.x) / 2, p.y + 3), current ? IM_COL32(0, 0, 0, 255) : ui.theme.cell_text,
-                  line.c_str());
+                  text.c_str());
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s\nstep %d: %s%sends %s", launch.label.c_str(), mark.step, mark.caption.c_str(),
                           mark.caption.empty() ? "" : "\n",
@@ -72,14 +109,11 @@ void draw_timeline_panel(UiContext& ui) {
       ImGui::PopID();
     }
     ImGui::EndGroup();
-    if (l + 1 < m.launches.size()) ImGui::SameLine(0, 16);
+    if (l + 1 < m.launches.size()) ImGui::SameLine(0, launch_gap);
   }
-  // Keep the current mark in view while playing (named marks all fit).
-  if (m.playing && !m.marks.empty() && !names) {
-    const float x = static_cast<float>(m.current) * (number_w + 2);
-    if (x < ImGui::GetScrollX() || x > ImGui::GetScrollX() + ImGui::GetWindowWidth() - number_w)
-      ImGui::SetScrollX(x - ImGui::GetWindowWidth() / 2);
-  }
+  // Keep the current mark in view while playing.
+  if (scrolls && m.playing && (current_x < ImGui::GetScrollX() || current_x > ImGui::GetScrollX() + ImGui::GetWindowWidth() - share))
+    ImGui::SetScrollX(current_x - ImGui::GetWindowWidth() / 2);
   ImGui::EndChild();
   ImGui::End();
 }

@@ -38,7 +38,7 @@ CodeModel build_code_view(const RunResult& run, int launch, int step, int block,
     m.missing = file + " is not embedded in this build";
     return m;
   }
-  std::set<uint32_t> executed, racy;
+  std::set<uint32_t> executed, racy, racy_across_warps;
   uint32_t barrier = 0;
   if (st) {
     for (const sim::Event& e : st->events) {
@@ -47,6 +47,7 @@ CodeModel build_code_view(const RunResult& run, int launch, int step, int block,
       if (l.file != file) continue;
       executed.insert(l.line);
       if (e.flags & sim::kRacy) racy.insert(l.line);
+      if ((e.flags & sim::kRacy) && !(e.flags & sim::kRaceInOneWarp)) racy_across_warps.insert(l.line);
     }
     if (st->barrier != sim::kNoLine && sim::LineTable::get(st->barrier).file == file)
       barrier = sim::LineTable::get(st->barrier).line;
@@ -54,7 +55,8 @@ CodeModel build_code_view(const RunResult& run, int launch, int step, int block,
   std::istringstream in(source->text);
   std::string text;
   for (int n = 1; std::getline(in, text); ++n)
-    m.lines.push_back({n, text, static_cast<uint32_t>(n) == barrier, executed.count(n) > 0, racy.count(n) > 0});
+    m.lines.push_back({n, text, static_cast<uint32_t>(n) == barrier, executed.count(n) > 0, racy.count(n) > 0,
+                       racy.count(n) > 0 && racy_across_warps.count(n) == 0});
   m.focus_line = barrier ? static_cast<int>(barrier) : executed.empty() ? 1 : static_cast<int>(*executed.begin());
   return m;
 }

@@ -15,6 +15,7 @@ struct CodeLineView {
   bool barrier = false;   // the barrier that ends the current step
   bool executed = false;  // some thread of the shown block ran a memory access or warp op here
   bool racy = false;      // one side of a race in this step
+  bool race_in_one_warp = false;  // ... and every such race there is inside one warp (a warning)
 };
 
 struct CodeModel {

@@ -80,6 +80,48 @@ step_view_changes scan3 2000 "warp scan at round 3" -- gui block-exclusive-sum -
 # ---- 1c. a large block's focus window ----
 step_view_changes focus 2000 "focus window at T512 of 1024" -- gui kogge-stone --n 1024 --tpb 1024 --dtype int32 --step 19 -- --focus 512
 
+# ---- 1d. layouts that fit: presenter mode at 1280x720 and 1920x1080, the normal layout at 1280x720 ----
+# From the geometry the panels drew with: every step-view row and the caption inside the window and
+# inside the step view's visible area (no scrolling needed), no label wider than its box; at TPB 8
+# on a 1280x720 projector cells at least 48 px wide.
+fits() {  # fits STATEFILE MIN_CELL_W
+  /usr/bin/python3 - "$1" "$2" <<'PY' || fail "layout check failed for $1"
+import json, sys
+d = json.load(open(sys.argv[1])); g = d['geometry']; W, H = g['window']
+ax, ay, aw, ah = g['step_view_area']
+bad = []
+for name, (x, y, w, h) in g['rows'].items():
+    if not (0 <= x and x + w <= W + 0.5 and 0 <= y and y + h <= H + 0.5): bad.append(name + ' outside the window')
+    if name != 'caption' and not (ay - 0.5 <= y and y + h <= ay + ah + 0.5 and x + w <= ax + aw + 0.5):
+        bad.append(name + ' outside the visible step view %s' % [x, y, w, h])
+if g['overflowing']: bad.append('labels wider than their box: %s' % g['overflowing'])
+if g['cell_w'] < float(sys.argv[2]): bad.append('cells %.1f px wide < %s' % (g['cell_w'], sys.argv[2]))
+if 'caption' not in g['rows'] or len(g['rows']) < 5: bad.append('rows missing: %s' % list(g['rows']))
+if bad: print('\n'.join(bad)); sys.exit(1)
+print('%d rows, %d labels, cells %.0f px' % (len(g['rows']), g['labels'], g['cell_w']))
+PY
+}
+for size in "1280 720 48" "1920 1080 72"; do
+  read -r W H MIN <<<"$size"
+  for what in seed003 race scan focus; do
+    case $what in
+      seed003) args=(--scenario "$SCENARIO" --step 1); min=$MIN ;;
+      race) args=(gui kogge-stone --schedule forward --bug no-second-barrier --step 1 --replay 10); min=$MIN ;;
+      scan) args=(gui block-exclusive-sum --n 32 --tpb 32 --dtype int32 --step 0 --replay 128); min=0 ;;
+      focus) args=(gui kogge-stone --n 1024 --tpb 1024 --dtype int32 --step 19 --focus 512); min=0 ;;
+    esac
+    "$APP" "${args[@]}" --presenter --width "$W" --height "$H" --screenshot "$WORK/presenter-$what-$W.png" \
+      --state-file "$WORK/presenter-$what-$W.json"
+    echo -n "presenter $W x $H $what: "
+    fits "$WORK/presenter-$what-$W.json" "$min"
+  done
+done
+"$APP" --scenario "$SCENARIO" --step 1 --width 1280 --height 720 --screenshot "$WORK/normal-1280.png" --state-file "$WORK/normal-1280.json"
+echo -n "normal 1280 x 720 seed003: "
+fits "$WORK/normal-1280.json" 0
+pass "presenter layouts at 1280x720 and 1920x1080 and the normal one at 1280x720 show every row, labels fit"
+[[ -n "${GUI_SHOTS:-}" ]] && cp "$WORK"/presenter-*.png "$WORK"/normal-1280.png "$GUI_SHOTS"/
+
 # ---- 2. a running instance, driven with keys ----
 STATE="$WORK/state.json"
 "$APP" --state-file "$STATE" &
