@@ -132,7 +132,10 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   session.settle();  // the first run (and the GPU's answer) before the first frame
   if (o.compare_schedules) session.compare_schedules();
   if (o.gpu_runs > 0) session.run_gpu_outcomes(o.gpu_runs);
-  if (o.compare_schedules || o.gpu_runs > 0) session.settle();
+  if (o.compare_schedules || o.gpu_runs > 0) {
+    session.settle();
+    ui.panel_open["Race lab"] = true;  // presenter mode shows it on demand: it was asked for
+  }
   if (o.launch || o.step) {
     if (o.launch) state.go_to(state.timeline().index_of(*o.launch, o.step.value_or(0)));
     else state.go_to(*o.step);
@@ -230,6 +233,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       now["geometry"] = {{"rows", g.rows},
                          {"step_view_area", g.step_view_area},
                          {"cell_w", g.cell_w},
+                         {"race_lab_bars", g.race_lab_bars},
                          {"labels", g.labels},
                          {"overflowing", g.overflowing},
                          {"window", {window->width(), window->height()}},

@@ -27,6 +27,7 @@ struct FrameGeometry {
   std::map<std::string, std::array<float, 4>> rows;  // x, y, w, h on screen
   std::array<float, 4> step_view_area{};             // the step view's visible drawing area
   float cell_w = 0;                                  // the step view's cell width (px)
+  int race_lab_bars = -1;                            // bars in the race lab's chart (-1: not drawn)
   int labels = 0;
   std::vector<std::string> overflowing;  // labels drawn wider than their box: "text (w > box)"
   void label(const std::string& text, float text_w, float box_w);

@@ -1,13 +1,22 @@
-// Race lab: compare every schedule (lockstep, forward, reverse and 16 random seeds), grouped by
-// distinct output with the wrong elements in red; click a schedule to watch that run. And run the
-// same variant R times on the GPU: at classroom sizes it usually hides the bug.
+// Race lab: compare every schedule (lockstep, forward, reverse and 16 random seeds) and R runs on
+// the GPU as a bar chart of distinct outputs (at classroom sizes the GPU usually hides the bug);
+// click a bar to watch a schedule that gave it; every output as text below.
 #include <imgui.h>
+
+#include <algorithm>
+#include <string>
 
 #include "app/ui/panels.h"
 #include "app/view/race_lab_model.h"
 
 namespace syncscope::ui {
 namespace {
+
+void hatch_rect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour) {
+  dl->PushClipRect(a, b, true);
+  for (float x = a.x - (b.y - a.y); x < b.x; x += 7) dl->AddLine(ImVec2(x, b.y), ImVec2(x + (b.y - a.y), a.y), colour, 2.0f);
+  dl->PopClipRect();
+}
 
 void outcome(UiContext& ui, const app::OutcomeView& o, int id, bool clickable_schedules) {
   ImGui::PushID(id);
@@ -41,6 +50,124 @@ void outcome(UiContext& ui, const app::OutcomeView& o, int id, bool clickable_sc
   ImGui::PopID();
 }
 
+// Which bar is picked (its output drawn as a row); -1: the one the step view's run gave.
+struct ChartSelection {
+  int bar = -1;
+  uint64_t run = 0;
+};
+
+// The bars: per distinct output two columns side by side, the share of the schedules that gave it
+// (solid) and of the GPU runs (lighter, striped), green when correct, red when wrong. A click picks
+// a bar: its output row below, and the step view shows the first schedule that gave it.
+void draw_chart(UiContext& ui, const RunResult& run, const app::RaceLabModel& m, float height) {
+  const Theme& th = ui.theme;
+  ChartSelection& sel = ui.state_of<ChartSelection>();
+  if (sel.run != run.id && sel.bar >= 0 && sel.bar < static_cast<int>(m.bars.size()) && !m.bars[sel.bar].viewed) sel.bar = -1;
+  sel.run = run.id;
+  const float fs = ImGui::GetFontSize();
+  const float width = ImGui::GetContentRegionAvail().x;
+  const int n = static_cast<int>(m.bars.size());
+  const float group = std::min(fs * 6, width / static_cast<float>(std::max(1, n)));
+  const float column = group * 0.36f;
+  const float label_h = ImGui::GetTextLineHeightWithSpacing();
+  const float chart_h = std::max(fs * 3, height - 4 * label_h);
+  // The tallest share fills the chart.
+  float tallest = 0.01f;
+  for (const app::OutputBar& b : m.bars) {
+    if (m.schedule_runs) tallest = std::max(tallest, static_cast<float>(b.schedule_runs) / static_cast<float>(m.schedule_runs));
+    if (m.gpu_runs) tallest = std::max(tallest, static_cast<float>(b.gpu_runs) / static_cast<float>(m.gpu_runs));
+  }
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 o = ImGui::GetCursorScreenPos();
+  const float base = o.y + label_h + chart_h;  // the bars stand on this line
+  dl->AddLine(ImVec2(o.x, base), ImVec2(o.x + group * static_cast<float>(n), base), th.dim_text, 1.5f);
+  int shown = sel.bar;
+  for (int k = 0; k < n && shown < 0; ++k)
+    if (m.bars[k].viewed) shown = k;
+  for (int k = 0; k < n; ++k) {
+    const app::OutputBar& b = m.bars[k];
+    const float x = o.x + group * static_cast<float>(k) + group * 0.12f;
+    const ImU32 colour = b.correct ? th.good : th.race;
+    auto column_at = [&](float cx, int runs, int total, bool striped) {
+      if (total <= 0) return;
+      const float h = chart_h * static_cast<float>(runs) / static_cast<float>(total) / tallest;
+      const ImVec2 a(cx, base - h), z(cx + column, base);
+      if (striped) {
+        dl->AddRectFilled(a, z, (colour & 0x00FFFFFF) | 0x70000000);
+        hatch_rect(dl, a, z, colour);
+      } else {
+        dl->AddRectFilled(a, z, colour);
+      }
+      const std::string count = std::to_string(runs) + "/" + std::to_string(total);
+      const std::string text = fit_label(count, column + group * 0.1f, &ui.geometry);
+      const float tw = ImGui::CalcTextSize(text.c_str()).x;
+      dl->AddText(ImVec2(cx + (column - tw) / 2, base - h - label_h), th.label, text.c_str());
+    };
+    column_at(x, b.schedule_runs, m.schedule_runs, false);
+    column_at(x + column + group * 0.04f, b.gpu_runs, m.gpu_runs, true);
+    const float left = o.x + group * static_cast<float>(k);
+    const std::string name = fit_label(b.name, group - 4, &ui.geometry);
+    dl->AddText(ImVec2(left + (group - ImGui::CalcTextSize(name.c_str()).x) / 2, base + 4), colour, name.c_str());
+    const std::string verdict = fit_label(b.correct ? "correct" : std::to_string(b.wrong.size()) + " wrong", group - 4, &ui.geometry);
+    dl->AddText(ImVec2(left + (group - ImGui::CalcTextSize(verdict.c_str()).x) / 2, base + 4 + label_h), colour, verdict.c_str());
+    if (k == shown)
+      dl->AddRect(ImVec2(o.x + group * static_cast<float>(k) + 1, o.y), ImVec2(o.x + group * static_cast<float>(k + 1) - 1, base + 2 * label_h + 6),
+                  th.label, 4, 0, 2.5f);
+    ImGui::SetCursorScreenPos(ImVec2(o.x + group * static_cast<float>(k), o.y));
+    ImGui::PushID(k);
+    if (ImGui::InvisibleButton("bar", ImVec2(group, chart_h + 3 * label_h + 6))) {
+      sel.bar = k;
+      if (!b.schedules.empty() && !b.viewed) ui.session.use_schedule(b.schedules.front());
+    }
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::Text("output %s: %s", b.name.c_str(), b.correct ? "correct" : "wrong");
+      if (m.schedule_runs) ImGui::Text("%d of %d schedules", b.schedule_runs, m.schedule_runs);
+      if (m.gpu_runs) ImGui::Text("%d of %d GPU runs", b.gpu_runs, m.gpu_runs);
+      if (!b.wrong.empty()) {
+        std::string list;
+        for (size_t i = 0; i < b.wrong.size() && i < 40; ++i) list += (i ? ", " : "") + std::to_string(b.wrong[i]);
+        if (b.wrong.size() > 40) list += ", ...";
+        ImGui::Text("wrong elements: %s", list.c_str());
+      }
+      if (!b.schedules.empty()) {
+        std::string list;
+        for (const auto& s : b.schedules) list += (list.empty() ? "" : " ") + s;
+        ImGui::TextWrapped("schedules: %s", list.c_str());
+        ImGui::TextUnformatted("click: watch it in the step view");
+      }
+      ImGui::EndTooltip();
+    }
+    ImGui::PopID();
+  }
+  ui.geometry.race_lab_bars = n;
+  ImGui::SetCursorScreenPos(ImVec2(o.x, base + 2 * label_h + 10));
+  // The key, and the picked output as a row of cells, wrong ones filled red.
+  if (m.schedule_runs && m.gpu_runs)
+    ImGui::TextDisabled("solid: share of the %d schedules   striped: share of the %d GPU runs", m.schedule_runs, m.gpu_runs);
+  else
+    ImGui::TextDisabled("share of the %d %s that gave each output", m.schedule_runs ? m.schedule_runs : m.gpu_runs,
+                        m.schedule_runs ? "schedules" : "GPU runs");
+  if (shown < 0 || shown >= n) return;
+  const app::OutputBar& b = m.bars[shown];
+  ImGui::Text("output %s:", b.name.c_str());
+  const float cell_w = std::max(ImGui::CalcTextSize("0000").x, fs * 2.2f);
+  for (size_t i = 0; i < b.values.size(); ++i) {
+    ImGui::SameLine(0, 2);
+    if (ImGui::GetCursorScreenPos().x + cell_w > ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x) ImGui::NewLine();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(cell_w, label_h));
+    dl->AddRectFilled(p, ImVec2(p.x + cell_w, p.y + label_h - 2), b.values[i].second ? th.race : th.cell, 3);
+    dl->AddRect(p, ImVec2(p.x + cell_w, p.y + label_h - 2), th.cell_border, 3);
+    const std::string text = fit_label(b.values[i].first, cell_w - 4, &ui.geometry);
+    dl->AddText(ImVec2(p.x + (cell_w - ImGui::CalcTextSize(text.c_str()).x) / 2, p.y), th.cell_text, text.c_str());
+  }
+  if (b.more_values > 0) {
+    ImGui::SameLine();
+    ImGui::TextDisabled("+%d more", b.more_values);
+  }
+}
+
 }  // namespace
 
 void draw_race_lab_panel(UiContext& ui) {
@@ -72,6 +199,21 @@ void draw_race_lab_panel(UiContext& ui) {
   if (ui.session.lab_busy()) ImGui::TextColored(ImColor(ui.theme.warning), "working...");
 
   ImGui::BeginChild("outcomes");
+  if (!m.schedules_status.empty()) ImGui::TextWrapped("schedules: %s", m.schedules_status.c_str());
+  if (!m.gpu_status.empty()) {
+    if (m.gpu_failed) ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.bad).Value);
+    ImGui::TextWrapped("%s", m.gpu_status.c_str());
+    if (m.gpu_failed) ImGui::PopStyleColor();
+  }
+  if (!m.bars.empty()) {
+    const float fs = ImGui::GetFontSize();
+    draw_chart(ui, *run, m, std::clamp(ImGui::GetContentRegionAvail().y - 4 * fs, 8 * fs, 22 * fs));
+  }
+  if (!m.bars.empty() && !ImGui::CollapsingHeader("every output as text")) {
+    ImGui::EndChild();
+    ImGui::End();
+    return;
+  }
   if (!m.gpu_status.empty()) {
     if (m.gpu_failed) ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.bad).Value);
     ImGui::TextWrapped("%s", m.gpu_status.c_str());

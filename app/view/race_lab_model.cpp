@@ -30,6 +30,46 @@ std::vector<OutcomeView> outcome_views(const RunResult& run, const Outcomes& o) 
   return out;
 }
 
+std::vector<OutputBar> output_bars(const RunResult& run, const Outcomes* schedules, const Outcomes* gpu) {
+  std::vector<OutputBar> bars;
+  std::vector<const Outcome*> first_seen;  // the outcome each bar came from (for its bits)
+  const DType dtype = run.config.problem.dtype;
+  const std::string viewed = run.config.schedule.name();
+  auto add = [&](const Outcome& o, bool from_gpu) {
+    size_t k = 0;
+    while (k < bars.size() && !(first_seen[k]->bits == o.bits && first_seen[k]->poison == o.poison)) ++k;
+    if (k == bars.size()) {
+      OutputBar b;
+      b.correct = o.match;
+      for (size_t i = 0; i < o.bits.size(); ++i) {
+        const bool poison = o.poison[i] != 0;
+        const bool wrong = differs_from_reference(dtype, sim::bits_to_double(dtype, o.bits[i]), poison, run.expected[i]);
+        if (wrong) b.wrong.push_back(static_cast<int>(i));
+        if (static_cast<int>(i) < kValuesShown) b.values.emplace_back(format_value(dtype, o.bits[i], poison), wrong);
+      }
+      b.more_values = std::max(0, static_cast<int>(o.bits.size()) - kValuesShown);
+      bars.push_back(std::move(b));
+      first_seen.push_back(&o);
+    }
+    OutputBar& b = bars[k];
+    (from_gpu ? b.gpu_runs : b.schedule_runs) += o.runs;
+    if (!from_gpu) {
+      b.schedules.insert(b.schedules.end(), o.schedules.begin(), o.schedules.end());
+      b.viewed |= std::find(o.schedules.begin(), o.schedules.end(), viewed) != o.schedules.end();
+    }
+  };
+  if (schedules)
+    for (const Outcome& o : schedules->distinct) add(o, false);
+  if (gpu)
+    for (const Outcome& o : gpu->distinct) add(o, true);
+  std::stable_sort(bars.begin(), bars.end(), [](const OutputBar& a, const OutputBar& b) {
+    if (a.correct != b.correct) return a.correct;
+    return a.schedule_runs + a.gpu_runs > b.schedule_runs + b.gpu_runs;
+  });
+  for (size_t k = 0; k < bars.size(); ++k) bars[k].name = k < 26 ? std::string(1, static_cast<char>('A' + k)) : std::to_string(k + 1);
+  return bars;
+}
+
 }  // namespace
 
 RaceLabModel build_race_lab(const RunResult& run, const Outcomes* schedules, bool schedules_busy, const Outcomes* gpu,
@@ -55,6 +95,11 @@ RaceLabModel build_race_lab(const RunResult& run, const Outcomes* schedules, boo
     m.gpu_failed = !gpu->error.empty() && !gpu->unavailable;
     m.gpu = outcome_views(run, *gpu);
   }
+  const Outcomes* shown_schedules = schedules_busy ? nullptr : schedules;
+  const Outcomes* shown_gpu = gpu_busy || (gpu && !gpu->error.empty()) ? nullptr : gpu;
+  m.bars = output_bars(run, shown_schedules, shown_gpu);
+  m.schedule_runs = shown_schedules ? shown_schedules->runs : 0;
+  m.gpu_runs = shown_gpu ? shown_gpu->runs : 0;
   return m;
 }
 

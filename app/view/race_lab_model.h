@@ -20,6 +20,19 @@ struct OutcomeView {
   int more_values = 0;                               // elements not listed
 };
 
+// The chart: one bar per distinct output across the simulator's schedules and the GPU's runs,
+// with how many of each gave it, as a share of the schedules (19) and of the GPU runs (R).
+struct OutputBar {
+  std::string name;  // "A", "B", ... in order of bars
+  bool correct = false;
+  int schedule_runs = 0, gpu_runs = 0;
+  std::vector<std::string> schedules;  // which schedules gave it
+  std::vector<int> wrong;              // indices of the elements that differ from the reference
+  std::vector<std::pair<std::string, bool>> values;  // the first elements, and whether each is wrong
+  int more_values = 0;
+  bool viewed = false;  // the run on screen (its schedule) gave this output
+};
+
 struct RaceLabModel {
   std::string variant;  // "bug no-second-barrier: read and write of one step overlap ..." / "the correct kernel"
   std::string schedules_status;  // "" (not compared yet), "comparing...", "3 distinct outputs in 19 runs, 12 correct"
@@ -27,6 +40,8 @@ struct RaceLabModel {
   std::string gpu_status;  // "" / "running on the GPU..." / gpu_verdict(...)
   bool gpu_failed = false;  // a run faulted (the as-written axis sum at TPB >= 32 does)
   std::vector<OutcomeView> gpu;
+  std::vector<OutputBar> bars;  // correct first, then by runs
+  int schedule_runs = 0, gpu_runs = 0;  // the totals the bars are shares of
 };
 
 RaceLabModel build_race_lab(const RunResult& run, const Outcomes* schedules, bool schedules_busy, const Outcomes* gpu,

@@ -120,6 +120,16 @@ done
 echo -n "normal 1280 x 720 seed003: "
 fits "$WORK/normal-1280.json" 0
 pass "presenter layouts at 1280x720 and 1920x1080 and the normal one at 1280x720 show every row, labels fit"
+# The race lab in presenter mode: one bar per distinct output of the 19 schedules (as the CLI counts
+# them), labels inside their boxes.
+LAB=(kogge-stone --bug no-second-barrier)
+"$APP" gui "${LAB[@]}" --compare-schedules --presenter --width 1280 --height 720 --screenshot "$WORK/presenter-lab-1280.png" \
+  --state-file "$WORK/presenter-lab-1280.json"
+distinct=$("$APP" run "${LAB[@]}" --schedule all --json | /usr/bin/python3 -c "import json,sys; print(len(json.load(sys.stdin)['schedules']['distinct']))")
+bars=$(json "$WORK/presenter-lab-1280.json" "d['geometry']['race_lab_bars']")
+[[ "$bars" == "$distinct" ]] || fail "race lab chart: $bars bars for $distinct distinct outputs"
+[[ $(json "$WORK/presenter-lab-1280.json" "len(d['geometry']['overflowing'])") == 0 ]] || fail "race lab labels overflow"
+pass "race lab chart in presenter mode: $bars bars, one per distinct output"
 [[ -n "${GUI_SHOTS:-}" ]] && cp "$WORK"/presenter-*.png "$WORK"/normal-1280.png "$GUI_SHOTS"/
 
 # ---- 2. a running instance, driven with keys ----
@@ -158,6 +168,9 @@ xdotool key space; wait_for "d['playing']" False
 pass "Space plays and pauses"
 xdotool key F11; wait_for "d['presenter']" True
 pass "F11 switches to presenter mode"
+xdotool key F5; wait_for "'Race lab' in d['panels']" True
+xdotool key Escape; wait_for "'Race lab' in d['panels']" False
+pass "F5 shows the race lab over the step view in presenter mode, Esc hides it"
 xdotool key ctrl+q
 for _ in $(seq 50); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
 wait "$PID" || fail "the app exited with $?"
