@@ -23,7 +23,9 @@
 
 #include "app/command_line/config_args.h"
 #include "app/gl/overview_strip.h"
+#include "app/export/perfetto_trace.h"
 #include "app/gl/window.h"
+#include "app/handouts.h"
 #include "app/state/session.h"
 #include "app/ui/panels.h"
 
@@ -41,6 +43,8 @@ struct GuiOptions {
   int width = 1600, height = 1000;
   bool compare_schedules = false;
   int gpu_runs = 0;
+  HandoutRequest handouts;
+  std::string trace;
 };
 
 double process_cpu_ms() {
@@ -95,7 +99,8 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     return command_line::kExitBadArguments;
   }
 
-  const bool offscreen = !o.screenshot.empty() || o.bench_frames > 0;
+  Handouts handouts(o.handouts);
+  const bool offscreen = !o.screenshot.empty() || o.bench_frames > 0 || handouts.wanted() || !o.trace.empty();
   gl::WindowOptions wo;
   wo.width = o.width;
   wo.height = o.height;
@@ -142,6 +147,23 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   }
   // Where the step has fewer operations, the step view stops at its last (and the slider says so).
   if (o.replay) state.set_replay(*o.replay);
+  if (!o.trace.empty()) {
+    const auto failed = state.run() ? write_file_atomically(o.trace, perfetto_trace(*state.run()).dump() + "\n")
+                                    : std::optional<std::string>("no run to write");
+    if (failed) {
+      err << "syncscope: " << o.trace << ": " << *failed << "\n";
+      return command_line::kExitInternal;
+    }
+    out << o.trace << ": the run as Perfetto trace-event JSON (ui.perfetto.dev)\n";
+    if (!handouts.wanted() && o.screenshot.empty()) return command_line::kExitRan;
+  }
+  if (handouts.wanted()) {
+    if (std::string bad = handouts.check(state); !bad.empty()) {
+      err << "syncscope: " << bad << "\n";
+      return command_line::kExitBadArguments;
+    }
+    ui.handout = true;
+  }
   int shown_tpb = 0;
   float styled_font_px = window->font_size();
 
@@ -170,7 +192,23 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       styled_font_px = window->font_size();
       apply_style(ui, *window);
     }
-    if (o.bench_frames) {
+    // Hand-outs: the step view alone, each frame where the next picture is (after the first few
+    // frames, when windows have their sizes).
+    const bool handout_frame = handouts.wanted() && frame >= 3;
+    if (handout_frame) {
+      if (!handouts.prepare(state)) {
+        std::string summary;
+        if (std::string e = handouts.finish(&summary); !e.empty()) {
+          err << "syncscope: " << e << "\n";
+          exit_code = command_line::kExitInternal;
+        }
+        out << summary;
+        break;
+      }
+      window->keep_next_frame_pixels();
+    }
+    if (handouts.wanted()) {
+    } else if (o.bench_frames) {
       // Playing at one step per frame, wrapping around; while replaying, one operation per frame.
       if (state.replay() >= 0 && state.replay() < state.replay_total()) state.move_replay(1);
       else if (state.at_end()) state.first();
@@ -181,7 +219,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     double block_view = 0;
     ui.panel_rects.clear();
     ui.geometry.clear();
-    if (block_view_only) {
+    if (block_view_only || handouts.wanted()) {
       ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
       ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize, ImGuiCond_Always);
       const auto b0 = std::chrono::steady_clock::now();
@@ -210,6 +248,13 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
         if (block_view_only) break;
         block_view_only = true;
         frame = 0;
+      }
+    }
+    if (auto pixels = window->take_pixels(); pixels && handout_frame) {
+      if (std::string e = handouts.take(state, *pixels, window->width(), window->height(), ui.geometry.step_view_bottom); !e.empty()) {
+        err << "syncscope: " << e << "\n";
+        exit_code = command_line::kExitInternal;
+        break;
       }
     }
     if (auto captured = window->take_capture_result()) {
@@ -286,6 +331,13 @@ int run_gui_command(const std::vector<std::string>& args, std::ostream& out, std
     cmd->add_flag("--compare-schedules", o.compare_schedules, "open with the race lab's schedule comparison done");
     cmd->add_option("--gpu-runs", o.gpu_runs, "open with this many GPU runs of the variant counted")
         ->check(CLI::Range(1, 100000));
+    cmd->add_option("--gif", o.handouts.gif, "write an animated GIF of the step view (every step, replayed) and exit");
+    cmd->add_option("--sheet", o.handouts.sheet, "write a PNG with every step of the shown block stacked and exit");
+    cmd->add_option("--step-png", o.handouts.step_png, "write a PNG of the step view alone (this step) and exit");
+    cmd->add_option("--from", o.handouts.from, "GIF and sheet: the first step (timeline position, default 0)");
+    cmd->add_option("--to", o.handouts.to, "GIF and sheet: the last step (default the last)");
+    cmd->add_option("--fps", o.handouts.fps, "GIF: frames per second (0.5..50, default 4)");
+    cmd->add_option("--trace", o.trace, "write the run as Perfetto / Chrome trace-event JSON and exit");
     cmd->add_option("--width", o.width, "window width")->check(CLI::Range(320, 8192));
     cmd->add_option("--height", o.height, "window height")->check(CLI::Range(240, 8192));
   }

@@ -79,7 +79,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       "  syncscope                          open the default demo (kogge-stone, n=8, TPB=8)\n"
       "  syncscope --scenario FILE          open a saved scenario\n"
       "  syncscope gui [ALGO] [run options] [--launch L] [--step K] [--replay K] [--focus T] [--presenter]\n"
-      "                [--screenshot out.png]   open the app there (`syncscope gui --help` for all)");
+      "                [--screenshot out.png]   open the app there (`syncscope gui --help` for all)\n"
+      "  syncscope gui [ALGO] ... --gif out.gif [--from K --to L] [--fps F] | --sheet out.png | --step-png out.png\n"
+      "                | --trace out.json        hand-outs for slides, written off screen");
   app.name("syncscope");
   app.require_subcommand(0, 1);
 
@@ -87,6 +89,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   auto* list = app.add_subcommand("list", "algorithms with their parameters and defaults");
   list->add_flag("--json", list_as_json, "JSON instead of text");
 
+  // Listed for --help only: the entry point opens the window before this parser sees "gui".
+  app.add_subcommand("gui", "open the app (flags: `syncscope gui --help`): step view, presenter mode, GIF / sheet / trace export");
   ConfigArgs config;
   RunFlags flags;
   auto* run = app.add_subcommand("run", "simulate an algorithm and compare with the CPU reference");

@@ -207,6 +207,17 @@ void Window::begin_frame() {
 
 void Window::capture_next_frame(std::string path) { capture_path_ = std::move(path); }
 
+std::optional<std::vector<unsigned char>> Window::take_pixels() {
+  auto p = std::move(kept_pixels_);
+  kept_pixels_.reset();
+  return p;
+}
+
+bool write_png(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba) {
+  stbi_flip_vertically_on_write(0);
+  return stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4) != 0;
+}
+
 std::optional<std::string> Window::take_capture_result() {
   auto r = std::move(capture_result_);
   capture_result_.reset();
@@ -221,6 +232,17 @@ void Window::end_frame() {
   glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  if (keep_pixels_) {
+    std::vector<unsigned char> pixels(static_cast<size_t>(w) * h * 4), flipped(pixels.size());
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    if (!offscreen_) glReadBuffer(GL_BACK);
+    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
+    const size_t row = static_cast<size_t>(w) * 4;
+    for (int y = 0; y < h; ++y)  // GL's rows start at the bottom
+      std::copy_n(&pixels[static_cast<size_t>(h - 1 - y) * row], row, &flipped[static_cast<size_t>(y) * row]);
+    kept_pixels_ = std::move(flipped);
+    keep_pixels_ = false;
+  }
   if (!capture_path_.empty()) {
     std::vector<unsigned char> pixels(static_cast<size_t>(w) * h * 4);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);

@@ -38,6 +38,9 @@ class Window {
   void capture_next_frame(std::string path);
   // nullopt while nothing finished; "" after success, else why it failed.
   std::optional<std::string> take_capture_result();
+  // Keeps the next rendered frame's pixels (RGBA, top row first) for take_pixels().
+  void keep_next_frame_pixels() { keep_pixels_ = true; }
+  std::optional<std::vector<unsigned char>> take_pixels();
 
   // Keys pressed (or auto-repeated) since the last call, in order, as GLFW key codes, with kCtrl
   // added when Control was held. Queued by a callback, so a tap shorter than a frame is not lost
@@ -72,9 +75,14 @@ class Window {
   std::string layout_file_;
   std::string capture_path_;
   std::optional<std::string> capture_result_;
+  bool keep_pixels_ = false;
+  std::optional<std::vector<unsigned char>> kept_pixels_;
   std::vector<int> pressed_keys_;
   friend void on_key(GLFWwindow*, int, int, int, int);
 };
+
+// Saves RGBA pixels (top row first) as PNG; false when the file cannot be written.
+bool write_png(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba);
 
 // $XDG_CONFIG_HOME/syncscope (or ~/.config/syncscope), created if missing.
 std::string config_dir();

@@ -481,6 +481,8 @@ int replay_controls(UiContext& ui, const RunResult& run, const app::BlockViewMod
   app::AppState& s = ui.state;
   const int total = static_cast<int>(m.operations.size());
   if (s.replay() < 0) return -1;
+  if (ui.handout) ImGui::PushClipRect(ImVec2(0, 0), ImVec2(0, 0), false);
+  const ImVec2 slider_at = ImGui::GetCursorPos();
   if (ImGui::ArrowButton("##back", ImGuiDir_Left)) s.move_replay(-1);
   ImGui::SameLine();
   int done = s.replay();
@@ -488,6 +490,10 @@ int replay_controls(UiContext& ui, const RunResult& run, const app::BlockViewMod
   if (ImGui::SliderInt("##op", &done, 0, total, "%d ops")) s.set_replay(done);
   ImGui::SameLine();
   if (ImGui::ArrowButton("##fwd", ImGuiDir_Right)) s.move_replay(1);
+  if (ui.handout) {
+    ImGui::PopClipRect();
+    ImGui::SetCursorPos(slider_at);
+  }
   done = s.replay();
   if (done > 0)
     ImGui::TextColored(ImColor(!m.operations[done - 1].racy                ? ui.theme.label
@@ -629,7 +635,9 @@ void draw_block_view_panel(UiContext& ui) {
 
   const float avail = ImGui::GetContentRegionAvail().x;
   const float fs_ui = ImGui::GetFontSize();
-  // Toolbar: zoom, fit, which block.
+  // Toolbar: zoom, fit, which block (not in a hand-out).
+  if (ui.handout) ImGui::PushClipRect(ImVec2(0, 0), ImVec2(0, 0), false);  // drawn, for the same ids, but invisible
+  const ImVec2 toolbar_at = ImGui::GetCursorPos();
   ImGui::SetNextItemWidth(fs_ui * 7);
   if (ImGui::SliderFloat("zoom", &s.zoom, 0.005f, 4.0f, "%.2fx", ImGuiSliderFlags_Logarithmic)) s.fill_block_view = false;
   ImGui::SameLine();
@@ -651,6 +659,10 @@ void draw_block_view_panel(UiContext& ui) {
   if (models.size() == 1) {
     ImGui::SameLine(0, fs_ui);
     replay_checkbox(ui, *models.front());
+  }
+  if (ui.handout) {
+    ImGui::PopClipRect();
+    ImGui::SetCursorPos(toolbar_at);
   }
   const float natural = natural_cell_width(models);  // measures every cell's text: once a frame
   if (lt.find_block(s.focus_block()) == nullptr && ui.session.simulating())
@@ -771,6 +783,7 @@ void draw_block_view_panel(UiContext& ui) {
   // Too narrow for numbers, a cell's colour is its value: the scale, from the smallest to the largest
   // value of the array on show.
   if (!models.empty() && cell_w < 14 && !models.front()->arrays.empty()) draw_colour_scale(ui, models.front()->arrays.front());
+  ui.geometry.step_view_bottom = ImGui::GetCursorScreenPos().y;
   ImGui::EndChild();
   ImGui::End();
 }

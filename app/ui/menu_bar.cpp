@@ -124,13 +124,15 @@ bool begin_panel(UiContext& ui, const char* name) {
     ui.panel_raise.erase(it);
   }
   // Normal mode: the key brings a panel to the front where it is; presenter mode puts it in its place.
-  if (raise && !ui.state.presenter) {
+  // A hand-out is placed by its exporter.
+  if (ui.handout) {
+  } else if (raise && !ui.state.presenter) {
     ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
     ImGui::SetNextWindowFocus();
   } else {
     place_window(ui, place, raise);
   }
-  const ImGuiWindowFlags flags = place.no_title ? ImGuiWindowFlags_NoTitleBar : 0;
+  const ImGuiWindowFlags flags = place.no_title || ui.handout ? ImGuiWindowFlags_NoTitleBar : 0;
   if (!ImGui::Begin(name, open, flags)) {
     ImGui::End();
     return false;

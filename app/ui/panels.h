@@ -27,6 +27,7 @@ struct FrameGeometry {
   std::map<std::string, std::array<float, 4>> rows;  // x, y, w, h on screen
   std::array<float, 4> step_view_area{};             // the step view's visible drawing area
   float cell_w = 0;                                  // the step view's cell width (px)
+  float step_view_bottom = 0;                        // where the step view's content ends (y)
   int race_lab_bars = -1;                            // bars in the race lab's chart (-1: not drawn)
   int labels = 0;
   std::vector<std::string> overflowing;  // labels drawn wider than their box: "text (w > box)"
@@ -51,6 +52,9 @@ struct UiContext {
   bool quit = false;
   bool toggle_presenter = false;
   std::optional<int> focus_start;  // gui --focus T: the step view's focus window starts at thread T
+  // Drawing a hand-out (GIF, sheet, step-view PNG): the step view alone, filling the window, without
+  // its title, toolbar and slider.
+  bool handout = false;
   std::string message;  // shown in the menu bar (file operations)
   // Where each panel is on screen this frame (x, y, w, h), for the state file the GUI tests read,
   // and how long it took to draw (ms).

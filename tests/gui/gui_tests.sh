@@ -132,6 +132,40 @@ bars=$(json "$WORK/presenter-lab-1280.json" "d['geometry']['race_lab_bars']")
 pass "race lab chart in presenter mode: $bars bars, one per distinct output"
 [[ -n "${GUI_SHOTS:-}" ]] && cp "$WORK"/presenter-*.png "$WORK"/normal-1280.png "$GUI_SHOTS"/
 
+# ---- 1e. hand-outs: GIF, sheet, step-view PNG, Perfetto trace ----
+"$APP" --scenario "$SCENARIO" --width 1280 --height 720 --gif "$WORK/seed003.gif" --sheet "$WORK/sheet.png" \
+  --step-png "$WORK/step.png" --trace "$WORK/trace.json" >"$WORK/handouts.out"
+frames=$(sed -n 's/.*seed003.gif: \([0-9]*\) frames/\1/p' "$WORK/handouts.out")
+decoded=$(identify "$WORK/seed003.gif" | wc -l)
+[[ -n "$frames" && "$decoded" == "$frames" ]] || fail "GIF: $decoded frames decoded, the exporter wrote ${frames:-?}"
+steps=8  # seed 003: load, 3 offsets x (read, write), store
+(( frames > 2 * steps )) || fail "GIF: $frames frames for $steps steps (no in-step replay?)"
+bytes=$(stat -c %s "$WORK/seed003.gif")
+(( bytes <= 2 * 1024 * 1024 )) || fail "GIF: $bytes bytes > 2 MiB"
+grep -q "sheet.png: $steps steps" "$WORK/handouts.out" || fail "sheet: not one band per step: $(cat "$WORK/handouts.out")"
+sheet_h=$(identify -format %h "$WORK/sheet.png"); step_h=$(identify -format %h "$WORK/step.png")
+(( sheet_h >= 4 * step_h )) || fail "sheet: $sheet_h px tall, one step is $step_h"
+pass "GIF: $frames frames, $bytes bytes; sheet: $steps bands, $sheet_h px; step PNG $step_h px"
+# The trace: parses; one process per launch; reads, writes and barriers as many as the CLI counts.
+"$APP" run kogge-stone --json >"$WORK/run.json"
+/usr/bin/python3 - "$WORK/trace.json" "$WORK/run.json" <<'PY' || fail "Perfetto trace does not match the run"
+import json, sys
+t = json.load(open(sys.argv[1]))['traceEvents']; total = json.load(open(sys.argv[2]))['counters']['total']
+count = lambda ph, cat=None: sum(1 for e in t if e['ph'] == ph and (cat is None or e.get('cat') == cat))
+assert sum(1 for e in t if e['ph'] == 'M' and e['name'] == 'process_name') == 1, 'one launch'
+assert count('X', 'step') == 8, 'slices: %d' % count('X', 'step')
+assert count('i', 'read') == total['shared_reads'] + total['global_reads'], 'reads'
+assert count('i', 'write') == total['shared_writes'] + total['global_writes'], 'writes'
+assert count('i', 'sync') == total['barriers'], 'barriers'
+assert all(e['ts'] >= 0 for e in t if 'ts' in e)
+PY
+"$APP" gui hierarchical-scan --trace "$WORK/h.json" >/dev/null
+[[ $(json "$WORK/h.json" "sum(1 for e in d['traceEvents'] if e['name'] == 'process_name')") == 3 ]] || fail "hierarchical-scan trace: not 3 launches"
+pass "Perfetto trace: launches, steps, reads, writes and barriers match the run"
+if "$APP" --scenario "$SCENARIO" --gif "$WORK/x.gif" --from 99 2>"$WORK/bad.err"; then fail "--from 99 accepted"; fi
+grep -q -- "--from 99" "$WORK/bad.err" || fail "--from 99: no message naming it"
+[[ -n "${GUI_SHOTS:-}" ]] && cp "$WORK"/seed003.gif "$WORK"/sheet.png "$WORK"/step.png "$GUI_SHOTS"/
+
 # ---- 2. a running instance, driven with keys ----
 STATE="$WORK/state.json"
 "$APP" --state-file "$STATE" &
