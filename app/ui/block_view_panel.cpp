@@ -346,7 +346,7 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
   // is room. A read that took a value written earlier in this step is drawn in the race colour
   // and its label says the value it really got. Below a few pixels per thread arrows would only
   // hatch the band; the ticks beside the rows say the same.
-  const float thickness = cell_w >= 40 ? 3.0f : cell_w >= 14 ? 1.8f : 1.0f;
+  const float thickness = cell_w >= 40 ? std::max(3.0f, fs * 0.08f) : cell_w >= 14 ? 1.8f : 1.0f;  // 3 px at 720p, thicker on 4K
   auto in_view = [&](int thread, int column) { return !((thread < first || thread > last) && (column < first || column > last)); };
   if (focus) {
     // Inside the window, arrows as usual; an arrow with one end outside stops at the window's edge
