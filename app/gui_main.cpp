@@ -207,13 +207,12 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       }
       window->keep_next_frame_pixels();
     }
-    if (handouts.wanted()) {
-    } else if (o.bench_frames) {
+    if (o.bench_frames) {
       // Playing at one step per frame, wrapping around; while replaying, one operation per frame.
       if (state.replay() >= 0 && state.replay() < state.replay_total()) state.move_replay(1);
       else if (state.at_end()) state.first();
       else state.step_forward();
-    } else {
+    } else if (!handouts.wanted()) {  // hand-outs place every frame themselves
       state.tick(ImGui::GetIO().DeltaTime);
     }
     double block_view = 0;
@@ -272,7 +271,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       set_presenter(ui, *window, !state.presenter);
     }
     if (!o.state_file.empty()) {
-      nlohmann::json now = nlohmann::json::parse(state.describe_json());
+      nlohmann::json now = state.describe();
       for (const auto& [name, r] : ui.panel_rects) now["panels"][name] = r;
       const ui::FrameGeometry& g = ui.geometry;
       now["geometry"] = {{"rows", g.rows},

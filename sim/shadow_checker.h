@@ -46,15 +46,22 @@ class ShadowChecker {
   }
 
   // ---- the general path: every access to a cell in bounds; flags gain kRacy ----
+  // This access against the cell's last write: a race within this interval, or with another
+  // block's write of an earlier one.
+  void check_against_write(HazardKind kind, ArrayStore& a, int index, const CellShadow& s, uint32_t who, int thread,
+                           LineId line, uint8_t& flags) {
+    if (races_with(a, s.write, who, thread)) [[unlikely]] {
+      flags = mark_racy(flags, race(kind, a, index, s.write, thread, line));
+    } else if (s.write.interval != interval_ && from_other_block(a, s.write)) [[unlikely]] {
+      cross_block_race(kind, a, index, s.write, thread, line);
+      flags = mark_racy(flags, false);
+    }
+  }
+
   void check_read(ArrayStore& a, int index, int thread, LineId line, uint8_t& flags) {
     CellShadow& s = a.shadow[index];
     const uint32_t who = who_for(a, thread);
-    if (races_with(a, s.write, who, thread)) [[unlikely]] {
-      flags = mark_racy(flags, race(HazardKind::ReadAfterWrite, a, index, s.write, thread, line));
-    } else if (s.write.interval != interval_ && from_other_block(a, s.write)) [[unlikely]] {
-      cross_block_race(HazardKind::ReadAfterWrite, a, index, s.write, thread, line);
-      flags = mark_racy(flags, false);
-    }
+    check_against_write(HazardKind::ReadAfterWrite, a, index, s, who, thread, line, flags);
     const AccessStamp mine{interval_, who, line, warp_epoch_[thread / kWarpSize]};
     if (s.read.interval == interval_ && s.read.who != who) s.other_read = s.read;
     s.read = mine;
@@ -63,12 +70,7 @@ class ShadowChecker {
   void check_write(ArrayStore& a, int index, int thread, LineId line, uint8_t& flags) {
     CellShadow& s = a.shadow[index];
     const uint32_t who = who_for(a, thread);
-    if (races_with(a, s.write, who, thread)) [[unlikely]] {
-      flags = mark_racy(flags, race(HazardKind::WriteAfterWrite, a, index, s.write, thread, line));
-    } else if (s.write.interval != interval_ && from_other_block(a, s.write)) [[unlikely]] {
-      cross_block_race(HazardKind::WriteAfterWrite, a, index, s.write, thread, line);
-      flags = mark_racy(flags, false);
-    }
+    check_against_write(HazardKind::WriteAfterWrite, a, index, s, who, thread, line, flags);
     // Of the two latest readers, name one in another warp if there is one: that is the error.
     const AccessStamp* reader = nullptr;
     for (const AccessStamp* r : {&s.read, &s.other_read})

@@ -1,7 +1,7 @@
 #include "app/export/perfetto_trace.h"
 
 #include <algorithm>
-#include <map>
+#include <set>
 
 #include "sim/describe.h"
 
@@ -44,12 +44,12 @@ nlohmann::json perfetto_trace(const RunResult& run) {
         if (s >= static_cast<int>(b.steps.size())) continue;
         const sim::StepTrace& st = b.steps[s];
         longest = std::max<int64_t>(longest, static_cast<int64_t>(st.events.size()) + 1);
-        std::map<int, bool> warps_active;
-        for (const sim::Event& e : st.events) warps_active[e.thread / kWarp] = true;
+        std::set<int> warps_active;
+        for (const sim::Event& e : st.events) warps_active.insert(e.thread / kWarp);
         const std::string name = !st.caption.empty()                    ? st.caption
                                  : st.barrier == sim::kNoLine ? "step " + std::to_string(s) + " (to exit)"
                                                                        : "step " + std::to_string(s) + " to the barrier at " + where(st.barrier);
-        for (const auto& [warp, active] : warps_active)
+        for (int warp : warps_active)
           events.push_back({{"ph", "X"}, {"name", name}, {"cat", "step"}, {"pid", pid}, {"tid", track(b.block, warp * kWarp)},
                             {"ts", clock}, {"dur", static_cast<int64_t>(st.events.size()) + 1},
                             {"args", {{"step", s}, {"block", b.block}}}});

@@ -214,7 +214,6 @@ std::optional<std::vector<unsigned char>> Window::take_pixels() {
 }
 
 bool write_png(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba) {
-  stbi_flip_vertically_on_write(0);
   return stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4) != 0;
 }
 
@@ -232,7 +231,7 @@ void Window::end_frame() {
   glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-  if (keep_pixels_) {
+  if (keep_pixels_ || !capture_path_.empty()) {
     std::vector<unsigned char> pixels(static_cast<size_t>(w) * h * 4), flipped(pixels.size());
     glPixelStorei(GL_PACK_ALIGNMENT, 1);
     if (!offscreen_) glReadBuffer(GL_BACK);
@@ -240,18 +239,12 @@ void Window::end_frame() {
     const size_t row = static_cast<size_t>(w) * 4;
     for (int y = 0; y < h; ++y)  // GL's rows start at the bottom
       std::copy_n(&pixels[static_cast<size_t>(h - 1 - y) * row], row, &flipped[static_cast<size_t>(y) * row]);
-    kept_pixels_ = std::move(flipped);
+    if (!capture_path_.empty()) {
+      capture_result_ = write_png(capture_path_, w, h, flipped) ? "" : "cannot write " + capture_path_;
+      capture_path_.clear();
+    }
+    if (keep_pixels_) kept_pixels_ = std::move(flipped);
     keep_pixels_ = false;
-  }
-  if (!capture_path_.empty()) {
-    std::vector<unsigned char> pixels(static_cast<size_t>(w) * h * 4);
-    glPixelStorei(GL_PACK_ALIGNMENT, 1);
-    if (!offscreen_) glReadBuffer(GL_BACK);
-    glReadPixels(0, 0, w, h, GL_RGBA, GL_UNSIGNED_BYTE, pixels.data());
-    stbi_flip_vertically_on_write(1);  // GL's rows start at the bottom
-    const bool ok = stbi_write_png(capture_path_.c_str(), w, h, 4, pixels.data(), w * 4) != 0;
-    capture_result_ = ok ? "" : "cannot write " + capture_path_;
-    capture_path_.clear();
   }
   if (!offscreen_) glfwSwapBuffers(window_);
   else glFinish();

@@ -86,7 +86,7 @@ const sim::BlockTrace* AppState::focused_trace() const {
   return nullptr;
 }
 
-std::string AppState::describe_json() const {
+nlohmann::json AppState::describe() const {
   nlohmann::json j = {{"position", position_},
                       {"launch", launch()},
                       {"step", step()},
@@ -96,7 +96,7 @@ std::string AppState::describe_json() const {
                       {"focus_block", focus_block_},
                       {"replay", replay_}};
   if (run_) j["algorithm"] = run_->config.algorithm->info.name;
-  return j.dump();
+  return j;
 }
 
 }  // namespace syncscope::app

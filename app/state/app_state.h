@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <nlohmann/json.hpp>
 #include <string>
 
 #include "app/state/timeline.h"
@@ -70,7 +71,8 @@ class AppState {
   bool fill_block_view = true;  // the block view sizes its picture to its panel (zooming turns it off)
 
   // For the state file the GUI tests read: {"position":..,"launch":..,"step":..,"playing":..}
-  std::string describe_json() const;
+  nlohmann::json describe() const;
+  std::string describe_json() const { return describe().dump(); }
 
  private:
   std::shared_ptr<const RunResult> run_;

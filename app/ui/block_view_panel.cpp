@@ -118,14 +118,6 @@ void arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, ImU32 colour, float thickness
                         ImVec2(to.x - ux * s + uy * s * 0.5f, to.y - uy * s - ux * s * 0.5f), colour);
 }
 
-// `?` cells are hatched, so no value's colour can be mistaken for one.
-void hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour) {
-  dl->PushClipRect(a, b, true);
-  const float step = 5;
-  for (float x = a.x - (b.y - a.y); x < b.x; x += step) dl->AddLine(ImVec2(x, b.y), ImVec2(x + (b.y - a.y), a.y), colour, 1.0f);
-  dl->PopClipRect();
-}
-
 void draw_cell(ImDrawList* dl, const Theme& th, const app::CellView& c, float x, float y, float w, float h, bool after,
                FrameGeometry& audit) {
   const bool numbers = w >= 14;
@@ -468,7 +460,6 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
 void replay_checkbox(UiContext& ui, const app::BlockViewModel& m) {
   app::AppState& s = ui.state;
   const int total = static_cast<int>(m.operations.size());
-  s.set_replay_total(total);
   if (total == 0 && s.replay() < 0) return;
   bool replaying = s.replay() >= 0;
   if (ImGui::Checkbox("replay", &replaying)) s.set_replay(replaying ? 0 : -1);
@@ -481,20 +472,16 @@ int replay_controls(UiContext& ui, const RunResult& run, const app::BlockViewMod
   app::AppState& s = ui.state;
   const int total = static_cast<int>(m.operations.size());
   if (s.replay() < 0) return -1;
-  if (ui.handout) ImGui::PushClipRect(ImVec2(0, 0), ImVec2(0, 0), false);
-  const ImVec2 slider_at = ImGui::GetCursorPos();
-  if (ImGui::ArrowButton("##back", ImGuiDir_Left)) s.move_replay(-1);
-  ImGui::SameLine();
-  int done = s.replay();
-  ImGui::SetNextItemWidth(std::min(320.0f, ImGui::GetContentRegionAvail().x * 0.4f));
-  if (ImGui::SliderInt("##op", &done, 0, total, "%d ops")) s.set_replay(done);
-  ImGui::SameLine();
-  if (ImGui::ArrowButton("##fwd", ImGuiDir_Right)) s.move_replay(1);
-  if (ui.handout) {
-    ImGui::PopClipRect();
-    ImGui::SetCursorPos(slider_at);
+  if (!ui.handout) {  // a hand-out keeps the operation's sentence, not the slider
+    if (ImGui::ArrowButton("##back", ImGuiDir_Left)) s.move_replay(-1);
+    ImGui::SameLine();
+    int at = s.replay();
+    ImGui::SetNextItemWidth(std::min(320.0f, ImGui::GetContentRegionAvail().x * 0.4f));
+    if (ImGui::SliderInt("##op", &at, 0, total, "%d ops")) s.set_replay(at);
+    ImGui::SameLine();
+    if (ImGui::ArrowButton("##fwd", ImGuiDir_Right)) s.move_replay(1);
   }
-  done = s.replay();
+  const int done = s.replay();
   if (done > 0)
     ImGui::TextColored(ImColor(!m.operations[done - 1].racy                ? ui.theme.label
                                : m.operations[done - 1].race_within_warp ? ui.theme.warning
@@ -625,19 +612,10 @@ DiagramScale choose_scale(const std::vector<const app::BlockViewModel*>& models,
           text};
 }
 
-void draw_block_view_panel(UiContext& ui) {
-  if (!begin_panel(ui, "Block view")) return;
-  const RunResult* run = run_to_draw(ui, true, "simulating...");
-  if (!run) return;
+// Zoom, fit, which block, replay.
+void draw_toolbar(UiContext& ui, const sim::LaunchTrace& lt, const std::vector<const app::BlockViewModel*>& models) {
   app::AppState& s = ui.state;
-  const int launch = s.launch(), step = s.step();
-  const sim::LaunchTrace& lt = run->sim.trace.launches[launch];
-
-  const float avail = ImGui::GetContentRegionAvail().x;
   const float fs_ui = ImGui::GetFontSize();
-  // Toolbar: zoom, fit, which block (not in a hand-out).
-  if (ui.handout) ImGui::PushClipRect(ImVec2(0, 0), ImVec2(0, 0), false);  // drawn, for the same ids, but invisible
-  const ImVec2 toolbar_at = ImGui::GetCursorPos();
   ImGui::SetNextItemWidth(fs_ui * 7);
   if (ImGui::SliderFloat("zoom", &s.zoom, 0.005f, 4.0f, "%.2fx", ImGuiSliderFlags_Logarithmic)) s.fill_block_view = false;
   ImGui::SameLine();
@@ -651,19 +629,28 @@ void draw_block_view_panel(UiContext& ui) {
   ImGui::SameLine();
   ImGui::TextDisabled("of %d%s", lt.grid.count(), lt.grid.y > 1 ? " (one per row)" : "");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Blocks not recorded yet are simulated again with full detail.");
-
-  // Which blocks: all recorded ones side by side when they fit, else the focused one.
-  std::vector<int> blocks = s.recorded_blocks();
-  std::vector<const app::BlockViewModel*> models;
-  for (int b : blocks) models.push_back(&cached_model(ui, *run, launch, step, b));
   if (models.size() == 1) {
     ImGui::SameLine(0, fs_ui);
     replay_checkbox(ui, *models.front());
   }
-  if (ui.handout) {
-    ImGui::PopClipRect();
-    ImGui::SetCursorPos(toolbar_at);
-  }
+}
+
+void draw_block_view_panel(UiContext& ui) {
+  if (!begin_panel(ui, "Block view")) return;
+  const RunResult* run = run_to_draw(ui, true, "simulating...");
+  if (!run) return;
+  app::AppState& s = ui.state;
+  const int launch = s.launch(), step = s.step();
+  const sim::LaunchTrace& lt = run->sim.trace.launches[launch];
+
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float fs_ui = ImGui::GetFontSize();
+  // Which blocks: all recorded ones side by side when they fit, else the focused one.
+  std::vector<int> blocks = s.recorded_blocks();
+  std::vector<const app::BlockViewModel*> models;
+  for (int b : blocks) models.push_back(&cached_model(ui, *run, launch, step, b));
+  if (models.size() == 1) s.set_replay_total(static_cast<int>(models.front()->operations.size()));
+  if (!ui.handout) draw_toolbar(ui, lt, models);
   const float natural = natural_cell_width(models);  // measures every cell's text: once a frame
   if (lt.find_block(s.focus_block()) == nullptr && ui.session.simulating())
     ImGui::TextColored(ImColor(ui.theme.warning), "recording block %d...", s.focus_block());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <string>
+#include <utility>
 
 #include "app/ui/panels.h"
 #include "app/view/code_model.h"
@@ -23,28 +24,34 @@ void draw_excerpt(UiContext& ui, const app::CodeModel& m) {
   ImGui::BeginChild("excerpt", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
   const ImVec2 room = ImGui::GetContentRegionAvail();
   const int total = static_cast<int>(m.lines.size());
-  const int count = std::clamp(static_cast<int>(room.y / ImGui::GetTextLineHeightWithSpacing()), 1, std::max(1, total));
-  const int first = std::clamp(m.focus_line - 1 - count / 2, 0, std::max(0, total - count));
-  const int last = std::min(total, first + count);
+  // The lines around the barrier that fit at text scale k: [first, first + count).
+  auto around = [&](float k) {
+    const float line_h = ImGui::GetFontSize() * k + ImGui::GetStyle().ItemSpacing.y;
+    const int count = std::clamp(static_cast<int>(room.y / line_h), 1, std::max(1, total));
+    return std::pair{std::clamp(m.focus_line - 1 - count / 2, 0, std::max(0, total - count)), count};
+  };
+  constexpr float kSmallest = 0.7f;
+  // The indentation shared by every line that may be shown: the ranges at larger scales lie inside
+  // the one at the smallest.
+  const auto [widest_first, widest_count] = around(kSmallest);
   size_t indent = std::string::npos;
-  for (int i = first; i < last; ++i) {
-    const std::string& t = m.lines[i].text;
-    const size_t lead = t.find_first_not_of(' ');
+  for (int i = widest_first; i < widest_first + widest_count; ++i) {
+    const size_t lead = m.lines[i].text.find_first_not_of(' ');
     if (lead != std::string::npos) indent = std::min(indent, lead);
   }
   if (indent == std::string::npos) indent = 0;
   auto shown = [&](int i) {
     const std::string& t = m.lines[i].text;
-    return t.size() > indent ? t.substr(indent) : std::string();
+    return t.size() > indent ? t.substr(indent) : std::string();  // shorter: a blank line
   };
   const float number_w = ImGui::CalcTextSize("000 ").x;
+  const auto [first, count] = around(1);
   float widest = 1;
-  for (int i = first; i < last; ++i) widest = std::max(widest, number_w + ImGui::CalcTextSize(shown(i).c_str()).x);
-  const float scale = std::clamp(room.x / widest, 0.7f, 1.0f);
+  for (int i = first; i < first + count; ++i) widest = std::max(widest, number_w + ImGui::CalcTextSize(shown(i).c_str()).x);
+  const float scale = std::clamp(room.x / widest, kSmallest, 1.0f);
+  const auto [from, fitting] = around(scale);  // smaller text: more lines
   ImGui::SetWindowFontScale(scale);
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
-  const int fitting = std::min(total, static_cast<int>(room.y / line_h));  // smaller text: more lines
-  const int from = std::clamp(m.focus_line - 1 - fitting / 2, 0, std::max(0, total - fitting));
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int i = from; i < std::min(total, from + fitting); ++i) {
     const app::CodeLineView& l = m.lines[i];

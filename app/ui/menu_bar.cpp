@@ -125,11 +125,10 @@ bool begin_panel(UiContext& ui, const char* name) {
   }
   // Normal mode: the key brings a panel to the front where it is; presenter mode puts it in its place.
   // A hand-out is placed by its exporter.
-  if (ui.handout) {
-  } else if (raise && !ui.state.presenter) {
+  if (raise && !ui.state.presenter) {
     ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
     ImGui::SetNextWindowFocus();
-  } else {
+  } else if (!ui.handout) {
     place_window(ui, place, raise);
   }
   const ImGuiWindowFlags flags = place.no_title || ui.handout ? ImGuiWindowFlags_NoTitleBar : 0;

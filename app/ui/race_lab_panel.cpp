@@ -12,12 +12,6 @@
 namespace syncscope::ui {
 namespace {
 
-void hatch_rect(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour) {
-  dl->PushClipRect(a, b, true);
-  for (float x = a.x - (b.y - a.y); x < b.x; x += 7) dl->AddLine(ImVec2(x, b.y), ImVec2(x + (b.y - a.y), a.y), colour, 2.0f);
-  dl->PopClipRect();
-}
-
 void outcome(UiContext& ui, const app::OutcomeView& o, int id, bool clickable_schedules) {
   ImGui::PushID(id);
   ImGui::TextColored(ImColor(o.correct ? ui.theme.good : ui.theme.bad), "%s", o.headline.c_str());
@@ -62,7 +56,7 @@ struct ChartSelection {
 void draw_chart(UiContext& ui, const RunResult& run, const app::RaceLabModel& m, float height) {
   const Theme& th = ui.theme;
   ChartSelection& sel = ui.state_of<ChartSelection>();
-  if (sel.run != run.id && sel.bar >= 0 && sel.bar < static_cast<int>(m.bars.size()) && !m.bars[sel.bar].viewed) sel.bar = -1;
+  if (sel.run != run.id) sel.bar = -1;  // a new run: its own bar is outlined (a click picked it)
   sel.run = run.id;
   const float fs = ImGui::GetFontSize();
   const float width = ImGui::GetContentRegionAvail().x;
@@ -94,7 +88,7 @@ void draw_chart(UiContext& ui, const RunResult& run, const app::RaceLabModel& m,
       const ImVec2 a(cx, base - h), z(cx + column, base);
       if (striped) {
         dl->AddRectFilled(a, z, (colour & 0x00FFFFFF) | 0x70000000);
-        hatch_rect(dl, a, z, colour);
+        hatch(dl, a, z, colour, 7, 2);
       } else {
         dl->AddRectFilled(a, z, colour);
       }

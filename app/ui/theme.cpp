@@ -59,6 +59,12 @@ Theme Theme::presenter() {
   return t;
 }
 
+void hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float spacing, float thickness) {
+  dl->PushClipRect(a, b, true);
+  for (float x = a.x - (b.y - a.y); x < b.x; x += spacing) dl->AddLine(ImVec2(x, b.y), ImVec2(x + (b.y - a.y), a.y), colour, thickness);
+  dl->PopClipRect();
+}
+
 ImU32 Theme::shade(float v) const {
   v = std::clamp(v, 0.0f, 1.0f);
   // Dark blue -> teal -> yellow, as the overview shader.

@@ -26,4 +26,8 @@ struct Theme {
   void apply_to_imgui() const;
 };
 
+// Diagonal stripes over a rectangle: `?` cells (a pattern no value's colour can have) and the race
+// lab's GPU bars.
+void hatch(ImDrawList* dl, ImVec2 a, ImVec2 b, ImU32 colour, float spacing = 5, float thickness = 1);
+
 }  // namespace syncscope::ui

@@ -46,18 +46,18 @@ void draw_timeline_panel(UiContext& ui) {
   const float room = ImGui::GetContentRegionAvail().x - 4;
   // Shortening rule, before cutting: a word most names share says nothing on a mark ("offset 1
   // read" -> "1 read" when nearly every step is an offset's).
+  std::map<std::string, int> names_with;  // word -> how many marks' names have it
+  for (const auto& mark : m.marks) {
+    std::istringstream words(name_of(mark));
+    std::set<std::string> seen;
+    for (std::string w; words >> w;)
+      if (seen.insert(w).second) ++names_with[w];
+  }
   auto shortened = [&](const std::string& name) {
-    std::map<std::string, int> count;
-    for (const auto& mark : m.marks) {
-      std::istringstream words(name_of(mark));
-      std::set<std::string> seen;
-      for (std::string w; words >> w;)
-        if (seen.insert(w).second) ++count[w];
-    }
     std::istringstream words(name);
     std::string out;
     for (std::string w; words >> w;)
-      if (2 * count[w] <= static_cast<int>(m.marks.size())) out += (out.empty() ? "" : " ") + w;
+      if (2 * names_with[w] <= static_cast<int>(m.marks.size())) out += (out.empty() ? "" : " ") + w;
     return out.empty() ? name : out;
   };
   const float fixed = gap * static_cast<float>(m.marks.size()) + launch_gap * static_cast<float>(m.launches.size() - 1);

@@ -7,9 +7,23 @@ namespace {
 
 constexpr int kValuesShown = 24;
 
+// The first elements of an output as text, each with whether it differs from the reference; and
+// (when `wrong` is given) the index of every element that does.
+std::vector<std::pair<std::string, bool>> shown_values(const RunResult& run, const Outcome& d, std::vector<int>* wrong = nullptr) {
+  std::vector<std::pair<std::string, bool>> values;
+  const DType dtype = run.config.problem.dtype;
+  const int count = static_cast<int>(d.bits.size());
+  for (int i = 0; i < (wrong ? count : std::min(kValuesShown, count)); ++i) {
+    const bool poison = d.poison[i] != 0;
+    const bool differs = differs_from_reference(dtype, sim::bits_to_double(dtype, d.bits[i]), poison, run.expected[i]);
+    if (differs && wrong) wrong->push_back(i);
+    if (i < kValuesShown) values.emplace_back(format_value(dtype, d.bits[i], poison), differs);
+  }
+  return values;
+}
+
 std::vector<OutcomeView> outcome_views(const RunResult& run, const Outcomes& o) {
   std::vector<OutcomeView> out;
-  const DType dtype = run.config.problem.dtype;
   for (const Outcome& d : o.distinct) {
     OutcomeView v;
     v.correct = d.match;
@@ -18,13 +32,8 @@ std::vector<OutcomeView> outcome_views(const RunResult& run, const Outcomes& o) 
                           : std::to_string(d.wrong) + " of " + std::to_string(d.bits.size()) +
                                 " elements wrong, first at " + std::to_string(d.first_wrong));
     v.schedules = d.schedules;
-    const int shown = std::min<int>(kValuesShown, static_cast<int>(d.bits.size()));
-    for (int i = 0; i < shown; ++i) {
-      const bool poison = d.poison[i] != 0;
-      const bool wrong = differs_from_reference(dtype, sim::bits_to_double(dtype, d.bits[i]), poison, run.expected[i]);
-      v.values.emplace_back(format_value(dtype, d.bits[i], poison), wrong);
-    }
-    v.more_values = static_cast<int>(d.bits.size()) - shown;
+    v.values = shown_values(run, d);
+    v.more_values = static_cast<int>(d.bits.size() - v.values.size());
     out.push_back(std::move(v));
   }
   return out;
@@ -33,7 +42,6 @@ std::vector<OutcomeView> outcome_views(const RunResult& run, const Outcomes& o) 
 std::vector<OutputBar> output_bars(const RunResult& run, const Outcomes* schedules, const Outcomes* gpu) {
   std::vector<OutputBar> bars;
   std::vector<const Outcome*> first_seen;  // the outcome each bar came from (for its bits)
-  const DType dtype = run.config.problem.dtype;
   const std::string viewed = run.config.schedule.name();
   auto add = [&](const Outcome& o, bool from_gpu) {
     size_t k = 0;
@@ -41,13 +49,8 @@ std::vector<OutputBar> output_bars(const RunResult& run, const Outcomes* schedul
     if (k == bars.size()) {
       OutputBar b;
       b.correct = o.match;
-      for (size_t i = 0; i < o.bits.size(); ++i) {
-        const bool poison = o.poison[i] != 0;
-        const bool wrong = differs_from_reference(dtype, sim::bits_to_double(dtype, o.bits[i]), poison, run.expected[i]);
-        if (wrong) b.wrong.push_back(static_cast<int>(i));
-        if (static_cast<int>(i) < kValuesShown) b.values.emplace_back(format_value(dtype, o.bits[i], poison), wrong);
-      }
-      b.more_values = std::max(0, static_cast<int>(o.bits.size()) - kValuesShown);
+      b.values = shown_values(run, o, &b.wrong);
+      b.more_values = static_cast<int>(o.bits.size() - b.values.size());
       bars.push_back(std::move(b));
       first_seen.push_back(&o);
     }
