@@ -574,6 +574,25 @@ TEST(StepView, TheWarpScanIsFollowableRoundByRound) {
   for (size_t k = 1; k < m.shuffles.size(); ++k) EXPECT_LT(m.shuffles[k - 1].last_order, m.shuffles[k].first_order);
 }
 
+TEST(StepView, EveryWarpsRoundKSharesALaneRow) {
+  // 4 warps: however the schedule interleaves them, each warp's rounds are ranked 0, 1, 2, ... in
+  // the order that warp ran them, so round k of every warp is drawn on one row.
+  for (const char* schedule : {"lockstep", "forward", "reverse"}) {
+    auto r = run({.algorithm = "block-exclusive-sum", .n = 128, .tpb = 128, .dtype = "int32", .schedule = schedule});
+    const BlockViewModel m = build_block_view(*r, 0, 0, 0);
+    std::map<int, std::vector<const ShuffleRound*>> by_warp;
+    for (const ShuffleRound& round : m.shuffles) by_warp[round.warp].push_back(&round);
+    ASSERT_EQ(by_warp.size(), 4u) << schedule;
+    for (const auto& [warp, rounds] : by_warp) {
+      ASSERT_EQ(rounds.size(), by_warp.begin()->second.size()) << schedule << " warp " << warp;
+      for (size_t k = 0; k < rounds.size(); ++k) {
+        EXPECT_EQ(rounds[k]->rank, static_cast<int>(k)) << schedule << " warp " << warp;
+        EXPECT_EQ(rounds[k]->op, by_warp.begin()->second[k]->op) << schedule << " warp " << warp << " round " << k;
+      }
+    }
+  }
+}
+
 TEST(StepView, GlobalAccessesAreInThePicture) {
   auto seed = run({.algorithm = "two-phase-scan"});  // seed 000: n=15, 2 blocks, two launches
   for (int launch = 0; launch < 2; ++launch) {

@@ -73,7 +73,8 @@ Geometry layout(const app::BlockViewModel& m, float cell_w, float x0, float y0, 
   g.rows = static_cast<int>(m.arrays.size());
   g.global_in = static_cast<int>(m.global_reads.size());
   g.global_out = static_cast<int>(m.global_writes.size());
-  g.lane_rows = std::min(kMaxLaneRows, static_cast<int>(m.shuffles.size()));
+  g.lane_rows = 0;
+  for (const app::ShuffleRound& round : m.shuffles) g.lane_rows = std::max(g.lane_rows, std::min(kMaxLaneRows, round.rank + 1));
   g.warp_y = y0 + (single ? 0 : fs + 6);
   g.thread_y = g.warp_y + fs + 2;
   g.global_in_y = g.thread_y + fs + 4;
@@ -196,11 +197,23 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const Geometry g = layout(m, cell_w, x0, y0, with_labels, single, focus ? focus->first : 0);
   const float fs = ImGui::GetFontSize();
-  if (!(with_labels && single)) {  // beside others, each block says which it is
+  if (!(with_labels && single)) {
+    // Beside others, each block says which it is; the one the caption, Code and Metrics follow is
+    // underlined, and a click on another's name makes it that one.
     std::string name = "block ";
     name += std::to_string(m.block);
+    const bool followed = ui.state.focused_trace() && ui.state.focused_trace()->block == m.block;
+    if (followed) name += " (caption, code)";
     name = fit_label(name, g.col_x(column_count(m)) - g.col_x(0), &ui.geometry);
-    dl->AddText(ImVec2(g.col_x(0), y0), th.label, name.c_str());
+    const ImVec2 at(g.col_x(0), y0), size = ImGui::CalcTextSize(name.c_str());
+    dl->AddText(at, followed ? th.written : th.label, name.c_str());
+    ui.geometry.rows["block " + std::to_string(m.block) + " name"] = {at.x, at.y, size.x, size.y};
+    if (followed) dl->AddLine(ImVec2(at.x, at.y + size.y), ImVec2(at.x + size.x, at.y + size.y), th.written, 2);
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const bool over = ImGui::IsWindowHovered() && mouse.x >= at.x && mouse.x < at.x + size.x && mouse.y >= at.y &&
+                      mouse.y < at.y + size.y;
+    if (over && !followed) ImGui::SetTooltip("click: the caption, Code and Metrics follow block %d", m.block);
+    if (over && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.session.focus_block(m.block);
   }
   if (!m.available) return;
   const bool replaying = replay >= 0;
@@ -241,10 +254,9 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
     }
     row_label(g.before_row_y(g.rows) + (g.band - fs) / 2, th.arrow_read, "read");
     row_label(g.marker_y + (g.marker - fs) / 2 - 2, th.dim_text, "threads");
-    for (int r = 0; r < g.lane_rows; ++r) {
-      const app::ShuffleRound& round = m.shuffles[r];
-      row_label(g.lane_row_y(r) + (g.lane_row - fs) / 2, th.arrow_read, round.op + " w" + std::to_string(round.warp));
-    }
+    for (const app::ShuffleRound& round : m.shuffles)  // every warp's round k has the same operation
+      if (round.warp == m.shuffles.front().warp && round.rank < g.lane_rows)
+        row_label(g.lane_row_y(round.rank) + (g.lane_row - fs) / 2, th.arrow_read, round.op);
     row_label(g.after_y - g.band + 2, th.arrow_write, "write");
     row_label(g.after_y - fs - 1, th.dim_text, replaying ? "now:" : "after:");
     for (int r = 0; r < g.global_out; ++r) row_label(g.global_out_row_y(r) + 4, th.label, m.global_writes[r].name);
@@ -329,23 +341,31 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
   }
   for (int r = 0; r < g.global_in; ++r)
     for (int i = 0; i < static_cast<int>(m.global_reads[r].cells.size()); ++i)
-      if (i >= first && i <= last) draw_cell(dl, th, m.global_reads[r].cells[i], g.col_x(i), g.global_in_row_y(r), w, g.cell_h, false, ui.geometry);
+      if (i >= first && i < last) draw_cell(dl, th, m.global_reads[r].cells[i], g.col_x(i), g.global_in_row_y(r), w, g.cell_h, false, ui.geometry);
   for (int r = 0; r < g.global_out; ++r)
     for (int i = 0; i < static_cast<int>(m.global_writes[r].cells.size()); ++i)
-      if (i >= first && i <= last) draw_cell(dl, th, m.global_writes[r].cells[i], g.col_x(i), g.global_out_row_y(r), w, g.cell_h, true, ui.geometry);
+      if (i >= first && i < last) draw_cell(dl, th, m.global_writes[r].cells[i], g.col_x(i), g.global_out_row_y(r), w, g.cell_h, true, ui.geometry);
 
   // Arrows: reads (cell -> thread), writes (thread -> cell), labelled with the value when there
   // is room. A read that took a value written earlier in this step is drawn in the race colour
   // and its label says the value it really got. Below a few pixels per thread arrows would only
   // hatch the band; the ticks beside the rows say the same.
   const float thickness = cell_w >= 40 ? std::max(3.0f, fs * 0.08f) : cell_w >= 14 ? 1.8f : 1.0f;  // 3 px at 720p, thicker on 4K
-  auto in_view = [&](int thread, int column) { return !((thread < first || thread > last) && (column < first || column > last)); };
+  // In a focus window both ends must be inside it (shared arrows leaving it become stubs below);
+  // otherwise one end on screen is enough.
+  auto in_view = [&](int thread, int column) {
+    if (focus) return focus->contains(thread) && focus->contains(column);
+    return !((thread < first || thread > last) && (column < first || column > last));
+  };
   if (focus) {
     // Inside the window, arrows as usual; an arrow with one end outside stops at the window's edge
     // and says where that end is.
     const float left = g.col_x(focus->first) - 2, right = g.col_x(focus->first + focus->count) + 2;
     for (const app::FocusArrow& a : focus->arrows) {
-      const ImU32 colour = a.racy ? (a.race_within_warp ? th.warning : th.race) : a.read ? th.arrow_read : th.arrow_write;
+      if (!shown(a.order)) continue;
+      const ImU32 colour = a.racy || a.sees_write_of_this_step ? (a.race_within_warp ? th.warning : th.race)
+                           : a.read                            ? th.arrow_read
+                                                               : th.arrow_write;
       const float cell_y = a.read ? g.before_row_y(a.array_row) + g.cell_h : g.after_row_y(a.array_row);
       const float thread_y = a.read ? g.marker_y : g.marker_y + g.marker;
       ImVec2 cell(g.col_x(a.column) + cell_w / 2, cell_y), thread(g.col_x(a.thread) + cell_w / 2, thread_y);
@@ -358,14 +378,15 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
         const ImVec2 ts = ImGui::CalcTextSize(label.c_str());
         dl->AddText(ImVec2(to_left ? left + 2 : right - ts.x - 2, outside.y - fs - 2), colour, label.c_str());
       }
-      if (a.read) arrow(dl, cell, thread, colour, thickness);
-      else arrow(dl, thread, cell, colour, thickness);
+      const float width = a.order == current ? thickness * 2 : thickness;
+      if (a.read) arrow(dl, cell, thread, colour, width);
+      else arrow(dl, thread, cell, colour, width);
     }
   }
-  if (cell_w >= 4 && !focus) {
+  if (cell_w >= 4) {
     const float label_room = cell_w - 2;
     for (const auto& rd : m.reads) {
-      if (!shown(rd.order) || !in_view(rd.thread, rd.index)) continue;
+      if (focus || !shown(rd.order) || !in_view(rd.thread, rd.index)) continue;
       const bool hot = rd.order == current;
       const ImU32 colour = rd.racy || rd.sees_write_of_this_step ? (rd.race_within_warp ? th.warning : th.race) : th.arrow_read;
       const ImVec2 from(g.col_x(rd.index) + cell_w / 2, g.before_row_y(rd.array_row) + g.cell_h);
@@ -385,7 +406,7 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
             rd.order == current ? thickness * 2 : thickness * 0.7f);
     }
     for (const auto& wr : m.writes) {
-      if (!shown(wr.order) || !in_view(wr.thread, wr.index)) continue;
+      if (focus || !shown(wr.order) || !in_view(wr.thread, wr.index)) continue;
       arrow(dl, ImVec2(g.col_x(wr.thread) + cell_w / 2, g.marker_y + g.marker),
             ImVec2(g.col_x(wr.index) + cell_w / 2, g.after_row_y(wr.array_row)),
             wr.racy ? (wr.race_within_warp ? th.warning : th.race) : th.arrow_write,
@@ -400,30 +421,34 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
             wr.order == current ? thickness * 2 : thickness * 0.7f);
     }
     // Warp operations, round by round: lane-to-lane arrows labelled with the value received; a
-    // lane that kept its own value gets a ring.
-    for (int r = 0; r < g.lane_rows; ++r) {
-      const app::ShuffleRound& round = m.shuffles[r];
-      if (!shown(round.first_order)) continue;  // replaying: rounds not begun yet stay empty
+    // lane that kept its own value gets a ring. Every warp's round k is on row k.
+    const float lane_left = focus ? g.col_x(first) : g.col_x(0);
+    const float lane_right = focus ? g.col_x(last) : g.col_x(m.threads);
+    for (const app::ShuffleRound& round : m.shuffles) {
+      const int r = round.rank;
+      if (r >= g.lane_rows || !shown(round.first_order)) continue;  // replaying: rounds not begun yet stay empty
       const float y = g.lane_row_y(r) + g.lane_row * 0.75f;
+      const float warp_left = std::max(lane_left, g.col_x(round.warp * kWarpSize));
+      const float warp_right = std::min(lane_right, g.col_x(std::min(m.threads, (round.warp + 1) * kWarpSize)));
+      if (warp_right <= warp_left) continue;  // this warp is outside the focus window
       if (replaying && current >= round.first_order && current <= round.last_order)  // the round in progress
-        dl->AddRectFilled(ImVec2(g.col_x(round.warp * kWarpSize), g.lane_row_y(r)),
-                          ImVec2(g.col_x(std::min(m.threads, (round.warp + 1) * kWarpSize)), g.lane_row_y(r) + g.lane_row),
-                          IM_COL32(255, 255, 255, 18));
-      dl->AddLine(ImVec2(g.col_x(round.warp * kWarpSize), y), ImVec2(g.col_x(std::min(m.threads, (round.warp + 1) * kWarpSize)), y),
-                  th.warp_outline, 1);
+        dl->AddRectFilled(ImVec2(warp_left, g.lane_row_y(r)), ImVec2(warp_right, g.lane_row_y(r) + g.lane_row), IM_COL32(255, 255, 255, 18));
+      dl->AddLine(ImVec2(warp_left, y), ImVec2(warp_right, y), th.warp_outline, 1);
       for (const auto& a : round.arrows) {
         const int from_t = round.warp * kWarpSize + a.from_lane, to_t = round.warp * kWarpSize + a.to_lane;
-        if (!in_view(from_t, to_t)) continue;
+        const bool stub = focus && focus->contains(to_t) && !focus->contains(from_t);
+        if (!stub && !in_view(from_t, to_t)) continue;
         const float xt = g.col_x(to_t) + cell_w / 2;
         if (a.own) {
           dl->AddCircle(ImVec2(xt, y), std::min(cell_w * 0.3f, fs * 0.35f), th.dim_text, 0, 1.5f);
           continue;
         }
-        const float xf = g.col_x(from_t) + cell_w / 2;
+        // A source outside the focus window: a short arrow from its side (the hover says which lane).
+        const float xf = stub ? xt + (from_t < first ? -0.45f : 0.45f) * cell_w : g.col_x(from_t) + cell_w / 2;
         const float lift = std::min(g.lane_row * 0.55f, 4 + std::abs(xt - xf) * 0.25f);
         dl->AddBezierCubic(ImVec2(xf, y), ImVec2(xf, y - lift), ImVec2(xt, y - lift), ImVec2(xt, y - 3), th.arrow_read, thickness);
         dl->AddTriangleFilled(ImVec2(xt, y), ImVec2(xt - 3, y - 5), ImVec2(xt + 3, y - 5), th.arrow_read);
-        if (cell_w >= 22) centred_text(dl, xt, y + 1, cell_w * 1.2f, th.label, a.value, ui.geometry);
+        if (cell_w >= 22) centred_text(dl, xt, y + 1, cell_w - 2, th.label, a.value, ui.geometry);
       }
     }
   }
@@ -518,34 +543,66 @@ LegendNeeds legend_needs(const std::vector<const app::BlockViewModel*>& models) 
   return n;
 }
 
+struct LegendItem {
+  ImU32 colour;
+  const char* text;
+  bool hatched = false;
+};
+
+std::vector<LegendItem> legend_items(const Theme& th, const LegendNeeds& needs) {
+  std::vector<LegendItem> items = {{th.arrow_read, "read"}, {th.arrow_write, "written"}, {th.changed, "changed"}};
+  if (needs.poison) items.push_back({th.poison, "? uninitialized", true});
+  if (needs.race) items.push_back({th.race, "race across warps (error)"});
+  if (needs.warning) items.push_back({th.warning, "race inside one warp: depends on scheduling (warning)"});
+  if (needs.idle) items.push_back({th.thread_idle, "idle thread"});
+  return items;
+}
+
+// Where each item goes when the legend wraps at `width`: its line (from 0) and x from the left.
+// Each item takes the first line with room for it, so a short one after a long one does not
+// need a line of its own.
+std::vector<std::pair<int, float>> legend_places(const std::vector<LegendItem>& items, float width) {
+  const float box = ImGui::GetFontSize() * 0.8f, inner = ImGui::GetStyle().ItemInnerSpacing.x;
+  std::vector<std::pair<int, float>> places;
+  std::vector<float> used;  // per line, the x where its next item would start
+  for (const LegendItem& item : items) {
+    const float w = box + inner + ImGui::CalcTextSize(item.text).x;
+    size_t line = 0;
+    while (line < used.size() && used[line] + w > width) ++line;
+    if (line == used.size()) used.push_back(0);
+    places.emplace_back(static_cast<int>(line), used[line]);
+    used[line] += w + box;
+  }
+  return places;
+}
+
+int line_count(const std::vector<std::pair<int, float>>& places) {
+  int lines = 0;
+  for (const auto& place : places) lines = std::max(lines, place.first + 1);
+  return lines;
+}
+
+int legend_lines(const Theme& th, const LegendNeeds& needs, float width) {
+  return line_count(legend_places(legend_items(th, needs), width));
+}
+
 // The legend of the marks on show, wrapped to the panel's width.
 void draw_legend(const UiContext& ui, const LegendNeeds& needs) {
   const Theme& th = ui.theme;
-  const float box = ImGui::GetFontSize() * 0.8f;
-  const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
-  bool first = true;
-  auto item = [&](ImU32 colour, const char* text, bool hatched = false) {
-    const float w = box + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(text).x;
-    if (!first) {
-      ImGui::SameLine(0, box);
-      if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
-    }
-    first = false;
-    const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float box = ImGui::GetFontSize() * 0.8f, inner = ImGui::GetStyle().ItemInnerSpacing.x;
+  const float line_h = ImGui::GetTextLineHeightWithSpacing();
+  const std::vector<LegendItem> items = legend_items(th, needs);
+  const auto places = legend_places(items, ImGui::GetContentRegionAvail().x);
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  for (size_t k = 0; k < items.size(); ++k) {
+    const ImVec2 p(origin.x + places[k].second, origin.y + static_cast<float>(places[k].first) * line_h);
     const float y = p.y + (ImGui::GetTextLineHeight() - box) / 2;
-    ImGui::Dummy(ImVec2(box, ImGui::GetTextLineHeight()));
-    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + box, y + box), hatched ? th.cell : colour);
-    if (hatched) hatch(ImGui::GetWindowDrawList(), ImVec2(p.x, y), ImVec2(p.x + box, y + box), colour);
-    ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
-    ImGui::TextUnformatted(text);
-  };
-  item(th.arrow_read, "read");
-  item(th.arrow_write, "written");
-  item(th.changed, "changed");
-  if (needs.poison) item(th.poison, "? uninitialized", true);
-  if (needs.race) item(th.race, "race across warps (error)");
-  if (needs.warning) item(th.warning, "race inside one warp: depends on scheduling (warning)");
-  if (needs.idle) item(th.thread_idle, "idle thread");
+    dl->AddRectFilled(ImVec2(p.x, y), ImVec2(p.x + box, y + box), items[k].hatched ? th.cell : items[k].colour);
+    if (items[k].hatched) hatch(dl, ImVec2(p.x, y), ImVec2(p.x + box, y + box), items[k].colour);
+    dl->AddText(ImVec2(p.x + box + inner, p.y), ImGui::GetColorU32(ImGuiCol_Text), items[k].text);
+  }
+  ImGui::Dummy(ImVec2(ImGui::GetContentRegionAvail().x, static_cast<float>(line_count(places)) * line_h));
 }
 
 // The colour scale of a block too narrow for numbers: a cell's colour is its value.
@@ -655,7 +712,11 @@ void draw_block_view_panel(UiContext& ui) {
   if (lt.find_block(s.focus_block()) == nullptr && ui.session.simulating())
     ImGui::TextColored(ImColor(ui.theme.warning), "recording block %d...", s.focus_block());
   if (!models.empty()) {
-    const app::BlockViewModel& shown = *models.front();
+    // Several blocks side by side: the caption is the followed block's (as are Code and Metrics).
+    const app::BlockViewModel* followed = models.front();
+    for (const auto* m : models)
+      if (s.focused_trace() && m->block == s.focused_trace()->block) followed = m;
+    const app::BlockViewModel& shown = *followed;
     // Presenter mode's font is already large and its panel short: the subtitle (the timeline says
     // the step and barrier) and the activity move to the caption's tooltip.
     const bool presenter = s.presenter;
@@ -712,7 +773,11 @@ void draw_block_view_panel(UiContext& ui) {
   const float visible_left = ImGui::GetWindowPos().x, visible_right = visible_left + ImGui::GetWindowWidth();
   // Room for the picture: the child less the legend (two lines) and a scrollbar's height.
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * 2 + style.ScrollbarSize + style.ItemSpacing.y;
+  LegendNeeds needs = legend_needs(models);
+  // The colour scale takes a line when the cells may be too narrow for numbers.
+  const bool may_need_scale = diagram_size(models, natural, 1).x > ImGui::GetContentRegionAvail().x;
+  const int legend_rows = legend_lines(ui.theme, needs, ImGui::GetContentRegionAvail().x) + (may_need_scale ? 1 : 0);
+  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(legend_rows) + style.ScrollbarSize + style.ItemSpacing.y;
   ImVec2 room(ImGui::GetContentRegionAvail().x - 8, ImGui::GetContentRegionAvail().y - legend_h);
   if (can_focus && fs.on) room.y -= fs_ui * 0.8f + 8;  // the strip
   DiagramScale scale = choose_scale(models, natural, room, s.fill_block_view, s.zoom);
@@ -722,12 +787,12 @@ void draw_block_view_panel(UiContext& ui) {
     const int focused = s.focused_trace() ? s.focused_trace()->block : blocks.front();
     models = {&cached_model(ui, *run, launch, step, focused)};
     scale = choose_scale(models, natural, room, s.fill_block_view, s.zoom);
+    needs = legend_needs(models);
   }
   if (s.fill_block_view) s.zoom = scale.cell_w / natural;
   const float cell_w = scale.cell_w;
   ui.geometry.cell_w = cell_w;
   ImGui::SetWindowFontScale(scale.text);
-  const LegendNeeds needs = legend_needs(models);
   float x = origin.x, height = 0;
   if (can_focus && fs.on) {
     const app::BlockViewModel& m = *models.front();
@@ -767,6 +832,10 @@ void draw_block_view_panel(UiContext& ui) {
   if (!models.empty()) ImGui::Dummy(ImVec2(x - origin.x, height + 8));
   ImGui::SetWindowFontScale(1);
   draw_legend(ui, needs);
+  {
+    const ImVec2 l0 = ImGui::GetItemRectMin(), l1 = ImGui::GetItemRectMax();
+    ui.geometry.rows["legend"] = {l0.x, l0.y, l1.x - l0.x, l1.y - l0.y};
+  }
   // Too narrow for numbers, a cell's colour is its value: the scale, from the smallest to the largest
   // value of the array on show.
   if (!models.empty() && cell_w < 14 && !models.front()->arrays.empty()) draw_colour_scale(ui, models.front()->arrays.front());

@@ -356,6 +356,8 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
   for (auto& [key, r] : rounds) m.shuffles.push_back(std::move(r));
   std::stable_sort(m.shuffles.begin(), m.shuffles.end(),
                    [](const ShuffleRound& a, const ShuffleRound& b) { return a.first_order < b.first_order; });
+  std::map<int, int> rounds_of_warp;
+  for (ShuffleRound& r : m.shuffles) r.rank = rounds_of_warp[r.warp]++;
   std::map<sim::LineId, std::string> names;  // a few lines, many threads
   for (int th = 0; th < m.threads; ++th) {
     if (!history[th][1]) continue;
@@ -496,6 +498,8 @@ FocusWindow focus_window(const BlockViewModel& m, int first, int count) {
       f.read = read;
       f.racy = a.racy;
       f.race_within_warp = a.race_within_warp;
+      f.sees_write_of_this_step = a.sees_write_of_this_step;
+      f.order = a.order;
       f.value = a.value;
       if (!(thread_in && cell_in)) {
         f.stub = true;

@@ -82,6 +82,7 @@ struct ShuffleRound {
   std::string op;  // "shfl_up", "syncwarp"
   sim::LineId line = sim::kNoLine;
   int first_order = -1, last_order = -1;  // its first and last lane's place among the step's operations
+  int rank = 0;  // its place among its warp's rounds: every warp's round k shares a lane row
   struct LaneArrow {
     int from_lane = 0, to_lane = 0;
     std::string value;  // what the lane received
@@ -140,6 +141,8 @@ struct FocusArrow {
   bool read = true;
   bool racy = false;
   bool race_within_warp = false;
+  bool sees_write_of_this_step = false;
+  int order = 0;                // replaying: drawn once the access has run
   bool stub = false;            // one end is outside the window
   bool thread_outside = false;  // that end is the thread (else the cell)
   std::string label;            // stubs: "from t-512", "to t+1", "read by T700", "written by T700"

@@ -11,7 +11,7 @@ APP=$(realpath "$1")
 SRC=$(realpath "$2")
 
 if [[ "${3:-}" != "--inside-xvfb" ]]; then
-  exec xvfb-run -a -s "-screen 0 1600x1000x24" bash "$0" "$APP" "$SRC" --inside-xvfb
+  exec xvfb-run -a -s "-screen 0 3900x2200x24" bash "$0" "$APP" "$SRC" --inside-xvfb
 fi
 
 WORK=$(mktemp -d)
@@ -45,6 +45,12 @@ controls=$(differing_pixels "$WORK/read.png" "$WORK/write.png" "$(region "$WORK/
 (( block > 500 )) || fail "the block view did not change between the read and the write phase ($block pixels)"
 (( controls == 0 )) || fail "the controls changed between two steps ($controls pixels)"
 pass "step 1 -> 2: $block pixels of the block view changed, the controls did not"
+"$APP" --scenario "$SCENARIO" --step 4 --screenshot "$WORK/step4.png" --state-file "$WORK/step4.json"
+(( $(identify -format %k "$WORK/step4.png") > 50 )) || fail "step4.png looks blank"
+block=$(differing_pixels "$WORK/write.png" "$WORK/step4.png" "$(region "$WORK/step4.json" 'Block view')")
+controls=$(differing_pixels "$WORK/write.png" "$WORK/step4.png" "$(region "$WORK/step4.json" Controls)")
+(( block > 500 && controls == 0 )) || fail "step 2 -> 4: block view $block pixels, controls $controls"
+pass "step 2 -> 4 (offset 2 read): $block pixels of the block view changed, the controls did not"
 
 # Renders the step view plainly and with EXTRA options; the second frame must not be blank and
 # must differ from the first in the block view (more than MIN pixels) and not in the code panel.
@@ -80,7 +86,13 @@ step_view_changes scan3 2000 "warp scan at round 3" -- gui block-exclusive-sum -
 # ---- 1c. a large block's focus window ----
 step_view_changes focus 2000 "focus window at T512 of 1024" -- gui kogge-stone --n 1024 --tpb 1024 --dtype int32 --step 19 -- --focus 512
 
-# ---- 1d. layouts that fit: presenter mode at 1280x720 and 1920x1080, the normal layout at 1280x720 ----
+# A warp scan of 32 warps in a focus window: every warp's round k on lane row k (8 rounds).
+step_view_changes scanfocus 2000 "focus window on the warp scan of 1024 threads" -- gui block-exclusive-sum --n 1024 --tpb 1024 --dtype int32 --step 0 -- --focus 40
+[[ $(json "$WORK/scanfocus.json" "sorted(k for k in d['geometry']['rows'] if k.startswith('lanes'))") == "['lanes 0', 'lanes 1', 'lanes 2', 'lanes 3', 'lanes 4', 'lanes 5', 'lanes 6', 'lanes 7']" ]] ||
+  fail "the focus window should show 8 lane rows: $(json "$WORK/scanfocus.json" "d['geometry']['rows']")"
+pass "the focus window shows the 8 warp-operation rounds as lane rows"
+
+# ---- 1d. layouts that fit: presenter mode at 1280x720, 1920x1080 and 3840x2160, the normal layout at 1280x720 ----
 # From the geometry the panels drew with: every step-view row and the caption inside the window and
 # inside the step view's visible area (no scrolling needed), no label wider than its box; at TPB 8
 # on a 1280x720 projector cells at least 48 px wide.
@@ -101,9 +113,11 @@ if bad: print('\n'.join(bad)); sys.exit(1)
 print('%d rows, %d labels, cells %.0f px' % (len(g['rows']), g['labels'], g['cell_w']))
 PY
 }
-for size in "1280 720 48" "1920 1080 72"; do
+for size in "1280 720 48" "1920 1080 72" "3840 2160 120"; do
   read -r W H MIN <<<"$size"
-  for what in seed003 race scan focus; do
+  whats=(seed003 race scan focus)
+  (( W < 3840 )) || whats=(seed003 race)  # 4K: the TPB 8 pictures, where cells must grow with the screen
+  for what in "${whats[@]}"; do
     case $what in
       seed003) args=(--scenario "$SCENARIO" --step 1); min=$MIN ;;
       race) args=(gui kogge-stone --schedule forward --bug no-second-barrier --step 1 --replay 10); min=$MIN ;;
@@ -210,6 +224,18 @@ for _ in $(seq 50); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
 wait "$PID" || fail "the app exited with $?"
 PID=""
 pass "Ctrl+Q closes the app"
+
+# Two blocks side by side: a click on the second's name makes the caption, Code and Metrics follow it.
+"$APP" gui two-phase-scan --step 0 --state-file "$STATE" &
+PID=$!
+for _ in $(seq 100); do [[ $(json "$STATE" "'block 1 name' in d['geometry']['rows']" 2>/dev/null) == True ]] && break; sleep 0.2; done
+[[ $(json "$STATE" "d['focus_block']") == 0 ]] || fail "seed 000 should start on block 0: $(cat "$STATE")"
+WID=$(xdotool search --sync --onlyvisible --name '^syncscope' | head -1)
+read -r X Y < <(json "$STATE" "'%d %d' % (d['geometry']['rows']['block 1 name'][0] + 10, d['geometry']['rows']['block 1 name'][1] + 5)")
+xdotool mousemove --window "$WID" "$X" "$Y" click 1
+wait_for "d['focus_block']" 1
+kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+pass "a click on a block's name beside others makes the views follow it"
 
 # ---- 3. bad input ----
 set +e
