@@ -164,6 +164,21 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     }
     ui.handout = true;
   }
+  std::optional<Handouts> menu_handout;
+  struct {
+    int position = 0, replay = -1;
+    bool playing = false;
+    std::optional<std::array<float, 4>> block_view;  // where the panel was (the hand-out fills the window)
+  } before_handout;
+  auto end_menu_handout = [&](const std::string& message) {
+    ui.message = message;
+    menu_handout.reset();
+    ui.handout = false;
+    state.go_to(before_handout.position);
+    state.set_replay(before_handout.replay);
+    if (before_handout.playing) state.toggle_play();
+    if (before_handout.block_view) ui.panel_restore["Block view"] = *before_handout.block_view;
+  };
   int shown_tpb = 0;
   float styled_font_px = window->font_size();
 
@@ -185,6 +200,48 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       shown_tpb = state.run()->config.problem.tpb;
       state.fill_block_view = true;
     }
+    // File > Export GIF / sheet / step view: drawn as the command line would, then the view is put
+    // back where it was.
+    if (ui.export_handout && !menu_handout && !handouts.wanted()) {
+      HandoutRequest request;
+      request.gif = ui.export_handout->gif;
+      request.sheet = ui.export_handout->sheet;
+      request.step_png = ui.export_handout->step_png;
+      menu_handout.emplace(request);
+      if (std::string bad = menu_handout->check(state); !bad.empty()) {
+        ui.message = bad;
+        menu_handout.reset();
+      } else {
+        before_handout = {state.position(), state.replay(), state.playback().playing, std::nullopt};
+        if (auto it = ui.panel_rects.find("Block view"); it != ui.panel_rects.end()) before_handout.block_view = it->second;
+        if (state.playback().playing) state.toggle_play();
+        ui.handout = true;
+      }
+      ui.export_handout.reset();
+    }
+    Handouts* handout = handouts.wanted() ? &handouts : menu_handout ? &*menu_handout : nullptr;
+    // Hand-outs: the step view alone, each frame where the next picture is (after the first few
+    // frames, when windows have their sizes).
+    bool handout_frame = handout && frame >= 3;
+    if (handout_frame) {
+      if (!handout->prepare(state)) {
+        std::string summary;
+        const std::string failed = handout->finish(&summary);
+        if (handout == &handouts) {
+          if (!failed.empty()) {
+            err << "syncscope: " << failed << "\n";
+            exit_code = command_line::kExitInternal;
+          }
+          out << summary;
+          break;
+        }
+        end_menu_handout(failed.empty() ? summary.substr(0, summary.find('\n')) : failed);
+        handout = nullptr;  // this frame draws the whole window again
+        handout_frame = false;
+      } else {
+        window->keep_next_frame_pixels();
+      }
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const double cpu0 = process_cpu_ms();
     window->begin_frame();
@@ -192,33 +249,18 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       styled_font_px = window->font_size();
       apply_style(ui, *window);
     }
-    // Hand-outs: the step view alone, each frame where the next picture is (after the first few
-    // frames, when windows have their sizes).
-    const bool handout_frame = handouts.wanted() && frame >= 3;
-    if (handout_frame) {
-      if (!handouts.prepare(state)) {
-        std::string summary;
-        if (std::string e = handouts.finish(&summary); !e.empty()) {
-          err << "syncscope: " << e << "\n";
-          exit_code = command_line::kExitInternal;
-        }
-        out << summary;
-        break;
-      }
-      window->keep_next_frame_pixels();
-    }
     if (o.bench_frames) {
       // Playing at one step per frame, wrapping around; while replaying, one operation per frame.
       if (state.replay() >= 0 && state.replay() < state.replay_total()) state.move_replay(1);
       else if (state.at_end()) state.first();
       else state.step_forward();
-    } else if (!handouts.wanted()) {  // hand-outs place every frame themselves
+    } else if (!handout) {  // hand-outs place every frame themselves
       state.tick(ImGui::GetIO().DeltaTime);
     }
     double block_view = 0;
     ui.panel_rects.clear();
     ui.geometry.clear();
-    if (block_view_only || handouts.wanted()) {
+    if (block_view_only || handout) {
       ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
       ImGui::SetNextWindowSize(ImGui::GetIO().DisplaySize, ImGuiCond_Always);
       const auto b0 = std::chrono::steady_clock::now();
@@ -250,10 +292,13 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       }
     }
     if (auto pixels = window->take_pixels(); pixels && handout_frame) {
-      if (std::string e = handouts.take(state, *pixels, window->width(), window->height(), ui.geometry.step_view_bottom); !e.empty()) {
-        err << "syncscope: " << e << "\n";
-        exit_code = command_line::kExitInternal;
-        break;
+      if (std::string e = handout->take(state, *pixels, window->width(), window->height(), ui.geometry.step_view_bottom); !e.empty()) {
+        if (handout == &handouts) {
+          err << "syncscope: " << e << "\n";
+          exit_code = command_line::kExitInternal;
+          break;
+        }
+        end_menu_handout(e);  // the view comes back on the next frame
       }
     }
     if (auto captured = window->take_capture_result()) {
@@ -272,6 +317,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     }
     if (!o.state_file.empty()) {
       nlohmann::json now = state.describe();
+      now["message"] = ui.message;
       for (const auto& [name, r] : ui.panel_rects) now["panels"][name] = r;
       const ui::FrameGeometry& g = ui.geometry;
       now["geometry"] = {{"rows", g.rows},

@@ -1,4 +1,5 @@
-// Menu bar: File (scenarios, PNG export), Timeline (the same actions as the keys), View.
+// Menu bar: File (scenarios, exports: window PNG, GIF, sheet, step view, Perfetto trace), Timeline
+// (the same actions as the keys), View.
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
@@ -7,12 +8,15 @@
 #include <filesystem>
 #include <iterator>
 
+#include "app/export/perfetto_trace.h"
+#include "app/state/scenario.h"
+#include "app/state/session.h"
 #include "app/ui/panels.h"
 
 namespace syncscope::ui {
 namespace {
 
-enum class Dialog { None, Open, Save, Export };
+enum class Dialog { None, Open, Save, Export, Gif, Sheet, StepPng, Trace };
 
 struct DialogState {
   Dialog pending = Dialog::None;
@@ -42,34 +46,62 @@ void set_path(UiContext& ui, const std::string& p) {
   dialogs(ui).path[sizeof dialogs(ui).path - 1] = 0;
 }
 
+// What a dialog does with its path: "" when it went well (or was handed to the main loop), else why.
+std::optional<std::string> act(UiContext& ui, Dialog kind, const std::string& path) {
+  if (path.empty()) return "path: empty (type a file name)";
+  switch (kind) {
+    case Dialog::Open: return ui.session.open_scenario(path);
+    case Dialog::Save: return ui.session.save_scenario(path);
+    case Dialog::Export: ui.export_png = path; return std::nullopt;
+    case Dialog::Gif: ui.export_handout = UiContext::HandoutExport{path, "", ""}; return std::nullopt;
+    case Dialog::Sheet: ui.export_handout = UiContext::HandoutExport{"", path, ""}; return std::nullopt;
+    case Dialog::StepPng: ui.export_handout = UiContext::HandoutExport{"", "", path}; return std::nullopt;
+    case Dialog::Trace:
+      if (!ui.state.run()) return "no run to write yet";
+      return app::write_file_atomically(path, app::perfetto_trace(*ui.state.run()).dump() + "\n");
+    case Dialog::None: break;
+  }
+  return std::nullopt;
+}
+
 void draw_dialogs(UiContext& ui) {
   DialogState& d = dialogs(ui);
-  const char* titles[] = {"", "Open scenario", "Save scenario", "Export PNG"};
+  struct Kind {
+    const char* title;
+    const char* verb;
+    const char* done;  // the menu bar's message after it
+  };
+  static const Kind kinds[] = {{"", "", ""},
+                               {"Open scenario", "Open", "opened "},
+                               {"Save scenario", "Save", "saved "},
+                               {"Export PNG (window)", "Export", "exporting "},
+                               {"Export GIF (step view, every step)", "Export", "drawing the GIF "},
+                               {"Export sheet (every step stacked)", "Export", "drawing the sheet "},
+                               {"Export step view PNG", "Export", "drawing "},
+                               {"Export Perfetto trace", "Export", "wrote the trace (open it in ui.perfetto.dev) "}};
   if (d.pending != Dialog::None) {
-    ImGui::OpenPopup(titles[static_cast<int>(d.pending)]);
+    ImGui::OpenPopup(kinds[static_cast<int>(d.pending)].title);
     d.pending = Dialog::None;
   }
-  for (int k = 1; k <= 3; ++k) {
-    if (!ImGui::BeginPopupModal(titles[k], nullptr, ImGuiWindowFlags_AlwaysAutoResize)) continue;
+  for (int k = 1; k < static_cast<int>(std::size(kinds)); ++k) {
+    if (!ImGui::BeginPopupModal(kinds[k].title, nullptr, ImGuiWindowFlags_AlwaysAutoResize)) continue;
     const Dialog kind = static_cast<Dialog>(k);
-    ImGui::SetNextItemWidth(520);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 32);
+    if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();  // type the path straight away
     const bool enter = ImGui::InputText("path", d.path, sizeof d.path, ImGuiInputTextFlags_EnterReturnsTrue);
     if (kind == Dialog::Open) {
       ImGui::TextUnformatted("Scenarios shipped for the seeds:");
       for (const auto& f : scenario_files())
         if (ImGui::Selectable(f.c_str())) set_path(ui, f);
     }
+    if (kind == Dialog::Gif || kind == Dialog::Sheet)
+      ImGui::TextDisabled("every step of the launch on show is drawn (the window shows it as it goes)");
     if (!d.error.empty()) ImGui::TextColored(ImColor(ui.theme.bad), "%s", d.error.c_str());
-    const char* verb = kind == Dialog::Open ? "Open" : kind == Dialog::Save ? "Save" : "Export";
-    if (ImGui::Button(verb) || enter) {
-      std::optional<std::string> why;
-      if (kind == Dialog::Open) why = ui.session.open_scenario(d.path);
-      else if (kind == Dialog::Save) why = ui.session.save_scenario(d.path);
-      else ui.export_png = d.path;
-      if (why) {
+    if (ImGui::Button(kinds[k].verb) || enter) {
+      if (const std::optional<std::string> why = act(ui, kind, d.path)) {
         d.error = *why;
       } else {
-        ui.message = std::string(kind == Dialog::Open ? "opened " : kind == Dialog::Save ? "saved " : "exporting ") + d.path;
+        ui.message = kinds[k].done + std::string(d.path);
         d.error.clear();
         ImGui::CloseCurrentPopup();
       }
@@ -131,6 +163,12 @@ bool begin_panel(UiContext& ui, const char* name) {
   } else if (!ui.handout) {
     place_window(ui, place, raise);
   }
+  if (auto it = ui.panel_restore.find(name); it != ui.panel_restore.end()) {  // after place_window: this wins
+    const auto& [x, y, w, h] = it->second;
+    ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
+    ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Always);
+    ui.panel_restore.erase(it);
+  }
   const ImGuiWindowFlags flags = place.no_title || ui.handout ? ImGuiWindowFlags_NoTitleBar : 0;
   if (!ImGui::Begin(name, open, flags)) {
     ImGui::End();
@@ -153,6 +191,7 @@ void handle_keys(UiContext& ui, const std::vector<int>& keys) {
   constexpr int kCtrlKey = 1 << 16;  // gl::Window::kCtrl
   const ImGuiIO& io = ImGui::GetIO();
   if (io.WantTextInput) return;  // typing in a field
+  if (ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId | ImGuiPopupFlags_AnyPopupLevel)) return;  // a dialog or menu is up
   app::AppState& s = ui.state;
   for (int key : keys) {
     switch (key) {
@@ -188,10 +227,24 @@ void draw_menu_bar(UiContext& ui) {
         dialogs(ui).pending = Dialog::Save;
         set_path(ui, "scenario.json");
       }
-      if (ImGui::MenuItem("Export PNG...")) {
-        dialogs(ui).pending = Dialog::Export;
-        set_path(ui, "syncscope.png");
-      }
+      ImGui::Separator();
+      struct ExportItem {
+        const char* label;
+        Dialog dialog;
+        const char* path;
+      };
+      for (const ExportItem& e : {ExportItem{"Export PNG (window)...", Dialog::Export, "syncscope.png"},
+                                  ExportItem{"Export GIF (step view)...", Dialog::Gif, "syncscope.gif"},
+                                  ExportItem{"Export sheet (all steps)...", Dialog::Sheet, "syncscope-sheet.png"},
+                                  ExportItem{"Export step view PNG...", Dialog::StepPng, "syncscope-step.png"},
+                                  ExportItem{"Export Perfetto trace...", Dialog::Trace, "syncscope-trace.json"}})
+        if (ImGui::MenuItem(e.label)) {
+          dialogs(ui).pending = e.dialog;
+          set_path(ui, e.path);
+        } else {  // where it is, for the GUI tests
+          const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+          ui.geometry.rows[std::string("menu: ") + e.label] = {a.x, a.y, b.x - a.x, b.y - a.y};
+        }
       ImGui::Separator();
       if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.quit = true;
       ImGui::EndMenu();

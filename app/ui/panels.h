@@ -49,6 +49,12 @@ struct UiContext {
   int layout_generation = 0;  // bumped by View > Reset layout
   // Requests to the main loop.
   std::string export_png;  // save the next frame here
+  // File > Export GIF / sheet / step view: the hand-out to draw, as `gui --gif/--sheet/--step-png`
+  // would (the main loop draws it over the next frames, then puts the view back).
+  struct HandoutExport {
+    std::string gif, sheet, step_png;
+  };
+  std::optional<HandoutExport> export_handout;
   bool quit = false;
   bool toggle_presenter = false;
   std::optional<int> focus_start;  // gui --focus T: the step view's focus window starts at thread T
@@ -65,6 +71,9 @@ struct UiContext {
   // bring to the front this frame (asked for by their key).
   std::map<std::string, bool> panel_open;
   std::map<std::string, bool> panel_raise;
+  // Panels to put back where they were (x, y, w, h) this frame: after a hand-out drew the step view
+  // over the whole window.
+  std::map<std::string, std::array<float, 4>> panel_restore;
 
   // A panel's own state (caches, fields being edited), one of each type, made on first use and
   // living as long as the window: panels keep nothing in statics.
