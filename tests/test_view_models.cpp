@@ -574,6 +574,24 @@ TEST(StepView, TheWarpScanIsFollowableRoundByRound) {
   for (size_t k = 1; k < m.shuffles.size(); ++k) EXPECT_LT(m.shuffles[k - 1].last_order, m.shuffles[k].first_order);
 }
 
+TEST(StepView, TheLaunchFrameHoldsWhatEveryStepNeeds) {
+  // The warp scan: step 0 runs 8 rounds per warp, step 1 warp 0's scan of the totals, step 2 none;
+  // the frame reserves 8 lane rows and each step's caption, so the picture stays put.
+  auto r = run({.algorithm = "block-exclusive-sum", .n = 64, .tpb = 64, .dtype = "int32"});
+  const int steps = r->sim.trace.launches[0].steps;
+  const LaunchFrame f = launch_frame(*r, 0, 0);
+  EXPECT_EQ(f.warp_rounds, 8);
+  EXPECT_EQ(f.columns, 64);
+  EXPECT_EQ(f.shared_rows, 1);
+  ASSERT_EQ(static_cast<int>(f.captions.size()), steps);
+  for (int step = 0; step < steps; ++step) {
+    const BlockViewModel m = build_block_view(*r, 0, step, 0);
+    EXPECT_EQ(f.captions[step], m.caption);
+    for (const ShuffleRound& round : m.shuffles) EXPECT_LT(round.rank, f.warp_rounds);
+  }
+  EXPECT_TRUE(build_block_view(*r, 0, steps - 1, 0).shuffles.empty());
+}
+
 TEST(StepView, EveryWarpsRoundKSharesALaneRow) {
   // 4 warps: however the schedule interleaves them, each warp's rounds are ranked 0, 1, 2, ... in
   // the order that warp ran them, so round k of every warp is drawn on one row.

@@ -25,15 +25,25 @@ struct BlockViewCache {
     }
   };
   std::map<Key, app::BlockViewModel> models;
+  std::map<Key, app::LaunchFrame> frames;  // step -1: one per launch and block
 };
 
+// Each step's model carries its launch's frame, so every step of a launch is laid out alike.
 const app::BlockViewModel& cached_model(UiContext& ui, const RunResult& run, int launch, int step, int block) {
-  auto& cache = ui.state_of<BlockViewCache>().models;
+  BlockViewCache& cache = ui.state_of<BlockViewCache>();
   const BlockViewCache::Key key{run.id, launch, step, block};
-  auto it = cache.find(key);
-  if (it != cache.end()) return it->second;
-  if (cache.size() > 16) cache.clear();
-  return cache.emplace(key, app::build_block_view(run, launch, step, block)).first->second;
+  auto it = cache.models.find(key);
+  if (it != cache.models.end()) return it->second;
+  if (cache.models.size() > 16) cache.models.clear();
+  const BlockViewCache::Key frame_key{run.id, launch, -1, block};
+  auto frame = cache.frames.find(frame_key);
+  if (frame == cache.frames.end()) {
+    if (cache.frames.size() > 64) cache.frames.clear();
+    frame = cache.frames.emplace(frame_key, app::launch_frame(run, launch, block)).first;
+  }
+  app::BlockViewModel m = app::build_block_view(run, launch, step, block);
+  m.frame = frame->second;
+  return cache.models.emplace(key, std::move(m)).first->second;
 }
 
 struct Geometry {
@@ -70,10 +80,13 @@ Geometry layout(const app::BlockViewModel& m, float cell_w, float x0, float y0, 
   g.lane_row = fs * 1.6f;
   g.x0 = x0;
   g.y0 = y0;
-  g.rows = static_cast<int>(m.arrays.size());
+  // Room for the shared arrays and warp rounds any step of the launch draws, so the cells stay put
+  // from step to step. Global sections (mostly the first and last steps) take room only where they
+  // are: reserving it in every step would cost a projector's cells a third of their size.
+  g.rows = std::max(static_cast<int>(m.arrays.size()), m.frame.shared_rows);
   g.global_in = static_cast<int>(m.global_reads.size());
   g.global_out = static_cast<int>(m.global_writes.size());
-  g.lane_rows = 0;
+  g.lane_rows = std::min(kMaxLaneRows, m.frame.warp_rounds);
   for (const app::ShuffleRound& round : m.shuffles) g.lane_rows = std::max(g.lane_rows, std::min(kMaxLaneRows, round.rank + 1));
   g.warp_y = y0 + (single ? 0 : fs + 6);
   g.thread_y = g.warp_y + fs + 2;
@@ -88,7 +101,7 @@ Geometry layout(const app::BlockViewModel& m, float cell_w, float x0, float y0, 
 }
 
 int column_count(const app::BlockViewModel& m) {
-  int columns = m.threads;
+  int columns = std::max(m.threads, m.frame.columns);
   for (const auto& a : m.arrays) columns = std::max(columns, static_cast<int>(a.after.size()));
   for (const auto* rows : {&m.global_reads, &m.global_writes})
     for (const auto& r : *rows) columns = std::max(columns, static_cast<int>(r.cells.size()));
@@ -246,9 +259,9 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
     auto row_label = [&](float y, ImU32 colour, const std::string& text) {
       dl->AddText(ImVec2(x0, y), colour, fit_label(text, room, &ui.geometry).c_str());
     };
-    for (int r = 0; r < g.global_in; ++r) row_label(g.global_in_row_y(r) + 4, th.label, m.global_reads[r].name);
+    for (size_t r = 0; r < m.global_reads.size(); ++r) row_label(g.global_in_row_y(static_cast<int>(r)) + 4, th.label, m.global_reads[r].name);
     row_label(g.thread_y, th.dim_text, replaying ? "now:" : "before:");
-    for (int r = 0; r < g.rows; ++r) {
+    for (int r = 0; r < static_cast<int>(m.arrays.size()); ++r) {
       row_label(g.before_row_y(r) + 4, th.label, m.arrays[r].name);
       row_label(g.after_row_y(r) + 4, th.label, m.arrays[r].name);
     }
@@ -259,7 +272,7 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
         row_label(g.lane_row_y(round.rank) + (g.lane_row - fs) / 2, th.arrow_read, round.op);
     row_label(g.after_y - g.band + 2, th.arrow_write, "write");
     row_label(g.after_y - fs - 1, th.dim_text, replaying ? "now:" : "after:");
-    for (int r = 0; r < g.global_out; ++r) row_label(g.global_out_row_y(r) + 4, th.label, m.global_writes[r].name);
+    for (size_t r = 0; r < m.global_writes.size(); ++r) row_label(g.global_out_row_y(static_cast<int>(r)) + 4, th.label, m.global_writes[r].name);
   }
   if (with_labels) {  // where each row is, for the GUI tests
     const float right = g.col_x(focus ? std::min(column_count(m), focus->first + focus->count) : column_count(m));
@@ -267,14 +280,14 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
       ui.geometry.rows[name] = {x0, top, right - x0, height};
     };
     row("threads", g.thread_y, fs);
-    for (int r = 0; r < g.rows; ++r) {
+    for (int r = 0; r < static_cast<int>(m.arrays.size()); ++r) {
       row(m.arrays[r].name + " before", g.before_row_y(r), g.cell_h);
       row(m.arrays[r].name + " after", g.after_row_y(r), g.cell_h);
     }
     row("thread nodes", g.marker_y, g.marker);
     for (int r = 0; r < g.lane_rows; ++r) row("lanes " + std::to_string(r), g.lane_row_y(r), g.lane_row);
-    for (int r = 0; r < g.global_in; ++r) row(m.global_reads[r].name + " read", g.global_in_row_y(r), g.cell_h);
-    for (int r = 0; r < g.global_out; ++r) row(m.global_writes[r].name + " written", g.global_out_row_y(r), g.cell_h);
+    for (size_t r = 0; r < m.global_reads.size(); ++r) row(m.global_reads[r].name + " read", g.global_in_row_y(static_cast<int>(r)), g.cell_h);
+    for (size_t r = 0; r < m.global_writes.size(); ++r) row(m.global_writes[r].name + " written", g.global_out_row_y(static_cast<int>(r)), g.cell_h);
   }
 
   std::string widest = "T";  // appended, not "T" + ...: GCC 12 warns falsely (-Wrestrict) on that
@@ -330,7 +343,7 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
     for (auto& row : landed)
       for (auto& c : row) c.read = false;
   }
-  for (int r = 0; r < g.rows; ++r) {
+  for (int r = 0; r < static_cast<int>(m.arrays.size()); ++r) {
     const auto& a = m.arrays[r];
     const auto& top = replaying ? now[r] : a.before;
     const auto& bottom = replaying ? landed[r] : a.after;
@@ -339,10 +352,10 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
       draw_cell(dl, th, bottom[i], g.col_x(i), g.after_row_y(r), w, g.cell_h, true, ui.geometry);
     }
   }
-  for (int r = 0; r < g.global_in; ++r)
+  for (int r = 0; r < static_cast<int>(m.global_reads.size()); ++r)
     for (int i = 0; i < static_cast<int>(m.global_reads[r].cells.size()); ++i)
       if (i >= first && i < last) draw_cell(dl, th, m.global_reads[r].cells[i], g.col_x(i), g.global_in_row_y(r), w, g.cell_h, false, ui.geometry);
-  for (int r = 0; r < g.global_out; ++r)
+  for (int r = 0; r < static_cast<int>(m.global_writes.size()); ++r)
     for (int i = 0; i < static_cast<int>(m.global_writes[r].cells.size()); ++i)
       if (i >= first && i < last) draw_cell(dl, th, m.global_writes[r].cells[i], g.col_x(i), g.global_out_row_y(r), w, g.cell_h, true, ui.geometry);
 
@@ -458,7 +471,7 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const int column = static_cast<int>(std::floor((mouse.x - g.col_x(0)) / cell_w));
   if (column < 0 || column >= columns) return;
-  for (int r = 0; r < g.rows; ++r) {
+  for (int r = 0; r < static_cast<int>(m.arrays.size()); ++r) {
     const bool in_before = mouse.y >= g.before_row_y(r) && mouse.y < g.before_row_y(r) + g.cell_h;
     const bool in_after = mouse.y >= g.after_row_y(r) && mouse.y < g.after_row_y(r) + g.cell_h;
     if ((in_before || in_after) && column < static_cast<int>(m.arrays[r].after.size()))
@@ -720,20 +733,25 @@ void draw_block_view_panel(UiContext& ui) {
     // Presenter mode's font is already large and its panel short: the subtitle (the timeline says
     // the step and barrier) and the activity move to the caption's tooltip.
     const bool presenter = s.presenter;
-    if (!presenter) {
-      ImGui::TextDisabled("%s", fit_label(shown.title, avail, &ui.geometry).c_str());
-      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", shown.title.c_str());
-    }
+    if (!presenter) text_fitted(ui, shown.title, true);
     // The caption, large: what the step does, in one sentence; what the threads did below it
     // when the caption is the kernel's own.
     if (!presenter) ImGui::SetWindowFontScale(1.3f);
+    // As tall as the launch's tallest caption, so the picture below stays put from step to step.
+    const float wrap = ImGui::GetContentRegionAvail().x;
+    float tallest = 0;
+    for (const std::string& caption : shown.frame.captions)
+      tallest = std::max(tallest, ImGui::CalcTextSize(caption.c_str(), nullptr, false, wrap).y);
     ImGui::TextWrapped("%s", shown.caption.c_str());
     ImGui::SetWindowFontScale(1.0f);
     const ImVec2 c0 = ImGui::GetItemRectMin(), c1 = ImGui::GetItemRectMax();
     ui.geometry.rows["caption"] = {c0.x, c0.y, c1.x - c0.x, c1.y - c0.y};
     if (presenter && ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", shown.title.c_str(), shown.activity.c_str());
-    if (shown.caption != shown.activity && !presenter)
-      ImGui::TextDisabled("%s", fit_label(shown.activity, avail, &ui.geometry).c_str());
+    if (tallest > c1.y - c0.y + 0.5f) ImGui::Dummy(ImVec2(1, tallest - (c1.y - c0.y) - ImGui::GetStyle().ItemSpacing.y));
+    if (!presenter) {
+      if (shown.caption != shown.activity) text_fitted(ui, shown.activity, true);
+      else ImGui::NewLine();  // the line is there in every step
+    }
   }
   const int replay = models.size() == 1 ? replay_controls(ui, *run, *models.front(), launch, step) : -1;
 

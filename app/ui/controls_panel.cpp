@@ -19,6 +19,35 @@ void field_error(const UiContext& ui, const app::FormCheck& check, const char* f
   ImGui::PopStyleColor();
 }
 
+// The value a combo shows: cut by the one rule when the box is narrow (whole on hover).
+std::string preview(UiContext& ui, const std::string& full) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  return fit_label(full, ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - style.FramePadding.x * 2, &ui.geometry);
+}
+
+void whole_on_hover(const std::string& shown, const std::string& full) {
+  if (shown != full && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", full.c_str());
+}
+
+// A combo of fixed choices; true when another was picked.
+bool choice(UiContext& ui, const char* label, int* current, std::initializer_list<const char*> items) {
+  const std::string full = *(items.begin() + *current), shown = preview(ui, full);
+  bool picked = false;
+  if (ImGui::BeginCombo(label, shown.c_str())) {
+    int k = 0;
+    for (const char* item : items) {
+      if (ImGui::Selectable(item, k == *current) && k != *current) {
+        *current = k;
+        picked = true;
+      }
+      ++k;
+    }
+    ImGui::EndCombo();
+  }
+  whole_on_hover(shown, full);
+  return picked;
+}
+
 }  // namespace
 
 void draw_controls_panel(UiContext& ui) {
@@ -27,9 +56,11 @@ void draw_controls_panel(UiContext& ui) {
   const app::FormCheck& check = ui.session.check();
   const app::ControlsModel model = app::build_controls_model(ui.session.registry(), f, ui.state.run());
   bool changed = false;
-  ImGui::PushItemWidth(-110);
+  // The labels' column as wide as the longest label, the fields the rest.
+  ImGui::PushItemWidth(-(ImGui::CalcTextSize("threads/block").x + ImGui::GetStyle().ItemInnerSpacing.x * 2));
 
-  if (ImGui::BeginCombo("algorithm", f.algorithm.c_str())) {
+  const std::string algorithm_shown = preview(ui, f.algorithm);
+  if (ImGui::BeginCombo("algorithm", algorithm_shown.c_str())) {
     for (const auto& group : model.groups) {
       ImGui::TextDisabled("%s", group.title.c_str());
       for (const auto& name : group.algorithms)
@@ -40,10 +71,12 @@ void draw_controls_panel(UiContext& ui) {
     }
     ImGui::EndCombo();
   }
+  whole_on_hover(algorithm_shown, f.algorithm);
   field_error(ui, check, "algorithm");
 
   if (!model.bugs.empty()) {
-    if (ImGui::BeginCombo("bug", f.bug == "none" ? "none (correct)" : f.bug.c_str())) {
+    const std::string bug_full = f.bug == "none" ? "none (correct)" : f.bug, bug_shown = preview(ui, bug_full);
+    if (ImGui::BeginCombo("bug", bug_shown.c_str())) {
       if (ImGui::Selectable("none (correct)", f.bug == "none")) {
         f.bug = "none";
         changed = true;
@@ -57,6 +90,7 @@ void draw_controls_panel(UiContext& ui) {
       }
       ImGui::EndCombo();
     }
+    whole_on_hover(bug_shown, bug_full);
     field_error(ui, check, "bug");
   }
 
@@ -73,14 +107,14 @@ void draw_controls_panel(UiContext& ui) {
   field_error(ui, check, "tpb");
 
   int dtype = f.dtype == DType::Int32 ? 1 : 0;
-  if (ImGui::Combo("dtype", &dtype, "float32\0int32\0")) {
+  if (choice(ui, "dtype", &dtype, {"float32", "int32"})) {
     f.dtype = dtype ? DType::Int32 : DType::Float32;
     changed = true;
   }
   field_error(ui, check, "dtype");
 
   int input = static_cast<int>(f.input);
-  if (ImGui::Combo("input", &input, "iota (0, 1, 2, ...)\0ones\0random\0typed values\0")) {
+  if (choice(ui, "input", &input, {"iota (0, 1, 2, ...)", "ones", "random", "typed values"})) {
     f.input = static_cast<app::InputChoice>(input);
     changed = true;
   }
@@ -97,7 +131,7 @@ void draw_controls_panel(UiContext& ui) {
   field_error(ui, check, "input");
 
   int schedule = static_cast<int>(f.schedule);
-  if (ImGui::Combo("schedule", &schedule, "lockstep\0forward\0reverse\0random\0")) {
+  if (choice(ui, "schedule", &schedule, {"lockstep", "forward", "reverse", "random"})) {
     f.schedule = static_cast<app::ScheduleChoice>(schedule);
     changed = true;
   }
@@ -115,7 +149,7 @@ void draw_controls_panel(UiContext& ui) {
   ImGui::Separator();
   if (!check.errors.empty()) ImGui::TextColored(ImColor(ui.theme.warning), "showing the last valid run");
   if (ui.session.simulating()) ImGui::TextColored(ImColor(ui.theme.warning), "simulating...");
-  else ImGui::TextDisabled("%s", model.shape.c_str());
+  else text_fitted(ui, model.shape, true);
   ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.dim_text).Value);
   ImGui::TextWrapped("%s", model.description.c_str());
   ImGui::PopStyleColor();

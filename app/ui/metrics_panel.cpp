@@ -2,6 +2,8 @@
 // scores them), barriers, additions, and how many threads were active in each step.
 #include <imgui.h>
 
+#include <cstdio>
+
 #include "app/ui/panels.h"
 #include "app/view/metrics_model.h"
 
@@ -13,7 +15,7 @@ void draw_metrics_panel(UiContext& ui) {
   if (!run) return;
   const sim::BlockTrace* b = ui.state.focused_trace();
   const app::MetricsModel m = app::build_metrics(*run, ui.state.launch(), ui.state.step(), b ? b->block : 0);
-  ImGui::TextDisabled("%s", m.scope.c_str());
+  text_fitted(ui, m.scope, true);
   if (ImGui::BeginTable("counts", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("per thread", ImGuiTableColumnFlags_WidthStretch, 2.0f);
     ImGui::TableSetupColumn("max", ImGuiTableColumnFlags_WidthStretch, 1.0f);
@@ -31,9 +33,11 @@ void draw_metrics_panel(UiContext& ui) {
     ImGui::EndTable();
   }
   if (!m.active_threads.empty()) {
-    ImGui::TextDisabled("active threads per step (step %d: %.0f of %d)", m.current_step,
-                        m.current_step < static_cast<int>(m.active_threads.size()) ? m.active_threads[m.current_step] : 0.0f,
-                        m.threads_per_block);
+    char active[128];
+    std::snprintf(active, sizeof active, "active threads per step (step %d: %.0f of %d)", m.current_step,
+                  m.current_step < static_cast<int>(m.active_threads.size()) ? m.active_threads[m.current_step] : 0.0f,
+                  m.threads_per_block);
+    text_fitted(ui, active, true);
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetFontSize() * 4;
     ImGui::PlotHistogram("##active", m.active_threads.data(), static_cast<int>(m.active_threads.size()), 0, nullptr, 0,

@@ -38,6 +38,9 @@ struct FrameGeometry {
 // A label in a box `room` wide: as it is when it fits, else cut to fit with "…" at the end (the
 // full text is on hover where the panel offers it). Records it in `audit`.
 std::string fit_label(const std::string& text, float room, FrameGeometry* audit = nullptr);
+// A line of text in the rest of the row, cut by fit_label's rule, whole on hover; dim: disabled colour.
+struct UiContext;
+void text_fitted(UiContext& ui, const std::string& text, bool dim = false);
 
 struct UiContext {
   UiContext(app::AppState& s, app::Session& session_) : state(s), session(session_), theme(Theme::normal()) {}

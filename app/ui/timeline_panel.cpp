@@ -29,8 +29,7 @@ void draw_timeline_panel(UiContext& ui) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   ImGui::SliderFloat("steps/s", &s.playback().steps_per_second, 0.25f, 30.0f, "%.2g", ImGuiSliderFlags_Logarithmic);
   ImGui::SameLine();
-  ImGui::TextUnformatted(fit_label(m.where, ImGui::GetContentRegionAvail().x, &ui.geometry).c_str());
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", m.where.c_str());
+  text_fitted(ui, m.where);
 
   // The marks, launch by launch, each named for what its step does ("load", "offset 1 read"; the
   // barrier's line where the kernel has no caption). When the names do not all fit, every mark gets

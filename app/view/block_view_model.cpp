@@ -481,6 +481,22 @@ std::vector<std::vector<CellView>> cells_after(const BlockViewModel& m, int done
   return rows;
 }
 
+LaunchFrame launch_frame(const RunResult& run, int launch, int block) {
+  LaunchFrame f;
+  const sim::LaunchTrace& lt = run.sim.trace.launches.at(launch);
+  for (int step = 0; step < lt.steps; ++step) {
+    const BlockViewModel m = build_block_view(run, launch, step, block);
+    f.shared_rows = std::max(f.shared_rows, static_cast<int>(m.arrays.size()));
+    for (const ShuffleRound& r : m.shuffles) f.warp_rounds = std::max(f.warp_rounds, r.rank + 1);
+    f.columns = std::max(f.columns, m.threads);
+    for (const auto& a : m.arrays) f.columns = std::max(f.columns, static_cast<int>(a.after.size()));
+    for (const auto* rows : {&m.global_reads, &m.global_writes})
+      for (const auto& r : *rows) f.columns = std::max(f.columns, static_cast<int>(r.cells.size()));
+    f.captions.push_back(m.caption);
+  }
+  return f;
+}
+
 FocusWindow focus_window(const BlockViewModel& m, int first, int count) {
   FocusWindow w;
   w.first = std::clamp(first, 0, std::max(0, m.threads - 1));

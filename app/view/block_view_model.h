@@ -100,6 +100,15 @@ struct GlobalRowView {
   std::vector<CellView> cells;  // value read / written (the last access of each cell)
 };
 
+// What the steps of one launch need for one block, together: a picture that reserves it in every
+// step keeps each cell where it was while stepping or playing through the launch.
+struct LaunchFrame {
+  int shared_rows = 0;                      // the most shared arrays one step drew
+  int warp_rounds = 0;                      // the most warp-operation rounds one warp ran in a step
+  int columns = 0;                          // the widest row
+  std::vector<std::string> captions;        // every step's, in order
+};
+
 struct BlockViewModel {
   bool available = false;
   std::string why_not;  // when not available
@@ -123,9 +132,12 @@ struct BlockViewModel {
   std::string activity;  // derived from the operations: "7 threads read shared[t-1]; 7 threads write shared[t]"
   // When this block did nothing in the step: the blocks of the launch that did (recorded ones).
   std::vector<int> busy_blocks;
+  // The launch's frame, when the step view set it (empty: this step's own rows are enough).
+  LaunchFrame frame;
 };
 
 BlockViewModel build_block_view(const RunResult& run, int launch, int step, int block);
+LaunchFrame launch_frame(const RunResult& run, int launch, int block);
 
 // The shared arrays after the first `done` operations of the step (0: the "before" rows; all:
 // the "after" rows); cells touched by operation done-1 are marked read/written.

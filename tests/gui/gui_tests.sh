@@ -134,6 +134,18 @@ done
 echo -n "normal 1280 x 720 seed003: "
 fits "$WORK/normal-1280.json" 0
 pass "presenter layouts at 1280x720 and 1920x1080 and the normal one at 1280x720 show every row, labels fit"
+# Stepping through the middle of a launch keeps every cell where it was (the frame reserves the
+# tallest caption and the rows any step draws).
+for k in 2 5; do
+  "$APP" --scenario "$SCENARIO" --step $k --presenter --width 1280 --height 720 --state-file "$WORK/steady-$k.json" \
+    --screenshot "$WORK/steady-$k.png"
+done
+steady="d['geometry']['cell_w'], d['geometry']['rows']['shared before'], d['geometry']['rows']['shared after']"
+[[ $(json "$WORK/steady-2.json" "$steady") == "$(json "$WORK/steady-5.json" "$steady")" && \
+   $(json "$WORK/steady-2.json" "$steady") == "$(json "$WORK/presenter-seed003-1280.json" "$steady")" ]] ||
+  fail "the picture moved between steps 1, 2 and 5: $(json "$WORK/steady-2.json" "$steady") / $(json "$WORK/steady-5.json" "$steady")"
+pass "steps 1, 2 and 5 draw their cells in the same places"
+
 # The race lab in presenter mode: one bar per distinct output of the 19 schedules (as the CLI counts
 # them), labels inside their boxes.
 LAB=(kogge-stone --bug no-second-barrier)
