@@ -26,6 +26,7 @@
 #include "app/export/perfetto_trace.h"
 #include "app/gl/window.h"
 #include "app/handouts.h"
+#include "kernels/kernel_file.h"
 #include "app/state/session.h"
 #include "app/ui/panels.h"
 
@@ -45,6 +46,7 @@ struct GuiOptions {
   int gpu_runs = 0;
   HandoutRequest handouts;
   std::string trace;
+  std::string kernel_file;  // --kernel FILE: compiled, shown, and compiled again when saved
 };
 
 double process_cpu_ms() {
@@ -86,9 +88,25 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     return command_line::kExitBadArguments;
   }
   std::optional<RunConfig> initial;
+  // A kernel file is compiled (or found in the cache) before any window opens: its errors are
+  // bad input. The session loads it again from the cache and watches it.
+  Registry registry = builtin_registry();
+  if (!o.kernel_file.empty()) {
+    auto loaded = load_kernel_file(o.kernel_file);
+    if (auto* e = std::get_if<KernelFileError>(&loaded)) {
+      err << "syncscope: " << e->message << "\n" << e->compiler_output;
+      return command_line::kExitBadArguments;
+    }
+    const AlgorithmEntry& entry = std::get<KernelFile>(loaded).entry;
+    if (std::string taken = registry.add(entry); !taken.empty()) {
+      err << "syncscope: --kernel " << o.kernel_file << ": " << taken << "\n";
+      return command_line::kExitBadArguments;
+    }
+    if (o.config.options.algorithm.empty()) o.config.options.algorithm = entry.info.name;
+  }
   if (!o.scenario) {
     if (o.config.options.algorithm.empty()) o.config.options.algorithm = "kogge-stone";
-    auto resolved = resolve(builtin_registry(), o.config.options);
+    auto resolved = resolve(registry, o.config.options);
     if (auto* e = std::get_if<ConfigError>(&resolved)) {
       err << "syncscope: " << e->text() << "\n";
       return command_line::kExitBadArguments;
@@ -132,6 +150,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       return command_line::kExitBadArguments;
     }
   } else {
+    if (!o.kernel_file.empty()) session.open_kernel(o.kernel_file);  // adopted by settle() below
     session.edit(ControlsForm::from(*initial));
   }
   session.settle();  // the first run (and the GPU's answer) before the first frame
@@ -318,6 +337,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     if (!o.state_file.empty()) {
       nlohmann::json now = state.describe();
       now["message"] = ui.message;
+      now["kernel"] = session.kernel_watch().status();
       for (const auto& [name, r] : ui.panel_rects) now["panels"][name] = r;
       const ui::FrameGeometry& g = ui.geometry;
       now["geometry"] = {{"rows", g.rows},
@@ -371,6 +391,8 @@ int run_gui_command(const std::vector<std::string>& args, std::ostream& out, std
     cmd->add_option("--focus", o.focus, "large blocks: open the step view's focus window at this thread");
     cmd->add_flag("--presenter", o.presenter, "presenter mode: large font, high contrast");
     cmd->add_option("--screenshot", o.screenshot, "render one frame off screen to this PNG and exit");
+    cmd->add_option("--kernel", o.kernel_file,
+                    "open your own kernel file (compiled at run time, cached) and compile it again whenever it is saved");
     cmd->add_option("--state-file", o.state_file, "keep this file up to date with the position (JSON)");
     cmd->add_option("--bench-frames", o.bench_frames, "play this many frames, print frame times, exit");
     cmd->add_flag("--compare-schedules", o.compare_schedules, "open with the race lab's schedule comparison done");

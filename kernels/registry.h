@@ -64,6 +64,14 @@ class Registry {
     return r;
   }
   const std::vector<AlgorithmEntry>& all() const { return entries_; }
+  // A kernel loaded at run time joins the list; "" or why it cannot (its name is taken).
+  std::string add(AlgorithmEntry entry) {
+    if (find(entry.info.name))
+      return "the kernel file's algorithm is named \"" + entry.info.name +
+             "\", which is already an algorithm's (`syncscope list`): give it a name of its own in info()";
+    entries_.push_back(std::move(entry));
+    return "";
+  }
   // The groups ("scans", "reductions", ...) in the order their first algorithm was listed.
   std::vector<std::string> groups() const {
     std::vector<std::string> out;

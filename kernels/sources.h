@@ -2,6 +2,7 @@
 // shaders are embedded the same way).
 #pragma once
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -13,5 +14,11 @@ struct SourceFile {
 };
 
 const std::vector<SourceFile>& kernel_sources();
+
+// A kernel source by the path source locations name it by: embedded, or a kernel file loaded at
+// run time as it was when compiled (nullptr: neither).
+std::shared_ptr<const SourceFile> find_source(const std::string& path);
+// The loader's record of a kernel file's text (replaces the previous one of that path).
+void remember_loaded_source(const std::string& path, std::string text);
 
 }  // namespace syncscope

@@ -23,7 +23,9 @@ TwinTable& twins() {
 
 void register_simt_twin(const std::type_info& closure, KernelEntry entry) {
   std::unique_lock lock(twins().mutex);
-  twins().entries.emplace(std::type_index(closure), entry);
+  // The newest wins: a kernel file compiled again after an edit registers the same closure type
+  // from its new library, and the edit is what must run.
+  twins().entries[std::type_index(closure)] = entry;
 }
 
 KernelEntry find_simt_twin(const std::type_info& closure) {

@@ -3,10 +3,12 @@
 #include <CLI/CLI.hpp>
 
 #include <exception>
+#include <sstream>
 #include <optional>
 
 #include "app/command_line/config_args.h"
 #include "app/cli/report.h"
+#include "kernels/kernel_file.h"
 #include "kernels/outcomes.h"
 #include "kernels/registry.h"
 #include "kernels/run.h"
@@ -23,7 +25,17 @@ struct RunFlags {
   bool json = false;
   std::optional<std::string> gpu_runs_text;  // "--gpu-runs" alone: kDefaultGpuRuns
   std::optional<int> gpu_runs;
+  std::string kernel_file;  // --kernel FILE
 };
+
+// The compiler's message for a kernel file, and its output up to a screenful.
+void print_kernel_error(std::ostream& err, const KernelFileError& e) {
+  err << "syncscope: " << e.message << "\n";
+  if (e.compiler_output.empty()) return;
+  std::istringstream lines(e.compiler_output);
+  int shown = 0;
+  for (std::string line; std::getline(lines, line) && shown < 30; ++shown) err << "  " << line << "\n";
+}
 
 constexpr int kDefaultGpuRuns = 100;
 
@@ -48,7 +60,27 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
   // --schedule all: every schedule of the lab, grouped by outcome.
   const bool all_schedules = args.options.schedule && *args.options.schedule == "all";
   if (all_schedules) args.options.schedule.reset();
-  auto resolved = resolve(builtin_registry(), args.options);
+  Registry registry = builtin_registry();
+  if (!flags.kernel_file.empty()) {
+    auto loaded = load_kernel_file(flags.kernel_file);
+    if (auto* e = std::get_if<KernelFileError>(&loaded)) {
+      print_kernel_error(err, *e);
+      return kExitBadArguments;
+    }
+    const KernelFile& k = std::get<KernelFile>(loaded);
+    if (std::string taken = registry.add(k.entry); !taken.empty()) {
+      err << "syncscope: --kernel " << flags.kernel_file << ": " << taken << "\n";
+      return kExitBadArguments;
+    }
+    if (args.options.algorithm.empty()) args.options.algorithm = k.entry.info.name;
+    err << "syncscope: " << flags.kernel_file << ": " << k.entry.info.name << ", "
+        << (k.from_cache ? std::string("from the cache") : "compiled in " + std::to_string(k.compile_seconds).substr(0, 4) + " s")
+        << "\n";
+  } else if (args.options.algorithm.empty()) {
+    err << "syncscope: run: ALGO is required: name an algorithm (`syncscope list`) or give --kernel FILE\n";
+    return kExitBadArguments;
+  }
+  auto resolved = resolve(registry, args.options);
   if (auto* e = std::get_if<ConfigError>(&resolved)) {
     err << "syncscope: " << e->text() << "\n";
     return kExitBadArguments;
@@ -94,7 +126,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   ConfigArgs config;
   RunFlags flags;
   auto* run = app.add_subcommand("run", "simulate an algorithm and compare with the CPU reference");
-  run->add_option("ALGO", config.options.algorithm, "algorithm (see `syncscope list`)")->required();
+  run->add_option("ALGO", config.options.algorithm, "algorithm (see `syncscope list`; with --kernel, the file's)");
+  run->add_option("--kernel", flags.kernel_file,
+                  "load your own kernel file (a header like kernels/*.h ending in SYNCSCOPE_KERNEL_FILE(Name)), "
+                  "compiled at run time and cached");
   add_config_options(*run, config);
   run->add_flag("--steps", flags.steps, "print shared memory and accesses after every step");
   run->add_flag("--gpu", flags.gpu, "also run on the GPU and compare");

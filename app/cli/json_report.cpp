@@ -194,6 +194,7 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
   for (const auto& l : t.launches) {
     all.merge(l.counters);
     counters.push_back({{"label", l.label},
+                        {"simt_twin", l.simt_twin},  // lockstep ran the kernel's SIMT twin (sim/simt.h)
                         {"threads", l.counters.threads},
                         {"total", counters_json(l.counters.total)},
                         {"max_per_thread", counters_json(l.counters.max_per_thread)}});

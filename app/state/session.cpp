@@ -7,11 +7,11 @@
 namespace syncscope::app {
 
 Session::Session(AppState& state, const Registry& registry, std::string gpu_helper)
-    : state_(state), registry_(registry), gpu_helper_(std::move(gpu_helper)) {}
+    : state_(state), registry_(&registry), gpu_helper_(std::move(gpu_helper)) {}
 
 void Session::edit(const ControlsForm& form) {
   form_ = form;
-  check_ = check_form(registry_, form_);
+  check_ = check_form(*registry_, form_);
   if (check_.config) submit(*check_.config, state_.launch(), state_.step());
 }
 
@@ -23,8 +23,20 @@ void Session::submit(RunConfig config, int launch, int step) {
   simulation_.submit(std::move(job));
 }
 
+void Session::open_kernel(const std::string& path) { kernel_watch_.open(path); }
+
+// A kernel file compiled: its registry replaces the last. The first time the app shows its
+// algorithm at its defaults; after an edit the form stays and the run is simulated again.
+void Session::adopt_kernel() {
+  const bool showing_it = form_.algorithm == kernel_watch_.algorithm();
+  registry_ = kernel_watch_.registry();
+  const AlgorithmEntry* entry = registry_->find(kernel_watch_.algorithm());
+  edit(showing_it ? form_ : form_.with_algorithm(*entry));
+}
+
 bool Session::poll() {
   bool changed = false;
+  if (kernel_watch_.poll()) adopt_kernel();
   if (auto answer = simulation_.take()) {
     int launch = answer->job.launch, step = answer->job.step;
     if (pending_jump_) {
@@ -85,6 +97,7 @@ void Session::use_schedule(const std::string& schedule) {
 }
 
 void Session::settle() {
+  if (kernel_watch_.wait()) adopt_kernel();
   simulation_.wait_idle();
   poll();
   gpu_worker_.wait_idle();
@@ -128,7 +141,7 @@ std::optional<std::string> Session::open_scenario(const std::string& path) {
   auto loaded = load_scenario(path);
   if (auto* why = std::get_if<std::string>(&loaded)) return *why;
   const Scenario& s = std::get<Scenario>(loaded);
-  auto resolved = resolve(registry_, s.options);
+  auto resolved = resolve(*registry_, s.options);
   if (auto* e = std::get_if<ConfigError>(&resolved)) return path + ": " + e->text();
   RunConfig config = std::get<RunConfig>(resolved);
   form_ = ControlsForm::from(config);

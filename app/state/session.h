@@ -9,6 +9,7 @@
 
 #include "app/state/app_state.h"
 #include "app/state/gpu_child.h"
+#include "app/state/kernel_watch.h"
 #include "app/state/scenario.h"
 #include "app/state/workers.h"
 #include "app/state/controls_form.h"
@@ -26,7 +27,12 @@ class Session {
   void edit(const ControlsForm& form);
   const ControlsForm& form() const { return form_; }
   const FormCheck& check() const { return check_; }
-  const Registry& registry() const { return registry_; }
+  const Registry& registry() const { return *registry_; }
+
+  // A kernel file of one's own: compiled off the UI thread, then shown; compiled again whenever
+  // it is saved (the last good run stays on screen while it compiles or when it fails).
+  void open_kernel(const std::string& path);
+  const KernelWatch& kernel_watch() const { return kernel_watch_; }
 
   // Takes what the workers finished. True when the run on screen changed.
   bool poll();
@@ -61,9 +67,11 @@ class Session {
 
  private:
   void submit(RunConfig config, int launch, int step);
+  void adopt_kernel();
 
   AppState& state_;
-  const Registry& registry_;
+  const Registry* registry_;
+  KernelWatch kernel_watch_;  // before the workers: runs in flight point into its registries
   ControlsForm form_;
   FormCheck check_;
   std::string title_;

@@ -6,6 +6,7 @@
 #include <string>
 #include <utility>
 
+#include "app/state/session.h"
 #include "app/ui/panels.h"
 #include "app/view/code_model.h"
 
@@ -94,6 +95,20 @@ void draw_code_panel(UiContext& ui) {
     ImGui::EndTabBar();
   }
   if (moved) ui.code_file.clear();  // follow the barrier again after a step
+  // A kernel file being compiled again, or whose last save did not compile: the run on screen is
+  // the last good one; the compiler's first error is marked at its line.
+  const app::KernelWatch& watch = ui.session.kernel_watch();
+  const KernelFileError* compile_error = watch.error() ? &*watch.error() : nullptr;
+  if (watch.compiling()) ImGui::TextColored(ImColor(ui.theme.warning), "%s", watch.status().c_str());
+  if (compile_error) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.bad).Value);
+    ImGui::TextWrapped("%s (the run shown is the last that compiled)", compile_error->message.c_str());
+    ImGui::PopStyleColor();
+    if (ImGui::IsItemHovered() && !compile_error->compiler_output.empty())
+      ImGui::SetTooltip("%s", compile_error->compiler_output.substr(0, 4000).c_str());
+  }
+  const int error_line =
+      compile_error && m.file < static_cast<int>(m.files.size()) && compile_error->file == m.files[m.file] ? compile_error->line : 0;
   if (!m.missing.empty()) {
     ImGui::TextDisabled("%s", m.missing.c_str());
     ImGui::End();
@@ -115,12 +130,19 @@ void draw_code_panel(UiContext& ui) {
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const ImVec2 q(p.x + ImGui::GetWindowWidth() + ImGui::GetScrollX(), p.y + line_h);
         line_background(ui, dl, l, p, q);
+        if (l.number == error_line) dl->AddRectFilled(p, q, ui.theme.race);
         ImGui::TextDisabled("%3d", l.number);
         ImGui::SameLine();
         ImGui::TextUnformatted(l.text.c_str());
       }
     }
     if (moved) ImGui::SetScrollY(std::max(0.0f, (m.focus_line - 6) * line_h));
+    struct ShownError {  // scroll to a new compile error once
+      std::string message;
+    };
+    ShownError& shown_error = ui.state_of<ShownError>();
+    if (error_line && shown_error.message != compile_error->message) ImGui::SetScrollY(std::max(0.0f, (error_line - 6) * line_h));
+    shown_error.message = compile_error ? compile_error->message : "";
     ImGui::EndChild();
   }
   last.position = ui.state.position();

@@ -16,7 +16,7 @@
 namespace syncscope::ui {
 namespace {
 
-enum class Dialog { None, Open, Save, Export, Gif, Sheet, StepPng, Trace };
+enum class Dialog { None, Open, Save, Export, Gif, Sheet, StepPng, Trace, OpenKernel };
 
 struct DialogState {
   Dialog pending = Dialog::None;
@@ -59,6 +59,10 @@ std::optional<std::string> act(UiContext& ui, Dialog kind, const std::string& pa
     case Dialog::Trace:
       if (!ui.state.run()) return "no run to write yet";
       return app::write_file_atomically(path, app::perfetto_trace(*ui.state.run()).dump() + "\n");
+    case Dialog::OpenKernel:
+      if (!std::filesystem::is_regular_file(path)) return path + ": no such file";
+      ui.session.open_kernel(path);
+      return std::nullopt;
     case Dialog::None: break;
   }
   return std::nullopt;
@@ -78,7 +82,8 @@ void draw_dialogs(UiContext& ui) {
                                {"Export GIF (step view, every step)", "Export", "drawing the GIF "},
                                {"Export sheet (every step stacked)", "Export", "drawing the sheet "},
                                {"Export step view PNG", "Export", "drawing "},
-                               {"Export Perfetto trace", "Export", "wrote the trace (open it in ui.perfetto.dev) "}};
+                               {"Export Perfetto trace", "Export", "wrote the trace (open it in ui.perfetto.dev) "},
+                               {"Open kernel file", "Open", "compiling "}};
   if (d.pending != Dialog::None) {
     ImGui::OpenPopup(kinds[static_cast<int>(d.pending)].title);
     d.pending = Dialog::None;
@@ -94,6 +99,8 @@ void draw_dialogs(UiContext& ui) {
       for (const auto& f : scenario_files())
         if (ImGui::Selectable(f.c_str())) set_path(ui, f);
     }
+    if (kind == Dialog::OpenKernel)
+      ImGui::TextDisabled("a header like kernels/*.h ending in SYNCSCOPE_KERNEL_FILE(Name); saved again, it is compiled again");
     if (kind == Dialog::Gif || kind == Dialog::Sheet)
       ImGui::TextDisabled("every step of the launch on show is drawn (the window shows it as it goes)");
     if (!d.error.empty()) ImGui::TextColored(ImColor(ui.theme.bad), "%s", d.error.c_str());
@@ -222,6 +229,10 @@ void draw_menu_bar(UiContext& ui) {
       if (ImGui::MenuItem("Open scenario...")) {
         dialogs(ui).pending = Dialog::Open;
         set_path(ui, "assets/scenarios/");
+      }
+      if (ImGui::MenuItem("Open kernel file...")) {
+        dialogs(ui).pending = Dialog::OpenKernel;
+        set_path(ui, "assets/kernels/brent_kung_scan.h");
       }
       if (ImGui::MenuItem("Save scenario...")) {
         dialogs(ui).pending = Dialog::Save;

@@ -85,9 +85,8 @@ std::string phase_of(const sim::StepTrace& s) {
 std::string assigned_name(sim::LineId id) {
   if (id == sim::kNoLine) return "";
   const sim::SourceLine& where = sim::LineTable::get(id);
-  for (const auto& f : kernel_sources()) {
-    if (f.path != where.file) continue;
-    std::istringstream in(f.text);
+  if (const auto f = find_source(where.file)) {
+    std::istringstream in(f->text);
     std::string text;
     for (uint32_t n = 1; std::getline(in, text); ++n) {
       if (n != where.line) continue;

@@ -31,9 +31,7 @@ CodeModel build_code_view(const RunResult& run, int launch, int step, int block,
   if (it == m.files.end() && !file.empty()) m.files.push_back(file), it = m.files.end() - 1;
   m.file = static_cast<int>(it - m.files.begin());
 
-  const SourceFile* source = nullptr;
-  for (const auto& f : kernel_sources())
-    if (f.path == file) source = &f;
+  const std::shared_ptr<const SourceFile> source = find_source(file);
   if (!source) {
     m.missing = file + " is not embedded in this build";
     return m;

@@ -275,6 +275,36 @@ wait_for "d['panels']['Block view']" "$before"
 kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
 pass "File > Export GIF: $frames frames, the view back at step 2 in its place"
 
+# A kernel file, live: opened with --kernel, edited on disk while the app runs (the new trace
+# arrives without a click), broken (the compiler's message at its line, the last trace kept, the
+# app alive), mended.
+export SYNCSCOPE_CACHE_DIR="$WORK/kernel-cache"
+cp "$SRC/assets/kernels/brent_kung_scan.h" "$WORK/live.h"
+"$APP" gui --kernel "$WORK/live.h" --state-file "$STATE" &
+PID=$!
+for _ in $(seq 150); do [[ $(json "$STATE" "d.get('algorithm')" 2>/dev/null) == brent-kung-scan ]] && break; sleep 0.2; done
+wait_for "d['algorithm']" brent-kung-scan
+wait_for "d['steps']" 10
+extra=$(( $(grep -n 'c.caption("store' "$WORK/live.h" | cut -d: -f1) - 1 ))
+sed -n "${extra}p" "$WORK/live.h" | grep -q 'c.sync();' || fail "live.h: no barrier before the store at line $extra"
+t0=$(date +%s.%N)
+sed -i "${extra}d" "$WORK/live.h"  # the barrier before the store was one too many
+for _ in $(seq 150); do [[ $(json "$STATE" "d['steps']") == 9 ]] && break; sleep 0.1; done
+wait_for "d['steps']" 9
+edit_s=$(echo "$(date +%s.%N) - $t0" | bc)
+bad=$(grep -n 's\[k\] += s\[k - d\];' "$WORK/live.h" | cut -d: -f1)
+sed -i 's/s\[k\] += s\[k - d\];/s[k] += s[k - dd];/' "$WORK/live.h"
+for _ in $(seq 150); do [[ $(json "$STATE" "d['kernel']") == *"live.h:$bad: error"* ]] && break; sleep 0.1; done
+[[ $(json "$STATE" "d['kernel']") == *"live.h:$bad: error"* ]] || fail "no compiler message at line $bad: $(json "$STATE" "d['kernel']")"
+[[ $(json "$STATE" "d['steps']") == 9 ]] || fail "the last good trace was not kept"
+kill -0 "$PID" || fail "the app died on a syntax error"
+sed -i 's/s\[k - dd\]/s[k - d]/' "$WORK/live.h"  # mended: the edited version again, from the cache
+for _ in $(seq 150); do [[ $(json "$STATE" "d['kernel']") == *"from the cache"* ]] && break; sleep 0.1; done
+wait_for "d['kernel']" "brent-kung-scan from live.h: from the cache"
+wait_for "d['steps']" 9
+kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+pass "a kernel file, live: edit -> new trace in ${edit_s} s; a syntax error shows line $bad and keeps the trace; mended"
+
 # ---- 3. bad input ----
 set +e
 "$APP" gui kogge-stone --tpb 2000 2>"$WORK/err"; code=$?

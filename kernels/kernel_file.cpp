@@ -1,0 +1,282 @@
+#include "kernels/kernel_file.h"
+
+#include <dlfcn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <functional>
+#include <future>
+#include <mutex>
+#include <set>
+#include <regex>
+#include <sstream>
+
+#include "kernels/sources.h"
+
+namespace syncscope {
+
+const std::vector<SourceFile>& kernel_file_headers();  // generated: kernels/, sim/, contract/ headers
+
+namespace {
+
+namespace fs = std::filesystem;
+
+// The compiler and the flags the built-in kernels were compiled with (CMake passes them), so a
+// loaded kernel and the simulator it calls into agree on every type.
+#ifndef SYNCSCOPE_KERNEL_CXX
+#define SYNCSCOPE_KERNEL_CXX "c++"
+#endif
+#ifndef SYNCSCOPE_KERNEL_CXX_FLAGS
+#define SYNCSCOPE_KERNEL_CXX_FLAGS "-std=c++20 -O2 -DNDEBUG"
+#endif
+// The SIMT twin's flags (sim/simt.h), as CMake's syncscope_simt_twins() sets them.
+constexpr const char* kTwinFlags = "-fsanitize-coverage=trace-pc -O1 -fno-reorder-blocks -fno-reorder-blocks-and-partition";
+
+std::vector<std::string> split_words(const std::string& text) {
+  std::istringstream in(text);
+  std::vector<std::string> words;
+  for (std::string w; in >> w;) words.push_back(w);
+  return words;
+}
+
+std::string read_file(const fs::path& path, bool* ok) {
+  std::ifstream in(path, std::ios::binary);
+  *ok = static_cast<bool>(in);
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+// FNV-1a, 64 bits: a cache key, not a defence against anyone.
+uint64_t fnv1a(const std::string& text, uint64_t h = 1469598103934665603ull) {
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string hex(uint64_t v) {
+  std::ostringstream out;
+  out << std::hex << v;
+  return out.str();
+}
+
+// Runs `args` (no shell), its stdout and stderr into `output`; the exit status, -1 if it did not run.
+int run_process(const std::vector<std::string>& args, std::string* output) {
+  int pipe_fds[2];
+  if (pipe(pipe_fds) != 0) return -1;
+  const pid_t pid = fork();
+  if (pid < 0) return -1;
+  if (pid == 0) {
+    dup2(pipe_fds[1], 1);
+    dup2(pipe_fds[1], 2);
+    close(pipe_fds[0]);
+    close(pipe_fds[1]);
+    std::vector<char*> argv;
+    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+    argv.push_back(nullptr);
+    execvp(argv[0], argv.data());
+    _exit(127);
+  }
+  close(pipe_fds[1]);
+  char buffer[4096];
+  for (ssize_t got; (got = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) output->append(buffer, static_cast<size_t>(got));
+  close(pipe_fds[0]);
+  int status = 0;
+  if (waitpid(pid, &status, 0) < 0) return -1;
+  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+}
+
+// The first "FILE:LINE:COL: error: ..." of the compiler's output, preferring one in the kernel file.
+KernelFileError compile_error(const std::string& output, const std::string& kernel_path) {
+  KernelFileError e;
+  e.compiler_output = output;
+  static const std::regex located(R"(^([^:\n]+):(\d+):(?:\d+:)? (?:fatal )?error: (.*)$)");
+  std::istringstream lines(output);
+  std::optional<KernelFileError> first;
+  for (std::string line; std::getline(lines, line);) {
+    std::smatch m;
+    if (!std::regex_match(line, m, located)) continue;
+    KernelFileError found = e;
+    found.file = m[1];
+    found.line = std::stoi(m[2]);
+    found.message = found.file + ":" + std::string(m[2]) + ": error: " + std::string(m[3]);
+    if (fs::path(found.file) == fs::path(kernel_path)) return found;
+    if (!first) first = found;
+  }
+  if (first) return *first;
+  e.message = "the compiler failed: " + output.substr(0, output.find('\n'));
+  return e;
+}
+
+// The embedded headers, unpacked once per set of headers: <cache>/include-<hash>/.
+std::string unpack_headers(const fs::path& cache, uint64_t headers_hash, std::string* why) {
+  const fs::path dir = cache / ("include-" + hex(headers_hash));
+  std::error_code ec;
+  if (fs::exists(dir / ".complete", ec)) return dir.string();
+  const fs::path staging = cache / ("include-" + hex(headers_hash) + ".tmp" + std::to_string(getpid()));
+  fs::remove_all(staging, ec);
+  for (const SourceFile& f : kernel_file_headers()) {
+    fs::create_directories((staging / f.path).parent_path(), ec);
+    std::ofstream out(staging / f.path, std::ios::binary);
+    out << f.text;
+    if (!out) {
+      *why = "cannot write " + (staging / f.path).string();
+      return "";
+    }
+  }
+  std::ofstream(staging / ".complete") << "";
+  fs::rename(staging, dir, ec);  // another process may have won: then its copy is used
+  if (ec) fs::remove_all(staging, ec);
+  return dir.string();
+}
+
+}  // namespace
+
+std::string kernel_cache_dir() {
+  if (const char* own = std::getenv("SYNCSCOPE_CACHE_DIR"); own && *own) return own;
+  fs::path base;
+  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) base = xdg;
+  else if (const char* home = std::getenv("HOME"); home && *home) base = fs::path(home) / ".cache";
+  else base = fs::temp_directory_path();
+  return (base / "syncscope" / "kernels").string();
+}
+
+std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& path_text) {
+  std::error_code ec;
+  const fs::path path = fs::absolute(path_text, ec);
+  bool readable = false;
+  const std::string source = read_file(path, &readable);
+  if (!readable || fs::is_directory(path, ec))
+    return KernelFileError{"--kernel " + path_text + ": cannot read the file", "", 0, ""};
+  if (source.find("SYNCSCOPE_KERNEL_FILE(") == std::string::npos)
+    return KernelFileError{"--kernel " + path_text +
+                               ": the file never names its algorithm; end it with SYNCSCOPE_KERNEL_FILE(YourAlgorithm) "
+                               "(kernels/README.md, \"Your own kernel, live\")",
+                           path.string(), 0, ""};
+
+  uint64_t headers_hash = 1469598103934665603ull;
+  for (const SourceFile& f : kernel_file_headers()) headers_hash = fnv1a(f.text, fnv1a(f.path, headers_hash));
+  const std::string compiler = std::getenv("SYNCSCOPE_CXX") ? std::getenv("SYNCSCOPE_CXX") : SYNCSCOPE_KERNEL_CXX;
+  const std::string flags = SYNCSCOPE_KERNEL_CXX_FLAGS;
+  const uint64_t key = fnv1a(compiler + "\n" + flags + " -fno-gnu-unique\n" + kTwinFlags + "\n" + path.string() + "\n" + source, headers_hash);
+
+  const fs::path cache = kernel_cache_dir();
+  fs::create_directories(cache, ec);
+  if (ec) return KernelFileError{"cannot create the kernel cache " + cache.string() + ": " + ec.message(), "", 0, ""};
+  const fs::path library = cache / ("kernel-" + hex(key) + ".so");
+
+  KernelFile loaded;
+  loaded.library = library.string();
+  loaded.from_cache = fs::exists(library, ec);
+  if (!loaded.from_cache) {
+    const auto t0 = std::chrono::steady_clock::now();
+    std::string why;
+    const std::string include = unpack_headers(cache, headers_hash, &why);
+    if (include.empty()) return KernelFileError{why, "", 0, ""};
+    // Two translation units, compiled side by side: the plain one exports the algorithm, the
+    // twin (SIMT lockstep) is compiled with coverage callbacks. Both start with a precompiled
+    // header of the simulator (built once per set of headers and flags), then include the file by
+    // its own path, so compiler messages and source locations name it.
+    const fs::path work = cache / ("build-" + hex(key) + "-" + std::to_string(getpid()));
+    fs::create_directories(work, ec);
+    const std::string quoted = "#include \"" + path.string() + "\"\n";
+    // After the precompiled header: kernels/algorithm.h defined the macro empty.
+    std::ofstream(work / "plain.cpp") << "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
+                                         "#define SYNCSCOPE_KERNEL_FILE(Algorithm) extern \"C\" syncscope::AlgorithmEntry "
+                                         "syncscope_kernel_file_entry() { return {Algorithm::info(), &Algorithm::check, "
+                                         "&Algorithm::reference, &syncscope::simulate_algorithm<Algorithm>}; }\n"
+                                      << quoted;
+    std::ofstream(work / "twin.cpp") << "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
+                                        "template <class... A> struct SyncscopeKernelFileList {};\n"
+                                        "#define SYNCSCOPE_KERNEL_FILE(Algorithm) extern \"C\" void syncscope_kernel_file_twins() "
+                                        "{ syncscope::instantiate_simt_twins(SyncscopeKernelFileList<Algorithm>{}); }\n"
+                                     << quoted;
+    // -fno-gnu-unique: a library compiled after an edit must get its own copies of the template
+    // statics its kernel's types instantiate (the SIMT twin's registration among them), not be
+    // bound to the previous library's, as GNU-unique symbols would be.
+    auto arguments = [&](const std::string& extra) {
+      std::vector<std::string> args = {compiler};
+      for (const auto& w : split_words(flags)) args.push_back(w);
+      for (const auto& w : split_words(extra)) args.push_back(w);
+      args.push_back("-fPIC");
+      args.push_back("-fno-gnu-unique");
+      return args;
+    };
+    // The precompiled header for one set of flags: <cache>/pch-<hash>/syncscope_kernel_file.h(.gch).
+    auto precompiled = [&](const std::string& extra, std::string* out) -> std::string {
+      const fs::path dir = cache / ("pch-" + hex(fnv1a(include + "\n" + flags + "\n" + extra)));
+      if (fs::exists(dir / "syncscope_kernel_file.h.gch", ec)) return dir.string();
+      const fs::path staging = dir.string() + ".tmp" + std::to_string(getpid());
+      fs::create_directories(staging, ec);
+      std::ofstream(staging / "syncscope_kernel_file.h") << "#pragma once\n#include \"kernels/registry.h\"\n"
+                                                            "#include \"kernels/simt_twins.h\"\n";
+      std::vector<std::string> args = arguments(extra);
+      const std::vector<std::string> rest = {"-I" + include, "-x", "c++-header", (staging / "syncscope_kernel_file.h").string(),
+                                             "-o", (staging / "syncscope_kernel_file.h.gch").string()};
+      args.insert(args.end(), rest.begin(), rest.end());
+      if (run_process(args, out) != 0) return "";
+      fs::rename(staging, dir, ec);  // another process may have won: its copy is as good
+      if (ec) fs::remove_all(staging, ec);
+      return dir.string();
+    };
+    auto compile = [&](const std::string& unit, const std::string& extra, const std::string& object, std::string* out) {
+      const std::string pch = precompiled(extra, out);
+      if (pch.empty()) return 1;
+      std::vector<std::string> args = arguments(extra);
+      const std::vector<std::string> rest = {"-I" + pch, "-I" + include, "-c", (work / unit).string(), "-o",
+                                             (work / object).string()};
+      args.insert(args.end(), rest.begin(), rest.end());
+      return run_process(args, out);
+    };
+    std::string output, twin_output;
+    auto twin = std::async(std::launch::async, [&] { return compile("twin.cpp", kTwinFlags, "twin.o", &twin_output); });
+    int status = compile("plain.cpp", "", "plain.o", &output);
+    const int twin_status = twin.get();
+    if (status == 0 && twin_status != 0) status = twin_status, output = twin_output;
+    if (status == 0) {
+      const fs::path staged = work / "kernel.so";
+      status = run_process({compiler, "-shared", (work / "plain.o").string(), (work / "twin.o").string(), "-o", staged.string()}, &output);
+      if (status == 0) fs::rename(staged, library, ec);
+      if (ec) status = -1, output += "cannot move the library into the cache: " + ec.message();
+    }
+    fs::remove_all(work, ec);
+    if (status == -1 && output.empty()) output = "could not run the compiler `" + compiler + "`";
+    if (status != 0) return compile_error(output, path.string());
+    loaded.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+
+  // Loaded for the life of the process: the traces it records point into its code. A library
+  // this process loaded before (an edit undone) is loaded again from a copy: dlopen would hand back
+  // the old handle without running its static initializers, and those register the kernel's SIMT
+  // twin, which must be this version's.
+  static std::mutex loaded_mutex;
+  static std::set<std::string> loaded_libraries;
+  fs::path to_open = library;
+  {
+    std::lock_guard<std::mutex> lock(loaded_mutex);
+    if (!loaded_libraries.insert(library.string()).second) {
+      static int copies = 0;
+      to_open = cache / ("again-" + hex(key) + "-" + std::to_string(getpid()) + "-" + std::to_string(++copies) + ".so");
+      fs::copy_file(library, to_open, fs::copy_options::overwrite_existing, ec);
+      if (ec) return KernelFileError{"cannot copy " + library.string() + ": " + ec.message(), "", 0, ""};
+    }
+  }
+  void* handle = dlopen(to_open.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (to_open != library) fs::remove(to_open, ec);  // mapped: the file is no longer needed
+  if (!handle) return KernelFileError{std::string("cannot load the compiled kernel: ") + dlerror(), "", 0, ""};
+  using Entry = AlgorithmEntry (*)();
+  auto entry = reinterpret_cast<Entry>(dlsym(handle, "syncscope_kernel_file_entry"));
+  if (!entry) return KernelFileError{"the compiled kernel has no entry (SYNCSCOPE_KERNEL_FILE missing?)", "", 0, ""};
+  loaded.entry = entry();
+  loaded.entry.info.sources = {path.string()};  // as its source locations name it
+  remember_loaded_source(path.string(), source);
+  return loaded;
+}
+
+}  // namespace syncscope

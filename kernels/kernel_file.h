@@ -1,0 +1,36 @@
+// Kernel files loaded at run time (`syncscope run --kernel my_scan.h`): a header in the dialect
+// of kernels/*.h that ends in SYNCSCOPE_KERNEL_FILE(MyScan), compiled by the system C++ compiler
+// against the simulator headers embedded in this build (unpacked into the cache) into a shared
+// library, then loaded into the running process. Libraries are cached under
+// $XDG_CACHE_HOME/syncscope/kernels, keyed by a hash of the file, the headers and the compiler
+// command, so loading an unchanged file again runs no compiler.
+#pragma once
+
+#include <string>
+#include <variant>
+
+#include "kernels/registry.h"
+
+namespace syncscope {
+
+struct KernelFile {
+  AlgorithmEntry entry;     // its AlgoInfo::sources name the file by its absolute path
+  std::string library;      // the shared library it was loaded from
+  bool from_cache = false;  // no compiler ran
+  double compile_seconds = 0;
+};
+
+struct KernelFileError {
+  std::string message;  // "my_scan.h:12: error: 'partner' was not declared in this scope"
+  std::string file;     // where the first error is ("" when not in a file)
+  int line = 0;
+  std::string compiler_output;  // all of it
+};
+
+// Loads (compiling when the cache has no library for it) the kernel file at `path`.
+std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& path);
+
+// $XDG_CACHE_HOME/syncscope/kernels (else ~/.cache/...); SYNCSCOPE_CACHE_DIR overrides it.
+std::string kernel_cache_dir();
+
+}  // namespace syncscope

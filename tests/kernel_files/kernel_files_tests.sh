@@ -1,0 +1,86 @@
+#!/usr/bin/env bash
+# Kernel files loaded at run time (`syncscope run --kernel FILE`), through the command line as a
+# student uses it: the first load compiles, the second comes from the cache (a compiler that
+# always fails is set then, so a compiler run would show); every starter file matches its CPU
+# reference under every schedule at several sizes and both types; lockstep runs its SIMT twin; a
+# bug variant gives wrong outputs under some schedules; a syntax error names the file and line; a
+# file without SYNCSCOPE_KERNEL_FILE, a missing file and a taken name are refused (exit 2).
+# Usage: kernel_files_tests.sh path/to/syncscope source-dir
+set -euo pipefail
+APP=$1
+SRC=$2
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+export SYNCSCOPE_CACHE_DIR="$WORK/cache"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+pass() { echo "ok: $*"; }
+# A compiler that counts its runs, so a cache hit shows as no new run.
+printf '#!/bin/sh\necho run >>"%s"\nexec c++ "$@"\n' "$WORK/compiler-runs" >"$WORK/cxx"
+chmod +x "$WORK/cxx"
+export SYNCSCOPE_CXX="$WORK/cxx"
+runs() { [[ -f "$WORK/compiler-runs" ]] && wc -l <"$WORK/compiler-runs" || echo 0; }
+STARTERS=("$SRC"/assets/kernels/*.h)
+(( ${#STARTERS[@]} >= 1 )) || fail "no starter kernel files in assets/kernels"
+
+for file in "${STARTERS[@]}"; do
+  name=$(basename "$file")
+  "$APP" run --kernel "$file" --json >"$WORK/cold.json" 2>"$WORK/cold.err" || fail "$name: $(cat "$WORK/cold.err")"
+  grep -q "compiled in" "$WORK/cold.err" || fail "$name: the first load did not compile: $(cat "$WORK/cold.err")"
+  before=$(runs)
+  "$APP" run --kernel "$file" --json >"$WORK/warm.json" 2>"$WORK/warm.err" || fail "$name: $(cat "$WORK/warm.err")"
+  grep -q "from the cache" "$WORK/warm.err" || fail "$name: not from the cache: $(cat "$WORK/warm.err")"
+  (( $(runs) == before )) || fail "$name: the second load ran the compiler"
+  (( before > 0 )) || fail "$name: the first load did not run the compiler it was given"
+  python3 - "$WORK/cold.json" "$WORK/warm.json" <<'PY' || fail "$name: cold and warm runs differ, or lockstep ran without the SIMT twin"
+import json, sys
+cold, warm = (json.load(open(f)) for f in sys.argv[1:])
+assert cold['match'] and cold['output'] == warm['output'], 'outputs'
+assert all(l['simt_twin'] for l in cold['counters']['launches']), 'twin'
+PY
+  pass "$name: compiled once, loaded from the cache the second time (no compiler run), SIMT twin in lockstep"
+
+  # Every schedule against the CPU reference, at sizes its check() accepts.
+  for config in "--n 16 --tpb 16 --dtype int32" "--n 200 --tpb 64 --dtype int32" "--n 1000 --tpb 256 --dtype float32" \
+                "--n 5 --tpb 8 --dtype float32" "--n 1024 --tpb 1024 --dtype int32"; do
+    # shellcheck disable=SC2086
+    out=$("$APP" run --kernel "$file" $config --schedule all 2>/dev/null) || fail "$name $config: exit $?"
+    grep -q "^schedules: 1 distinct output in 19 runs" <<<"$out" || fail "$name $config: schedules disagree: $out"
+    grep -q "output = expected" <<<"$out" || fail "$name $config: wrong output: $out"
+  done
+  pass "$name: every schedule gives the CPU reference's output at 5 configurations"
+done
+
+# A bug variant of the work-efficient scan goes wrong under some schedule.
+out=$("$APP" run --kernel "$SRC/assets/kernels/brent_kung_scan.h" --bug no-down-sweep-barrier --schedule all 2>/dev/null)
+distinct=$(sed -n 's/^schedules: \([0-9]*\) distinct.*/\1/p' <<<"$out")
+(( distinct > 1 )) || fail "the bug variant changed nothing: $out"
+pass "brent_kung_scan.h --bug no-down-sweep-barrier: $distinct distinct outputs over the schedules"
+
+# A syntax error: exit 2, the compiler's message at the file's line.
+sed 's/s\[k\] += s\[k - d\];/s[k] += s[k - dd];/' "$SRC/assets/kernels/brent_kung_scan.h" >"$WORK/broken.h"
+line=$(grep -n 'k - dd' "$WORK/broken.h" | cut -d: -f1)
+set +e
+"$APP" run --kernel "$WORK/broken.h" >/dev/null 2>"$WORK/broken.err"
+code=$?
+set -e
+(( code == 2 )) || fail "a syntax error exited $code"
+head -1 "$WORK/broken.err" | grep -q "^syncscope: $WORK/broken.h:$line: error: .*dd" ||
+  fail "the first line should name broken.h:$line: $(head -3 "$WORK/broken.err")"
+pass "a syntax error: exit 2, $(head -1 "$WORK/broken.err" | cut -c1-90)"
+
+refused() {  # refused WHAT EXPECTED-TEXT -- ARGS...
+  local what=$1 expected=$2; shift 3
+  set +e
+  "$APP" "$@" >/dev/null 2>"$WORK/refused.err"
+  local code=$?
+  set -e
+  (( code == 2 )) || fail "$what: exit $code"
+  grep -q -- "$expected" "$WORK/refused.err" || fail "$what: $(cat "$WORK/refused.err")"
+}
+printf '#include "kernels/algorithm.h"\n' >"$WORK/unnamed.h"
+refused "a file without SYNCSCOPE_KERNEL_FILE" "SYNCSCOPE_KERNEL_FILE(YourAlgorithm)" -- run --kernel "$WORK/unnamed.h"
+refused "a missing file" "cannot read the file" -- run --kernel "$WORK/missing.h"
+sed 's/"brent-kung-scan"/"kogge-stone"/' "$SRC/assets/kernels/brent_kung_scan.h" >"$WORK/taken.h"
+refused "a taken name" "already an algorithm's" -- run --kernel "$WORK/taken.h"
+refused "run without an algorithm" "name an algorithm" -- run
+pass "refused with exit 2: no SYNCSCOPE_KERNEL_FILE, a missing file, a taken name, no algorithm"
