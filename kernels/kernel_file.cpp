@@ -16,6 +16,7 @@
 #include <sstream>
 
 #include "kernels/sources.h"
+#include "sim/fault_guard.h"
 
 namespace syncscope {
 
@@ -273,6 +274,7 @@ std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& pa
   using Entry = AlgorithmEntry (*)();
   auto entry = reinterpret_cast<Entry>(dlsym(handle, "syncscope_kernel_file_entry"));
   if (!entry) return KernelFileError{"the compiled kernel has no entry (SYNCSCOPE_KERNEL_FILE missing?)", "", 0, ""};
+  sim::enable_fault_guard();  // a fault in this kernel fails its run, not the program
   loaded.entry = entry();
   loaded.entry.info.sources = {path.string()};  // as its source locations name it
   remember_loaded_source(path.string(), source);

@@ -110,6 +110,7 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
   undo_.clear();
   reset_simt_positions();
   new_interval();
+  if (fault_guard_enabled()) prepare_fault_stack();
 
   for (;;) {
     const int t = pick();
@@ -142,6 +143,7 @@ void BlockRunner::start_thread(int t) {
   if (!th.stack.sp) th.stack = boost::context::protected_fixedsize_stack(kFiberStackBytes).allocate();
   th.runner = this;
   th.index = t;
+  th.fault_landing = nullptr;
   // Guard-paged stacks all start at the same offset within a page, so without this every fiber's
   // hot frames would fall into the same few cache sets; staggering them by whole cache lines
   // halves the cost of a switch among 1024 fibers.
@@ -163,6 +165,23 @@ void BlockRunner::thread_loop(int t) {
     // No context switch may happen inside a catch handler: the C++ runtime keeps the exceptions
     // being handled per OS thread, not per fiber.
     bool finished = false;
+    // Kernel files: a fault in the kernel comes back here (sim/fault_guard.h) and fails the block.
+    FaultLanding landing;
+    if (fault_guard_enabled()) {
+      if (sigsetjmp(landing.where, 0) != 0) {
+        threads_[t].fault_landing = nullptr;
+        tls_simt_kernel = nullptr;
+        fail(SimErrorKind::Kernel,
+             "thread " + std::to_string(t) + " of block " + std::to_string(block_linear_) + " crashed: " +
+                 describe_fault(landing) + " - a pointer or index outside the kernel API?",
+             {});
+        threads_[t].state = ThreadState::Failed;
+        transfer(kScheduler);
+        continue;
+      }
+      threads_[t].fault_landing = &landing;
+      tls_fault_landing = &landing;  // this fiber runs now
+    }
     try {
       if (simt_ && launch_->simt_kernel) {
         SimtCtx ctx(*this, t);

@@ -6,6 +6,7 @@
 #include <cstdint>
 
 #include "sim/counters.h"
+#include "sim/fault_guard.h"
 #include "sim/source_lines.h"
 
 namespace syncscope::sim {
@@ -29,6 +30,7 @@ struct SimThread {
   // started in that block; lanes with equal positions form one warp instruction.
   uintptr_t simt_pc = 0;
   uint32_t simt_op = 0;
+  FaultLanding* fault_landing = nullptr;  // while its kernel runs, where a fault returns to (sim/fault_guard.h)
 };
 
 }  // namespace syncscope::sim

@@ -304,6 +304,10 @@ wait_for "d['kernel']" "brent-kung-scan from live.h: from the cache"
 wait_for "d['steps']" 9
 kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
 pass "a kernel file, live: edit -> new trace in ${edit_s} s; a syntax error shows line $bad and keeps the trace; mended"
+"$APP" gui --kernel "$SRC/tests/kernel_files/crashing_kernel.h" --screenshot "$WORK/crash.png" --state-file "$WORK/crash.json" ||
+  fail "the app did not survive a crashing kernel (exit $?)"
+[[ $(json "$WORK/crash.json" "d['algorithm']") == crashing ]] || fail "the crashing kernel was not shown"
+pass "a kernel that crashes leaves the app running (its run stopped, the hazards say why)"
 
 # ---- 3. bad input ----
 set +e

@@ -4,7 +4,8 @@
 # always fails is set then, so a compiler run would show); every starter file matches its CPU
 # reference under every schedule at several sizes and both types; lockstep runs its SIMT twin; a
 # bug variant gives wrong outputs under some schedules; a syntax error names the file and line; a
-# file without SYNCSCOPE_KERNEL_FILE, a missing file and a taken name are refused (exit 2).
+# kernel that crashes fails its run and the program goes on; a file without SYNCSCOPE_KERNEL_FILE,
+# a missing file and a taken name are refused (exit 2).
 # Usage: kernel_files_tests.sh path/to/syncscope source-dir
 set -euo pipefail
 APP=$1
@@ -67,6 +68,13 @@ set -e
 head -1 "$WORK/broken.err" | grep -q "^syncscope: $WORK/broken.h:$line: error: .*dd" ||
   fail "the first line should name broken.h:$line: $(head -3 "$WORK/broken.err")"
 pass "a syntax error: exit 2, $(head -1 "$WORK/broken.err" | cut -c1-90)"
+
+# A kernel that crashes (a null pointer outside the API) fails its run, under every schedule, and
+# the program goes on to report it.
+out=$("$APP" run --kernel "$SRC/tests/kernel_files/crashing_kernel.h" --schedule all 2>&1) || fail "a crashing kernel: exit $?: $out"
+grep -q "^error: thread 3 of block 0 crashed: SIGSEGV (invalid memory access at 0x0)" <<<"$out" || fail "no crash report: $out"
+grep -q "^schedules: " <<<"$out" || fail "the schedules were not all run: $out"
+pass "a crashing kernel: $(grep -m1 '^error:' <<<"$out" | cut -c1-80)..., every schedule run"
 
 refused() {  # refused WHAT EXPECTED-TEXT -- ARGS...
   local what=$1 expected=$2; shift 3

@@ -1,0 +1,31 @@
+// Kernels loaded at run time (kernel files) are anybody's code: a fault in one (a null pointer
+// outside the kernel API, a runaway recursion) must fail the simulation, not end the program.
+// While a simulated thread runs its kernel, SIGSEGV, SIGBUS, SIGFPE and SIGILL return to the start
+// of that thread's fiber (siglongjmp, on the fiber's own stack; the handler on an alternate stack)
+// and the block fails with what happened. Elsewhere those signals keep their default action.
+// Off until enable_fault_guard() (the kernel-file loader calls it), so built-in kernels and
+// sanitizer builds see signals as usual.
+#pragma once
+
+#include <csetjmp>
+#include <string>
+
+namespace syncscope::sim {
+
+struct FaultLanding {
+  sigjmp_buf where;
+  int signal = 0;
+  const void* address = nullptr;
+};
+
+// The landing of the fiber running on this OS thread (set at every switch), or nullptr.
+inline thread_local FaultLanding* tls_fault_landing = nullptr;
+
+void enable_fault_guard();
+bool fault_guard_enabled();
+// An alternate signal stack for this OS thread (once), so a fiber's stack overflow can be caught.
+void prepare_fault_stack();
+// "SIGSEGV (invalid memory access at 0x0)"
+std::string describe_fault(const FaultLanding& landing);
+
+}  // namespace syncscope::sim
