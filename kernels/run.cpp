@@ -2,8 +2,13 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
 #include <limits>
 #include <sstream>
 
@@ -43,7 +48,76 @@ std::string InputSpec::text() const {
   return "?";
 }
 
+namespace {
+
+// Numbers separated by commas, spaces or newlines, from a file ("-": standard input); a bad one is
+// named by its line and column.
+std::optional<InputSpec> parse_input_file(const std::string& path, std::string* error) {
+  constexpr std::streamoff kLargest = 256 << 20;  // 2^24 values at up to 16 characters each
+  std::ifstream file;
+  std::istream* in = &std::cin;
+  if (path != "-") {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) {
+      if (error) *error = "@" + path + " is a directory; expected a file of numbers";
+      return std::nullopt;
+    }
+    file.open(path, std::ios::binary);
+    if (!file) {
+      if (error) *error = "cannot read @" + path + ": " + std::strerror(errno);
+      return std::nullopt;
+    }
+    in = &file;
+  }
+  std::string text;
+  char buffer[1 << 16];
+  while (in->read(buffer, sizeof buffer) || in->gcount() > 0) {
+    text.append(buffer, static_cast<size_t>(in->gcount()));
+    if (static_cast<std::streamoff>(text.size()) > kLargest) {
+      if (error) *error = "@" + path + " is larger than 256 MiB (at most 2^24 values are taken)";
+      return std::nullopt;
+    }
+  }
+  InputSpec spec{InputKind::Values, 0, {}};
+  int line = 1;
+  size_t line_start = 0;
+  for (size_t k = 0; k < text.size();) {
+    const char c = text[k];
+    if (c == '\n') {
+      ++line;
+      line_start = ++k;
+      continue;
+    }
+    if (c == ',' || c == ' ' || c == '\t' || c == '\r') {
+      ++k;
+      continue;
+    }
+    size_t end = k;
+    while (end < text.size() && text[end] != ',' && text[end] != ' ' && text[end] != '\t' && text[end] != '\r' &&
+           text[end] != '\n')
+      ++end;
+    double v = 0;
+    const auto [stop, ec] = std::from_chars(text.data() + k, text.data() + end, v);
+    if (ec != std::errc() || stop != text.data() + end || !std::isfinite(v)) {
+      if (error)
+        *error = "@" + path + " line " + std::to_string(line) + ", column " + std::to_string(k - line_start + 1) + ": '" +
+                 text.substr(k, std::min<size_t>(end - k, 40)) + "' is not a number";
+      return std::nullopt;
+    }
+    spec.values.push_back(v);
+    k = end;
+  }
+  if (spec.values.empty()) {
+    if (error) *error = "@" + path + " holds no numbers";
+    return std::nullopt;
+  }
+  return spec;
+}
+
+}  // namespace
+
 std::optional<InputSpec> InputSpec::parse(const std::string& text, std::string* error) {
+  if (text.starts_with("@")) return parse_input_file(text.substr(1), error);
   if (text == "iota") return InputSpec{InputKind::Iota, 0, {}};
   if (text == "ones") return InputSpec{InputKind::Ones, 0, {}};
   if (text.starts_with("random:")) {

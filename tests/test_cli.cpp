@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdio>
+#include <fstream>
 #include <sstream>
 
 #include "app/cli/cli.h"
@@ -58,6 +60,34 @@ TEST(Cli, RunWithValuesAndIntegers) {
   EXPECT_EQ(r.code, 0);
   EXPECT_TRUE(contains(r.out, "n=5"));
   EXPECT_TRUE(contains(r.out, "output:   3 4 8 9 14\n"));
+}
+
+// --input @FILE: numbers separated by commas, spaces or newlines; 2^16 of them come back as
+// written; a bad one is named by file, line and column.
+TEST(Cli, InputFromAFileRoundTrips) {
+  const std::string path = ::testing::TempDir() + "syncscope_input.txt";
+  std::vector<int> written;
+  {
+    std::ofstream f(path);
+    for (int k = 0; k < (1 << 16); ++k) {
+      written.push_back((k * 7919) % 201 - 100);
+      f << written.back() << (k % 16 == 15 ? "\n" : k % 3 ? " " : ", ");
+    }
+  }
+  const Result r = cli({"run", "block-reduce", "--n", "65536", "--tpb", "1024", "--dtype", "int32", "--input", "@" + path, "--json"});
+  ASSERT_EQ(r.code, 0) << r.err;
+  const auto doc = nlohmann::json::parse(r.out);
+  EXPECT_TRUE(doc["input"].get<std::vector<int>>() == written);
+  EXPECT_TRUE(doc["match"].get<bool>());
+
+  std::ofstream(path) << "1 2 3\n4 x5 6\n";
+  const Result bad = cli({"run", "kogge-stone", "--input", "@" + path});
+  EXPECT_EQ(bad.code, 2);
+  EXPECT_TRUE(contains(bad.err, "line 2, column 3: 'x5' is not a number")) << bad.err;
+  const Result missing = cli({"run", "kogge-stone", "--input", "@" + path + ".missing"});
+  EXPECT_EQ(missing.code, 2);
+  EXPECT_TRUE(contains(missing.err, "cannot read @")) << missing.err;
+  std::remove(path.c_str());
 }
 
 TEST(Cli, StepsShowSharedMemoryAndReadsLikeSeed003) {

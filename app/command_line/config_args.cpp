@@ -19,7 +19,7 @@ void add_config_options(CLI::App& cmd, ConfigArgs& a) {
   cmd.add_option("--rows", a.rows, "rows (2D algorithms), 1..65535");
   cmd.add_option("--tpb", a.tpb, "threads per block, 1..1024");
   cmd.add_option("--dtype", a.options.dtype, "float32 | int32");
-  cmd.add_option("--input", a.options.input, "iota | ones | random:SEED | v1,v2,...");
+  cmd.add_option("--input", a.options.input, "iota | ones | random:SEED | v1,v2,... | @FILE (numbers separated by commas, spaces or newlines; @- stdin)");
   cmd.add_option("--schedule", a.options.schedule, "lockstep | forward | reverse | random:SEED (run: also all)");
   cmd.add_option("--bug", a.options.bug, "a bug variant of the algorithm (see `syncscope list`), or none");
   cmd.add_option("--block", a.blocks, "block to show in full (repeatable; default: all when <= 4, else 0)");
