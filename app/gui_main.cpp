@@ -89,20 +89,23 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   }
   std::optional<RunConfig> initial;
   // A kernel file is compiled (or found in the cache) before any window opens: its errors are
-  // bad input. The session loads it again from the cache and watches it.
+  // bad input. The session takes it from here and watches it.
   Registry registry = builtin_registry();
+  std::optional<KernelFile> kernel;
   if (!o.kernel_file.empty()) {
     auto loaded = load_kernel_file(o.kernel_file);
     if (auto* e = std::get_if<KernelFileError>(&loaded)) {
       err << "syncscope: " << e->message << "\n" << e->compiler_output;
       return command_line::kExitBadArguments;
     }
-    const AlgorithmEntry& entry = std::get<KernelFile>(loaded).entry;
-    if (std::string taken = registry.add(entry); !taken.empty()) {
-      err << "syncscope: --kernel " << o.kernel_file << ": " << taken << "\n";
+    kernel = std::get<KernelFile>(std::move(loaded));
+    auto with_kernel = registry_with(kernel->entry);
+    if (auto* taken = std::get_if<std::string>(&with_kernel)) {
+      err << "syncscope: --kernel " << o.kernel_file << ": " << *taken << "\n";
       return command_line::kExitBadArguments;
     }
-    if (o.config.options.algorithm.empty()) o.config.options.algorithm = entry.info.name;
+    registry = std::move(std::get<Registry>(with_kernel));
+    if (o.config.options.algorithm.empty()) o.config.options.algorithm = kernel->entry.info.name;
   }
   if (!o.scenario) {
     if (o.config.options.algorithm.empty()) o.config.options.algorithm = "kogge-stone";
@@ -150,8 +153,8 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       return command_line::kExitBadArguments;
     }
   } else {
-    if (!o.kernel_file.empty()) session.open_kernel(o.kernel_file);  // adopted by settle() below
-    session.edit(ControlsForm::from(*initial));
+    session.edit(ControlsForm::from(*initial));  // a kernel file's algorithm: simulated once the session has it
+    if (kernel) session.open_kernel(o.kernel_file, std::move(*kernel));
   }
   session.settle();  // the first run (and the GPU's answer) before the first frame
   if (o.compare_schedules) session.compare_schedules();
@@ -222,11 +225,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     // File > Export GIF / sheet / step view: drawn as the command line would, then the view is put
     // back where it was.
     if (ui.export_handout && !menu_handout && !handouts.wanted()) {
-      HandoutRequest request;
-      request.gif = ui.export_handout->gif;
-      request.sheet = ui.export_handout->sheet;
-      request.step_png = ui.export_handout->step_png;
-      menu_handout.emplace(request);
+      menu_handout.emplace(*ui.export_handout);
       if (std::string bad = menu_handout->check(state); !bad.empty()) {
         ui.message = bad;
         menu_handout.reset();

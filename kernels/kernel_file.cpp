@@ -11,6 +11,7 @@
 #include <functional>
 #include <future>
 #include <mutex>
+#include <optional>
 #include <set>
 #include <regex>
 #include <sstream>
@@ -34,8 +35,13 @@ namespace fs = std::filesystem;
 #ifndef SYNCSCOPE_KERNEL_CXX_FLAGS
 #define SYNCSCOPE_KERNEL_CXX_FLAGS "-std=c++20 -O2 -DNDEBUG"
 #endif
+constexpr const char* kKernelFlags = SYNCSCOPE_KERNEL_CXX_FLAGS;
 // The SIMT twin's flags (sim/simt.h), as CMake's syncscope_simt_twins() sets them.
 constexpr const char* kTwinFlags = "-fsanitize-coverage=trace-pc -O1 -fno-reorder-blocks -fno-reorder-blocks-and-partition";
+// Every unit of a kernel library. -fno-gnu-unique: a library compiled after an edit must get its
+// own copies of the template statics its kernel's types instantiate (the SIMT twin's registration
+// among them), not be bound to the previous library's, as GNU-unique symbols would be.
+constexpr const char* kLibraryFlags = "-fPIC -fno-gnu-unique";
 
 std::vector<std::string> split_words(const std::string& text) {
   std::istringstream in(text);
@@ -137,7 +143,83 @@ std::string unpack_headers(const fs::path& cache, uint64_t headers_hash, std::st
   return dir.string();
 }
 
+// Compiles the kernel file at `path` into `library`: two translation units, compiled side by side
+// (the plain one exports the algorithm; the twin, for SIMT lockstep, gets coverage callbacks). Each
+// starts with a precompiled header of the simulator (built once per set of headers and flags), then
+// includes the file by its own path, so compiler messages and source locations name it.
+std::optional<KernelFileError> build_library(const fs::path& path, const fs::path& cache, const std::string& include,
+                                             const std::string& compiler, const fs::path& library) {
+  std::error_code ec;
+  const fs::path work = cache / ("build-" + library.stem().string() + "-" + std::to_string(getpid()));
+  fs::create_directories(work, ec);
+  const std::string quoted = "#include \"" + path.string() + "\"\n";
+  // After the precompiled header: kernels/algorithm.h defined the macro empty.
+  std::ofstream(work / "plain.cpp") << "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
+                                       "#define SYNCSCOPE_KERNEL_FILE(Algorithm) extern \"C\" syncscope::AlgorithmEntry "
+                                       "syncscope_kernel_file_entry() { return {Algorithm::info(), &Algorithm::check, "
+                                       "&Algorithm::reference, &syncscope::simulate_algorithm<Algorithm>}; }\n"
+                                    << quoted;
+  std::ofstream(work / "twin.cpp") << "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
+                                      "template <class... A> struct SyncscopeKernelFileList {};\n"
+                                      "#define SYNCSCOPE_KERNEL_FILE(Algorithm) extern \"C\" void syncscope_kernel_file_twins() "
+                                      "{ syncscope::instantiate_simt_twins(SyncscopeKernelFileList<Algorithm>{}); }\n"
+                                   << quoted;
+  auto arguments = [&](const std::string& extra) {
+    std::vector<std::string> args = {compiler};
+    for (const std::string& words : {std::string(kKernelFlags), std::string(kLibraryFlags), extra})
+      for (const auto& w : split_words(words)) args.push_back(w);
+    return args;
+  };
+  // The precompiled header for one set of flags: <cache>/pch-<hash>/syncscope_kernel_file.h(.gch).
+  auto precompiled = [&](const std::string& extra, std::string* out) -> std::string {
+    const fs::path dir = cache / ("pch-" + hex(fnv1a(include + "\n" + kKernelFlags + "\n" + extra)));
+    if (fs::exists(dir / "syncscope_kernel_file.h.gch", ec)) return dir.string();
+    const fs::path staging = dir.string() + ".tmp" + std::to_string(getpid());
+    fs::create_directories(staging, ec);
+    std::ofstream(staging / "syncscope_kernel_file.h") << "#pragma once\n#include \"kernels/registry.h\"\n"
+                                                          "#include \"kernels/simt_twins.h\"\n";
+    std::vector<std::string> args = arguments(extra);
+    const std::vector<std::string> rest = {"-I" + include, "-x", "c++-header", (staging / "syncscope_kernel_file.h").string(),
+                                           "-o", (staging / "syncscope_kernel_file.h.gch").string()};
+    args.insert(args.end(), rest.begin(), rest.end());
+    if (run_process(args, out) != 0) return "";
+    fs::rename(staging, dir, ec);  // another process may have won: its copy is as good
+    if (ec) fs::remove_all(staging, ec);
+    return dir.string();
+  };
+  auto compile = [&](const std::string& unit, const std::string& extra, const std::string& object, std::string* out) {
+    const std::string pch = precompiled(extra, out);
+    if (pch.empty()) return 1;
+    std::vector<std::string> args = arguments(extra);
+    const std::vector<std::string> rest = {"-I" + pch, "-I" + include, "-c", (work / unit).string(), "-o",
+                                           (work / object).string()};
+    args.insert(args.end(), rest.begin(), rest.end());
+    return run_process(args, out);
+  };
+  std::string output, twin_output;
+  auto twin = std::async(std::launch::async, [&] { return compile("twin.cpp", kTwinFlags, "twin.o", &twin_output); });
+  int status = compile("plain.cpp", "", "plain.o", &output);
+  const int twin_status = twin.get();
+  if (status == 0 && twin_status != 0) status = twin_status, output = twin_output;
+  if (status == 0) {
+    const fs::path staged = work / "kernel.so";
+    status = run_process({compiler, "-shared", (work / "plain.o").string(), (work / "twin.o").string(), "-o", staged.string()}, &output);
+    if (status == 0) fs::rename(staged, library, ec);
+    if (ec) status = -1, output += "cannot move the library into the cache: " + ec.message();
+  }
+  fs::remove_all(work, ec);
+  if (status == -1 && output.empty()) output = "could not run the compiler `" + compiler + "`";
+  if (status != 0) return compile_error(output, path.string());
+  return std::nullopt;
+}
+
 }  // namespace
+
+std::variant<Registry, std::string> registry_with(const AlgorithmEntry& loaded) {
+  Registry registry = builtin_registry();
+  if (std::string taken = registry.add(loaded); !taken.empty()) return taken;
+  return registry;
+}
 
 std::string kernel_cache_dir() {
   if (const char* own = std::getenv("SYNCSCOPE_CACHE_DIR"); own && *own) return own;
@@ -161,11 +243,15 @@ std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& pa
                                "(kernels/README.md, \"Your own kernel, live\")",
                            path.string(), 0, ""};
 
-  uint64_t headers_hash = 1469598103934665603ull;
-  for (const SourceFile& f : kernel_file_headers()) headers_hash = fnv1a(f.text, fnv1a(f.path, headers_hash));
+  static const uint64_t headers_hash = [] {  // the embedded headers: fixed for this build
+    uint64_t h = 1469598103934665603ull;
+    for (const SourceFile& f : kernel_file_headers()) h = fnv1a(f.text, fnv1a(f.path, h));
+    return h;
+  }();
   const std::string compiler = std::getenv("SYNCSCOPE_CXX") ? std::getenv("SYNCSCOPE_CXX") : SYNCSCOPE_KERNEL_CXX;
-  const std::string flags = SYNCSCOPE_KERNEL_CXX_FLAGS;
-  const uint64_t key = fnv1a(compiler + "\n" + flags + " -fno-gnu-unique\n" + kTwinFlags + "\n" + path.string() + "\n" + source, headers_hash);
+  const uint64_t key = fnv1a(compiler + "\n" + kKernelFlags + "\n" + kLibraryFlags + "\n" + kTwinFlags + "\n" + path.string() +
+                                 "\n" + source,
+                             headers_hash);
 
   const fs::path cache = kernel_cache_dir();
   fs::create_directories(cache, ec);
@@ -180,75 +266,7 @@ std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& pa
     std::string why;
     const std::string include = unpack_headers(cache, headers_hash, &why);
     if (include.empty()) return KernelFileError{why, "", 0, ""};
-    // Two translation units, compiled side by side: the plain one exports the algorithm, the
-    // twin (SIMT lockstep) is compiled with coverage callbacks. Both start with a precompiled
-    // header of the simulator (built once per set of headers and flags), then include the file by
-    // its own path, so compiler messages and source locations name it.
-    const fs::path work = cache / ("build-" + hex(key) + "-" + std::to_string(getpid()));
-    fs::create_directories(work, ec);
-    const std::string quoted = "#include \"" + path.string() + "\"\n";
-    // After the precompiled header: kernels/algorithm.h defined the macro empty.
-    std::ofstream(work / "plain.cpp") << "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
-                                         "#define SYNCSCOPE_KERNEL_FILE(Algorithm) extern \"C\" syncscope::AlgorithmEntry "
-                                         "syncscope_kernel_file_entry() { return {Algorithm::info(), &Algorithm::check, "
-                                         "&Algorithm::reference, &syncscope::simulate_algorithm<Algorithm>}; }\n"
-                                      << quoted;
-    std::ofstream(work / "twin.cpp") << "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
-                                        "template <class... A> struct SyncscopeKernelFileList {};\n"
-                                        "#define SYNCSCOPE_KERNEL_FILE(Algorithm) extern \"C\" void syncscope_kernel_file_twins() "
-                                        "{ syncscope::instantiate_simt_twins(SyncscopeKernelFileList<Algorithm>{}); }\n"
-                                     << quoted;
-    // -fno-gnu-unique: a library compiled after an edit must get its own copies of the template
-    // statics its kernel's types instantiate (the SIMT twin's registration among them), not be
-    // bound to the previous library's, as GNU-unique symbols would be.
-    auto arguments = [&](const std::string& extra) {
-      std::vector<std::string> args = {compiler};
-      for (const auto& w : split_words(flags)) args.push_back(w);
-      for (const auto& w : split_words(extra)) args.push_back(w);
-      args.push_back("-fPIC");
-      args.push_back("-fno-gnu-unique");
-      return args;
-    };
-    // The precompiled header for one set of flags: <cache>/pch-<hash>/syncscope_kernel_file.h(.gch).
-    auto precompiled = [&](const std::string& extra, std::string* out) -> std::string {
-      const fs::path dir = cache / ("pch-" + hex(fnv1a(include + "\n" + flags + "\n" + extra)));
-      if (fs::exists(dir / "syncscope_kernel_file.h.gch", ec)) return dir.string();
-      const fs::path staging = dir.string() + ".tmp" + std::to_string(getpid());
-      fs::create_directories(staging, ec);
-      std::ofstream(staging / "syncscope_kernel_file.h") << "#pragma once\n#include \"kernels/registry.h\"\n"
-                                                            "#include \"kernels/simt_twins.h\"\n";
-      std::vector<std::string> args = arguments(extra);
-      const std::vector<std::string> rest = {"-I" + include, "-x", "c++-header", (staging / "syncscope_kernel_file.h").string(),
-                                             "-o", (staging / "syncscope_kernel_file.h.gch").string()};
-      args.insert(args.end(), rest.begin(), rest.end());
-      if (run_process(args, out) != 0) return "";
-      fs::rename(staging, dir, ec);  // another process may have won: its copy is as good
-      if (ec) fs::remove_all(staging, ec);
-      return dir.string();
-    };
-    auto compile = [&](const std::string& unit, const std::string& extra, const std::string& object, std::string* out) {
-      const std::string pch = precompiled(extra, out);
-      if (pch.empty()) return 1;
-      std::vector<std::string> args = arguments(extra);
-      const std::vector<std::string> rest = {"-I" + pch, "-I" + include, "-c", (work / unit).string(), "-o",
-                                             (work / object).string()};
-      args.insert(args.end(), rest.begin(), rest.end());
-      return run_process(args, out);
-    };
-    std::string output, twin_output;
-    auto twin = std::async(std::launch::async, [&] { return compile("twin.cpp", kTwinFlags, "twin.o", &twin_output); });
-    int status = compile("plain.cpp", "", "plain.o", &output);
-    const int twin_status = twin.get();
-    if (status == 0 && twin_status != 0) status = twin_status, output = twin_output;
-    if (status == 0) {
-      const fs::path staged = work / "kernel.so";
-      status = run_process({compiler, "-shared", (work / "plain.o").string(), (work / "twin.o").string(), "-o", staged.string()}, &output);
-      if (status == 0) fs::rename(staged, library, ec);
-      if (ec) status = -1, output += "cannot move the library into the cache: " + ec.message();
-    }
-    fs::remove_all(work, ec);
-    if (status == -1 && output.empty()) output = "could not run the compiler `" + compiler + "`";
-    if (status != 0) return compile_error(output, path.string());
+    if (auto failed = build_library(path, cache, include, compiler, library)) return *failed;
     loaded.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 

@@ -30,6 +30,9 @@ struct KernelFileError {
 // Loads (compiling when the cache has no library for it) the kernel file at `path`.
 std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& path);
 
+// The built-in algorithms and a loaded kernel's; or why it cannot join them (its name is taken).
+std::variant<Registry, std::string> registry_with(const AlgorithmEntry& loaded);
+
 // $XDG_CACHE_HOME/syncscope/kernels (else ~/.cache/...); SYNCSCOPE_CACHE_DIR overrides it.
 std::string kernel_cache_dir();
 

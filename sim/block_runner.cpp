@@ -110,7 +110,10 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
   undo_.clear();
   reset_simt_positions();
   new_interval();
-  if (fault_guard_enabled()) prepare_fault_stack();
+  if (fault_guard_enabled()) {
+    prepare_fault_stack();
+    tls_running_fiber = &cur_;
+  }
 
   for (;;) {
     const int t = pick();
@@ -125,6 +128,7 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
     end_step(kNoLine);
     abandon_fibers();
   }
+  if (tls_running_fiber == &cur_) tls_running_fiber = nullptr;
   observers_.clear();
   recording_ = false;
   return {shadow_.raced(), failed_};
@@ -168,8 +172,7 @@ void BlockRunner::thread_loop(int t) {
     // Kernel files: a fault in the kernel comes back here (sim/fault_guard.h) and fails the block.
     FaultLanding landing;
     if (fault_guard_enabled()) {
-      if (sigsetjmp(landing.where, 0) != 0) {
-        threads_[t].fault_landing = nullptr;
+      if (sigsetjmp(landing.where, 0) != 0) {  // the handler cleared the landing
         tls_simt_kernel = nullptr;
         fail(SimErrorKind::Kernel,
              "thread " + std::to_string(t) + " of block " + std::to_string(block_linear_) + " crashed: " +
@@ -180,7 +183,6 @@ void BlockRunner::thread_loop(int t) {
         continue;
       }
       threads_[t].fault_landing = &landing;
-      tls_fault_landing = &landing;  // this fiber runs now
     }
     try {
       if (simt_ && launch_->simt_kernel) {

@@ -249,7 +249,6 @@ class BlockRunner {
     current_ = target;
     cur_ = to_thread;
     tls_running_thread_counters = to_thread ? &to_thread->counters : nullptr;
-    tls_fault_landing = to_thread ? to_thread->fault_landing : nullptr;
     switch_context(from, to);
   }
   void yield() {  // after a memory access, in schedules that switch at every access

@@ -7,6 +7,8 @@
 #include <mutex>
 #include <vector>
 
+#include "sim/sim_thread.h"
+
 namespace syncscope::sim {
 namespace {
 
@@ -14,12 +16,13 @@ std::atomic<bool> enabled{false};
 constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 
 void on_fault(int sig, siginfo_t* info, void*) {
-  FaultLanding* landing = tls_fault_landing;
+  SimThread* const running = tls_running_fiber ? *tls_running_fiber : nullptr;
+  FaultLanding* landing = running ? running->fault_landing : nullptr;
   if (!landing) {  // not in a guarded kernel: what the signal would have done
     signal(sig, SIG_DFL);
     return;  // the instruction faults again, now with the default action
   }
-  tls_fault_landing = nullptr;
+  running->fault_landing = nullptr;
   landing->signal = sig;
   landing->address = info ? info->si_addr : nullptr;
   siglongjmp(landing->where, 1);

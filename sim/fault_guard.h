@@ -18,8 +18,10 @@ struct FaultLanding {
   const void* address = nullptr;
 };
 
-// The landing of the fiber running on this OS thread (set at every switch), or nullptr.
-inline thread_local FaultLanding* tls_fault_landing = nullptr;
+struct SimThread;
+// The block runner's "thread running now" (nullptr: its scheduler) on this OS thread, set once per
+// block run: the handler finds the running fiber's landing through it, so thread switches pay nothing.
+inline thread_local SimThread* const* tls_running_fiber = nullptr;
 
 void enable_fault_guard();
 bool fault_guard_enabled();

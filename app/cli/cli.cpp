@@ -68,10 +68,12 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
       return kExitBadArguments;
     }
     const KernelFile& k = std::get<KernelFile>(loaded);
-    if (std::string taken = registry.add(k.entry); !taken.empty()) {
-      err << "syncscope: --kernel " << flags.kernel_file << ": " << taken << "\n";
+    auto with_kernel = registry_with(k.entry);
+    if (auto* taken = std::get_if<std::string>(&with_kernel)) {
+      err << "syncscope: --kernel " << flags.kernel_file << ": " << *taken << "\n";
       return kExitBadArguments;
     }
+    registry = std::move(std::get<Registry>(with_kernel));
     if (args.options.algorithm.empty()) args.options.algorithm = k.entry.info.name;
     err << "syncscope: " << flags.kernel_file << ": " << k.entry.info.name << ", "
         << (k.from_cache ? std::string("from the cache") : "compiled in " + std::to_string(k.compile_seconds).substr(0, 4) + " s")

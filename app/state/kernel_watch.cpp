@@ -14,11 +14,16 @@ double now_seconds() {
 
 }  // namespace
 
-void KernelWatch::open(const std::string& path) {
+bool KernelWatch::open(const std::string& path, std::optional<KernelFile> loaded) {
   std::error_code ec;
   path_ = fs::absolute(path, ec).string();
   error_.reset();
-  start();
+  if (!loaded) {
+    start();
+    return false;
+  }
+  compiled_time_ = fs::last_write_time(path_, ec);
+  return take(std::move(*loaded));
 }
 
 void KernelWatch::start() {
@@ -34,9 +39,9 @@ bool KernelWatch::take(std::variant<KernelFile, KernelFileError> result) {
     return false;
   }
   KernelFile& k = std::get<KernelFile>(result);
-  Registry next = builtin_registry();
-  if (std::string taken = next.add(k.entry); !taken.empty()) {
-    error_ = KernelFileError{path_ + ": " + taken, path_, 0, ""};
+  auto next = registry_with(k.entry);
+  if (auto* taken = std::get_if<std::string>(&next)) {
+    error_ = KernelFileError{path_ + ": " + *taken, path_, 0, ""};
     return false;
   }
   error_.reset();
@@ -44,7 +49,7 @@ bool KernelWatch::take(std::variant<KernelFile, KernelFileError> result) {
   char when[64];
   std::snprintf(when, sizeof when, "compiled in %.1f s", k.compile_seconds);
   last_load_ = k.from_cache ? "from the cache" : when;
-  registries_.push_back(std::move(next));
+  registries_.push_back(std::move(std::get<Registry>(next)));
   return true;
 }
 

@@ -17,8 +17,9 @@ namespace syncscope::app {
 
 class KernelWatch {
  public:
-  // Starts compiling `path` (a second open replaces the first).
-  void open(const std::string& path);
+  // Starts compiling `path` (a second open replaces the first), or takes `loaded`, that file
+  // already compiled and loaded: then true, its registry is ready.
+  bool open(const std::string& path, std::optional<KernelFile> loaded = std::nullopt);
   // Once a frame: takes a finished compile and notices a changed file. True when a new registry
   // is ready.
   bool poll();

@@ -23,7 +23,9 @@ void Session::submit(RunConfig config, int launch, int step) {
   simulation_.submit(std::move(job));
 }
 
-void Session::open_kernel(const std::string& path) { kernel_watch_.open(path); }
+void Session::open_kernel(const std::string& path, std::optional<KernelFile> loaded) {
+  if (kernel_watch_.open(path, std::move(loaded))) adopt_kernel();
+}
 
 // A kernel file compiled: its registry replaces the last. The first time the app shows its
 // algorithm at its defaults; after an edit the form stays and the run is simulated again.

@@ -53,9 +53,14 @@ std::optional<std::string> act(UiContext& ui, Dialog kind, const std::string& pa
     case Dialog::Open: return ui.session.open_scenario(path);
     case Dialog::Save: return ui.session.save_scenario(path);
     case Dialog::Export: ui.export_png = path; return std::nullopt;
-    case Dialog::Gif: ui.export_handout = UiContext::HandoutExport{path, "", ""}; return std::nullopt;
-    case Dialog::Sheet: ui.export_handout = UiContext::HandoutExport{"", path, ""}; return std::nullopt;
-    case Dialog::StepPng: ui.export_handout = UiContext::HandoutExport{"", "", path}; return std::nullopt;
+    case Dialog::Gif:
+    case Dialog::Sheet:
+    case Dialog::StepPng: {
+      app::HandoutRequest request;
+      (kind == Dialog::Gif ? request.gif : kind == Dialog::Sheet ? request.sheet : request.step_png) = path;
+      ui.export_handout = request;
+      return std::nullopt;
+    }
     case Dialog::Trace:
       if (!ui.state.run()) return "no run to write yet";
       return app::write_file_atomically(path, app::perfetto_trace(*ui.state.run()).dump() + "\n");

@@ -11,6 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
+#include "app/handouts.h"
 #include "app/state/app_state.h"
 #include "app/state/session.h"
 #include "app/ui/theme.h"
@@ -54,10 +55,7 @@ struct UiContext {
   std::string export_png;  // save the next frame here
   // File > Export GIF / sheet / step view: the hand-out to draw, as `gui --gif/--sheet/--step-png`
   // would (the main loop draws it over the next frames, then puts the view back).
-  struct HandoutExport {
-    std::string gif, sheet, step_png;
-  };
-  std::optional<HandoutExport> export_handout;
+  std::optional<app::HandoutRequest> export_handout;
   bool quit = false;
   bool toggle_presenter = false;
   std::optional<int> focus_start;  // gui --focus T: the step view's focus window starts at thread T
