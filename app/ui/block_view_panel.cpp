@@ -134,7 +134,10 @@ void arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, ImU32 colour, float thickness
 
 void draw_cell(ImDrawList* dl, const Theme& th, const app::CellView& c, float x, float y, float w, float h, bool after,
                FrameGeometry& audit) {
-  const bool numbers = w >= 14;
+  // A value too wide for its cell is shown as its colour (the colour scale under the legend), never blank.
+  const ImVec2 ts = w >= 14 ? ImGui::CalcTextSize(c.text.c_str()) : ImVec2(0, 0);
+  const bool numbers = w >= 14 && ts.x + 4 <= w;
+  if (!numbers && !c.poison) audit.cells_as_colours = true;
   ImU32 fill = c.poison ? th.cell : numbers ? (after && c.changed ? th.changed : th.cell) : th.shade(c.shade);
   if (w < 6) {
     // Too narrow for outlines: the colour is the value; a tick beside the row says read/written.
@@ -155,8 +158,6 @@ void draw_cell(ImDrawList* dl, const Theme& th, const app::CellView& c, float x,
   else if (!after && c.read) dl->AddRect(a, b, th.read, 2, 0, 2);
   else if (numbers) dl->AddRect(a, b, th.cell_border, 2);
   if (!numbers) return;
-  const ImVec2 ts = ImGui::CalcTextSize(c.text.c_str());
-  if (ts.x + 4 > w) return;  // the shade says it
   audit.label(c.text, ts.x, w - 4);
   dl->AddText(ImVec2(x + (w - ts.x) / 2, y + (h - ts.y) / 2), c.poison ? th.poison_text : th.cell_text, c.text.c_str());
 }
@@ -856,7 +857,7 @@ void draw_block_view_panel(UiContext& ui) {
   }
   // Too narrow for numbers, a cell's colour is its value: the scale, from the smallest to the largest
   // value of the array on show.
-  if (!models.empty() && cell_w < 14 && !models.front()->arrays.empty()) draw_colour_scale(ui, models.front()->arrays.front());
+  if (!models.empty() && ui.geometry.cells_as_colours && !models.front()->arrays.empty()) draw_colour_scale(ui, models.front()->arrays.front());
   ui.geometry.step_view_bottom = ImGui::GetCursorScreenPos().y;
   ImGui::EndChild();
   ImGui::End();
