@@ -51,6 +51,15 @@ SYNCSCOPE_HOST_DEVICE constexpr int shared_bytes_for(int count, Counts... more) 
 // sentence the step view shows, in large text, for the step in which the kernel says it (the first
 // caption of a step wins; %d takes whole-number arguments, at most 4). A no-op on the GPU.
 
+// __popc: how many bits of a mask are set (a ballot's count of lanes).
+SYNCSCOPE_HOST_DEVICE inline int popc(unsigned bits) {
+#if defined(__CUDA_ARCH__)
+  return __popc(bits);
+#else
+  return __builtin_popcount(bits);
+#endif
+}
+
 // The element type a kernel computes with: float/int on the GPU, the simulator's tracked scalar on
 // the CPU. Kernels write `using T = value_of<Array>;` and then use T like a plain number.
 template <class Array>

@@ -5,6 +5,9 @@
 #include "sim/context_switch.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <mutex>
 #include <sstream>
@@ -106,6 +109,7 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
   barrier_lines_differ_ = false;
   step_ = 0;
   failed_ = false;
+  order_sensitive_ = false;
   error_.reset();
   undo_.clear();
   reset_simt_positions();
@@ -131,7 +135,7 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
   if (tls_running_fiber == &cur_) tls_running_fiber = nullptr;
   observers_.clear();
   recording_ = false;
-  return {shadow_.raced(), failed_};
+  return {shadow_.raced(), failed_, order_sensitive_};
 }
 
 void BlockRunner::undo_global_writes() {
@@ -267,11 +271,32 @@ void BlockRunner::simt_barrier(const std::source_location& site) {
   tls_simt_kernel = this;
 }
 
-CellValue BlockRunner::simt_warp_op(WarpOp op, CellValue v, int arg, const std::source_location& site) {
+CellValue BlockRunner::simt_warp_call(const WarpCall& call, const std::source_location& site) {
   tls_simt_kernel = nullptr;
-  const CellValue r = warp_rendezvous(op, v.bits, v.poison, arg, LineTable::intern(site));
+  const CellValue r = warp_call(call, LineTable::intern(site));
   tls_simt_kernel = this;
   return r;
+}
+
+CellValue BlockRunner::simt_atomic(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare,
+                                   const std::source_location& site) {
+  tls_simt_kernel = nullptr;
+  const CellValue r = atomic(a, index, op, operand, compare, LineTable::intern(site));
+  tls_simt_kernel = this;
+  return r;
+}
+
+void BlockRunner::simt_fence(const std::source_location& site) {
+  tls_simt_kernel = nullptr;
+  fence(LineTable::intern(site));
+  tls_simt_kernel = this;
+}
+
+uint32_t BlockRunner::simt_active_mask(const std::source_location& site) {
+  tls_simt_kernel = nullptr;
+  const uint32_t m = active_mask(LineTable::intern(site));
+  tls_simt_kernel = this;
+  return m;
 }
 
 ArrayStore& BlockRunner::simt_shared_array(DType dtype, int count, const char* name) {
@@ -345,6 +370,110 @@ void BlockRunner::store_bits(ArrayStore& a, int index, CellValue v, LineId line)
   if (switch_each_access_) yield();
 }
 
+namespace {
+
+// What an atomic stores, computed on the cell's bits the way the GPU's atom instruction does.
+uint32_t atomic_result(DType dtype, AtomicOp op, uint32_t old, uint32_t operand, uint32_t compare) {
+  const bool is_float = dtype == DType::Float32;
+  switch (op) {
+    case AtomicOp::Add:
+      if (is_float) {
+        // atom.add.f32 rounds to nearest even and flushes subnormal inputs and results to
+        // sign-preserving zero (PTX ISA).
+        auto flush = [](float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; };
+        return to_bits(flush(flush(from_bits<float>(old)) + flush(from_bits<float>(operand))));
+      }
+      return old + operand;
+    case AtomicOp::Min:
+    case AtomicOp::Max: {
+      // Floats have no atomicMin/Max on the GPU: DeviceCtx runs a CAS loop with these comparisons.
+      const bool take = is_float ? (op == AtomicOp::Min ? from_bits<float>(operand) < from_bits<float>(old)
+                                                        : from_bits<float>(operand) > from_bits<float>(old))
+                                 : (op == AtomicOp::Min ? from_bits<int32_t>(operand) < from_bits<int32_t>(old)
+                                                        : from_bits<int32_t>(operand) > from_bits<int32_t>(old));
+      return take ? operand : old;
+    }
+    case AtomicOp::Exch: return operand;
+    case AtomicOp::Cas: return old == compare ? operand : old;  // bit for bit, as atomicCAS compares
+    case AtomicOp::None: break;
+  }
+  return old;
+}
+
+}  // namespace
+
+CellValue BlockRunner::atomic(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare,
+                              LineId line) {
+  if (simt_) simt_park_before_operation();
+  SimThread& th = *cur_;
+  const bool shared = a.space == MemSpace::Shared;
+  count_access(th);
+  // An atomic reads and writes its cell.
+  if (shared) ++th.counters.shared_reads, ++th.counters.shared_writes;
+  else ++th.counters.global_reads, ++th.counters.global_writes;
+  order_sensitive_ = true;
+  uint8_t flags = kAtomic;
+  uint32_t old = 0, stored = 0;
+  bool old_poison = true;
+  if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
+    flags |= kOutOfBounds | kValuePoison;
+    shadow_.out_of_bounds(a, index, current_, line, true);
+  } else {
+    const bool parallel = claims_.active();
+    if (!shared && parallel) {
+      claims_.back_up_chunk(a, index);
+      claims_.claim(a, index, block_linear_, true);
+    }
+    old = parallel ? std::atomic_ref<uint32_t>(a.bits[index]).load(std::memory_order_relaxed) : a.bits[index];
+    old_poison = a.poison[index] != 0;
+    if (old_poison) {
+      flags |= kOldPoison;
+      if (a.poison[index] == kNeverWritten) shadow_.uninitialized_read(a, index, current_, line);
+    }
+    shadow_.check_atomic(a, index, current_, line, flags);
+    if (keep_undo_log_ && !shared) undo_.push_back({&a, index, old, a.poison[index]});
+    stored = atomic_result(a.dtype, op, old, operand.bits, compare.bits);
+    bool poison = operand.poison || (op != AtomicOp::Exch && old_poison) || (op == AtomicOp::Cas && compare.poison);
+    if (op == AtomicOp::Cas && stored == old && !compare.poison) poison = old_poison;
+    if (poison) flags |= kValuePoison;
+    if (parallel) {
+      std::atomic_ref<uint32_t>(a.bits[index]).store(stored, std::memory_order_relaxed);
+      std::atomic_ref<uint8_t>(a.poison[index]).store(poison ? kDerivedFromPoison : 0, std::memory_order_relaxed);
+    } else {
+      a.bits[index] = stored;
+      a.poison[index] = poison ? kDerivedFromPoison : 0;
+    }
+  }
+  if (recording_) {
+    Event e{shared ? EventKind::SharedWrite : EventKind::GlobalWrite, flags, static_cast<uint16_t>(current_), line,
+            static_cast<uint16_t>(a.id), index, old, stored};
+    e.atomic = op;
+    emit(e);
+  }
+  if (switch_each_access_) yield();
+  return {old, old_poison};
+}
+
+void BlockRunner::fence(LineId line) {
+  if (simt_) simt_park_before_operation();
+  count_access(*cur_);
+  if (recording_) emit({EventKind::Fence, 0, static_cast<uint16_t>(current_), line, 0, 0, 0, 0});
+  if (switch_each_access_) yield();
+}
+
+uint32_t BlockRunner::active_mask(LineId line) {
+  if (simt_) simt_park_before_operation();
+  count_access(*cur_);
+  order_sensitive_ = true;
+  const int w = current_ / kWarpSize;
+  const uint32_t mask = simt_ ? scheduler_.simt_group_lanes() : warps_.full_mask(w) & ~warps_.exited_mask(w);
+  if (recording_)
+    emit({EventKind::WarpVote, 0, static_cast<uint16_t>(current_), line, static_cast<uint16_t>(WarpOp::ActiveMask), 0,
+          0, mask});
+  if (switch_each_access_) yield();
+  return mask;
+}
+
 std::string BlockRunner::describe_threads(const std::vector<int>& threads) const {
   std::ostringstream out;
   for (size_t i = 0; i < threads.size();) {
@@ -387,18 +516,7 @@ bool BlockRunner::all_blocked_resolve() {
     }
   };
   if (!at_warp_op.empty()) {
-    // Lanes wait at a warp operation the rest of their warp never reaches: name a waiting lane
-    // and where a missing one is (at a barrier, or exited).
-    for (const auto& [line, ts] : at_warp_op) {
-      const int w = ts.front() / kWarpSize;
-      for (int lane = w * kWarpSize; lane < std::min(threads_per_block_, (w + 1) * kWarpSize); ++lane) {
-        const ThreadState st = threads_[lane].state;
-        if (st == ThreadState::AtWarpOp) continue;
-        if (st == ThreadState::Exited) shadow_.warp_hazard(HazardKind::ExitedLane, ts.front(), lane, kNoLine, line);
-        else shadow_.warp_hazard(HazardKind::WarpDivergence, ts.front(), lane, threads_[lane].wait_line, line);
-        break;
-      }
-    }
+    report_stuck_warp_operations(at_warp_op);
     why << "a warp operation can never complete";
     list_waiters(at_warp_op, "warp operation");
     list_waiters(at_barrier, "barrier");
@@ -473,34 +591,103 @@ void BlockRunner::end_step(LineId barrier) {
 }
 
 
-void BlockRunner::sync_warp(LineId line) { warp_rendezvous(WarpOp::SyncWarp, 0, false, 0, line); }
+void BlockRunner::report_stuck_warp_operations(const std::map<LineId, std::vector<int>>& at_warp_op) {
+  // Lanes wait at a warp operation that a lane its mask names never reaches: name a waiting lane
+  // and where a missing one is (at a barrier, at another warp operation, or exited).
+  for (const auto& [line, ts] : at_warp_op) {
+    const int waiter = ts.front();
+    const int w = waiter / kWarpSize;
+    const WarpUnit::Waiting g = warps_.waiting(waiter);
+    const uint32_t missing = g.mask & ~g.arrived;
+    if (!missing) continue;
+    const int lane = w * kWarpSize + std::countr_zero(missing);
+    const SimThread& other = threads_[lane];
+    const bool exited = other.state == ThreadState::Exited;
+    const LineId where = exited ? kNoLine : other.wait_line;
+    if (g.masked)
+      shadow_.mask_hazard(exited ? MaskProblem::LaneExited : MaskProblem::LaneElsewhere, g.mask, waiter, lane, where,
+                          line);
+    else
+      shadow_.warp_hazard(exited ? HazardKind::ExitedLane : HazardKind::WarpDivergence, waiter, lane, where, line);
+  }
+}
 
-CellValue BlockRunner::warp_rendezvous(WarpOp op, uint32_t bits, bool poison, int arg, LineId line) {
+void BlockRunner::check_warp_mask(const WarpCall& call, LineId line) {
+  const int t = current_;
+  const int w = t / kWarpSize;
+  const uint32_t me = 1u << (t % kWarpSize);
+  auto mask_text = [&] {
+    char text[16];
+    std::snprintf(text, sizeof text, "0x%08x", call.mask);
+    return std::string(warp_op_name(call.op)) + " at " + LineTable::describe(line) + " (T" + std::to_string(t) +
+           ") has mask " + text;
+  };
+  if (!(call.mask & me)) {
+    shadow_.mask_hazard(MaskProblem::CallerNotInMask, call.mask, t, -1, kNoLine, line);
+    fail_in_thread(SimErrorKind::WarpDivergence,
+                   mask_text() + ", which does not name its own lane " + std::to_string(t % kWarpSize) +
+                       "; a lane calls a *_sync operation only with a mask that includes itself",
+                   {line});
+  }
+  if (const uint32_t absent = call.mask & ~warps_.full_mask(w)) {
+    const int lane = std::countr_zero(absent);
+    shadow_.mask_hazard(MaskProblem::LaneNotInBlock, call.mask, t, lane, kNoLine, line);
+    fail_in_thread(SimErrorKind::WarpDivergence,
+                   mask_text() + ", which names lane " + std::to_string(lane) + " of warp " + std::to_string(w) +
+                       ", but the block's warp has only " + std::to_string(warps_.lanes(w)) + " lanes",
+                   {line});
+  }
+  if (const uint32_t gone = call.mask & warps_.exited_mask(w)) {
+    const int lane = w * kWarpSize + std::countr_zero(gone);
+    shadow_.mask_hazard(MaskProblem::LaneExited, call.mask, t, lane, kNoLine, line);
+    fail_in_thread(SimErrorKind::WarpDivergence,
+                   mask_text() + ", which names T" + std::to_string(lane) +
+                       ", but T" + std::to_string(lane) + " already exited: every lane in the mask must take part",
+                   {line});
+  }
+}
+
+CellValue BlockRunner::warp_call(const WarpCall& call, LineId line) {
   if (simt_) simt_park_before_operation();
   const int t = current_;
   const int w = t / kWarpSize;
   SimThread& th = threads_[t];
   count_access(th);
-  if (warps_.any_exited(w)) [[unlikely]] {
-    const std::vector<int> gone = warps_.exited_lanes(w);
+  if (call.width < 1 || call.width > kWarpSize || (call.width & (call.width - 1)))
+    fail_in_thread(SimErrorKind::Kernel,
+                   warp_op_name(call.op) + " at " + LineTable::describe(line) + ": width " + std::to_string(call.width) +
+                       " must be a power of two from 1 to 32",
+                   {line});
+  if (call.masked) {
+    check_warp_mask(call, line);
+  } else if (warps_.exited_mask(w)) [[unlikely]] {
+    const std::vector<int> gone = [&] {
+      std::vector<int> out;
+      for (uint32_t m = warps_.exited_mask(w); m; m &= m - 1) out.push_back(w * kWarpSize + std::countr_zero(m));
+      return out;
+    }();
     shadow_.warp_hazard(HazardKind::ExitedLane, t, gone.front(), kNoLine, line);
     fail_in_thread(SimErrorKind::WarpDivergence,
-                   warp_op_name(op) + " at " + LineTable::describe(line) + ": " + describe_threads(gone) + " of warp " +
+                   warp_op_name(call.op) + " at " + LineTable::describe(line) + ": " + describe_threads(gone) + " of warp " +
                        std::to_string(w) + " already exited; every lane of the warp must take part",
                    {line});
   }
-  if (const WarpUnit::Mismatch m = warps_.check(t, op, line); m.other_thread >= 0) {
-    shadow_.warp_hazard(HazardKind::WarpDivergence, t, m.other_thread, m.other_line, line);
+  const WarpUnit::Arrival arrival = warps_.arrive(t, call, line);
+  if (arrival.other_thread >= 0) {
+    shadow_.warp_hazard(HazardKind::WarpDivergence, t, arrival.other_thread, arrival.other_line, line);
     fail_in_thread(SimErrorKind::WarpDivergence,
                    "lanes of warp " + std::to_string(w) + " reached different warp operations: " +
-                       warp_op_name(m.other_op) + " at " + LineTable::describe(m.other_line) + " and " +
-                       warp_op_name(op) + " at " + LineTable::describe(line),
-                   {m.other_line, line});
+                       warp_op_name(arrival.other_op) + " at " + LineTable::describe(arrival.other_line) + " and " +
+                       warp_op_name(call.op) + " at " + LineTable::describe(line),
+                   {arrival.other_line, line});
   }
-  if (warps_.arrive(t, op, bits, poison, arg, line)) {
-    for (int lane = warps_.first_lane(w), end = lane + warps_.lanes(w); lane < end; ++lane)
+  if (arrival.completed) {
+    const int first = warps_.first_lane(w);
+    for (uint32_t m = arrival.lanes; m; m &= m - 1) {
+      const int lane = first + std::countr_zero(m);
       if (threads_[lane].state == ThreadState::AtWarpOp) make_runnable(lane);
-    if (warps_.last_was_sync(w)) shadow_.warp_synced(w);
+    }
+    if (call.op == WarpOp::SyncWarp) shadow_.warp_synced(w);
   } else {
     th.state = ThreadState::AtWarpOp;
     th.wait_line = line;
@@ -509,8 +696,13 @@ CellValue BlockRunner::warp_rendezvous(WarpOp op, uint32_t bits, bool poison, in
   const WarpUnit::LaneResult& r = warps_.result(t);
   if (recording_) {
     const uint8_t flags = static_cast<uint8_t>((r.poison ? kValuePoison : 0) | (r.own ? kOwnValue : 0));
-    emit({op == WarpOp::SyncWarp ? EventKind::WarpSync : EventKind::Shuffle, flags, static_cast<uint16_t>(t), line,
-          static_cast<uint16_t>(op), r.source, 0, r.bits});
+    const bool shuffle = call.op == WarpOp::ShflUp || call.op == WarpOp::ShflDown || call.op == WarpOp::ShflIdx ||
+                         call.op == WarpOp::ShflXor;
+    const EventKind kind = call.op == WarpOp::SyncWarp ? EventKind::WarpSync
+                           : shuffle                   ? EventKind::Shuffle
+                                                       : EventKind::WarpVote;
+    emit({kind, flags, static_cast<uint16_t>(t), line, static_cast<uint16_t>(call.op), shuffle ? r.source : 0, 0,
+          r.bits});
   }
   const CellValue out{r.bits, r.poison};
   if (switch_each_access_) yield();

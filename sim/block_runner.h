@@ -21,6 +21,7 @@
 #include <cstdint>
 #include <algorithm>
 #include <deque>
+#include <map>
 #include <memory>
 #include <optional>
 #include <stdexcept>
@@ -79,6 +80,9 @@ struct KernelAbort {};
 
 struct LaunchState {
   int index = 0;
+  // A block of this launch used atomics or active_mask: the rest skip the fast forward-order run,
+  // which another schedule would have to redo (and whose shadow stamps would hide other blocks').
+  std::atomic<bool> order_sensitive{false};
   Dim3 grid, block;
   int shared_bytes = 0;
   uint32_t first_interval = 0;  // intervals at or after this belong to this launch
@@ -96,6 +100,9 @@ class BlockRunner {
   struct Outcome {
     bool raced = false;   // a data race between threads of this block
     bool failed = false;  // the block stopped with an error (see error())
+    // It did something whose result depends on the order threads run in (an atomic's old value,
+    // active_mask), so the forward order's result does not stand for another schedule.
+    bool order_sensitive = false;
   };
 
   BlockRunner();
@@ -183,7 +190,11 @@ class BlockRunner {
   CellValue simt_load(ArrayStore& a, int index, const std::source_location& site);
   void simt_store(ArrayStore& a, int index, CellValue v, const std::source_location& site);
   void simt_barrier(const std::source_location& site);
-  CellValue simt_warp_op(WarpOp op, CellValue v, int arg, const std::source_location& site);
+  CellValue simt_warp_call(const WarpCall& call, const std::source_location& site);
+  CellValue simt_atomic(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare,
+                        const std::source_location& site);
+  void simt_fence(const std::source_location& site);
+  uint32_t simt_active_mask(const std::source_location& site);
   ArrayStore& simt_shared_array(DType dtype, int count, const char* name);
   // The kernel entered the basic block at `pc` (called by the coverage hook).
   void simt_basic_block(uintptr_t pc);
@@ -198,18 +209,22 @@ class BlockRunner {
     if (recording_) emit({EventKind::Barrier, 0, static_cast<uint16_t>(current_), line, 0, 0, 0, 0});
     block_current();
   }
-  void sync_warp(LineId line);
+  void sync_warp(LineId line) { warp_call({WarpOp::SyncWarp}, line); }
   // c.caption(...): formatted and passed on only while observers record this block, once a step.
   [[gnu::always_inline]] void caption(const char* format, const long long* numbers, int count) {
     if (recording_ && !captioned_this_step_) record_caption(format, numbers, count);
   }
   void simt_caption(const char* format, const long long* numbers, int count);
 
-  template <class T>
-  Val<T> warp_op(WarpOp op, Val<T> v, int arg, LineId line) {
-    const CellValue r = warp_rendezvous(op, to_bits(v.v), v.poison, arg, line);
-    return Val<T>(from_bits<T>(r.bits), r.poison);
-  }
+  // Shuffles, votes and __syncwarp(): the lane waits until every lane of the call's mask arrived.
+  CellValue warp_call(const WarpCall& call, LineId line);
+  // atomicAdd and friends: one read-modify-write of a cell; returns the old value.
+  CellValue atomic(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare, LineId line);
+  // __threadfence(): recorded; the simulator's memory is sequentially consistent already.
+  void fence(LineId line);
+  // __activemask(): in lockstep the lanes executing this instruction together; in the other
+  // schedules every lane of the warp that has not exited.
+  uint32_t active_mask(LineId line);
 
   ArrayStore& shared_array(DType dtype, int count, const char* name);
 
@@ -234,7 +249,11 @@ class BlockRunner {
     for (EventObserver* o : observers_) o->on_event(e);
   }
 
-  CellValue warp_rendezvous(WarpOp op, uint32_t bits, bool poison, int arg, LineId line);
+  // The checks a masked call needs before it may wait: the mask names the lane itself and only
+  // lanes that can still arrive.
+  void check_warp_mask(const WarpCall& call, LineId line);
+  // Lanes wait at a warp operation that lanes its mask names will never reach; reports it.
+  void report_stuck_warp_operations(const std::map<LineId, std::vector<int>>& at_warp_op);
 
   // --- scheduling ---
   // Threads hand the CPU straight to the next runnable thread (one context switch per hand-over);
@@ -307,6 +326,7 @@ class BlockRunner {
   bool captioned_this_step_ = false;
   int step_ = 0;
   bool failed_ = false;
+  bool order_sensitive_ = false;
   std::optional<SimError> error_;
   std::vector<UndoEntry> undo_;
 };

@@ -1,6 +1,7 @@
 #include "sim/describe.h"
 
 #include <charconv>
+#include <cstdio>
 #include <set>
 #include <sstream>
 #include <tuple>
@@ -32,9 +33,32 @@ std::string warp_op_name(WarpOp op) {
     case WarpOp::ShflIdx: return "shfl_idx";
     case WarpOp::ShflXor: return "shfl_xor";
     case WarpOp::SyncWarp: return "sync_warp";
+    case WarpOp::Ballot: return "ballot";
+    case WarpOp::Any: return "any";
+    case WarpOp::All: return "all";
+    case WarpOp::ActiveMask: return "active_mask";
     case WarpOp::None: break;
   }
   return "warp operation";
+}
+
+std::string atomic_op_name(AtomicOp op) {
+  switch (op) {
+    case AtomicOp::Add: return "atomic_add";
+    case AtomicOp::Min: return "atomic_min";
+    case AtomicOp::Max: return "atomic_max";
+    case AtomicOp::Exch: return "atomic_exch";
+    case AtomicOp::Cas: return "atomic_cas";
+    case AtomicOp::None: break;
+  }
+  return "atomic";
+}
+
+std::string vote_text(WarpOp op, uint32_t result) {
+  if (op == WarpOp::Any || op == WarpOp::All) return result ? "1" : "0";
+  char text[16];
+  std::snprintf(text, sizeof text, "0x%08x", result);
+  return text;
 }
 
 std::string array_name(const Trace& t, int id) {
@@ -43,11 +67,22 @@ std::string array_name(const Trace& t, int id) {
 
 std::string describe_event(const Event& e, const Trace& t, DType dtype) {
   std::ostringstream s;
-  if (e.is_memory()) {
+  if (e.is_memory() && (e.flags & kAtomic)) {
+    const DType cell_type = e.array < t.arrays.size() ? t.arrays[e.array].dtype : dtype;
+    s << atomic_op_name(e.atomic) << ' ' << array_name(t, e.array) << '[' << e.index << ']';
+    if (e.flags & kOutOfBounds) s << " (out of bounds)";
+    else
+      s << ": " << format_value(cell_type, e.old_bits, e.flags & kOldPoison) << " -> "
+        << format_value(cell_type, e.value_bits, e.flags & kValuePoison);
+  } else if (e.is_memory()) {
     const DType cell_type = e.array < t.arrays.size() ? t.arrays[e.array].dtype : dtype;
     s << (e.is_read() ? "reads " : "writes ") << array_name(t, e.array) << '[' << e.index << ']';
     if (e.flags & kOutOfBounds) s << " (out of bounds)";
     s << " = " << format_value(cell_type, e.value_bits, e.flags & kValuePoison);
+  } else if (e.kind == EventKind::WarpVote) {
+    s << warp_op_name(static_cast<WarpOp>(e.array)) << " = " << vote_text(static_cast<WarpOp>(e.array), e.value_bits);
+  } else if (e.kind == EventKind::Fence) {
+    s << "fence (__threadfence)";
   } else if (e.kind == EventKind::Shuffle) {
     s << warp_op_name(static_cast<WarpOp>(e.array)) << " gets " << format_value(dtype, e.value_bits, e.flags & kValuePoison);
     if (e.flags & kOwnValue) s << " (own)";
@@ -93,17 +128,17 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
                                                   std::to_string(e.thread_second) + ")";
   switch (e.kind) {
     case HazardKind::ReadAfterWrite:
-      s << (e.cross_block ? "cross-block " : "") << "race (RAW) between write at " << first << " and read at " << second
-        << threads;
-      break;
     case HazardKind::WriteAfterRead:
-      s << (e.cross_block ? "cross-block " : "") << "race (WAR) between read at " << first << " and write at " << second
-        << threads;
+    case HazardKind::WriteAfterWrite: {
+      // An atomic is named as such: "atomic" and a plain access of one cell race, two atomics never do.
+      const bool first_writes = e.kind != HazardKind::WriteAfterRead;
+      const bool second_writes = e.kind != HazardKind::ReadAfterWrite;
+      auto side = [](bool atomic, bool writes) { return atomic ? "atomic" : writes ? "write" : "read"; };
+      s << (e.cross_block ? "cross-block " : "") << "race (" << to_string(e.kind) << ") between "
+        << side(e.first_atomic, first_writes) << " at " << first << " and " << side(e.second_atomic, second_writes)
+        << " at " << second << threads;
       break;
-    case HazardKind::WriteAfterWrite:
-      s << (e.cross_block ? "cross-block " : "") << "race (WAW) between write at " << first << " and write at " << second
-        << threads;
-      break;
+    }
     case HazardKind::OutOfBounds: {
       const int size = e.array >= 0 ? t.arrays[e.array].size : 0;
       s << "out-of-bounds " << (e.second_is_write ? "write" : "read") << " of " << cells(array, g) << " at " << second
@@ -124,6 +159,20 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
       s << "warp operation at " << second << " (T" << e.thread_second << ") needs T" << e.thread_first
         << ", which already exited";
       break;
+    case HazardKind::InactiveMaskLane: {
+      char mask[16];
+      std::snprintf(mask, sizeof mask, "0x%08x", e.mask);
+      s << "mask " << mask << " at " << second << " (T" << e.thread_second << ")";
+      switch (e.mask_problem) {
+        case MaskProblem::LaneExited: s << " names T" << e.thread_first << ", which already exited"; break;
+        case MaskProblem::LaneElsewhere:
+          s << " names T" << e.thread_first << ", which never gets there (it waits at " << first << ")";
+          break;
+        case MaskProblem::LaneNotInBlock: s << " names lane " << e.thread_first << ", which the block does not have"; break;
+        case MaskProblem::CallerNotInMask: s << " does not name the calling lane itself"; break;
+      }
+      break;
+    }
   }
   s << " [hazards: " << g.count << ", blocks: ";
   for (size_t i = 0; i < g.blocks.size(); ++i) s << (i ? "," : "") << g.blocks[i];

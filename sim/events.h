@@ -17,9 +17,15 @@ enum class EventKind : uint8_t {
   WarpSync,
   Shuffle,
   Exit,
+  WarpVote,  // ballot / any / all / active_mask: `array` holds the WarpOp, value_bits the result
+  Fence,     // __threadfence(): ordering only, no value
 };
 
-enum class WarpOp : uint8_t { None, ShflUp, ShflDown, ShflIdx, ShflXor, SyncWarp };
+enum class WarpOp : uint8_t { None, ShflUp, ShflDown, ShflIdx, ShflXor, SyncWarp, Ballot, Any, All, ActiveMask };
+
+// Read-modify-write operations on one cell (atomicAdd, ...). An atomic is recorded as a write event
+// with kAtomic set, its old value in old_bits and what it stored in value_bits.
+enum class AtomicOp : uint8_t { None, Add, Min, Max, Exch, Cas };
 
 enum EventFlag : uint8_t {
   kValuePoison = 1,     // the value read or written derives from poison (shown as ?)
@@ -28,6 +34,7 @@ enum EventFlag : uint8_t {
   kRacy = 8,            // the access is one side of a data race
   kOwnValue = 16,       // shuffle: the lane kept its own value (source lane out of range)
   kRaceInOneWarp = 32,  // with kRacy: every race this access completed is between lanes of one warp (a warning)
+  kAtomic = 64,         // a write event that is an atomic read-modify-write (Event::atomic says which)
 };
 
 struct Event {
@@ -39,6 +46,7 @@ struct Event {
   int32_t index = 0;    // cell index (memory events), source lane (shuffles)
   uint32_t old_bits = 0;    // writes: the value before
   uint32_t value_bits = 0;  // reads: the value read; writes: the value written; shuffles: received
+  AtomicOp atomic = AtomicOp::None;  // with kAtomic
 
   bool is_read() const { return kind == EventKind::SharedRead || kind == EventKind::GlobalRead; }
   bool is_write() const { return kind == EventKind::SharedWrite || kind == EventKind::GlobalWrite; }

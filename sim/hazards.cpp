@@ -14,6 +14,7 @@ std::string_view to_string(HazardKind k) {
     case HazardKind::BarrierDivergence: return "barrier-divergence";
     case HazardKind::WarpDivergence: return "warp-divergence";
     case HazardKind::ExitedLane: return "exited-lane";
+    case HazardKind::InactiveMaskLane: return "inactive-mask-lane";
   }
   return "?";
 }
@@ -38,7 +39,7 @@ bool list_smallest(std::vector<int>& list, int v, size_t limit) {
 
 void HazardLog::add(const HazardEvent& e) {
   const Key key{static_cast<int>(e.kind), static_cast<int>(e.severity), e.array,
-                (e.cross_block ? 1 : 0) | (e.second_is_write ? 2 : 0), e.line_first, e.line_second};
+                (e.cross_block ? 1 : 0) | (e.second_is_write ? 2 : 0) | (static_cast<int>(e.mask_problem) << 2), e.line_first, e.line_second};
   auto [it, inserted] = groups_.try_emplace(key);
   HazardGroup& g = it->second;
   if (inserted) g.first = e;
@@ -49,8 +50,9 @@ void HazardLog::add(const HazardEvent& e) {
   if (list_smallest(g.blocks, e.block, HazardGroup::kMaxBlocksListed)) ++g.block_count;
 }
 
-void HazardLog::merge(const HazardLog& other) {
+void HazardLog::merge(const HazardLog& other, bool cross_block_only) {
   for (const auto& [key, g] : other.groups_) {
+    if (cross_block_only && !g.first.cross_block) continue;
     auto [it, inserted] = groups_.try_emplace(key, g);
     if (inserted) continue;
     HazardGroup& mine = it->second;

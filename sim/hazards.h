@@ -22,8 +22,11 @@ enum class HazardKind : uint8_t {
   BarrierDivergence,
   WarpDivergence,  // lanes of one warp at different warp operations (or one in divergent code)
   ExitedLane,      // a warp operation needs a lane that already exited
+  InactiveMaskLane,  // a *_sync mask names a lane that is not there to take part (exited, elsewhere, not in the block)
 };
 enum class Severity : uint8_t { Warning, Error };
+// Why a *_sync mask is wrong (HazardKind::InactiveMaskLane).
+enum class MaskProblem : uint8_t { LaneExited, LaneElsewhere, LaneNotInBlock, CallerNotInMask };
 
 std::string_view to_string(HazardKind k);  // "RAW", "WAR", "WAW", "out-of-bounds", ...
 std::string_view to_string(Severity s);
@@ -45,6 +48,10 @@ struct HazardEvent {
   bool cross_block = false;
   bool same_warp = false;
   bool second_is_write = false;  // out-of-bounds: the access was a write
+  bool first_atomic = false;      // races: that side was an atomic read-modify-write
+  bool second_atomic = false;
+  uint32_t mask = 0;              // InactiveMaskLane: the mask given, and what is wrong with it
+  MaskProblem mask_problem = MaskProblem::LaneExited;
 };
 
 // All occurrences of one kind between one pair of lines.
@@ -61,7 +68,7 @@ struct HazardGroup {
 class HazardLog {
  public:
   void add(const HazardEvent& e);
-  void merge(const HazardLog& other);
+  void merge(const HazardLog& other, bool cross_block_only = false);
   std::vector<HazardGroup> groups() const;  // ordered: errors first, then by first occurrence
   bool empty() const { return groups_.empty(); }
   uint64_t total() const;

@@ -76,7 +76,9 @@ int Scheduler::pick_simt() {
           simt_group_open_ = true;
           simt_group_pc_ = th.simt_pc;
           simt_group_op_ = th.simt_op;
+          simt_group_lanes_ = 0;
         }
+        if (th.simt_pc == simt_group_pc_ && th.simt_op == simt_group_op_) simt_group_lanes_ |= 1u << lane;
       }
       if (simt_group_open_) {
         simt_warp_ = w;

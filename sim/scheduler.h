@@ -24,6 +24,8 @@ class Scheduler {
     high_cursor_ = std::max(high_cursor_, t);
   }
 
+  // Lockstep: the lanes (bit per lane of the warp) executing the current warp instruction together.
+  uint32_t simt_group_lanes() const { return simt_group_lanes_; }
   // The next thread to run, or -1 when none is runnable.
   [[gnu::always_inline]] int pick() {
     if (forward_order_) {
@@ -51,6 +53,7 @@ class Scheduler {
   bool simt_group_open_ = false;
   uintptr_t simt_group_pc_ = 0;
   uint32_t simt_group_op_ = 0;
+  uint32_t simt_group_lanes_ = 0;  // the lanes at that position when the instruction began
   int simt_lane_ = 0;
 };
 

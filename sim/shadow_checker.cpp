@@ -36,9 +36,9 @@ HazardEvent ShadowChecker::here(HazardKind kind, Severity severity, const ArrayS
 }
 
 bool ShadowChecker::race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread,
-                         LineId line) {
+                         LineId line, bool atomic) {
   raced_ = true;
-  const uint32_t who = other.who;
+  const uint32_t who = thread_of(other);
   const int other_thread =
       a.space == MemSpace::Shared ? static_cast<int>(who) : static_cast<int>(static_cast<int64_t>(who) - block_base_);
   const bool same_warp = other_thread / kWarpSize == thread / kWarpSize;
@@ -47,18 +47,22 @@ bool ShadowChecker::race(HazardKind kind, const ArrayStore& a, int index, const 
   e.same_warp = same_warp;
   e.thread_first = other_thread;
   e.line_first = other.line;
+  e.first_atomic = is_atomic(other);
+  e.second_atomic = atomic;
   hazards_.add(e);
   return same_warp;
 }
 
 void ShadowChecker::cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other,
-                                     int thread, LineId line) {
-  const int64_t who = other.who;
+                                     int thread, LineId line, bool atomic) {
+  const int64_t who = thread_of(other);
   HazardEvent e = here(kind, Severity::Error, &a, index, thread, line);
   e.cross_block = true;
   e.block_first = static_cast<int>(who / threads_per_block_);
   e.thread_first = static_cast<int>(who % threads_per_block_);
   e.line_first = other.line;
+  e.first_atomic = is_atomic(other);
+  e.second_atomic = atomic;
   hazards_.add(e);
 }
 
@@ -77,6 +81,17 @@ void ShadowChecker::warp_hazard(HazardKind kind, int thread, int other_thread, L
   e.thread_first = other_thread;
   e.line_first = other_line;
   e.same_warp = true;
+  hazards_.add(e);
+}
+
+void ShadowChecker::mask_hazard(MaskProblem problem, uint32_t mask, int thread, int other_thread, LineId other_line,
+                                LineId line) {
+  HazardEvent e = here(HazardKind::InactiveMaskLane, Severity::Error, nullptr, 0, thread, line);
+  e.thread_first = other_thread;
+  e.line_first = other_line;
+  e.same_warp = true;
+  e.mask = mask;
+  e.mask_problem = problem;
   hazards_.add(e);
 }
 

@@ -5,7 +5,9 @@
 // (sim/describe.h words them for people).
 //
 // Two accesses of one cell race when they are in the same barrier interval, come from different
-// threads, at least one writes, and no __syncwarp() of their warp ordered them. Global memory is
+// threads, at least one writes, and no __syncwarp() of their warp ordered them. Atomics never race
+// with atomics; an atomic and a plain access of one cell do. An atomic is stamped as the cell's
+// last write with kAtomicStamp set in `who`, which also keeps it off the runner's fast path. Global memory is
 // also checked across blocks: a launch's blocks are unordered, so a cell written by one block and
 // touched by another races whatever the interval.
 #pragma once
@@ -23,6 +25,8 @@ namespace syncscope::sim {
 
 class ShadowChecker {
  public:
+  static constexpr uint32_t kAtomicStamp = 1u << 31;  // threads (global ids) stay below 2^25
+
   // Where the checks happen: the launch's first interval (older stamps are from earlier launches,
   // which a launch boundary ordered), the block and its size.
   void start_block(int launch_index, uint32_t launch_first_interval, int block_linear, int threads_per_block);
@@ -49,11 +53,11 @@ class ShadowChecker {
   // This access against the cell's last write: a race within this interval, or with another
   // block's write of an earlier one.
   void check_against_write(HazardKind kind, ArrayStore& a, int index, const CellShadow& s, uint32_t who, int thread,
-                           LineId line, uint8_t& flags) {
+                           LineId line, uint8_t& flags, bool atomic = false) {
     if (races_with(a, s.write, who, thread)) [[unlikely]] {
-      flags = mark_racy(flags, race(kind, a, index, s.write, thread, line));
+      flags = mark_racy(flags, race(kind, a, index, s.write, thread, line, atomic));
     } else if (s.write.interval != interval_ && from_other_block(a, s.write)) [[unlikely]] {
-      cross_block_race(kind, a, index, s.write, thread, line);
+      cross_block_race(kind, a, index, s.write, thread, line, atomic);
       flags = mark_racy(flags, false);
     }
   }
@@ -62,26 +66,62 @@ class ShadowChecker {
     CellShadow& s = a.shadow[index];
     const uint32_t who = who_for(a, thread);
     check_against_write(HazardKind::ReadAfterWrite, a, index, s, who, thread, line, flags);
+    if (is_atomic(s.write) && thread_of(s.write) == who) [[unlikely]] {
+      // After this thread's own atomic: another thread's atomic of this interval is a reader slot.
+      for (const AccessStamp* r : {&s.read, &s.other_read})
+        if (is_atomic(*r) && races_with(a, *r, who, thread)) {
+          flags = mark_racy(flags, race(HazardKind::ReadAfterWrite, a, index, *r, thread, line, false));
+          break;
+        }
+    }
     const AccessStamp mine{interval_, who, line, warp_epoch_[thread / kWarpSize]};
     if (s.read.interval == interval_ && s.read.who != who) s.other_read = s.read;
     s.read = mine;
+  }
+
+  // An atomic read-modify-write: against plain reads and writes only. It is stamped as the cell's
+  // last write and as a reader, so a later plain access finds it even after another thread's atomic.
+  void check_atomic(ArrayStore& a, int index, int thread, LineId line, uint8_t& flags) {
+    CellShadow& s = a.shadow[index];
+    const uint32_t who = who_for(a, thread);
+    if (!is_atomic(s.write)) check_against_write(HazardKind::WriteAfterWrite, a, index, s, who, thread, line, flags, true);
+    check_against_reads(a, index, s, who, thread, line, flags, true);
+    const AccessStamp mine{interval_, who | kAtomicStamp, line, warp_epoch_[thread / kWarpSize]};
+    // Keep a plain reader of this interval in a slot: it races with every later atomic.
+    const bool other_is_plain_reader = s.other_read.interval == interval_ && !is_atomic(s.other_read);
+    if (s.read.interval == interval_ && thread_of(s.read) != who && (!is_atomic(s.read) || !other_is_plain_reader))
+      s.other_read = s.read;
+    s.read = mine;
+    s.write = mine;
   }
 
   void check_write(ArrayStore& a, int index, int thread, LineId line, uint8_t& flags) {
     CellShadow& s = a.shadow[index];
     const uint32_t who = who_for(a, thread);
     check_against_write(HazardKind::WriteAfterWrite, a, index, s, who, thread, line, flags);
+    check_against_reads(a, index, s, who, thread, line, flags, false);
+    s.write = {interval_, who, line, warp_epoch_[thread / kWarpSize]};
+  }
+
+  // A write (or atomic) against the cell's two latest readers.
+  void check_against_reads(ArrayStore& a, int index, const CellShadow& s, uint32_t who, int thread, LineId line,
+                           uint8_t& flags, bool atomic) {
     // Of the two latest readers, name one in another warp if there is one: that is the error.
     const AccessStamp* reader = nullptr;
     for (const AccessStamp* r : {&s.read, &s.other_read})
-      if (races_with(a, *r, who, thread) && (!reader || warp_of_who(a, reader->who) == thread / kWarpSize)) reader = r;
+      if (races_with(a, *r, who, thread) && !(atomic && is_atomic(*r)) &&
+          (!reader || warp_of_who(a, reader->who) == thread / kWarpSize))
+        reader = r;
     if (reader) [[unlikely]] {
-      flags = mark_racy(flags, race(HazardKind::WriteAfterRead, a, index, *reader, thread, line));
-    } else if (s.read.interval != interval_ && from_other_block(a, s.read)) [[unlikely]] {
-      cross_block_race(HazardKind::WriteAfterRead, a, index, s.read, thread, line);
-      flags = mark_racy(flags, false);
+      flags = mark_racy(flags, race(HazardKind::WriteAfterRead, a, index, *reader, thread, line, atomic));
+    } else {
+      for (const AccessStamp* r : {&s.read, &s.other_read})
+        if (r->interval != interval_ && from_other_block(a, *r) && !(atomic && is_atomic(*r))) [[unlikely]] {
+          cross_block_race(HazardKind::WriteAfterRead, a, index, *r, thread, line, atomic);
+          flags = mark_racy(flags, false);
+          break;
+        }
     }
-    s.write = {interval_, who, line, warp_epoch_[thread / kWarpSize]};
   }
 
   // ---- what is not a race but is reported alongside ----
@@ -90,6 +130,7 @@ class ShadowChecker {
   // A warp operation `thread` reached at `line` that lane `other_thread` (waiting at other_line, or
   // exited: kNoLine) cannot join.
   void warp_hazard(HazardKind kind, int thread, int other_thread, LineId other_line, LineId line);
+  void mask_hazard(MaskProblem problem, uint32_t mask, int thread, int other_thread, LineId other_line, LineId line);
   void barrier_divergence(LineId line);
 
   const HazardLog& hazards() const { return hazards_; }
@@ -100,7 +141,10 @@ class ShadowChecker {
   uint32_t who_for(const ArrayStore& a, int thread) const {
     return a.space == MemSpace::Shared ? static_cast<uint32_t>(thread) : static_cast<uint32_t>(block_base_ + thread);
   }
+  static bool is_atomic(const AccessStamp& s) { return (s.who & kAtomicStamp) != 0; }
+  static uint32_t thread_of(const AccessStamp& s) { return s.who & ~kAtomicStamp; }
   int warp_of_who(const ArrayStore& a, uint32_t who) const {
+    who &= ~kAtomicStamp;
     return static_cast<int>(a.space == MemSpace::Shared ? who : who - block_base_) / kWarpSize;
   }
   // Accesses by lanes of one warp separated by __syncwarp() are ordered.
@@ -110,11 +154,11 @@ class ShadowChecker {
   }
   bool from_other_block(const ArrayStore& a, const AccessStamp& s) const {
     return a.space == MemSpace::Global && s.interval >= first_interval_ && s.interval != 0 &&
-           static_cast<int64_t>(s.who) / threads_per_block_ != block_linear_;
+           static_cast<int64_t>(thread_of(s)) / threads_per_block_ != block_linear_;
   }
   // An access of this interval by another thread that nothing orders before the current one.
   bool races_with(const ArrayStore& a, const AccessStamp& s, uint32_t who, int thread) const {
-    return s.interval == interval_ && s.who != who && !ordered(a, s, thread);
+    return s.interval == interval_ && thread_of(s) != who && !ordered(a, s, thread);
   }
 
   // An access's first race sets kRacy and whether it is inside one warp; a later race of the same
@@ -126,9 +170,10 @@ class ShadowChecker {
 
   HazardEvent here(HazardKind kind, Severity severity, const ArrayStore* a, int index, int thread, LineId line) const;
   // True when the two accesses are lanes of one warp (reported as a warning).
-  bool race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread, LineId line);
+  bool race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread, LineId line,
+            bool atomic);
   void cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread,
-                        LineId line);
+                        LineId line, bool atomic);
 
   uint32_t interval_ = 0;
   int step_ = 0;

@@ -44,6 +44,10 @@ struct PlainAccess {
   [[gnu::always_inline]] static void store(BlockRunner* r, ArrayStore& a, const At& at, Val<T> v) {
     r->store<T>(a, at.index, v, at.line);
   }
+  static CellValue atomic(BlockRunner* r, ArrayStore& a, const At& at, AtomicOp op, CellValue operand,
+                          CellValue compare) {
+    return r->atomic(a, at.index, op, operand, compare, at.line);
+  }
 };
 struct SimtAccess {
   using Index = SiteAt;
@@ -55,6 +59,10 @@ struct SimtAccess {
   template <class T>
   [[gnu::always_inline]] static void store(BlockRunner* r, ArrayStore& a, const SiteAt& at, Val<T> v) {
     r->simt_store(a, at.index, {to_bits(v.v), v.poison}, at.site);
+  }
+  [[gnu::always_inline]] static CellValue atomic(BlockRunner* r, ArrayStore& a, const SiteAt& at, AtomicOp op,
+                                                 CellValue operand, CellValue compare) {
+    return r->simt_atomic(a, at.index, op, operand, compare, at.site);
   }
 };
 
@@ -78,6 +86,12 @@ class ElemRef {
   [[gnu::always_inline]] ElemRef& operator=(const ElemRef& other) { return *this = static_cast<V>(other); }
   [[gnu::always_inline]] ElemRef& operator+=(V v) { return *this = static_cast<V>(*this) + v; }
   ElemRef& operator-=(V v) { return *this = static_cast<V>(*this) - v; }
+  // An atomic read-modify-write of this cell (the context's atomic_add and friends); the old value.
+  [[gnu::always_inline]] V atomic(AtomicOp op, V operand, V compare = V()) const {
+    const CellValue old = Access::atomic(r_, *a_, at_, op, {to_bits(operand.v), operand.poison},
+                                         {to_bits(compare.v), compare.poison});
+    return V(from_bits<T>(old.bits), old.poison);
+  }
   ElemRef& operator*=(V v) { return *this = static_cast<V>(*this) * v; }
   ElemRef& operator/=(V v) { return *this = static_cast<V>(*this) / v; }
 
@@ -115,33 +129,111 @@ CaptionNumbers caption_numbers(Ints... values) {
   return {{static_cast<long long>(values)...}, static_cast<int>(sizeof...(Ints))};
 }
 
-// __shfl_*_sync over every lane of the thread's warp, written once for both contexts: each one's
-// shuffle() decides how the value reaches the warp.
+// Warp-wide operations and atomics, written once for both contexts: each one's warp() decides how a
+// call reaches the warp. The plain forms take every lane of the thread's warp; the *_sync forms
+// take CUDA's explicit mask (and shuffles a segment width), and a mask that names a lane that does
+// not take part is reported.
 template <class Ctx>
-class WarpShuffles {
+class WarpOps {
  public:
   template <class V>
   V shfl_up(V v, int delta, std::source_location loc = std::source_location::current()) {
-    return self().shuffle(WarpOp::ShflUp, v, delta, loc);
+    return shuffle(WarpOp::ShflUp, false, 0, v, delta, kWarpSize, loc);
   }
   template <class V>
   V shfl_down(V v, int delta, std::source_location loc = std::source_location::current()) {
-    return self().shuffle(WarpOp::ShflDown, v, delta, loc);
+    return shuffle(WarpOp::ShflDown, false, 0, v, delta, kWarpSize, loc);
   }
   template <class V>
   V shfl_idx(V v, int source_lane, std::source_location loc = std::source_location::current()) {
-    return self().shuffle(WarpOp::ShflIdx, v, source_lane, loc);
+    return shuffle(WarpOp::ShflIdx, false, 0, v, source_lane, kWarpSize, loc);
   }
   template <class V>
   V shfl_xor(V v, int lane_mask, std::source_location loc = std::source_location::current()) {
-    return self().shuffle(WarpOp::ShflXor, v, lane_mask, loc);
+    return shuffle(WarpOp::ShflXor, false, 0, v, lane_mask, kWarpSize, loc);
+  }
+  template <class V>
+  V shfl_up_sync(unsigned mask, V v, int delta, int width = kWarpSize,
+                 std::source_location loc = std::source_location::current()) {
+    return shuffle(WarpOp::ShflUp, true, mask, v, delta, width, loc);
+  }
+  template <class V>
+  V shfl_down_sync(unsigned mask, V v, int delta, int width = kWarpSize,
+                   std::source_location loc = std::source_location::current()) {
+    return shuffle(WarpOp::ShflDown, true, mask, v, delta, width, loc);
+  }
+  template <class V>
+  V shfl_sync(unsigned mask, V v, int source_lane, int width = kWarpSize,
+              std::source_location loc = std::source_location::current()) {
+    return shuffle(WarpOp::ShflIdx, true, mask, v, source_lane, width, loc);
+  }
+  template <class V>
+  V shfl_xor_sync(unsigned mask, V v, int lane_mask, int width = kWarpSize,
+                  std::source_location loc = std::source_location::current()) {
+    return shuffle(WarpOp::ShflXor, true, mask, v, lane_mask, width, loc);
+  }
+
+  // __syncwarp()
+  void sync_warp(std::source_location loc = std::source_location::current()) {
+    self().warp({WarpOp::SyncWarp}, loc);
+  }
+  void sync_warp(unsigned mask, std::source_location loc = std::source_location::current()) {
+    self().warp({WarpOp::SyncWarp, 0, false, 0, true, mask}, loc);
+  }
+
+  // __ballot_sync / __any_sync / __all_sync, and the same over the whole warp
+  unsigned ballot(bool pred, std::source_location loc = std::source_location::current()) {
+    return self().warp({WarpOp::Ballot, pred ? 1u : 0u}, loc).bits;
+  }
+  int any(bool pred, std::source_location loc = std::source_location::current()) {
+    return static_cast<int>(self().warp({WarpOp::Any, pred ? 1u : 0u}, loc).bits);
+  }
+  int all(bool pred, std::source_location loc = std::source_location::current()) {
+    return static_cast<int>(self().warp({WarpOp::All, pred ? 1u : 0u}, loc).bits);
+  }
+  unsigned ballot_sync(unsigned mask, bool pred, std::source_location loc = std::source_location::current()) {
+    return self().warp({WarpOp::Ballot, pred ? 1u : 0u, false, 0, true, mask}, loc).bits;
+  }
+  int any_sync(unsigned mask, bool pred, std::source_location loc = std::source_location::current()) {
+    return static_cast<int>(self().warp({WarpOp::Any, pred ? 1u : 0u, false, 0, true, mask}, loc).bits);
+  }
+  int all_sync(unsigned mask, bool pred, std::source_location loc = std::source_location::current()) {
+    return static_cast<int>(self().warp({WarpOp::All, pred ? 1u : 0u, false, 0, true, mask}, loc).bits);
+  }
+
+  // atomicAdd / atomicMin / atomicMax / atomicExch / atomicCAS on a shared or global cell:
+  // `T old = c.atomic_add(total[0], v);`. Atomics never race with each other; an atomic and a
+  // plain access of one cell in one step do.
+  template <class V, class A>
+  V atomic_add(ElemRef<V, A> cell, std::type_identity_t<V> v) { return cell.atomic(AtomicOp::Add, v); }
+  template <class V, class A>
+  V atomic_min(ElemRef<V, A> cell, std::type_identity_t<V> v) { return cell.atomic(AtomicOp::Min, v); }
+  template <class V, class A>
+  V atomic_max(ElemRef<V, A> cell, std::type_identity_t<V> v) { return cell.atomic(AtomicOp::Max, v); }
+  template <class V, class A>
+  V atomic_exch(ElemRef<V, A> cell, std::type_identity_t<V> v) { return cell.atomic(AtomicOp::Exch, v); }
+  // Stores `v` if the cell holds `compare` (bit for bit); returns what it held.
+  template <class V, class A>
+  V atomic_cas(ElemRef<V, A> cell, std::type_identity_t<V> compare, std::type_identity_t<V> v) {
+    return cell.atomic(AtomicOp::Cas, v, compare);
   }
 
  private:
   Ctx& self() { return static_cast<Ctx&>(*this); }
+  template <class V>
+  V shuffle(WarpOp op, bool masked, unsigned mask, V v, int arg, int width, const std::source_location& loc) {
+    if constexpr (is_val<V>::value) {
+      using S = typename V::scalar_type;
+      const CellValue r = self().warp({op, to_bits(v.v), v.poison, arg, masked, mask, width}, loc);
+      return V(from_bits<S>(r.bits), r.poison);
+    } else {
+      static_assert(std::is_arithmetic_v<V> && sizeof(V) == 4, "shuffles move 32-bit values");
+      return from_bits<V>(self().warp({op, to_bits(v), false, arg, masked, mask, width}, loc).bits);
+    }
+  }
 };
 
-class SimCtx : public WarpShuffles<SimCtx> {
+class SimCtx : public WarpOps<SimCtx> {
  public:
   SimCtx(BlockRunner& r, int thread) : r_(r), thread_(thread) {}
 
@@ -157,9 +249,11 @@ class SimCtx : public WarpShuffles<SimCtx> {
   [[gnu::always_inline]] void sync(std::source_location loc = std::source_location::current()) {
     r_.barrier(LineTable::intern(loc));
   }
-  // __syncwarp() over every lane of the thread's warp
-  void sync_warp(std::source_location loc = std::source_location::current()) {
-    r_.sync_warp(LineTable::intern(loc));
+  // __threadfence()
+  void fence(std::source_location loc = std::source_location::current()) { r_.fence(LineTable::intern(loc)); }
+  // __activemask()
+  unsigned active_mask(std::source_location loc = std::source_location::current()) {
+    return r_.active_mask(LineTable::intern(loc));
   }
 
   // What the step view says about this step (contract/kernel_api.h); formatted only for blocks
@@ -180,16 +274,9 @@ class SimCtx : public WarpShuffles<SimCtx> {
   BlockRunner& runner() { return r_; }
 
  protected:
-  friend class WarpShuffles<SimCtx>;
-  template <class V>
-  V shuffle(WarpOp op, V v, int arg, const std::source_location& loc) {
-    const LineId line = LineTable::intern(loc);
-    if constexpr (is_val<V>::value) {
-      return r_.warp_op(op, v, arg, line);
-    } else {
-      static_assert(std::is_arithmetic_v<V> && sizeof(V) == 4, "shuffles move 32-bit values");
-      return r_.warp_op(op, Val<V>(v), arg, line).v;
-    }
+  friend class WarpOps<SimCtx>;
+  CellValue warp(const WarpCall& call, const std::source_location& loc) {
+    return r_.warp_call(call, LineTable::intern(loc));
   }
 
   BlockRunner& r_;
@@ -202,23 +289,40 @@ class SimCtx : public WarpShuffles<SimCtx> {
 // together by that program position, and a lane that branched past code its neighbours still run
 // waits where they meet again. Every call into the simulator goes straight out of line, so no
 // basic block of the runtime's own is mistaken for the kernel's.
-class SimtCtx : public SimCtx, public WarpShuffles<SimtCtx> {
+class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
  public:
   using SimCtx::SimCtx;
 
   void sync(std::source_location loc = std::source_location::current()) { r_.simt_barrier(loc); }
+  void fence(std::source_location loc = std::source_location::current()) { r_.simt_fence(loc); }
+  unsigned active_mask(std::source_location loc = std::source_location::current()) {
+    return r_.simt_active_mask(loc);
+  }
   template <class... Ints>
   void caption(const char* format, Ints... values) {
     const CaptionNumbers n = caption_numbers(values...);
     r_.simt_caption(format, n.values.data(), n.count);
   }
-  void sync_warp(std::source_location loc = std::source_location::current()) {
-    r_.simt_warp_op(WarpOp::SyncWarp, {}, 0, loc);
-  }
-  using WarpShuffles<SimtCtx>::shfl_up;
-  using WarpShuffles<SimtCtx>::shfl_down;
-  using WarpShuffles<SimtCtx>::shfl_idx;
-  using WarpShuffles<SimtCtx>::shfl_xor;
+  using WarpOps<SimtCtx>::shfl_up;
+  using WarpOps<SimtCtx>::shfl_down;
+  using WarpOps<SimtCtx>::shfl_idx;
+  using WarpOps<SimtCtx>::shfl_xor;
+  using WarpOps<SimtCtx>::shfl_up_sync;
+  using WarpOps<SimtCtx>::shfl_down_sync;
+  using WarpOps<SimtCtx>::shfl_sync;
+  using WarpOps<SimtCtx>::shfl_xor_sync;
+  using WarpOps<SimtCtx>::sync_warp;
+  using WarpOps<SimtCtx>::ballot;
+  using WarpOps<SimtCtx>::any;
+  using WarpOps<SimtCtx>::all;
+  using WarpOps<SimtCtx>::ballot_sync;
+  using WarpOps<SimtCtx>::any_sync;
+  using WarpOps<SimtCtx>::all_sync;
+  using WarpOps<SimtCtx>::atomic_add;
+  using WarpOps<SimtCtx>::atomic_min;
+  using WarpOps<SimtCtx>::atomic_max;
+  using WarpOps<SimtCtx>::atomic_exch;
+  using WarpOps<SimtCtx>::atomic_cas;
   template <class T>
   ArrayView<Val<storage_t<T>>, SimtAccess> make_shared_array(int count, const char* name = nullptr) {
     using S = storage_t<T>;
@@ -226,17 +330,9 @@ class SimtCtx : public SimCtx, public WarpShuffles<SimtCtx> {
   }
 
  private:
-  friend class WarpShuffles<SimtCtx>;
-  template <class V>
-  [[gnu::always_inline]] V shuffle(WarpOp op, V v, int arg, const std::source_location& loc) {
-    if constexpr (is_val<V>::value) {
-      using S = typename V::scalar_type;
-      const CellValue r = r_.simt_warp_op(op, {to_bits(v.v), v.poison}, arg, loc);
-      return V(from_bits<S>(r.bits), r.poison);
-    } else {
-      static_assert(std::is_arithmetic_v<V> && sizeof(V) == 4, "shuffles move 32-bit values");
-      return from_bits<V>(r_.simt_warp_op(op, {to_bits(v), false}, arg, loc).bits);
-    }
+  friend class WarpOps<SimtCtx>;
+  [[gnu::always_inline]] CellValue warp(const WarpCall& call, const std::source_location& loc) {
+    return r_.simt_warp_call(call, loc);
   }
 };
 

@@ -81,6 +81,10 @@ class SimRuntime {
   Buffer alloc(std::string name, int count) {
     return {sim_.alloc_global(std::move(name), dtype_of<T>(), count, true), count};
   }
+  // cudaMalloc then cudaMemset to 0: what an atomic accumulator starts from.
+  Buffer alloc_zeroed(std::string name, int count) {
+    return {sim_.alloc_global(std::move(name), dtype_of<T>(), count, false), count};
+  }
 
   template <class Kernel, class... Args>
   void launch(std::string label, Kernel kernel, Dim3 grid, Dim3 block, int shared_bytes, Args... args) {
@@ -114,6 +118,7 @@ class SimtTwinRuntime {
   using Buffer = SimBuffer;
   Buffer input() const { return {}; }
   Buffer alloc(const std::string&, int count) { return {-1, count}; }
+  Buffer alloc_zeroed(const std::string&, int count) { return {-1, count}; }
   template <class Kernel, class... Args>
   void launch(const std::string&, Kernel, Dim3, Dim3, int, Args...) {
     (void)SimtTwin<T, Kernel, Args...>::registered;

@@ -97,10 +97,16 @@ bool Simulator::run_block(BlockRunner& runner, LaunchState& ls, int b, BlockTrac
     out = runner.run(*this, ls, b, BlockRunner::Mode::Scheduled, options_.schedule, {&recorder});
     detail->block_idx = runner.block_idx();
     detail->counters = runner.thread_counters();
+  } else if (ls.order_sensitive.load(std::memory_order_relaxed) && options_.schedule.kind != ScheduleKind::Forward) {
+    out = runner.run(*this, ls, b, BlockRunner::Mode::Scheduled, options_.schedule, {});
   } else {
     out = runner.run(*this, ls, b, BlockRunner::Mode::Fast, options_.schedule, {});
-    if ((out.raced || out.failed) && options_.schedule.kind != ScheduleKind::Forward) {
-      // The fast run is the forward order; this schedule may interleave differently.
+    if (out.order_sensitive) ls.order_sensitive.store(true, std::memory_order_relaxed);
+    if ((out.raced || out.failed || out.order_sensitive) && options_.schedule.kind != ScheduleKind::Forward) {
+      // The fast run is the forward order; this schedule may interleave differently, and so give
+      // atomics other old values. Its races with other blocks stand: the re-run finds the cells
+      // stamped by the fast run itself.
+      totals.hazards.merge(runner.hazards(), true);
       runner.undo_global_writes();
       out = runner.run(*this, ls, b, BlockRunner::Mode::Scheduled, options_.schedule, {});
       ++totals.blocks_rerun;

@@ -1,57 +1,128 @@
 #include "sim/warp_unit.h"
 
 #include <algorithm>
+#include <bit>
 
 namespace syncscope::sim {
 
 void WarpUnit::start_block(int threads_per_block) {
   threads_per_block_ = threads_per_block;
-  warps_.assign((threads_per_block + kWarpSize - 1) / kWarpSize, Rendezvous{});
+  const size_t warps = static_cast<size_t>((threads_per_block + kWarpSize - 1) / kWarpSize);
+  if (warps_.size() < warps) warps_.resize(warps);
+  warps_.resize(warps);
+  for (Warp& w : warps_) {
+    w.exited = 0;
+    w.pending.clear();  // keeps its capacity: no allocation per block
+  }
   if (static_cast<int>(results_.size()) < threads_per_block) results_.resize(threads_per_block);  // written before read
 }
 
-std::vector<int> WarpUnit::exited_lanes(int warp) const {
-  std::vector<int> out;
-  for (int l = 0; l < kWarpSize; ++l)
-    if (warps_[warp].exited & (1u << l)) out.push_back(warp * kWarpSize + l);
-  return out;
+ShuffleSource shuffle_source(WarpOp op, int lane, int arg, int width) {
+  // CUDA passes c = (32 - width) << 8, with 0x1f in the low bits for all but shfl_up; only b's low
+  // five bits count.
+  const int b = arg & (kWarpSize - 1);
+  const int segment_start = lane & ~(width - 1);
+  const int segment_last = segment_start + width - 1;
+  int j = lane;
+  bool in_range = true;
+  switch (op) {
+    case WarpOp::ShflUp:
+      j = lane - b;
+      in_range = j >= segment_start;
+      break;
+    case WarpOp::ShflDown:
+      j = lane + b;
+      in_range = j <= segment_last;
+      break;
+    case WarpOp::ShflXor:
+      j = lane ^ b;
+      in_range = j <= segment_last;
+      break;
+    case WarpOp::ShflIdx:
+      j = segment_start | (b & (width - 1));
+      in_range = j <= segment_last;
+      break;
+    default:
+      break;
+  }
+  if (!in_range) return {lane, true};
+  return {j, false};
 }
 
-void WarpUnit::complete(int w) {
-  Rendezvous& r = warps_[w];
-  const int first = w * kWarpSize;
-  const int n = lanes(w);
-  for (int lane = 0; lane < n; ++lane) {
-    const int arg = r.arg[lane];
-    int src = lane;
-    bool own = false, undefined = false;
-    switch (r.op) {
-      case WarpOp::ShflUp:
-        src = lane - arg;
-        if (arg < 0 || src < 0) src = lane, own = true;
-        break;
-      case WarpOp::ShflDown:
-        src = lane + arg;
-        if (arg < 0 || src >= kWarpSize) src = lane, own = true;
-        else if (src >= n) undefined = true;  // a lane the block does not have
-        break;
-      case WarpOp::ShflIdx:
-        src = arg & (kWarpSize - 1);
-        undefined = src >= n;
-        break;
-      case WarpOp::ShflXor:
-        src = lane ^ (arg & (kWarpSize - 1));
-        undefined = src >= n;
-        break;
-      case WarpOp::SyncWarp:
-      case WarpOp::None:
-        break;
+WarpUnit::Arrival WarpUnit::arrive(int thread, const WarpCall& call, LineId line) {
+  const int w = thread / kWarpSize;
+  const int lane = thread % kWarpSize;
+  const uint32_t me = 1u << lane;
+  const uint32_t mask = mask_of(w, call);
+  Warp& warp = warps_[w];
+  Group* group = nullptr;
+  for (Group& g : warp.pending) {
+    if (g.op == call.op && g.line == line && g.mask == mask && !(g.arrived & me)) {
+      group = &g;
+      break;
     }
-    results_[first + lane] = {undefined ? 0 : r.bits[src], undefined || r.poison[src] != 0, src, own};
+    // Another operation that expects this lane, or holds a lane this one expects: they cannot both
+    // complete.
+    if ((g.mask & me) || (g.arrived & mask)) {
+      const int other = w * kWarpSize + std::countr_zero(g.arrived);
+      return {false, 0, other, g.op, g.line};
+    }
   }
-  r.completed = r.op;
-  r.arrived = 0;
-  r.op = WarpOp::None;
+  if (!group) {
+    warp.pending.push_back({call.op, line, mask, call.masked, call.width, 0});
+    group = &warp.pending.back();
+  }
+  warp.bits[lane] = call.bits;
+  warp.poison[lane] = call.poison ? 1 : 0;
+  warp.arg[lane] = call.arg;
+  group->arrived |= me;
+  if (group->arrived != group->mask) return {};
+  const Group done = *group;
+  warp.pending.erase(warp.pending.begin() + (group - warp.pending.data()));
+  complete(w, done);
+  return {true, done.mask, -1, WarpOp::None, kNoLine};
+}
+
+WarpUnit::Waiting WarpUnit::waiting(int thread) const {
+  const uint32_t me = 1u << (thread % kWarpSize);
+  for (const Group& g : warps_[thread / kWarpSize].pending)
+    if (g.arrived & me) return {g.op, g.mask, g.arrived, g.masked};
+  return {};
+}
+
+void WarpUnit::complete(int w, const Group& g) {
+  Warp& warp = warps_[w];
+  const int first = w * kWarpSize;
+  // Votes: one answer for every lane of the group.
+  uint32_t ballot = 0;
+  bool vote_poison = false;
+  for (uint32_t m = g.mask; m; m &= m - 1) {
+    const int lane = std::countr_zero(m);
+    if (warp.bits[lane]) ballot |= 1u << lane;
+    vote_poison |= warp.poison[lane] != 0;
+  }
+  for (uint32_t m = g.mask; m; m &= m - 1) {
+    const int lane = std::countr_zero(m);
+    LaneResult& r = results_[first + lane];
+    r = {0, false, lane, false};
+    switch (g.op) {
+      case WarpOp::ShflUp:
+      case WarpOp::ShflDown:
+      case WarpOp::ShflIdx:
+      case WarpOp::ShflXor: {
+        const ShuffleSource s = shuffle_source(g.op, lane, warp.arg[lane], g.width);
+        // Reading a lane that does not take part gives an undefined value (CUDA: "If the target
+        // thread is inactive, the retrieved value is undefined").
+        const bool undefined = !(g.mask & (1u << s.lane));
+        r = {undefined ? 0 : warp.bits[s.lane], undefined || warp.poison[s.lane] != 0, s.lane, s.own};
+        break;
+      }
+      case WarpOp::Ballot: r.bits = ballot, r.poison = vote_poison; break;
+      case WarpOp::Any: r.bits = ballot != 0, r.poison = vote_poison; break;
+      case WarpOp::All: r.bits = ballot == g.mask, r.poison = vote_poison; break;
+      default: break;
+    }
+  }
 }
 
 }  // namespace syncscope::sim

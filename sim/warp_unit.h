@@ -1,7 +1,12 @@
-// Warp-wide operations (shuffles, __syncwarp()). Lanes arrive one at a time, in whatever order the
-// schedule runs them; when the warp's last lane arrives, every lane's result is known at once, as
-// on a GPU where the warp executes the instruction together. The unit only keeps the rendezvous and
-// computes results: parking lanes, and stopping the block when lanes cannot meet, is the runner's.
+// Warp-wide operations (shuffles, votes, __syncwarp()). Lanes arrive one at a time, in whatever
+// order the schedule runs them; when the last lane the operation's mask names arrives, every lane's
+// result is known at once, as on a GPU where the lanes execute the instruction together. The unit
+// only keeps the rendezvous and computes results: parking lanes, and stopping the block when lanes
+// cannot meet, is the runner's.
+//
+// A mask names the lanes that take part (CUDA's `__shfl_sync(mask, ...)`); the calls without one
+// take every lane of the warp that the block has. Lanes of one warp may wait at different
+// operations at once when their masks do not overlap (two halves of a warp, each shuffling alone).
 #pragma once
 
 #include <algorithm>
@@ -15,80 +20,91 @@
 
 namespace syncscope::sim {
 
+// What one lane brings to a warp operation.
+struct WarpCall {
+  WarpOp op = WarpOp::None;
+  uint32_t bits = 0;      // the value (shuffles) or the predicate, 0 or 1 (votes)
+  bool poison = false;
+  int arg = 0;            // shuffles: source lane, delta or lane mask
+  bool masked = false;    // an explicit mask was given (the *_sync forms)
+  uint32_t mask = 0;      // with `masked`: the lanes that take part
+  int width = kWarpSize;  // shuffles: the segment width (a power of two, 1..32)
+};
+
 class WarpUnit {
  public:
   // What a warp operation delivered to one lane.
   struct LaneResult {
     uint32_t bits = 0;
     bool poison = false;
-    int source = 0;    // the lane it came from
-    bool own = false;  // the source lane was out of range: the lane kept its own value
+    int source = 0;    // shuffles: the lane it came from
+    bool own = false;  // the source lane was outside the segment: the lane kept its own value
   };
-  // A lane that cannot join the operation `thread` just arrived at.
-  struct Mismatch {
-    int other_thread = -1;  // -1: none, the lane may arrive
+  // What happened when a lane arrived.
+  struct Arrival {
+    bool completed = false;   // it was the last lane: results are ready for `lanes`
+    uint32_t lanes = 0;       // with completed: the lanes (bit per lane) the operation finished for
+    int other_thread = -1;    // >= 0: a lane waiting at another operation that this one needed (or that needed it)
     WarpOp other_op = WarpOp::None;
     LineId other_line = kNoLine;
   };
 
   void start_block(int threads_per_block);
   void lane_exited(int thread) { warps_[thread / kWarpSize].exited |= 1u << (thread % kWarpSize); }
-  // Lanes of the warp that already left the kernel (they can never take part).
-  bool any_exited(int warp) const { return warps_[warp].exited != 0; }
-  std::vector<int> exited_lanes(int warp) const;
-  // Lanes already waiting in this warp at another operation, or another line.
-  Mismatch check(int thread, WarpOp op, LineId line) const {
-    const int w = thread / kWarpSize;
-    const Rendezvous& r = warps_[w];
-    if (r.arrived == 0 || (r.op == op && r.line == line)) return {};
-    int other = w * kWarpSize;
-    while (!(r.arrived & (1u << (other % kWarpSize)))) ++other;
-    return {other, r.op, r.line};
+  uint32_t exited_mask(int warp) const { return warps_[warp].exited; }
+  // Every lane of `warp` that the block has (the last warp may be partial).
+  uint32_t full_mask(int warp) const {
+    const int n = lanes(warp);
+    return n == kWarpSize ? ~0u : (1u << n) - 1;
   }
+  // The lanes `call` waits for, as a bit mask within the warp.
+  uint32_t mask_of(int warp, const WarpCall& call) const { return call.masked ? call.mask : full_mask(warp); }
 
-  // Lane `thread` takes part with its value and argument (source lane, delta, xor mask). True when it
-  // was the warp's last lane: every lane's result() is then ready.
-  bool arrive(int thread, WarpOp op, uint32_t bits, bool poison, int arg, LineId line) {
-    const int w = thread / kWarpSize;
-    const int lane = thread % kWarpSize;
-    Rendezvous& r = warps_[w];
-    if (r.arrived == 0) {
-      r.op = op;
-      r.line = line;
-    }
-    r.bits[lane] = bits;
-    r.poison[lane] = poison ? 1 : 0;
-    r.arg[lane] = arg;
-    r.arrived |= 1u << lane;
-    const int n = lanes(w);
-    const uint32_t all = n == kWarpSize ? ~0u : (1u << n) - 1;
-    if (r.arrived != all) return false;
-    complete(w);
-    return true;
-  }
+  // Lane `thread` takes part in `call` at `line`; the mask has been checked (it names the lane, and
+  // only lanes the block has that have not exited).
+  Arrival arrive(int thread, const WarpCall& call, LineId line);
 
   const LaneResult& result(int thread) const { return results_[thread]; }
-  // The lanes of `warp` the operation completed for (the runner wakes those that waited).
   int first_lane(int warp) const { return warp * kWarpSize; }
   int lanes(int warp) const { return std::min(kWarpSize, threads_per_block_ - warp * kWarpSize); }
-  bool last_was_sync(int warp) const { return warps_[warp].completed == WarpOp::SyncWarp; }
+  // The operation lane `thread` waits at: its mask and whether the mask was explicit.
+  struct Waiting {
+    WarpOp op = WarpOp::None;
+    uint32_t mask = 0;
+    uint32_t arrived = 0;
+    bool masked = false;
+  };
+  Waiting waiting(int thread) const;
 
  private:
-  struct Rendezvous {
+  struct Group {
     WarpOp op = WarpOp::None;
-    WarpOp completed = WarpOp::None;
     LineId line = kNoLine;
-    uint32_t arrived = 0;  // lane mask
-    uint32_t exited = 0;   // lanes that finished the kernel
+    uint32_t mask = 0;
+    bool masked = false;
+    int width = kWarpSize;
+    uint32_t arrived = 0;
+  };
+  struct Warp {
+    uint32_t exited = 0;
+    std::vector<Group> pending;  // operations some lanes wait at; their masks do not overlap
     uint32_t bits[kWarpSize] = {};
     uint8_t poison[kWarpSize] = {};
     int32_t arg[kWarpSize] = {};
   };
-  void complete(int warp);
+  void complete(int warp, const Group& g);
 
   int threads_per_block_ = 0;
-  std::vector<Rendezvous> warps_;
+  std::vector<Warp> warps_;
   std::vector<LaneResult> results_;
 };
+
+// Where lane `lane` of a shuffle reads from, by PTX's rule for shfl.sync (mode, b, c): `width`
+// splits the warp into segments; a source outside the lane's segment leaves the lane its own value.
+struct ShuffleSource {
+  int lane = 0;
+  bool own = false;
+};
+ShuffleSource shuffle_source(WarpOp op, int lane, int arg, int width);
 
 }  // namespace syncscope::sim

@@ -52,6 +52,8 @@ const char* event_op(const sim::Event& e) {
     case sim::EventKind::WarpSync: return "sync_warp";
     case sim::EventKind::Barrier: return "barrier";
     case sim::EventKind::Exit: return "exit";
+    case sim::EventKind::WarpVote: return "vote";
+    case sim::EventKind::Fence: return "fence";
   }
   return "?";
 }
@@ -80,10 +82,15 @@ json steps_json(const RunResult& r) {
             ev["index"] = e.index;
             ev["value"] = value_json(dt, e.value_bits, e.flags & sim::kValuePoison);
             if (e.is_write()) ev["old"] = value_json(dt, e.old_bits, e.flags & sim::kOldPoison);
+            if (e.flags & sim::kAtomic) ev["op"] = sim::atomic_op_name(e.atomic);
             if (e.flags & sim::kOutOfBounds) ev["out_of_bounds"] = true;
           } else if (e.kind == sim::EventKind::Shuffle) {
             ev["value"] = value_json(r.config.problem.dtype, e.value_bits, e.flags & sim::kValuePoison);
             ev["source_lane"] = (e.flags & sim::kOwnValue) ? json(nullptr) : json(e.index);
+            ev["shuffle"] = sim::warp_op_name(static_cast<sim::WarpOp>(e.array));
+          } else if (e.kind == sim::EventKind::WarpVote) {
+            ev["op"] = sim::warp_op_name(static_cast<sim::WarpOp>(e.array));
+            ev["result"] = e.value_bits;
           }
           if (e.flags & sim::kRacy) ev["race"] = true;
           threads[e.thread].push_back(std::move(ev));

@@ -288,7 +288,9 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
       op.poison = v.poison;
       op.index = e.index;
     }
-    if (e.kind == sim::EventKind::Shuffle || e.kind == sim::EventKind::WarpSync) {
+    const bool active_mask = e.kind == sim::EventKind::WarpVote && e.array == static_cast<uint16_t>(sim::WarpOp::ActiveMask);
+    if ((e.kind == sim::EventKind::Shuffle || e.kind == sim::EventKind::WarpSync || e.kind == sim::EventKind::WarpVote) &&
+        !active_mask) {  // active_mask is no rendezvous: each lane reads it alone
       const int warp = e.thread / kWarpSize;
       const int round = rounds_done[e.thread]++;
       ShuffleRound& r = rounds[{warp, round}];
@@ -296,6 +298,8 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
         r.warp = warp;
         r.op = sim::warp_op_name(e.kind == sim::EventKind::WarpSync ? sim::WarpOp::SyncWarp
                                                                      : static_cast<sim::WarpOp>(e.array));
+        if (e.kind == sim::EventKind::WarpVote)
+          r.op += " = " + sim::vote_text(static_cast<sim::WarpOp>(e.array), e.value_bits);
         r.line = e.line;
         r.first_order = order;
       }

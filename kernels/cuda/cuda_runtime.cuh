@@ -56,6 +56,12 @@ class CudaRuntime {
     return {static_cast<T*>(p), count};
   }
 
+  Buffer alloc_zeroed(const std::string& name, int count) {
+    Buffer b = alloc(name, count);
+    check(cudaMemset(b.ptr, 0, static_cast<size_t>(count > 0 ? count : 1) * sizeof(T)), "cudaMemset " + name);
+    return b;
+  }
+
   template <class Kernel, class... Args>
   void launch(const std::string& label, Kernel kernel, Dim3 grid, Dim3 block, int shared_bytes, Args... args) {
     run_kernel<<<dim3(grid.x, grid.y, grid.z), dim3(block.x, block.y, block.z), shared_bytes>>>(kernel,

@@ -4,6 +4,8 @@
 
 #include <cuda_runtime.h>
 
+#include <type_traits>
+
 #include "contract/kernel_api.h"
 
 namespace syncscope::cuda {
@@ -33,10 +35,13 @@ class DeviceCtx {
   }
 
   __device__ __forceinline__ void sync() const { __syncthreads(); }
+  __device__ __forceinline__ void fence() const { __threadfence(); }
+  __device__ __forceinline__ unsigned active_mask() const { return __activemask(); }
   // For the simulator's step view (contract/kernel_api.h); nothing to do on the GPU.
   template <class... Ints>
   __device__ __forceinline__ void caption(const char*, Ints...) const {}
   __device__ __forceinline__ void sync_warp() const { __syncwarp(warp_mask()); }
+  __device__ __forceinline__ void sync_warp(unsigned mask) const { __syncwarp(mask); }
 
   template <class T>
   __device__ __forceinline__ T shfl_up(T v, int delta) const { return __shfl_up_sync(warp_mask(), v, delta); }
@@ -46,6 +51,52 @@ class DeviceCtx {
   __device__ __forceinline__ T shfl_idx(T v, int lane) const { return __shfl_sync(warp_mask(), v, lane); }
   template <class T>
   __device__ __forceinline__ T shfl_xor(T v, int mask) const { return __shfl_xor_sync(warp_mask(), v, mask); }
+  template <class T>
+  __device__ __forceinline__ T shfl_up_sync(unsigned mask, T v, int delta, int width = kWarpSize) const {
+    return __shfl_up_sync(mask, v, delta, width);
+  }
+  template <class T>
+  __device__ __forceinline__ T shfl_down_sync(unsigned mask, T v, int delta, int width = kWarpSize) const {
+    return __shfl_down_sync(mask, v, delta, width);
+  }
+  template <class T>
+  __device__ __forceinline__ T shfl_sync(unsigned mask, T v, int lane, int width = kWarpSize) const {
+    return __shfl_sync(mask, v, lane, width);
+  }
+  template <class T>
+  __device__ __forceinline__ T shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = kWarpSize) const {
+    return __shfl_xor_sync(mask, v, lane_mask, width);
+  }
+
+  __device__ __forceinline__ unsigned ballot(bool pred) const { return __ballot_sync(warp_mask(), pred); }
+  __device__ __forceinline__ int any(bool pred) const { return __any_sync(warp_mask(), pred); }
+  __device__ __forceinline__ int all(bool pred) const { return __all_sync(warp_mask(), pred); }
+  __device__ __forceinline__ unsigned ballot_sync(unsigned mask, bool pred) const { return __ballot_sync(mask, pred); }
+  __device__ __forceinline__ int any_sync(unsigned mask, bool pred) const { return __any_sync(mask, pred); }
+  __device__ __forceinline__ int all_sync(unsigned mask, bool pred) const { return __all_sync(mask, pred); }
+
+  // Atomics on a shared or global cell (`c.atomic_add(total[0], v)`). Floats have no atomicMin,
+  // atomicMax or atomicCAS: a CAS loop on the bits with the simulator's comparisons stands in.
+  template <class T>
+  __device__ __forceinline__ T atomic_add(T& cell, std::type_identity_t<T> v) const { return atomicAdd(&cell, v); }
+  template <class T>
+  __device__ __forceinline__ T atomic_min(T& cell, std::type_identity_t<T> v) const {
+    if constexpr (std::is_integral_v<T>) return atomicMin(&cell, v);
+    else return cas_loop(cell, [v](T old) { return v < old ? v : old; });
+  }
+  template <class T>
+  __device__ __forceinline__ T atomic_max(T& cell, std::type_identity_t<T> v) const {
+    if constexpr (std::is_integral_v<T>) return atomicMax(&cell, v);
+    else return cas_loop(cell, [v](T old) { return v > old ? v : old; });
+  }
+  template <class T>
+  __device__ __forceinline__ T atomic_exch(T& cell, std::type_identity_t<T> v) const { return atomicExch(&cell, v); }
+  template <class T>
+  __device__ __forceinline__ T atomic_cas(T& cell, std::type_identity_t<T> compare, std::type_identity_t<T> v) const {
+    int* bits = reinterpret_cast<int*>(&cell);
+    const int old = atomicCAS(bits, bit_cast_int(compare), bit_cast_int(v));
+    return bit_cast_from<T>(old);
+  }
 
   // Carves the launch's dynamic shared memory into arrays, 16-byte aligned, in call order; every
   // thread makes the same calls, so every thread gets the same addresses.
@@ -58,6 +109,31 @@ class DeviceCtx {
   }
 
  private:
+  template <class T>
+  __device__ __forceinline__ static int bit_cast_int(T v) {
+    int b;
+    memcpy(&b, &v, sizeof b);
+    return b;
+  }
+  template <class T>
+  __device__ __forceinline__ static T bit_cast_from(int b) {
+    T v;
+    memcpy(&v, &b, sizeof v);
+    return v;
+  }
+  template <class T, class Update>
+  __device__ __forceinline__ static T cas_loop(T& cell, Update update) {
+    int* bits = reinterpret_cast<int*>(&cell);
+    int old = atomicCAS(bits, 0, 0);  // an atomic read: a plain one would race with the other lanes' atomics
+    for (;;) {
+      const int wanted = bit_cast_int(update(bit_cast_from<T>(old)));
+      if (wanted == old) return bit_cast_from<T>(old);
+      const int seen = atomicCAS(bits, old, wanted);
+      if (seen == old) return bit_cast_from<T>(old);
+      old = seen;
+    }
+  }
+
   // Every lane of this thread's warp that the block has (the last warp may be partial) — the mask
   // the simulator's rendezvous waits for.
   __device__ __forceinline__ unsigned warp_mask() const {

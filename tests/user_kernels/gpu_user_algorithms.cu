@@ -20,6 +20,8 @@ GpuRun run_user_algorithm_on_gpu(const std::string& name, const Problem& p, cons
   bool found = false;
   GpuRun r = dispatch(UserAlgorithms{}, name, p, input, found);
   if (!found) r = dispatch(HeldOutAlgorithms{}, name, p, input, found);
+  if (!found) r = dispatch(StarterAlgorithms{}, name, p, input, found);
+  if (!found) r = dispatch(ProbeAlgorithms{}, name, p, input, found);
   if (!found) r.error = "no test algorithm named " + name;
   return r;
 }

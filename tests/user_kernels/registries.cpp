@@ -16,4 +16,16 @@ const Registry& held_out_registry() {
   return r;
 }
 
+const Registry& starter_registry() {
+  link_test_simt_twins();
+  static const Registry r = Registry::of(StarterAlgorithms{});
+  return r;
+}
+
+const Registry& probe_registry() {
+  link_test_simt_twins();
+  static const Registry r = Registry::of(ProbeAlgorithms{});
+  return r;
+}
+
 }  // namespace syncscope::user

@@ -7,6 +7,8 @@ namespace syncscope::user {
 void link_test_simt_twins() {
   instantiate_simt_twins(UserAlgorithms{});
   instantiate_simt_twins(HeldOutAlgorithms{});
+  instantiate_simt_twins(StarterAlgorithms{});
+  instantiate_simt_twins(ProbeAlgorithms{});
 }
 
 }  // namespace syncscope::user
