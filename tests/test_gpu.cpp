@@ -79,6 +79,33 @@ TEST(Gpu, UserKernel) {
   }
 }
 
+// The starter kernel files (atomics, shuffles with masks, votes) and the active_mask probe: the GPU
+// gives what the simulator gives, bit for bit.
+TEST(Gpu, StarterKernelsAtomicsAndVotes) {
+  SKIP_WITHOUT_GPU();
+  std::mt19937 rng(5);
+  for (const char* algo : {"atomic-reduce", "brent-kung-scan", "warp-vote"}) {
+    int compared = 0;
+    for (int k = 0; k < 50; ++k) {
+      RunOptions o{.algorithm = algo};
+      o.n = std::uniform_int_distribution<int>(1, 50000)(rng);
+      o.tpb = std::string(algo) == "brent-kung-scan" ? 1 << std::uniform_int_distribution<int>(0, 10)(rng)
+                                                     : std::uniform_int_distribution<int>(1, 1024)(rng);
+      o.dtype = k % 2 ? "float32" : "int32";
+      o.input = "random:" + std::to_string(k);
+      const RunResult r = run_algorithm(o, user::starter_registry());
+      expect_gpu_equals_simulator(r, user::run_user_algorithm_on_gpu(algo, r.config.problem, r.input));
+      if (HasFailure()) break;
+      ++compared;
+    }
+    std::cout << "[ compared ] " << algo << ": " << compared << " configurations\n";
+  }
+  for (int tpb : {1, 7, 32, 40, 64, 100, 1024}) {
+    const RunResult r = run_algorithm({.algorithm = "active-mask-probe", .n = 3000, .tpb = tpb}, user::probe_registry());
+    expect_gpu_equals_simulator(r, user::run_user_algorithm_on_gpu("active-mask-probe", r.config.problem, r.input));
+  }
+}
+
 // The seed's as-written axis sum reads up to blockDim.x / 2 cells past its shared array; on an
 // H100 that faults from TPB 32 on ("an illegal memory access was encountered") and the process's
 // CUDA context is gone for good. In-process, later runs must say so; the app's child process must
