@@ -10,12 +10,14 @@
 #include <fstream>
 #include <functional>
 #include <future>
+#include <map>
 #include <mutex>
 #include <optional>
 #include <set>
 #include <regex>
 #include <sstream>
 
+#include "kernels/cuda/gpu_runner.h"
 #include "kernels/sources.h"
 #include "sim/fault_guard.h"
 
@@ -213,12 +215,140 @@ std::optional<KernelFileError> build_library(const fs::path& path, const fs::pat
   return std::nullopt;
 }
 
+// ---- the same file on the GPU ----
+// Built on the first GPU run of a loaded kernel, not at load time: nvcc takes tens of seconds, and
+// most runs never touch the GPU. The library exports one function that runs the algorithm's host
+// code on CudaRuntime (kernels/cuda/gpu_dispatch.cuh), as the built-in kernels' runner does.
+#ifdef SYNCSCOPE_KERNEL_NVCC
+constexpr const char* kNvccFlags = "-std=c++20 -O2 --fmad=false -lineinfo -arch=native -shared -Xcompiler -fPIC";
+#endif
+
+struct GpuKernelFile {
+  std::string path;    // the file, as loaded
+  std::string source;  // its text when loaded: an edit is a new load
+  using Run = GpuRun (*)(const Problem&, const std::vector<double>&);
+  Run run = nullptr;
+  std::string error;  // why it cannot run on the GPU (kept: the next run would fail the same way)
+};
+
+std::mutex gpu_kernels_mutex;
+std::map<std::string, GpuKernelFile>& gpu_kernels() {  // by algorithm name
+  static std::map<std::string, GpuKernelFile> kernels;
+  return kernels;
+}
+
+std::string nvcc_command() {
+  if (const char* own = std::getenv("SYNCSCOPE_NVCC"); own && *own) return own;
+#ifdef SYNCSCOPE_KERNEL_NVCC
+  return SYNCSCOPE_KERNEL_NVCC;
+#else
+  return "";
+#endif
+}
+
+// Compiles (or finds in the cache) the GPU library of `k` and loads it; sets k.run or k.error.
+void load_for_gpu(GpuKernelFile& k, uint64_t headers_hash) {
+#ifndef SYNCSCOPE_KERNEL_NVCC
+  (void)headers_hash;
+  k.error = gpu_status().reason;
+#else
+  const std::string nvcc = nvcc_command();
+  std::error_code ec;
+  if (nvcc.empty() || (nvcc.find('/') != std::string::npos && !fs::exists(nvcc, ec))) {
+    k.error = "a kernel file runs on the GPU once nvcc compiles it, and nvcc was not found (" +
+              (nvcc.empty() ? std::string("none configured") : nvcc) + "; set SYNCSCOPE_NVCC to its path)";
+    return;
+  }
+  const fs::path cache = kernel_cache_dir();
+  const uint64_t key = fnv1a(nvcc + "\n" + kNvccFlags + "\n" + k.path + "\n" + k.source, headers_hash);
+  const fs::path library = cache / ("gpu-" + hex(key) + ".so");
+  if (!fs::exists(library, ec)) {
+    std::string why;
+    const std::string include = unpack_headers(cache, headers_hash, &why);
+    if (include.empty()) {
+      k.error = why;
+      return;
+    }
+    const fs::path work = cache / ("gpu-build-" + hex(key) + "-" + std::to_string(getpid()));
+    fs::create_directories(work, ec);
+    std::ofstream(work / "gpu.cu") << "#include \"kernels/cuda/gpu_dispatch.cuh\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
+                                      "#define SYNCSCOPE_KERNEL_FILE(Algorithm) extern \"C\" syncscope::GpuRun "
+                                      "syncscope_kernel_file_gpu_run(const syncscope::Problem& p, "
+                                      "const std::vector<double>& in) { return "
+                                      "syncscope::cuda::run_algorithm_on_gpu<Algorithm>(p, in); }\n"
+                                      "#include \""
+                                   << k.path << "\"\n";
+    std::vector<std::string> args = {nvcc};
+    for (const auto& w : split_words(kNvccFlags)) args.push_back(w);
+    // nvcc's host compiler: the one the CPU side of kernel files uses, where it exists.
+    const char* own_cxx = std::getenv("SYNCSCOPE_CXX");
+    const std::string host_cxx = own_cxx && *own_cxx ? own_cxx : SYNCSCOPE_KERNEL_CXX;
+    if (fs::exists(host_cxx, ec)) args.push_back("-ccbin=" + host_cxx);
+    const fs::path staged = work / "gpu.so";
+    for (const std::string& a : {"-I" + include, (work / "gpu.cu").string(), std::string("-o"), staged.string()})
+      args.push_back(a);
+    std::string output;
+    const int status = run_process(args, &output);
+    if (status == 0) fs::rename(staged, library, ec);
+    fs::remove_all(work, ec);
+    if (status != 0) {
+      k.error = "nvcc could not compile " + k.path + " for the GPU: " +
+                (status == -1 && output.empty() ? "could not run " + nvcc : compile_error(output, k.path).message);
+      return;
+    }
+  }
+  void* handle = dlopen(library.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    k.error = std::string("cannot load the kernel's GPU library: ") + dlerror();
+    return;
+  }
+  k.run = reinterpret_cast<GpuKernelFile::Run>(dlsym(handle, "syncscope_kernel_file_gpu_run"));
+  if (!k.run) k.error = "the kernel's GPU library has no entry";
+#endif
+}
+
+uint64_t embedded_headers_hash() {  // fixed for this build
+  static const uint64_t hash = [] {
+    uint64_t h = 1469598103934665603ull;
+    for (const SourceFile& f : kernel_file_headers()) h = fnv1a(f.text, fnv1a(f.path, h));
+    return h;
+  }();
+  return hash;
+}
+
+std::optional<GpuRun> run_loaded_kernel_on_gpu(const std::string& algorithm, const Problem& problem,
+                                               const std::vector<double>& input) {
+  GpuKernelFile::Run run = nullptr;
+  GpuRun failed;
+  {
+    std::lock_guard<std::mutex> lock(gpu_kernels_mutex);
+    auto it = gpu_kernels().find(algorithm);
+    if (it == gpu_kernels().end()) return std::nullopt;
+    GpuKernelFile& k = it->second;
+    if (!gpu_status().usable) {
+      failed.error = gpu_status().reason;
+      return failed;
+    }
+    if (!k.run && k.error.empty()) load_for_gpu(k, embedded_headers_hash());
+    run = k.run;
+    failed.error = k.error;
+  }
+  if (!run) return failed;
+  return run(problem, input);
+}
+
 }  // namespace
 
 std::variant<Registry, std::string> registry_with(const AlgorithmEntry& loaded) {
   Registry registry = builtin_registry();
   if (std::string taken = registry.add(loaded); !taken.empty()) return taken;
   return registry;
+}
+
+std::string loaded_kernel_path(const std::string& algorithm) {
+  std::lock_guard<std::mutex> lock(gpu_kernels_mutex);
+  auto it = gpu_kernels().find(algorithm);
+  return it == gpu_kernels().end() ? "" : it->second.path;
 }
 
 std::string kernel_cache_dir() {
@@ -243,11 +373,7 @@ std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& pa
                                "(kernels/README.md, \"Your own kernel, live\")",
                            path.string(), 0, ""};
 
-  static const uint64_t headers_hash = [] {  // the embedded headers: fixed for this build
-    uint64_t h = 1469598103934665603ull;
-    for (const SourceFile& f : kernel_file_headers()) h = fnv1a(f.text, fnv1a(f.path, h));
-    return h;
-  }();
+  const uint64_t headers_hash = embedded_headers_hash();
   const std::string compiler = std::getenv("SYNCSCOPE_CXX") ? std::getenv("SYNCSCOPE_CXX") : SYNCSCOPE_KERNEL_CXX;
   const uint64_t key = fnv1a(compiler + "\n" + kKernelFlags + "\n" + kLibraryFlags + "\n" + kTwinFlags + "\n" + path.string() +
                                  "\n" + source,
@@ -296,6 +422,11 @@ std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& pa
   loaded.entry = entry();
   loaded.entry.info.sources = {path.string()};  // as its source locations name it
   remember_loaded_source(path.string(), source);
+  {
+    std::lock_guard<std::mutex> lock(gpu_kernels_mutex);
+    gpu_kernels()[loaded.entry.info.name] = GpuKernelFile{path.string(), source, nullptr, ""};
+  }
+  loaded_kernel_gpu_runner = &run_loaded_kernel_on_gpu;
   return loaded;
 }
 

@@ -27,11 +27,18 @@ struct KernelFileError {
   std::string compiler_output;  // all of it
 };
 
-// Loads (compiling when the cache has no library for it) the kernel file at `path`.
+// Loads (compiling when the cache has no library for it) the kernel file at `path`. Its first GPU
+// run (run_on_gpu with its name) compiles it with nvcc into the cache as well.
 std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& path);
 
 // The built-in algorithms and a loaded kernel's; or why it cannot join them (its name is taken).
 std::variant<Registry, std::string> registry_with(const AlgorithmEntry& loaded);
+
+// The file a loaded algorithm came from ("" for a built-in one): the GPU child loads it too.
+std::string loaded_kernel_path(const std::string& algorithm);
+
+// The file a loaded algorithm came from ("" for a built-in one): the GPU child loads it too.
+std::string loaded_kernel_path(const std::string& algorithm);
 
 // $XDG_CACHE_HOME/syncscope/kernels (else ~/.cache/...); SYNCSCOPE_CACHE_DIR overrides it.
 std::string kernel_cache_dir();

@@ -61,6 +61,39 @@ for tpb in 8 64; do
       "$(grep -m1 -E '^gpu' "$OUT/as-written-memcheck-$tpb.log") | $(grep -E 'ERROR SUMMARY' "$OUT/as-written-memcheck-$tpb.log")"
 done
 
+say "== kernel files loaded at run time, on the GPU (the starter files; nvcc compiles each on its first GPU run)"
+# The CPU libraries were compiled where the pack was made (this machine has no Boost headers);
+# the files sit at the same absolute path here, so their cache keys match.
+export SYNCSCOPE_CACHE_DIR="$PWD/kernel-cache"
+export SYNCSCOPE_NVCC="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
+mkdir -p /tmp/syncscope-starters && cp starters/*.h /tmp/syncscope-starters/
+for f in atomic_reduce brent_kung_scan warp_vote; do
+  file=/tmp/syncscope-starters/$f.h
+  start=$(date +%s.%N)
+  first=$(./syncscope run --kernel "$file" --gpu 2>&1 | grep -E "^gpu")
+  cold=$(echo "$(date +%s.%N) - $start" | bc)
+  start=$(date +%s.%N)
+  ./syncscope run --kernel "$file" --gpu > /dev/null 2>&1
+  warm=$(echo "$(date +%s.%N) - $start" | bc)
+  same=0; total=0; bad=""
+  for k in $(seq 0 49); do
+    n=$(( (k * 7919 + 13) % 50000 + 1 ))
+    if [[ $f == brent_kung_scan ]]; then tpb=$(( 1 << (k % 11) )); else tpb=$(( (k * 131) % 1024 + 1 )); fi
+    dtype=int32; (( k % 2 )) && dtype=float32
+    line=$(./syncscope run --kernel "$file" --n $n --tpb $tpb --dtype $dtype --input random:$k --gpu 2>&1 | grep -E "^gpu-vs-sim|^gpu:")
+    total=$((total + 1))
+    if [[ $line == "gpu-vs-sim: identical" ]]; then same=$((same + 1)); else bad="$bad [n=$n tpb=$tpb $dtype: $line]"; fi
+  done
+  say "   $f: first GPU run (nvcc cold) ${cold}s, cached ${warm}s | $first | identical on $same of $total random configurations$bad"
+  for tool in memcheck racecheck; do
+    extra=""; [[ $tool == racecheck ]] && extra="--racecheck-report analysis"
+    # shellcheck disable=SC2086
+    "$sanitizer" --tool $tool $extra ./syncscope run --kernel "$file" --n 5000 --tpb 256 --gpu > "$OUT/one.log" 2>&1
+    say "   $f $tool: $(grep -E 'ERROR SUMMARY|RACECHECK SUMMARY' "$OUT/one.log" | tail -1)"
+  done
+done
+rm -f "$OUT/one.log"
+
 say "== race-condition lab: racecheck vs the simulator, GPU outcomes"
 mkdir -p "$OUT/logs"
 python3 racecheck_compare.py --syncscope ./syncscope --out "$OUT/logs" --runs 200 > "$OUT/lab.log" 2>&1

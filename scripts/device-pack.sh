@@ -14,4 +14,9 @@ for lib in libboost_context.so.1.74.0 libbenchmark.so.1debian; do cp -L "/usr/li
 mkdir -p .device/assets && cp -r assets/scenarios .device/assets/
 [[ -n "${BEFORE_BENCH:-}" ]] && cp "$BEFORE_BENCH" .device/syncscope_bench_before
 cp scripts/device-gpu-check.sh scripts/racecheck_compare.py .device/
+# The starter kernel files, with their CPU libraries compiled here (the device has no Boost
+# headers), at one absolute path both machines share.
+mkdir -p .device/starters /tmp/syncscope-starters && cp assets/kernels/*.h .device/starters/ && cp assets/kernels/*.h /tmp/syncscope-starters/
+for f in /tmp/syncscope-starters/*.h; do SYNCSCOPE_CACHE_DIR=$PWD/.device/kernel-cache build-device/syncscope run --kernel "$f" > /dev/null; done
+rm -rf .device/kernel-cache/include-* .device/kernel-cache/pch-*
 du -sh .device

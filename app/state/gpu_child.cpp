@@ -1,5 +1,7 @@
 #include "app/state/gpu_child.h"
 
+#include "kernels/kernel_file.h"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -28,7 +30,9 @@ std::string request_text(const std::string& algorithm, const Problem& p, const s
   std::string s;
   s.reserve(input.size() * 17 + 128);
   s += kMagic;
-  s += "\nalgorithm " + algorithm + "\nproblem " + std::to_string(p.n) + " " + std::to_string(p.rows) + " " +
+  s += "\nalgorithm " + algorithm;
+  if (const std::string path = loaded_kernel_path(algorithm); !path.empty()) s += "\nkernel " + path;
+  s += "\nproblem " + std::to_string(p.n) + " " + std::to_string(p.rows) + " " +
        std::to_string(p.tpb) + " " + std::to_string(static_cast<int>(p.dtype)) + " " + std::to_string(p.bug) +
        "\nruns " + std::to_string(runs) + "\ninput " + std::to_string(input.size()) + "\n";
   char word[20];
@@ -197,7 +201,18 @@ int gpu_child_main(std::istream& in, std::ostream& out) {
   int dtype = 0, runs = 0;
   long long count = 0;
   if (!(in >> key >> algorithm) || key != "algorithm") return malformed("expected 'algorithm NAME'");
-  if (!(in >> key >> p.n >> p.rows >> p.tpb >> dtype >> p.bug) || key != "problem" || dtype < 0 || dtype > 1)
+  if (!(in >> key)) return malformed("expected 'problem ...'");
+  if (key == "kernel") {  // a kernel file the parent loaded: load it here too (from the cache)
+    std::string path;
+    std::getline(in >> std::ws, path);
+    auto loaded = load_kernel_file(path);
+    if (auto* e = std::get_if<KernelFileError>(&loaded)) {
+      out << "error " << one_line(e->message) << "\n";
+      return 0;
+    }
+    if (!(in >> key)) return malformed("expected 'problem ...'");
+  }
+  if (!(key == "problem" && in >> p.n >> p.rows >> p.tpb >> dtype >> p.bug) || dtype < 0 || dtype > 1)
     return malformed("expected 'problem N ROWS TPB DTYPE BUG'");
   p.dtype = static_cast<DType>(dtype);
   if (!(in >> key >> runs) || key != "runs" || runs < 1) return malformed("expected 'runs R' with R >= 1");

@@ -44,6 +44,8 @@ const GpuStatus& gpu_status() {
 }
 
 GpuRun run_on_gpu(const std::string& algorithm, const Problem& problem, const std::vector<double>& input) {
+  if (loaded_kernel_gpu_runner)
+    if (std::optional<GpuRun> r = loaded_kernel_gpu_runner(algorithm, problem, input)) return *r;
   return dispatch(kernels::Algorithms{}, algorithm, problem, input);
 }
 

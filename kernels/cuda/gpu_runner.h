@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -27,5 +28,12 @@ struct GpuRun {
 };
 
 GpuRun run_on_gpu(const std::string& algorithm, const Problem& problem, const std::vector<double>& input);
+
+// A kernel file loaded at run time (kernels/kernel_file.h) runs on the GPU through this hook, which
+// the loader sets: run_on_gpu hands it every algorithm the build does not have. It answers
+// nullopt for a name it does not know either.
+using LoadedKernelGpuRunner = std::optional<GpuRun> (*)(const std::string& algorithm, const Problem& problem,
+                                                        const std::vector<double>& input);
+inline LoadedKernelGpuRunner loaded_kernel_gpu_runner = nullptr;
 
 }  // namespace syncscope
