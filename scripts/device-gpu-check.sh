@@ -69,12 +69,12 @@ export SYNCSCOPE_NVCC="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
 mkdir -p /tmp/syncscope-starters && cp starters/*.h /tmp/syncscope-starters/
 for f in atomic_reduce brent_kung_scan warp_vote; do
   file=/tmp/syncscope-starters/$f.h
-  start=$(date +%s.%N)
-  first=$(./syncscope run --kernel "$file" --gpu 2>&1 | grep -E "^gpu")
-  cold=$(echo "$(date +%s.%N) - $start" | bc)
-  start=$(date +%s.%N)
+  start=$(date +%s%N)
+  first=$(./syncscope run --kernel "$file" --gpu 2>&1 | grep -E "^gpu" | tr '\n' ' ')
+  cold=$(( ($(date +%s%N) - start) / 1000000 ))
+  start=$(date +%s%N)
   ./syncscope run --kernel "$file" --gpu > /dev/null 2>&1
-  warm=$(echo "$(date +%s.%N) - $start" | bc)
+  warm=$(( ($(date +%s%N) - start) / 1000000 ))
   same=0; total=0; bad=""
   for k in $(seq 0 49); do
     n=$(( (k * 7919 + 13) % 50000 + 1 ))
@@ -84,7 +84,7 @@ for f in atomic_reduce brent_kung_scan warp_vote; do
     total=$((total + 1))
     if [[ $line == "gpu-vs-sim: identical" ]]; then same=$((same + 1)); else bad="$bad [n=$n tpb=$tpb $dtype: $line]"; fi
   done
-  say "   $f: first GPU run (nvcc cold) ${cold}s, cached ${warm}s | $first | identical on $same of $total random configurations$bad"
+  say "   $f: first GPU run (nvcc cold) ${cold} ms, cached ${warm} ms | $first | identical on $same of $total random configurations$bad"
   for tool in memcheck racecheck; do
     extra=""; [[ $tool == racecheck ]] && extra="--racecheck-report analysis"
     # shellcheck disable=SC2086
