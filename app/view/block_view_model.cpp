@@ -282,6 +282,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     op.racy = e.flags & sim::kRacy;
     op.race_within_warp = (e.flags & sim::kRaceInOneWarp) != 0;
     op.event = order;
+    if (e.flags & sim::kAtomic) op.atomic = e.atomic;
     if (e.is_memory() || e.kind == sim::EventKind::Shuffle) {
       const HeldValue v = value_of(e);
       op.value = v.text;
@@ -375,6 +376,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
   {
     // (write, array, line) -> (thread, cell): one part per statement that touched memory
     std::map<std::tuple<bool, int, sim::LineId>, std::vector<std::pair<int, int>>> accesses;
+    std::map<sim::LineId, sim::AtomicOp> atomic_at;  // lines whose writes are atomics
     for (const OperationView& op : m.operations)
       if ((op.kind == sim::EventKind::SharedRead || op.kind == sim::EventKind::SharedWrite ||
            op.kind == sim::EventKind::GlobalRead || op.kind == sim::EventKind::GlobalWrite) && op.array_row >= 0) {
@@ -382,6 +384,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
         const int array = op.global ? (write ? m.global_writes : m.global_reads)[op.array_row].array
                                     : m.arrays[op.array_row].array;
         accesses[{write, array, op.line}].push_back({op.thread, op.index});
+        if (op.atomic != sim::AtomicOp::None) atomic_at[op.line] = op.atomic;
       }
     std::vector<std::string> parts;
     for (bool write : {false, true})
@@ -392,7 +395,9 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
         std::sort(threads.begin(), threads.end());
         threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
         const std::string& name = t.arrays[std::get<1>(key)].name;
-        const std::string part = plural(threads.size(), "thread ", "threads ") + (write ? "write " : "read ") +
+        const auto atomic = atomic_at.find(std::get<2>(key));
+        const std::string verb = !write ? "read " : atomic != atomic_at.end() ? sim::atomic_op_name(atomic->second) + " " : "write ";
+        const std::string part = plural(threads.size(), "thread ", "threads ") + verb +
                                  (threads.size() == 1 && list.size() == 1 ? name + "[" + std::to_string(list.front().second) + "]"
                                                                           : access_pattern(name, list));
         if (std::find(parts.begin(), parts.end(), part) == parts.end()) parts.push_back(part);

@@ -74,6 +74,7 @@ struct OperationView {
   int event = 0;      // index into the step's events (operation_text formats it when shown)
   int writer = -1;    // reads: the thread that wrote the cell earlier in this step
   bool race_within_warp = false;  // racy, and every race it completed was between lanes of one warp
+  sim::AtomicOp atomic = sim::AtomicOp::None;  // a write that is an atomic read-modify-write
 };
 
 // One round of a warp operation: every lane's k-th shuffle of the step.

@@ -57,6 +57,16 @@ distinct=$(sed -n 's/^schedules: \([0-9]*\) distinct.*/\1/p' <<<"$out")
 (( distinct > 1 )) || fail "the bug variant changed nothing: $out"
 pass "brent_kung_scan.h --bug no-down-sweep-barrier: $distinct distinct outputs over the schedules"
 
+# The atomics starter's bug is a race the detector names; the vote starter's a mask naming lanes
+# that never arrive.
+out=$("$APP" run --kernel "$SRC/assets/kernels/atomic_reduce.h" --n 256 --tpb 128 --bug plain-add 2>/dev/null)
+grep -q "^error: race (W[AR][RW])" <<<"$out" || fail "atomic_reduce.h --bug plain-add: no race reported: $out"
+pass "atomic_reduce.h --bug plain-add: $(grep -m1 '^error: race' <<<"$out" | cut -c1-60)..."
+out=$("$APP" run --kernel "$SRC/assets/kernels/warp_vote.h" --n 64 --tpb 64 --bug full-mask-in-branch 2>/dev/null)
+grep -q "^error: mask 0xffffffff at .*warp_vote.h:[0-9]* (T[0-9]*) names T" <<<"$out" ||
+  fail "warp_vote.h --bug full-mask-in-branch: no mask report: $out"
+pass "warp_vote.h --bug full-mask-in-branch: $(grep -m1 '^error: mask' <<<"$out" | sed 's|/[^ ]*/||' | cut -c1-70)..."
+
 # A syntax error: exit 2, the compiler's message at the file's line.
 sed 's/s\[k\] += s\[k - d\];/s[k] += s[k - dd];/' "$SRC/assets/kernels/brent_kung_scan.h" >"$WORK/broken.h"
 line=$(grep -n 'k - dd' "$WORK/broken.h" | cut -d: -f1)
