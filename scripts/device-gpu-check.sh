@@ -70,7 +70,7 @@ mkdir -p /tmp/syncscope-starters && cp starters/*.h /tmp/syncscope-starters/
 for f in atomic_reduce brent_kung_scan warp_vote; do
   file=/tmp/syncscope-starters/$f.h
   start=$(date +%s%N)
-  first=$(./syncscope run --kernel "$file" --gpu 2>&1 | grep -E "^gpu" | tr '\n' ' ')
+  first=$(./syncscope run --kernel "$file" --gpu 2>&1 | grep -E "^gpu-(device|vs-sim)" | tr '\n' ' ')
   cold=$(( ($(date +%s%N) - start) / 1000000 ))
   start=$(date +%s%N)
   ./syncscope run --kernel "$file" --gpu > /dev/null 2>&1
@@ -80,7 +80,8 @@ for f in atomic_reduce brent_kung_scan warp_vote; do
     n=$(( (k * 7919 + 13) % 50000 + 1 ))
     if [[ $f == brent_kung_scan ]]; then tpb=$(( 1 << (k % 11) )); else tpb=$(( (k * 131) % 1024 + 1 )); fi
     dtype=int32; (( k % 2 )) && dtype=float32
-    line=$(./syncscope run --kernel "$file" --n $n --tpb $tpb --dtype $dtype --input random:$k --gpu 2>&1 | grep -E "^gpu-vs-sim|^gpu:")
+    line=$(./syncscope run --kernel "$file" --n $n --tpb $tpb --dtype $dtype --input random:$k --gpu 2>&1 |
+           grep -E "^gpu-vs-sim|^gpu: (unavailable|failed)")
     total=$((total + 1))
     if [[ $line == "gpu-vs-sim: identical" ]]; then same=$((same + 1)); else bad="$bad [n=$n tpb=$tpb $dtype: $line]"; fi
   done
