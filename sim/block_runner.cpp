@@ -334,6 +334,15 @@ CellValue BlockRunner::load_bits(ArrayStore& a, int index, LineId line) {
   return {bits, (flags & kValuePoison) != 0};
 }
 
+bool BlockRunner::claim_for_write(ArrayStore& a, int index) {
+  const bool parallel = claims_.active();
+  if (a.space == MemSpace::Global && parallel) {
+    claims_.back_up_chunk(a, index);
+    claims_.claim(a, index, block_linear_, true);
+  }
+  return parallel;
+}
+
 void BlockRunner::store_bits(ArrayStore& a, int index, CellValue v, LineId line) {
   if (simt_) simt_park_before_operation();
   SimThread& th = *cur_;
@@ -347,11 +356,7 @@ void BlockRunner::store_bits(ArrayStore& a, int index, CellValue v, LineId line)
     flags |= kOutOfBounds;
     shadow_.out_of_bounds(a, index, current_, line, true);
   } else {
-    const bool parallel = claims_.active();
-    if (!shared && parallel) {
-      claims_.back_up_chunk(a, index);
-      claims_.claim(a, index, block_linear_, true);
-    }
+    const bool parallel = claim_for_write(a, index);
     old = a.bits[index];
     if (a.poison[index]) flags |= kOldPoison;
     shadow_.check_write(a, index, current_, line, flags);
@@ -419,11 +424,7 @@ CellValue BlockRunner::atomic(ArrayStore& a, int index, AtomicOp op, CellValue o
     flags |= kOutOfBounds | kValuePoison;
     shadow_.out_of_bounds(a, index, current_, line, true);
   } else {
-    const bool parallel = claims_.active();
-    if (!shared && parallel) {
-      claims_.back_up_chunk(a, index);
-      claims_.claim(a, index, block_linear_, true);
-    }
+    const bool parallel = claim_for_write(a, index);
     old = parallel ? std::atomic_ref<uint32_t>(a.bits[index]).load(std::memory_order_relaxed) : a.bits[index];
     old_poison = a.poison[index] != 0;
     if (old_poison) {

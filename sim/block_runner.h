@@ -241,6 +241,9 @@ class BlockRunner {
   }
 
   [[noreturn]] void access_budget_exceeded();
+  // A write's claim on a global cell during a parallel launch (sim/block_claims.h); true when the
+  // launch runs in parallel.
+  bool claim_for_write(ArrayStore& a, int index);
   [[noreturn]] void fail_in_thread(SimErrorKind kind, std::string message, std::vector<LineId> lines);
   void fail(SimErrorKind kind, std::string message, std::vector<LineId> lines);
 
