@@ -11,6 +11,7 @@
 #include <map>
 #include <mutex>
 #include <sstream>
+#include <type_traits>
 
 #include "sim/describe.h"
 #include "sim/sim_ctx.h"
@@ -244,66 +245,61 @@ void BlockRunner::reset_simt_positions() {
   }
 }
 
-void BlockRunner::simt_basic_block(uintptr_t pc) {
+// The runtime's own work, called from a SIMT lane's kernel code: the coverage hook is off while it
+// runs and back on for the kernel. A KernelAbort thrown inside leaves it off (thread_loop catches it),
+// so no hook parks a lane during unwinding.
+template <class F>
+decltype(auto) BlockRunner::outside_kernel(F&& work) {
   tls_simt_kernel = nullptr;
-  cur_->simt_pc = pc;
-  cur_->simt_op = 0;
-  yield();
-  tls_simt_kernel = this;
+  if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
+    work();
+    tls_simt_kernel = this;
+  } else {
+    decltype(auto) result = work();
+    tls_simt_kernel = this;
+    return result;
+  }
+}
+
+void BlockRunner::simt_basic_block(uintptr_t pc) {
+  outside_kernel([&] {
+    cur_->simt_pc = pc;
+    cur_->simt_op = 0;
+    yield();
+  });
 }
 
 CellValue BlockRunner::simt_load(ArrayStore& a, int index, const std::source_location& site) {
-  tls_simt_kernel = nullptr;
-  const CellValue v = load_bits(a, index, LineTable::intern(site));
-  tls_simt_kernel = this;
-  return v;
+  return outside_kernel([&] { return load_bits(a, index, LineTable::intern(site)); });
 }
 
 void BlockRunner::simt_store(ArrayStore& a, int index, CellValue v, const std::source_location& site) {
-  tls_simt_kernel = nullptr;
-  store_bits(a, index, v, LineTable::intern(site));
-  tls_simt_kernel = this;
+  outside_kernel([&] { store_bits(a, index, v, LineTable::intern(site)); });
 }
 
 void BlockRunner::simt_barrier(const std::source_location& site) {
-  tls_simt_kernel = nullptr;
-  barrier(LineTable::intern(site));
-  tls_simt_kernel = this;
+  outside_kernel([&] { barrier(LineTable::intern(site)); });
 }
 
 CellValue BlockRunner::simt_warp_call(const WarpCall& call, const std::source_location& site) {
-  tls_simt_kernel = nullptr;
-  const CellValue r = warp_call(call, LineTable::intern(site));
-  tls_simt_kernel = this;
-  return r;
+  return outside_kernel([&] { return warp_call(call, LineTable::intern(site)); });
 }
 
 CellValue BlockRunner::simt_atomic(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare,
                                    const std::source_location& site) {
-  tls_simt_kernel = nullptr;
-  const CellValue r = atomic(a, index, op, operand, compare, LineTable::intern(site));
-  tls_simt_kernel = this;
-  return r;
+  return outside_kernel([&] { return atomic(a, index, op, operand, compare, LineTable::intern(site)); });
 }
 
 void BlockRunner::simt_fence(const std::source_location& site) {
-  tls_simt_kernel = nullptr;
-  fence(LineTable::intern(site));
-  tls_simt_kernel = this;
+  outside_kernel([&] { fence(LineTable::intern(site)); });
 }
 
 uint32_t BlockRunner::simt_active_mask(const std::source_location& site) {
-  tls_simt_kernel = nullptr;
-  const uint32_t m = active_mask(LineTable::intern(site));
-  tls_simt_kernel = this;
-  return m;
+  return outside_kernel([&] { return active_mask(LineTable::intern(site)); });
 }
 
 ArrayStore& BlockRunner::simt_shared_array(DType dtype, int count, const char* name) {
-  tls_simt_kernel = nullptr;
-  ArrayStore& a = shared_array(dtype, count, name);
-  tls_simt_kernel = this;
-  return a;
+  return outside_kernel([&]() -> ArrayStore& { return shared_array(dtype, count, name); });
 }
 
 CellValue BlockRunner::load_bits(ArrayStore& a, int index, LineId line) {
@@ -582,9 +578,7 @@ void BlockRunner::record_caption(const char* format, const long long* numbers, i
 }
 
 void BlockRunner::simt_caption(const char* format, const long long* numbers, int count) {
-  tls_simt_kernel = nullptr;
-  caption(format, numbers, count);
-  tls_simt_kernel = this;
+  outside_kernel([&] { caption(format, numbers, count); });
 }
 
 void BlockRunner::end_step(LineId barrier) {
@@ -662,11 +656,8 @@ CellValue BlockRunner::warp_call(const WarpCall& call, LineId line) {
   if (call.masked) {
     check_warp_mask(call, line);
   } else if (warps_.exited_mask(w)) [[unlikely]] {
-    const std::vector<int> gone = [&] {
-      std::vector<int> out;
-      for (uint32_t m = warps_.exited_mask(w); m; m &= m - 1) out.push_back(w * kWarpSize + std::countr_zero(m));
-      return out;
-    }();
+    std::vector<int> gone;
+    for (uint32_t m = warps_.exited_mask(w); m; m &= m - 1) gone.push_back(w * kWarpSize + std::countr_zero(m));
     shadow_.warp_hazard(HazardKind::ExitedLane, t, gone.front(), kNoLine, line);
     fail_in_thread(SimErrorKind::WarpDivergence,
                    warp_op_name(call.op) + " at " + LineTable::describe(line) + ": " + describe_threads(gone) + " of warp " +

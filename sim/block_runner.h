@@ -241,6 +241,8 @@ class BlockRunner {
   }
 
   [[noreturn]] void access_budget_exceeded();
+  template <class F>
+  decltype(auto) outside_kernel(F&& work);
   // A write's claim on a global cell during a parallel launch (sim/block_claims.h); true when the
   // launch runs in parallel.
   bool claim_for_write(ArrayStore& a, int index);

@@ -8,7 +8,6 @@ namespace syncscope::sim {
 void WarpUnit::start_block(int threads_per_block) {
   threads_per_block_ = threads_per_block;
   const size_t warps = static_cast<size_t>((threads_per_block + kWarpSize - 1) / kWarpSize);
-  if (warps_.size() < warps) warps_.resize(warps);
   warps_.resize(warps);
   for (Warp& w : warps_) {
     w.exited = 0;
@@ -86,7 +85,7 @@ WarpUnit::Arrival WarpUnit::arrive(int thread, const WarpCall& call, LineId line
 WarpUnit::Waiting WarpUnit::waiting(int thread) const {
   const uint32_t me = 1u << (thread % kWarpSize);
   for (const Group& g : warps_[thread / kWarpSize].pending)
-    if (g.arrived & me) return {g.op, g.mask, g.arrived, g.masked};
+    if (g.arrived & me) return {g.mask, g.arrived, g.masked};
   return {};
 }
 

@@ -67,9 +67,8 @@ class WarpUnit {
   const LaneResult& result(int thread) const { return results_[thread]; }
   int first_lane(int warp) const { return warp * kWarpSize; }
   int lanes(int warp) const { return std::min(kWarpSize, threads_per_block_ - warp * kWarpSize); }
-  // The operation lane `thread` waits at: its mask and whether the mask was explicit.
+  // The operation lane `thread` waits at: its mask, who arrived, and whether the mask was explicit.
   struct Waiting {
-    WarpOp op = WarpOp::None;
     uint32_t mask = 0;
     uint32_t arrived = 0;
     bool masked = false;

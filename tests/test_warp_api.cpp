@@ -166,7 +166,7 @@ TEST(WarpApi, AWidthThatIsNotAPowerOfTwoStopsTheRun) {
 // Lane t votes t % 3 == 0; each lane writes the ballot, any and all of it, and of "always".
 struct Votes {
   template <class Ctx, class Array>
-  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int) const {
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array, Array y, int) const {
     using T = value_of<Array>;
     const int t = c.thread_idx().x;
     const bool p = t % 3 == 0;
@@ -299,7 +299,9 @@ TEST(WarpApi, AnAtomicAndAPlainAccessOfOneCellRace) {
     const sim::HazardGroup g = r.trace.hazards.groups()[0];
     // Two reader slots per cell: in reverse order only the atomics of T0's own warp are still
     // there when it reads, so the race it names is the within-warp one (a warning).
-    if (std::string(s) != "reverse") EXPECT_EQ(g.first.severity, sim::Severity::Error) << s;
+    if (std::string(s) != "reverse") {
+      EXPECT_EQ(g.first.severity, sim::Severity::Error) << s;
+    }
     EXPECT_TRUE(g.first.first_atomic || g.first.second_atomic) << s;
     const std::string text = sim::describe_hazard(g, r.trace);
     EXPECT_NE(text.find("atomic at"), std::string::npos) << text;
