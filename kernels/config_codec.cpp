@@ -1,5 +1,6 @@
 #include "kernels/config_codec.h"
 
+#include <charconv>
 #include <type_traits>
 
 namespace syncscope {
@@ -15,6 +16,11 @@ RunOptions options_of(const RunConfig& c) {
   o.schedule = c.schedule.name();
   o.bug = c.bug_name();
   o.blocks = c.detail_blocks;
+  if (c.time_limit_s != sim::kDefaultSecondsPerBlock) {
+    char text[32];
+    auto end = std::to_chars(text, text + sizeof text, c.time_limit_s).ptr;  // shortest text that reads back the same
+    o.time_limit = std::string(text, end);
+  }
   return o;
 }
 
@@ -77,6 +83,7 @@ std::vector<std::string> options_to_args(const RunOptions& o) {
 bool same_problem(const RunConfig& a, const RunConfig& b) {
   RunOptions x = options_of(a), y = options_of(b);
   x.schedule = y.schedule = std::nullopt;
+  x.time_limit = y.time_limit = std::nullopt;
   x.blocks.clear();
   y.blocks.clear();
   return options_to_json(x) == options_to_json(y);

@@ -25,6 +25,7 @@ void visit_fields(Options& o, Visit&& visit) {
   visit("schedule", o.schedule);
   visit("bug", o.bug);
   visit("blocks", o.blocks);
+  visit("time-limit", o.time_limit);
 }
 
 // Every field set, spelled as the CLI takes it: resolve(options_of(c)) gives c back.

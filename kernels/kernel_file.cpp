@@ -43,7 +43,8 @@ constexpr const char* kTwinFlags = "-fsanitize-coverage=trace-pc -O1 -fno-reorde
 // Every unit of a kernel library. -fno-gnu-unique: a library compiled after an edit must get its
 // own copies of the template statics its kernel's types instantiate (the SIMT twin's registration
 // among them), not be bound to the previous library's, as GNU-unique symbols would be.
-constexpr const char* kLibraryFlags = "-fPIC -fno-gnu-unique";
+// -g1: line tables, so a runaway loop the watchdog interrupts is named by its line (sim/code_address.h).
+constexpr const char* kLibraryFlags = "-fPIC -fno-gnu-unique -g1";
 
 std::vector<std::string> split_words(const std::string& text) {
   std::istringstream in(text);

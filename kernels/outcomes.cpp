@@ -53,10 +53,14 @@ Outcomes simulate_all_schedules(const RunConfig& config) {
   for (const std::string& name : lab_schedules()) {
     RunConfig c = config;
     c.schedule = *sim::Schedule::parse(name, nullptr);
-    sim::SimOptions options;
-    options.schedule = c.schedule;
-    options.detail_blocks = {0};
+    c.detail_blocks = {0};
+    sim::SimOptions options = sim_options(c);
     SimOutcome run = c.algorithm->simulate(c.problem, input, options);
+    // A runaway kernel is one under every schedule: one time budget spent is enough.
+    if (run.trace.error && run.trace.error->kind == sim::SimErrorKind::TimeBudget) {
+      o.error = name + ": " + run.trace.error->message;
+      break;
+    }
     add(o, config, expected, std::move(run.output_bits), std::move(run.output_poison), name);
   }
   order(o);

@@ -207,6 +207,16 @@ std::variant<RunConfig, ConfigError> resolve(const Registry& registry, const Run
     if (!s) return ConfigError{"--schedule", *o.schedule, why};
     c.schedule = *s;
   }
+  if (o.time_limit) {
+    double seconds = 0;
+    const std::string& text = *o.time_limit;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(seconds) ||
+        seconds < sim::kMinSecondsPerBlock || seconds > sim::kMaxSecondsPerBlock)
+      return ConfigError{"--time-limit", text,
+                         "seconds a block may run must be a number in 0.05..86400"};
+    c.time_limit_s = seconds;
+  }
   if (o.input) {
     std::string why;
     auto in = InputSpec::parse(*o.input, &why);
@@ -358,16 +368,22 @@ BitComparison compare_bits(const std::vector<uint32_t>& a, const std::vector<uin
   return c;
 }
 
-RunResult simulate(const RunConfig& config) {
+sim::SimOptions sim_options(const RunConfig& config, std::shared_ptr<const std::atomic<bool>> cancel) {
+  sim::SimOptions options;
+  options.schedule = config.schedule;
+  options.detail_blocks = config.detail_blocks;
+  options.budget.seconds = config.time_limit_s;
+  options.budget.cancel = std::move(cancel);
+  return options;
+}
+
+RunResult simulate(const RunConfig& config, std::shared_ptr<const std::atomic<bool>> cancel) {
   static std::atomic<uint64_t> last_id{0};
   RunResult r;
   r.id = ++last_id;
   r.config = config;
   r.input = make_input(config);
-  sim::SimOptions options;
-  options.schedule = config.schedule;
-  options.detail_blocks = config.detail_blocks;
-  r.sim = config.algorithm->simulate(config.problem, r.input, options);
+  r.sim = config.algorithm->simulate(config.problem, r.input, sim_options(config, std::move(cancel)));
   r.expected = config.algorithm->reference(config.problem, r.input);
   r.comparison = compare_with_reference(config.problem.dtype, r.sim.output_bits, r.sim.output_poison, r.expected);
   return r;

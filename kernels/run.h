@@ -4,7 +4,9 @@
 // computed and compared.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <variant>
@@ -13,6 +15,8 @@
 #include "kernels/algorithm.h"
 #include "kernels/registry.h"
 #include "sim/describe.h"
+#include "sim/run_budget.h"
+#include "sim/simulator.h"
 #include "sim/schedule.h"
 
 namespace syncscope {
@@ -35,6 +39,7 @@ struct RunOptions {
   std::optional<std::string> dtype, input, schedule;
   std::optional<std::string> bug;  // a variant's name (--bug); unset or "none": the correct kernel
   std::vector<int> blocks;  // blocks to record in full (--block)
+  std::optional<std::string> time_limit;  // seconds a block may run (--time-limit)
 };
 
 struct RunConfig {
@@ -43,6 +48,7 @@ struct RunConfig {
   InputSpec input;
   sim::Schedule schedule;
   std::vector<int> detail_blocks;
+  double time_limit_s = sim::kDefaultSecondsPerBlock;  // a block's wall-time budget (sim/run_budget.h)
 
   int blocks() const;  // of the first launch
   std::string bug_name() const;  // "none" or the variant's name
@@ -107,9 +113,13 @@ struct GpuComparison {
 };
 GpuComparison compare_gpu_output(const RunResult& r, const std::vector<uint32_t>& gpu_bits);
 
-RunResult simulate(const RunConfig& config);
+// `cancel` (may be null): set it to stop the run early; it then fails with SimErrorKind::Cancelled.
+RunResult simulate(const RunConfig& config, std::shared_ptr<const std::atomic<bool>> cancel = nullptr);
+// The simulator's options for a configuration: its schedule, recorded blocks and budget.
+sim::SimOptions sim_options(const RunConfig& config, std::shared_ptr<const std::atomic<bool>> cancel = nullptr);
 
 using sim::format_number;  // sim/describe.h
 using sim::format_value;
+using sim::format_seconds;
 
 }  // namespace syncscope

@@ -13,6 +13,7 @@
 #include <sstream>
 #include <type_traits>
 
+#include "sim/code_address.h"
 #include "sim/describe.h"
 #include "sim/sim_ctx.h"
 #include "sim/simulator.h"
@@ -62,8 +63,10 @@ BlockRunner::~BlockRunner() {
   // Kernels are device code without resources of their own, so a parked fiber's stack is simply
   // released, not unwound.
   boost::context::protected_fixedsize_stack stacks(kFiberStackBytes);
-  for (auto& th : threads_)
+  for (auto& th : threads_) {
     if (th.stack.sp) stacks.deallocate(th.stack);
+    destroy_fiber(th.tsan_fiber);
+  }
 }
 
 std::vector<ThreadCounters> BlockRunner::thread_counters() const {
@@ -96,7 +99,6 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
     th.state = ThreadState::Runnable;
     th.wait_line = kNoLine;
     th.shared_allocs = 0;
-    th.accesses = 0;
     th.counters = {};
   }
   warps_.start_block(threads_per_block_);
@@ -119,6 +121,15 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
     prepare_fault_stack();
     tls_running_fiber = &cur_;
   }
+  scheduler_fiber_ = os_thread_fiber();
+  budget_ = &sim.options().budget;
+  ops_ = 0;
+  late_basic_blocks_ = 0;
+  max_ops_ = budget_->max_operations_per_block();
+  max_steps_ = budget_->max_steps();
+  started_ns_ = now_ns();
+  deadline_ns_ = started_ns_ + static_cast<int64_t>(budget_->seconds * 1e9);
+  watched_.arm(deadline_ns_, budget_->cancel.get());
 
   for (;;) {
     const int t = pick();
@@ -133,6 +144,7 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
     end_step(kNoLine);
     abandon_fibers();
   }
+  watched_.disarm();
   if (tls_running_fiber == &cur_) tls_running_fiber = nullptr;
   observers_.clear();
   recording_ = false;
@@ -153,6 +165,7 @@ void BlockRunner::start_thread(int t) {
   th.runner = this;
   th.index = t;
   th.fault_landing = nullptr;
+  if (!th.tsan_fiber) th.tsan_fiber = create_fiber();
   // Guard-paged stacks all start at the same offset within a page, so without this every fiber's
   // hot frames would fall into the same few cache sets; staggering them by whole cache lines
   // halves the cost of a switch among 1024 fibers.
@@ -164,6 +177,7 @@ void BlockRunner::start_thread(int t) {
 }
 
 void BlockRunner::thread_main(void* simthread) {
+  fiber_started();
   auto* th = static_cast<SimThread*>(simthread);
   th->runner->thread_loop(th->index);
 }
@@ -179,10 +193,16 @@ void BlockRunner::thread_loop(int t) {
     if (fault_guard_enabled()) {
       if (sigsetjmp(landing.where, 0) != 0) {  // the handler cleared the landing
         tls_simt_kernel = nullptr;
-        fail(SimErrorKind::Kernel,
-             "thread " + std::to_string(t) + " of block " + std::to_string(block_linear_) + " crashed: " +
-                 describe_fault(landing) + " - a pointer or index outside the kernel API?",
-             {});
+        if (!preempted(landing))
+          fail(SimErrorKind::Kernel,
+               "thread " + std::to_string(t) + " of block " + std::to_string(block_linear_) + " crashed: " +
+                   describe_fault(landing) + " - a pointer or index outside the kernel API?",
+               {});
+        else if (budget_->cancelled())
+          fail(SimErrorKind::Cancelled, cancelled_message(), {});
+        else
+          fail(SimErrorKind::TimeBudget,
+               runaway_message(t, last_line_of(t, kNoLine, reinterpret_cast<uintptr_t>(landing.address)), now_ns()), {});
         threads_[t].state = ThreadState::Failed;
         transfer(kScheduler);
         continue;
@@ -265,6 +285,7 @@ void BlockRunner::simt_basic_block(uintptr_t pc) {
   outside_kernel([&] {
     cur_->simt_pc = pc;
     cur_->simt_op = 0;
+    count_operation(kNoLine);  // a loop without API calls still enters basic blocks
     yield();
   });
 }
@@ -306,7 +327,7 @@ CellValue BlockRunner::load_bits(ArrayStore& a, int index, LineId line) {
   if (simt_) simt_park_before_operation();
   SimThread& th = *cur_;
   const bool shared = a.space == MemSpace::Shared;
-  count_access(th);
+  count_operation(line);
   if (shared) ++th.counters.shared_reads; else ++th.counters.global_reads;
   uint32_t bits = 0;
   uint8_t flags = 0;
@@ -343,7 +364,7 @@ void BlockRunner::store_bits(ArrayStore& a, int index, CellValue v, LineId line)
   if (simt_) simt_park_before_operation();
   SimThread& th = *cur_;
   const bool shared = a.space == MemSpace::Shared;
-  count_access(th);
+  count_operation(line);
   if (shared) ++th.counters.shared_writes; else ++th.counters.global_writes;
   uint8_t flags = v.poison ? kValuePoison : 0;
   uint32_t old = 0;
@@ -408,7 +429,7 @@ CellValue BlockRunner::atomic(ArrayStore& a, int index, AtomicOp op, CellValue o
   if (simt_) simt_park_before_operation();
   SimThread& th = *cur_;
   const bool shared = a.space == MemSpace::Shared;
-  count_access(th);
+  count_operation(line);
   // An atomic reads and writes its cell.
   if (shared) ++th.counters.shared_reads, ++th.counters.shared_writes;
   else ++th.counters.global_reads, ++th.counters.global_writes;
@@ -453,14 +474,14 @@ CellValue BlockRunner::atomic(ArrayStore& a, int index, AtomicOp op, CellValue o
 
 void BlockRunner::fence(LineId line) {
   if (simt_) simt_park_before_operation();
-  count_access(*cur_);
+  count_operation(line);
   if (recording_) emit({EventKind::Fence, 0, static_cast<uint16_t>(current_), line, 0, 0, 0, 0});
   if (switch_each_access_) yield();
 }
 
 uint32_t BlockRunner::active_mask(LineId line) {
   if (simt_) simt_park_before_operation();
-  count_access(*cur_);
+  count_operation(line);
   order_sensitive_ = true;
   const int w = current_ / kWarpSize;
   const uint32_t mask = simt_ ? scheduler_.simt_group_lanes() : warps_.full_mask(w) & ~warps_.exited_mask(w);
@@ -537,14 +558,7 @@ bool BlockRunner::all_blocked_resolve() {
 void BlockRunner::release_barrier() {
   const LineId line = barrier_line_;
   end_step(line);
-  if (step_ + 1 >= kMaxStepsPerLaunch) {
-    fail(SimErrorKind::StepBudget,
-         "block " + std::to_string(block_linear_) + " passed " + std::to_string(kMaxStepsPerLaunch) +
-             " barriers in one launch (the step budget); is the loop around " + LineTable::describe(line) +
-             " endless?",
-         {line});
-    return;
-  }
+  if (over_budget_at_barrier(line)) return;
   ++step_;
   new_interval();
   for (int t = 0; t < threads_per_block_; ++t) threads_[t].state = ThreadState::Runnable;
@@ -647,7 +661,7 @@ CellValue BlockRunner::warp_call(const WarpCall& call, LineId line) {
   const int t = current_;
   const int w = t / kWarpSize;
   SimThread& th = threads_[t];
-  count_access(th);
+  count_operation(line);
   if (call.width < 1 || call.width > kWarpSize || (call.width & (call.width - 1)))
     fail_in_thread(SimErrorKind::Kernel,
                    warp_op_name(call.op) + " at " + LineTable::describe(line) + ": width " + std::to_string(call.width) +
@@ -709,12 +723,68 @@ ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name) 
   return *d.array;
 }
 
-void BlockRunner::access_budget_exceeded() {
-  fail_in_thread(SimErrorKind::StepBudget,
-                 "thread T" + std::to_string(current_) + " of block " + std::to_string(block_linear_) + " made more than " +
-                     std::to_string(kMaxAccessesPerThread) +
-                     " memory accesses in one launch (the step budget); is a loop endless?",
-                 {});
+std::string BlockRunner::last_line_of(int t, LineId line, uintptr_t pc) const {
+  if (line != kNoLine) return LineTable::describe(line);
+  std::string where = describe_code_address(pc);
+  if (where.empty() && simt_) where = describe_code_address(threads_[t].simt_pc);
+  if (!where.empty()) return where;
+  if (step_ > 0 && barrier_line_ != kNoLine) return "unknown (its last barrier: " + LineTable::describe(barrier_line_) + ")";
+  return "unknown";
+}
+
+std::string BlockRunner::runaway_message(int thread, const std::string& last_line, int64_t stopped_ns) const {
+  const double seconds = static_cast<double>(stopped_ns - started_ns_) / 1e9;
+  std::ostringstream text;
+  text << "T" << thread << " of block " << block_linear_ << " is still running after " << format_seconds(seconds)
+       << (step_ == 0 ? std::string(" without reaching a barrier")
+                      : " without reaching its next barrier (it passed " + std::to_string(step_) +
+                            (step_ == 1 ? " barrier)" : " barriers)"))
+       << "; last line executed: " << last_line << " (the time budget is " << format_seconds(budget_->seconds)
+       << " a block; --time-limit raises it)";
+  return text.str();
+}
+
+std::string BlockRunner::cancelled_message() const {
+  return "the simulation was cancelled (block " + std::to_string(block_linear_) + ", step " + std::to_string(step_) + ")";
+}
+
+void BlockRunner::check_budget(LineId line) {
+  if (budget_->cancelled()) fail_in_thread(SimErrorKind::Cancelled, cancelled_message(), {});
+  if (ops_ > max_ops_)
+    fail_in_thread(SimErrorKind::StepBudget,
+                   "block " + std::to_string(block_linear_) + " made more than " + std::to_string(max_ops_) +
+                       " kernel operations (memory accesses, shuffles, atomics) in one launch (the work budget; "
+                       "--time-limit raises it); is a loop endless? T" + std::to_string(current_) + " was at " +
+                       last_line_of(current_, line, 0),
+                   line == kNoLine ? std::vector<LineId>{} : std::vector<LineId>{line});
+  const int64_t now = now_ns();
+  if (now > deadline_ns_ && line == kNoLine && simt_ && ++late_basic_blocks_ < 1024) {
+    // Out of time at a basic block of the SIMT twin, whose address names the line only roughly:
+    // check again at every operation, so the thread's next API call names its line exactly; a loop
+    // without any is named by its basic block after these.
+    ops_ |= RunBudget::kCheckEvery - 1;
+    return;
+  }
+  if (now > deadline_ns_)
+    fail_in_thread(SimErrorKind::TimeBudget, runaway_message(current_, last_line_of(current_, line, 0), now),
+                   line == kNoLine ? std::vector<LineId>{} : std::vector<LineId>{line});
+}
+
+bool BlockRunner::over_budget_at_barrier(LineId line) {
+  if (budget_->cancelled()) {
+    fail(SimErrorKind::Cancelled, cancelled_message(), {});
+    return true;
+  }
+  const bool out_of_steps = step_ + 1 >= max_steps_;
+  if (!out_of_steps && now_ns() <= deadline_ns_) return false;
+  std::ostringstream why;
+  why << "block " << block_linear_ << " passed " << step_ + 1 << " barriers ";
+  if (out_of_steps) why << "in one launch (the step budget)";
+  else why << "and is still running after " << format_seconds(static_cast<double>(now_ns() - started_ns_) / 1e9)
+           << " (the time budget is " << format_seconds(budget_->seconds) << " a block)";
+  why << "; is the loop around " << LineTable::describe(line) << " endless? (--time-limit raises the budget)";
+  fail(out_of_steps ? SimErrorKind::StepBudget : SimErrorKind::TimeBudget, why.str(), {line});
+  return true;
 }
 
 void BlockRunner::fail(SimErrorKind kind, std::string message, std::vector<LineId> lines) {
@@ -732,6 +802,7 @@ void BlockRunner::fail(SimErrorKind kind, std::string message, std::vector<LineI
 
 void BlockRunner::fail_in_thread(SimErrorKind kind, std::string message, std::vector<LineId> lines) {
   fail(kind, std::move(message), std::move(lines));
+  cur_->fault_landing = nullptr;  // the unwinding below is the runtime's, not the kernel's: no preemption
   throw KernelAbort{};
 }
 

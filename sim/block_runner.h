@@ -37,6 +37,7 @@
 #include "sim/hazards.h"
 #include "sim/limits.h"
 #include "sim/memory.h"
+#include "sim/run_budget.h"
 #include "sim/schedule.h"
 #include "sim/scheduler.h"
 #include "sim/shadow_checker.h"
@@ -45,6 +46,7 @@
 #include "sim/trace.h"
 #include "sim/value.h"
 #include "sim/warp_unit.h"
+#include "sim/watchdog.h"
 
 namespace syncscope::sim {
 
@@ -146,7 +148,7 @@ class BlockRunner {
       const uint32_t me = static_cast<uint32_t>(current_);
       if (!a.poison[index] && shadow_.quiet_read(s, me)) [[likely]] {
         SimThread& th = *cur_;
-        if (++th.accesses > kMaxAccessesPerThread) [[unlikely]] access_budget_exceeded();
+        if ((++ops_ & (RunBudget::kCheckEvery - 1)) == 0) [[unlikely]] check_budget(line);
         ++th.counters.shared_reads;
         shadow_.stamp_read(s, me, line);
         return Val<T>(from_bits<T>(a.bits[index]), false);
@@ -162,7 +164,7 @@ class BlockRunner {
       const uint32_t me = static_cast<uint32_t>(current_);
       if (shadow_.quiet_write(s, me)) [[likely]] {
         SimThread& th = *cur_;
-        if (++th.accesses > kMaxAccessesPerThread) [[unlikely]] access_budget_exceeded();
+        if ((++ops_ & (RunBudget::kCheckEvery - 1)) == 0) [[unlikely]] check_budget(line);
         ++th.counters.shared_writes;
         shadow_.stamp_write(s, me, line);
         a.bits[index] = to_bits(v.v);
@@ -236,11 +238,20 @@ class BlockRunner {
     uint8_t poison;
   };
 
-  void count_access(SimThread& th) {
-    if (++th.accesses > kMaxAccessesPerThread) [[unlikely]] access_budget_exceeded();
+  // Every kernel operation counts towards the block's budget (sim/run_budget.h); every
+  // kCheckEvery-th looks at the clock and the cancel flag.
+  void count_operation(LineId line) {
+    if ((++ops_ & (RunBudget::kCheckEvery - 1)) == 0) [[unlikely]] check_budget(line);
   }
-
-  [[noreturn]] void access_budget_exceeded();
+  [[gnu::noinline]] void check_budget(LineId line);
+  // Cancelled, out of time or out of steps at a barrier release; true when the block failed.
+  bool over_budget_at_barrier(LineId line);
+  // "T5 of block 0 is still running after 2 s without reaching a barrier; last line executed: x.h:42"
+  std::string runaway_message(int thread, const std::string& last_line, int64_t stopped_ns) const;
+  std::string cancelled_message() const;
+  // Where thread t is, as best known: `line` (its current operation's), else the SIMT twin's
+  // basic block or `pc` (an interrupted instruction) resolved through the debug information.
+  std::string last_line_of(int t, LineId line, uintptr_t pc) const;
   template <class F>
   decltype(auto) outside_kernel(F&& work);
   // A write's claim on a global cell during a parallel launch (sim/block_claims.h); true when the
@@ -273,7 +284,17 @@ class BlockRunner {
     current_ = target;
     cur_ = to_thread;
     tls_running_thread_counters = to_thread ? &to_thread->counters : nullptr;
+#if defined(SYNCSCOPE_ASAN_FIBERS) || defined(SYNCSCOPE_TSAN_FIBERS)
+    void* saved = nullptr;
+    before_switch(&saved, to_thread ? fiber_of(*to_thread) : scheduler_fiber_);
     switch_context(from, to);
+    after_switch(saved);
+#else
+    switch_context(from, to);
+#endif
+  }
+  static FiberIdentity fiber_of(const SimThread& th) {
+    return {static_cast<const char*>(th.stack.sp) - th.stack.size, th.stack.size, th.tsan_fiber};
   }
   void yield() {  // after a memory access, in schedules that switch at every access
     const int next = pick();
@@ -322,6 +343,7 @@ class BlockRunner {
   SharedCarving shared_;
   BlockClaims claims_;
   void* scheduler_context_ = nullptr;  // the scheduler's context while a simulated thread runs
+  FiberIdentity scheduler_fiber_;      // its stack, for the sanitizers (sim/context_switch.h)
   int current_ = kScheduler;
   SimThread* cur_ = nullptr;  // threads_[current_]
   int running_ = 0;  // threads not yet exited
@@ -334,6 +356,14 @@ class BlockRunner {
   bool order_sensitive_ = false;
   std::optional<SimError> error_;
   std::vector<UndoEntry> undo_;
+  // the budget (sim/run_budget.h)
+  const RunBudget* budget_ = nullptr;
+  uint64_t ops_ = 0;  // kernel operations of this block run
+  uint64_t max_ops_ = 0;
+  int late_basic_blocks_ = 0;  // see check_budget
+  int max_steps_ = 0;
+  int64_t started_ns_ = 0, deadline_ns_ = 0;
+  WatchedRunner watched_;
 };
 
 }  // namespace syncscope::sim

@@ -1,6 +1,47 @@
 #include "sim/context_switch.h"
 
+#include <pthread.h>
+
 #include <cstdint>
+
+namespace syncscope::sim {
+
+FiberIdentity os_thread_fiber() {
+  FiberIdentity id;
+#if defined(SYNCSCOPE_ASAN_FIBERS)
+  pthread_attr_t attr;
+  if (pthread_getattr_np(pthread_self(), &attr) == 0) {
+    void* bottom = nullptr;
+    size_t size = 0;
+    pthread_attr_getstack(&attr, &bottom, &size);
+    pthread_attr_destroy(&attr);
+    id.stack_bottom = bottom;
+    id.stack_size = size;
+  }
+#endif
+#if defined(SYNCSCOPE_TSAN_FIBERS)
+  id.tsan_fiber = __tsan_get_current_fiber();
+#endif
+  return id;
+}
+
+void* create_fiber() {
+#if defined(SYNCSCOPE_TSAN_FIBERS)
+  return __tsan_create_fiber(0);
+#else
+  return nullptr;
+#endif
+}
+
+void destroy_fiber(void* fiber) {
+#if defined(SYNCSCOPE_TSAN_FIBERS)
+  if (fiber) __tsan_destroy_fiber(fiber);
+#else
+  (void)fiber;
+#endif
+}
+
+}  // namespace syncscope::sim
 
 #if defined(__x86_64__) && defined(__linux__) && !defined(SYNCSCOPE_PORTABLE_CONTEXT)
 

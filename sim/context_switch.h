@@ -9,6 +9,29 @@
 
 #include <boost/context/stack_context.hpp>
 
+#include <cstddef>
+
+#if defined(__SANITIZE_ADDRESS__)
+#define SYNCSCOPE_ASAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define SYNCSCOPE_ASAN_FIBERS 1
+#endif
+#endif
+#if defined(__SANITIZE_THREAD__)
+#define SYNCSCOPE_TSAN_FIBERS 1
+#elif defined(__has_feature)
+#if __has_feature(thread_sanitizer)
+#define SYNCSCOPE_TSAN_FIBERS 1
+#endif
+#endif
+#if defined(SYNCSCOPE_ASAN_FIBERS)
+#include <sanitizer/common_interface_defs.h>
+#endif
+#if defined(SYNCSCOPE_TSAN_FIBERS)
+#include <sanitizer/tsan_interface.h>
+#endif
+
 namespace syncscope::sim {
 
 using ThreadEntry = void (*)(void* arg);
@@ -24,5 +47,44 @@ inline void switch_context(void** from, void* to) { syncscope_switch_context(fro
 #else
 void switch_context(void** from, void* to);
 #endif
+
+// ---- Telling the sanitizers about every switch ----
+// AddressSanitizer checks accesses against the running stack's bounds and keeps a "fake stack" per
+// stack; ThreadSanitizer keeps a clock per logical thread. Neither can see switch_context change
+// stacks, so each switch is announced (compiled to nothing without a sanitizer).
+struct FiberIdentity {
+  const void* stack_bottom = nullptr;  // ASan: the lowest address of the stack switched to
+  size_t stack_size = 0;
+  void* tsan_fiber = nullptr;          // TSan: the switched-to context's fiber
+};
+
+// The calling OS thread's own stack and TSan fiber (the block runner's scheduler context).
+FiberIdentity os_thread_fiber();
+// A TSan fiber for a simulated thread (nullptr without TSan); destroy_fiber releases it.
+void* create_fiber();
+void destroy_fiber(void* fiber);
+
+// Around every switch_context: `saved` lives in the leaving context's frame.
+inline void before_switch(void** saved, const FiberIdentity& to) {
+#if defined(SYNCSCOPE_ASAN_FIBERS)
+  __sanitizer_start_switch_fiber(saved, to.stack_bottom, to.stack_size);
+#else
+  (void)saved;
+#endif
+#if defined(SYNCSCOPE_TSAN_FIBERS)
+  __tsan_switch_to_fiber(to.tsan_fiber, 0);
+#else
+  (void)to;
+#endif
+}
+inline void after_switch(void* saved) {
+#if defined(SYNCSCOPE_ASAN_FIBERS)
+  __sanitizer_finish_switch_fiber(saved, nullptr, nullptr);
+#else
+  (void)saved;
+#endif
+}
+// The first code a new context runs (it was not switched from inside before_switch/after_switch).
+inline void fiber_started() { after_switch(nullptr); }
 
 }  // namespace syncscope::sim

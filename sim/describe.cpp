@@ -217,4 +217,10 @@ std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups) {
   return out;
 }
 
+std::string format_seconds(double seconds) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.*g s", seconds < 10 ? 2 : 4, seconds);
+  return text;
+}
+
 }  // namespace syncscope::sim

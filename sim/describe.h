@@ -16,6 +16,8 @@ namespace syncscope::sim {
 // Exact text of one element: "28", "0.25", "?" for poison.
 std::string format_value(DType dtype, uint32_t bits, bool poison = false);
 std::string format_number(DType dtype, double value);
+// "2 s", "0.25 s", "1.5 s": a duration as a person reads it.
+std::string format_seconds(double seconds);
 
 std::string warp_op_name(WarpOp op);  // "shfl_up", ..., "sync_warp", "ballot", "active_mask"
 std::string atomic_op_name(AtomicOp op);  // "atomic_add", ...

@@ -1,6 +1,7 @@
 #include "sim/fault_guard.h"
 
 #include <signal.h>
+#include <ucontext.h>
 
 #include <atomic>
 #include <cstdio>
@@ -8,6 +9,7 @@
 #include <vector>
 
 #include "sim/sim_thread.h"
+#include "sim/watchdog.h"
 
 namespace syncscope::sim {
 namespace {
@@ -28,7 +30,55 @@ void on_fault(int sig, siginfo_t* info, void*) {
   siglongjmp(landing->where, 1);
 }
 
+uintptr_t interrupted_pc(void* context) {
+#if defined(__x86_64__)
+  return static_cast<uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
+#elif defined(__aarch64__)
+  return static_cast<uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.pc);
+#else
+  (void)context;
+  return 0;
+#endif
+}
+
+uintptr_t interrupted_sp(void* context) {
+#if defined(__x86_64__)
+  return static_cast<uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RSP]);
+#elif defined(__aarch64__)
+  return static_cast<uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.sp);
+#else
+  (void)context;
+  return 0;
+#endif
+}
+
+// The watchdog's signal (sim/watchdog.h): leave the kernel only when the watchdog asked this
+// thread to, a guarded kernel is running, and the interrupted code runs on that fiber's own stack
+// (not halfway through a switch to it).
+void on_preempt(int sig, siginfo_t*, void* context) {
+  const WatchedRunner* watched = tls_watched_runner;
+  if (!watched || !watched->preempt_requested()) return;
+  SimThread* const running = tls_running_fiber ? *tls_running_fiber : nullptr;
+  FaultLanding* landing = running ? running->fault_landing : nullptr;
+  if (!landing) return;
+  const uintptr_t sp = interrupted_sp(context);
+  const auto top = reinterpret_cast<uintptr_t>(running->stack.sp);
+  if (sp > top || sp < top - running->stack.size) return;
+  running->fault_landing = nullptr;
+  landing->signal = sig;
+  landing->address = reinterpret_cast<const void*>(interrupted_pc(context));
+  siglongjmp(landing->where, 1);
+}
+
 }  // namespace
+
+void install_preemption_handler() {
+  struct sigaction action {};
+  action.sa_sigaction = on_preempt;
+  action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESTART;  // SA_NODEFER: see enable_fault_guard
+  sigemptyset(&action.sa_mask);
+  sigaction(watchdog_signal(), &action, nullptr);
+}
 
 void enable_fault_guard() {
   static std::once_flag once;
@@ -56,6 +106,8 @@ void prepare_fault_stack() {
   alternate.ss_size = stack.size();
   sigaltstack(&alternate, nullptr);
 }
+
+bool preempted(const FaultLanding& landing) { return landing.signal == watchdog_signal(); }
 
 std::string describe_fault(const FaultLanding& landing) {
   const char* name = landing.signal == SIGSEGV ? "SIGSEGV (invalid memory access"

@@ -8,6 +8,7 @@
 #pragma once
 
 #include <csetjmp>
+#include <cstdint>
 #include <string>
 
 namespace syncscope::sim {
@@ -24,6 +25,12 @@ struct SimThread;
 inline thread_local SimThread* const* tls_running_fiber = nullptr;
 
 void enable_fault_guard();
+// The watchdog's signal leaves a guarded kernel the same way (sim/watchdog.h); the watchdog
+// installs it before it sends one.
+void install_preemption_handler();
+// The landing was reached by the watchdog's preemption, not a fault; `address` is the kernel's
+// instruction it interrupted.
+bool preempted(const FaultLanding& landing);
 bool fault_guard_enabled();
 // An alternate signal stack for this OS thread (once), so a fiber's stack overflow can be caught.
 void prepare_fault_stack();

@@ -9,9 +9,6 @@ namespace syncscope::sim {
 inline constexpr int kMaxThreadsPerBlock = 1024;
 inline constexpr int kMaxSharedBytesPerBlock = 48 * 1024;
 inline constexpr int kMaxElements = 1 << 24;
-// A runaway loop must end with an error, not hang the class: barrier intervals per block and launch,
-// and memory accesses per thread and launch.
-inline constexpr int kMaxStepsPerLaunch = 1 << 16;
-inline constexpr uint32_t kMaxAccessesPerThread = 1u << 24;
+// A runaway loop's limits are the run's budget: sim/run_budget.h.
 
 }  // namespace syncscope::sim

@@ -23,13 +23,13 @@ struct SimThread {
   ThreadState state = ThreadState::Exited;
   LineId wait_line = kNoLine;
   uint16_t shared_allocs = 0;
-  uint32_t accesses = 0;
   ThreadCounters counters;
   // SIMT lockstep: where the lane waits. The address of the basic block it last entered (0
   // before the first, or without an instrumented kernel) and how many operations it has
   // started in that block; lanes with equal positions form one warp instruction.
   uintptr_t simt_pc = 0;
   uint32_t simt_op = 0;
+  void* tsan_fiber = nullptr;  // ThreadSanitizer builds only (sim/context_switch.h)
   FaultLanding* fault_landing = nullptr;  // while its kernel runs, where a fault returns to (sim/fault_guard.h)
 };
 

@@ -14,6 +14,7 @@
 #include "sim/array_pool.h"
 #include "sim/block_runner.h"
 #include "sim/memory.h"
+#include "sim/run_budget.h"
 #include "sim/schedule.h"
 #include "sim/simt.h"
 #include "sim/trace.h"
@@ -36,6 +37,8 @@ struct SimOptions {
   // OS threads that run blocks of a launch side by side (0: one per core). The result does not
   // depend on it: a launch whose blocks share global memory runs again in block order.
   int threads = 0;
+  // Wall time, steps and operations a block may use, and the cancel flag (sim/run_budget.h).
+  RunBudget budget;
 };
 
 class Simulator {

@@ -65,7 +65,9 @@ struct LaunchTrace {
   }
 };
 
-enum class SimErrorKind : uint8_t { BarrierDivergence, WarpDivergence, StepBudget, SharedMemory, Kernel };
+// StepBudget: a block passed too many barriers or made too many operations; TimeBudget: a block ran
+// past its wall-time budget (sim/run_budget.h); Cancelled: whoever started the run stopped it.
+enum class SimErrorKind : uint8_t { BarrierDivergence, WarpDivergence, StepBudget, SharedMemory, Kernel, TimeBudget, Cancelled };
 
 struct SimError {
   SimErrorKind kind = SimErrorKind::Kernel;

@@ -89,9 +89,13 @@ struct EndlessAccesses {
 };
 
 TEST(Budget, EndlessAccessLoopStops) {
-  const auto r = run_kernel(EndlessAccesses{}, {1}, {1}, shared_bytes_for(1), iota(1), 1, with_schedule("forward"));
+  sim::SimOptions options = with_schedule("forward");
+  options.budget.seconds = 0.2;
+  const auto r = run_kernel(EndlessAccesses{}, {1}, {1}, shared_bytes_for(1), iota(1), 1, options);
   ASSERT_TRUE(r.trace.error);
-  EXPECT_EQ(r.trace.error->kind, SimErrorKind::StepBudget);
+  EXPECT_EQ(r.trace.error->kind, SimErrorKind::TimeBudget);
+  EXPECT_NE(r.trace.error->message.find("T0 of block 0 is still running after"), std::string::npos) << r.trace.error->message;
+  EXPECT_NE(r.trace.error->message.find("test_simulator.cpp:87"), std::string::npos) << r.trace.error->message;
 }
 
 struct SharedOverLaunch {

@@ -190,7 +190,9 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
             << indices_text(gpu->vs_sim.differing_indices, gpu->vs_sim.differing) << "\n";
     }
   }
-  if (lab.schedules) {
+  if (lab.schedules && !lab.schedules->error.empty()) {
+    out << "schedules: stopped at " << lab.schedules->error << "\n";
+  } else if (lab.schedules) {
     out << "schedules: " << lab.schedules->distinct.size() << " distinct output"
         << (lab.schedules->distinct.size() == 1 ? "" : "s") << " in " << lab.schedules->runs
         << " runs (lockstep, forward, reverse, random:1..16)\n";

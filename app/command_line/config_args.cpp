@@ -22,6 +22,8 @@ void add_config_options(CLI::App& cmd, ConfigArgs& a) {
   cmd.add_option("--input", a.options.input, "iota | ones | random:SEED | v1,v2,... | @FILE (numbers separated by commas, spaces or newlines; @- stdin)");
   cmd.add_option("--schedule", a.options.schedule, "lockstep | forward | reverse | random:SEED (run: also all)");
   cmd.add_option("--bug", a.options.bug, "a bug variant of the algorithm (see `syncscope list`), or none");
+  cmd.add_option("--time-limit", a.options.time_limit,
+                 "seconds one block may run before the simulation stops it as a runaway, 0.05..86400 (default 2)");
   cmd.add_option("--block", a.blocks, "block to show in full (repeatable; default: all when <= 4, else 0)");
 }
 

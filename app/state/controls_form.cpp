@@ -1,5 +1,7 @@
 #include "app/state/controls_form.h"
 
+#include "kernels/config_codec.h"
+
 namespace syncscope::app {
 
 RunOptions ControlsForm::to_options(const AlgorithmEntry* algorithm) const {
@@ -23,6 +25,7 @@ RunOptions ControlsForm::to_options(const AlgorithmEntry* algorithm) const {
   }
   o.blocks = blocks;
   o.bug = bug;
+  o.time_limit = time_limit;
   return o;
 }
 
@@ -56,6 +59,7 @@ ControlsForm ControlsForm::from(const RunConfig& c) {
   }
   f.blocks = c.detail_blocks;
   f.bug = c.bug_name();
+  f.time_limit = options_of(c).time_limit;
   return f;
 }
 
@@ -68,6 +72,7 @@ ControlsForm ControlsForm::with_algorithm(const AlgorithmEntry& a) const {
   f.dtype = a.info.defaults.dtype;
   f.schedule = schedule;
   f.schedule_seed = schedule_seed;
+  f.time_limit = time_limit;
   return f;
 }
 

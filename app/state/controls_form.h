@@ -28,6 +28,7 @@ struct ControlsForm {
   ScheduleChoice schedule = ScheduleChoice::Lockstep;
   int schedule_seed = 1;
   std::vector<int> blocks;  // recorded in full
+  std::optional<std::string> time_limit;  // --time-limit as given (the command line, a scenario); unset: the default
 
   RunOptions to_options(const AlgorithmEntry* algorithm) const;
   static ControlsForm from(const RunConfig& config);

@@ -20,7 +20,23 @@ void Session::submit(RunConfig config, int launch, int step) {
   job.config = std::move(config);
   job.launch = launch;
   job.step = step;
+  // A newer job overtakes the one in flight: its answer would be replaced at once anyway.
+  if (latest_cancel_) latest_cancel_->store(true);
+  latest_cancel_ = job.cancel;
+  submitted_at_ = std::chrono::steady_clock::now();
+  simulation_note_.clear();
   simulation_.submit(std::move(job));
+}
+
+void Session::cancel_simulation() {
+  if (!simulation_.busy() || !latest_cancel_) return;
+  latest_cancel_->store(true);
+  simulation_note_ = "simulation cancelled; the last run stays on screen";
+}
+
+double Session::simulating_for() const {
+  if (!simulation_.busy()) return 0;
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - submitted_at_).count();
 }
 
 void Session::open_kernel(const std::string& path, std::optional<KernelFile> loaded) {
@@ -39,7 +55,10 @@ void Session::adopt_kernel() {
 bool Session::poll() {
   bool changed = false;
   if (kernel_watch_.poll()) adopt_kernel();
-  if (auto answer = simulation_.take()) {
+  std::optional<SimAnswer> answer = simulation_.take();
+  if (answer && answer->run->sim.trace.error && answer->run->sim.trace.error->kind == sim::SimErrorKind::Cancelled)
+    answer.reset();  // cancelled or overtaken: the last run stays on screen
+  if (answer) {
     int launch = answer->job.launch, step = answer->job.step;
     if (pending_jump_) {
       launch = pending_jump_->first;
@@ -52,12 +71,12 @@ bool Session::poll() {
     if (run_gpu_automatically) run_gpu();
     changed = true;
   }
-  if (auto answer = gpu_worker_.take()) {
-    gpu_status_ = answer->status;
-    gpu_ = std::move(*answer);
+  if (auto gpu_answer = gpu_worker_.take()) {
+    gpu_status_ = gpu_answer->status;
+    gpu_ = std::move(*gpu_answer);
   }
-  if (auto answer = schedules_worker_.take()) schedules_ = std::move(*answer);
-  if (auto answer = gpu_runs_worker_.take()) gpu_runs_ = std::move(*answer);
+  if (auto lab_answer = schedules_worker_.take()) schedules_ = std::move(*lab_answer);
+  if (auto lab_answer = gpu_runs_worker_.take()) gpu_runs_ = std::move(*lab_answer);
   return changed;
 }
 

@@ -3,6 +3,8 @@
 // blocks a frame.
 #pragma once
 
+#include <atomic>
+#include <chrono>
 #include <memory>
 #include <optional>
 #include <string>
@@ -38,6 +40,13 @@ class Session {
   // Takes what the workers finished. True when the run on screen changed.
   bool poll();
   bool simulating() const { return simulation_.busy(); }
+  // Stops the simulation in flight (a runaway kernel stops by itself within its time budget; this
+  // is for a teacher who will not wait). The last run stays on screen.
+  void cancel_simulation();
+  // Seconds the simulation in flight has been running (0 when none).
+  double simulating_for() const;
+  // "cancelled" after cancel_simulation(), until the next run arrives.
+  const std::string& simulation_note() const { return simulation_note_; }
   // Blocks until the workers are idle and applies their results (screenshots, tests).
   void settle();
 
@@ -82,6 +91,9 @@ class Session {
   std::optional<GpuAnswer> gpu_;
   std::optional<GpuStatus> gpu_status_;
   std::optional<std::pair<int, int>> pending_jump_;  // launch, step for the next run shown
+  std::shared_ptr<std::atomic<bool>> latest_cancel_;  // the newest job's
+  std::chrono::steady_clock::time_point submitted_at_;
+  std::string simulation_note_;
   OutcomesWorker schedules_worker_{[this](const OutcomesJob& job) { return run_outcomes_job(job, gpu_helper_); }};
   OutcomesWorker gpu_runs_worker_{[this](const OutcomesJob& job) { return run_outcomes_job(job, gpu_helper_); }};
   std::optional<OutcomesAnswer> schedules_, gpu_runs_;

@@ -5,7 +5,7 @@
 namespace syncscope::app {
 
 SimAnswer run_simulation_job(const SimJob& job) {
-  return {std::make_shared<const RunResult>(simulate(job.config)), job};
+  return {std::make_shared<const RunResult>(simulate(job.config, job.cancel)), job};
 }
 
 GpuAnswer run_gpu_job(const std::shared_ptr<const RunResult>& run, const std::string& gpu_helper) {

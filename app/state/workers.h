@@ -2,6 +2,7 @@
 // worker runs the newest job it was given; jobs overtaken while waiting are dropped.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -88,6 +89,8 @@ struct SimJob {
   RunConfig config;
   int launch = 0, step = 0;  // where to show the new run
   bool keep_position = true;
+  // Set to stop the job early (the Cancel button, or a newer job overtaking it).
+  std::shared_ptr<std::atomic<bool>> cancel = std::make_shared<std::atomic<bool>>(false);
 };
 struct SimAnswer {
   std::shared_ptr<const RunResult> run;

@@ -148,8 +148,16 @@ void draw_controls_panel(UiContext& ui) {
 
   ImGui::Separator();
   if (!check.errors.empty()) ImGui::TextColored(ImColor(ui.theme.warning), "showing the last valid run");
-  if (ui.session.simulating()) ImGui::TextColored(ImColor(ui.theme.warning), "simulating...");
-  else text_fitted(ui, model.shape, true);
+  if (ui.session.simulating()) {
+    // A runaway kernel stops by itself within its time budget; Cancel is for not waiting that long.
+    ImGui::TextColored(ImColor(ui.theme.warning), "simulating... %.1f s", ui.session.simulating_for());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("Cancel")) ui.session.cancel_simulation();
+  } else {
+    if (!ui.session.simulation_note().empty())
+      ImGui::TextColored(ImColor(ui.theme.warning), "%s", ui.session.simulation_note().c_str());
+    text_fitted(ui, model.shape, true);
+  }
   ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.dim_text).Value);
   ImGui::TextWrapped("%s", model.description.c_str());
   ImGui::PopStyleColor();

@@ -86,6 +86,36 @@ grep -q "^error: thread 3 of block 0 crashed: SIGSEGV (invalid memory access at 
 grep -q "^schedules: " <<<"$out" || fail "the schedules were not all run: $out"
 pass "a crashing kernel: $(grep -m1 '^error:' <<<"$out" | cut -c1-80)..., every schedule run"
 
+# A kernel that never ends, each way a loop can (no memory access, accesses, shuffles, one thread
+# of the block): the run stops within its time budget, naming the thread and the loop's line, and
+# the program goes on. 0.5 s budgets, and one run at the default 2 s.
+RUNAWAY="$SRC/tests/kernel_files/runaway_kernel.h"
+loop_line() { grep -n "the endless loop" "$RUNAWAY" | grep "$1" | cut -d: -f1; }
+declare -A LINE=([spin]=$(loop_line "spins") [accesses]=$(loop_line "s\[t\]") [shuffles]=$(loop_line "shfl") [one-thread]=$(loop_line "spins"))
+"$APP" run --kernel "$RUNAWAY" >/dev/null 2>&1 || fail "the runaway kernel without a bug: exit $?"  # compiled here, not timed below
+for bug in spin accesses shuffles one-thread; do
+  for tpb in 8 64 1024; do
+    for schedule in lockstep forward; do
+      start=$(date +%s%N)
+      out=$("$APP" run --kernel "$RUNAWAY" --bug "$bug" --tpb "$tpb" --n "$tpb" --schedule "$schedule" --time-limit 0.5 2>&1) ||
+        fail "runaway $bug tpb $tpb $schedule: exit $?: $out"
+      took=$(( ($(date +%s%N) - start) / 1000000 ))
+      (( took < 500 + 1200 )) || fail "runaway $bug tpb $tpb $schedule: took $took ms"
+      error=$(grep -m1 '^error:' <<<"$out") || fail "runaway $bug tpb $tpb $schedule: no error: $out"
+      grep -Eq "^error: T[0-9]+ of block 0 is still running after 0\.[5-9][0-9]* s without reaching its next barrier \(it passed 1 barrier\); last line executed: (.*/)?runaway_kernel\.h:${LINE[$bug]} \(the time budget is 0\.5 s a block; --time-limit raises it\)$" <<<"$error" ||
+        fail "runaway $bug tpb $tpb $schedule: $error"
+      if [[ $bug == one-thread ]]; then grep -q "^error: T$((tpb - 1)) " <<<"$error" || fail "runaway $bug: not the last thread: $error"; fi
+    done
+  done
+done
+pass "runaway kernels (spin, accesses, shuffles, one thread) at TPB 8, 64, 1024 under lockstep and forward stop within 0.5 s + grace, naming the thread and the loop's line"
+start=$(date +%s%N)
+out=$("$APP" run --kernel "$RUNAWAY" --bug one-thread --tpb 1024 --n 1024 2>&1) || fail "runaway at the default budget: exit $?"
+took=$(( ($(date +%s%N) - start) / 1000000 ))
+(( took < 2000 + 1200 )) || fail "runaway at the default budget: took $took ms"
+grep -q "^error: T1023 of block 0 is still running after 2" <<<"$out" || fail "runaway at the default budget: $out"
+pass "a runaway thread of 1024 at the default budget: stopped in $took ms: $(grep -m1 '^error:' <<<"$out" | cut -c1-110)..."
+
 refused() {  # refused WHAT EXPECTED-TEXT -- ARGS...
   local what=$1 expected=$2; shift 3
   set +e

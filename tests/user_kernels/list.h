@@ -13,6 +13,7 @@
 #include "tests/user_kernels/active_mask_probe.h"
 #include "tests/user_kernels/block_max.h"
 #include "tests/user_kernels/divergent.h"
+#include "tests/kernel_files/runaway_kernel.h"
 
 namespace syncscope::user {
 
@@ -27,11 +28,15 @@ using StarterAlgorithms = kernels::AlgorithmList<my_kernels::AtomicReduce, my_ke
 // Operations whose result depends on how lanes converge, checked against lockstep's answer.
 using ProbeAlgorithms = kernels::AlgorithmList<ActiveMaskProbe>;
 
+// Kernels that never end, each in its own way: the run budget's and the watchdog's test set.
+using RunawayAlgorithms = kernels::AlgorithmList<runaway_test::RunawayCopy>;
+
 // Registries of the lists above (their SIMT twins: tests/user_kernels/simt_twins.cpp).
 const Registry& user_registry();
 const Registry& held_out_registry();
 const Registry& starter_registry();
 const Registry& probe_registry();
+const Registry& runaway_registry();
 
 // Runs one of either list on the GPU (tests/user_kernels/gpu_user_algorithms.cu).
 GpuRun run_user_algorithm_on_gpu(const std::string& name, const Problem& p, const std::vector<double>& input);

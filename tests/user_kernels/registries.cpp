@@ -28,4 +28,10 @@ const Registry& probe_registry() {
   return r;
 }
 
+const Registry& runaway_registry() {
+  link_test_simt_twins();
+  static const Registry r = Registry::of(RunawayAlgorithms{});
+  return r;
+}
+
 }  // namespace syncscope::user

@@ -9,6 +9,7 @@ void link_test_simt_twins() {
   instantiate_simt_twins(HeldOutAlgorithms{});
   instantiate_simt_twins(StarterAlgorithms{});
   instantiate_simt_twins(ProbeAlgorithms{});
+  instantiate_simt_twins(RunawayAlgorithms{});
 }
 
 }  // namespace syncscope::user
