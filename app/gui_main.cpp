@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <chrono>
 #include <ctime>
+#include <filesystem>
 #include <iomanip>
 #include <optional>
 #include <vector>
@@ -28,6 +29,7 @@
 #include "app/handouts.h"
 #include "kernels/kernel_file.h"
 #include "app/state/session.h"
+#include "app/state/text_file.h"
 #include "app/ui/panels.h"
 
 namespace syncscope::app {
@@ -107,6 +109,25 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     registry = std::move(std::get<Registry>(with_kernel));
     if (o.config.options.algorithm.empty()) o.config.options.algorithm = kernel->entry.info.name;
   }
+  Handouts handouts(o.handouts);
+  const bool offscreen = !o.screenshot.empty() || o.bench_frames > 0 || handouts.wanted() || !o.trace.empty();
+  // Shown in the menu bar once the window is up: a file of the user's that could not be used.
+  std::string startup_notice;
+  auto fall_back = [&](const std::string& why, const std::string& instead) {
+    startup_notice = why + "; " + instead;
+    err << "syncscope: " << startup_notice << "\n";
+  };
+  if (o.scenario) {
+    if (auto loaded = load_scenario(*o.scenario); std::holds_alternative<std::string>(loaded)) {
+      // A script (screenshots, handouts) must fail; a teacher's window opens on the default demo.
+      if (offscreen) {
+        err << "syncscope: " << std::get<std::string>(loaded) << "\n";
+        return command_line::kExitBadArguments;
+      }
+      fall_back(std::get<std::string>(loaded), "started with the default demo");
+      o.scenario.reset();
+    }
+  }
   if (!o.scenario) {
     if (o.config.options.algorithm.empty()) o.config.options.algorithm = "kogge-stone";
     auto resolved = resolve(registry, o.config.options);
@@ -115,13 +136,8 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       return command_line::kExitBadArguments;
     }
     initial = std::get<RunConfig>(resolved);
-  } else if (auto loaded = load_scenario(*o.scenario); std::holds_alternative<std::string>(loaded)) {
-    err << "syncscope: " << std::get<std::string>(loaded) << "\n";
-    return command_line::kExitBadArguments;
   }
 
-  Handouts handouts(o.handouts);
-  const bool offscreen = !o.screenshot.empty() || o.bench_frames > 0 || handouts.wanted() || !o.trace.empty();
   gl::WindowOptions wo;
   wo.width = o.width;
   wo.height = o.height;
@@ -129,7 +145,19 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   wo.vsync = !offscreen;
   if (!offscreen) {
     const std::string dir = gl::config_dir();
-    if (!dir.empty()) wo.layout_file = dir + "/layout.ini";
+    const std::string layout = dir + "/layout.ini";
+    std::error_code ec;
+    if (dir.empty()) {
+      // nowhere to keep the layout: not persisted
+    } else if (!std::filesystem::exists(std::filesystem::symlink_status(layout, ec))) {
+      wo.layout_file = layout;  // written when the app closes
+    } else if (auto read = read_layout_file(layout); read.index() == 1) {
+      // Not handed to Dear ImGui (a FIFO would block it, binary data would be parsed), and not
+      // saved over either: the user's file stays as it is.
+      fall_back(std::get<1>(read), "the default layout is used and the file is left as it is");
+    } else {
+      wo.layout_file = layout;
+    }
   }
   std::string why;
   auto window = gl::Window::open(wo, &why);
@@ -147,12 +175,18 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   ui.overview = overview.ok() ? &overview : nullptr;
   set_presenter(ui, *window, o.presenter);
 
-  if (o.scenario) {
-    if (auto e = session.open_scenario(*o.scenario)) {
-      err << "syncscope: " << *e << "\n";
-      return command_line::kExitBadArguments;
-    }
-  } else {
+  ui.message = startup_notice;
+  std::optional<std::string> scenario_refused = o.scenario ? session.open_scenario(*o.scenario) : std::nullopt;
+  if (scenario_refused && offscreen) {
+    err << "syncscope: " << *scenario_refused << "\n";
+    return command_line::kExitBadArguments;
+  }
+  if (scenario_refused) {
+    fall_back(*scenario_refused, "started with the default demo");
+    ui.message = startup_notice;
+    auto defaults = resolve(registry, RunOptions{.algorithm = "kogge-stone"});
+    session.edit(ControlsForm::from(std::get<RunConfig>(defaults)));
+  } else if (!o.scenario) {
     session.edit(ControlsForm::from(*initial));  // a kernel file's algorithm: simulated once the session has it
     if (kernel) session.open_kernel(o.kernel_file, std::move(*kernel));
   }

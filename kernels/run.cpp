@@ -34,6 +34,7 @@ std::string InputSpec::text() const {
     case InputKind::Ones: return "ones";
     case InputKind::Random: return "random:" + std::to_string(seed);
     case InputKind::Values: {
+      if (!file.empty()) return "@" + file;  // short, and read again where the configuration goes (a scenario)
       std::string s;
       for (size_t i = 0; i < values.size(); ++i) {
         if (i) s += ',';
@@ -78,7 +79,7 @@ std::optional<InputSpec> parse_input_file(const std::string& path, std::string* 
       return std::nullopt;
     }
   }
-  InputSpec spec{InputKind::Values, 0, {}};
+  InputSpec spec{InputKind::Values, 0, {}, path == "-" ? "" : path};
   int line = 1;
   size_t line_start = 0;
   for (size_t k = 0; k < text.size();) {

@@ -27,7 +27,8 @@ struct InputSpec {
   InputKind kind = InputKind::Iota;
   uint64_t seed = 0;
   std::vector<double> values;  // InputKind::Values
-  std::string text() const;    // as the CLI spells it: iota, ones, random:7, 1,2,3
+  std::string file;            // the values came from this file (@FILE; not for @-, standard input)
+  std::string text() const;    // as the CLI spells it: iota, ones, random:7, 1,2,3, @data.txt
   // nullopt and *error set when the text is not an input.
   static std::optional<InputSpec> parse(const std::string& text, std::string* error);
 };

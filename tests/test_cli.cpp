@@ -62,19 +62,19 @@ TEST(Cli, RunWithValuesAndIntegers) {
   EXPECT_TRUE(contains(r.out, "output:   3 4 8 9 14\n"));
 }
 
-// --input @FILE: numbers separated by commas, spaces or newlines; 2^16 of them come back as
+// --input @FILE: numbers separated by commas, spaces or newlines; 2^20 of them come back as
 // written; a bad one is named by file, line and column.
 TEST(Cli, InputFromAFileRoundTrips) {
   const std::string path = ::testing::TempDir() + "syncscope_input.txt";
   std::vector<int> written;
   {
     std::ofstream f(path);
-    for (int k = 0; k < (1 << 16); ++k) {
-      written.push_back((k * 7919) % 201 - 100);
+    for (int k = 0; k < (1 << 20); ++k) {
+      written.push_back(static_cast<int>((int64_t{k} * 7919) % 201) - 100);
       f << written.back() << (k % 16 == 15 ? "\n" : k % 3 ? " " : ", ");
     }
   }
-  const Result r = cli({"run", "block-reduce", "--n", "65536", "--tpb", "1024", "--dtype", "int32", "--input", "@" + path, "--json"});
+  const Result r = cli({"run", "block-reduce", "--n", "1048576", "--tpb", "1024", "--dtype", "int32", "--input", "@" + path, "--json"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_TRUE(doc["input"].get<std::vector<int>>() == written);

@@ -2,6 +2,8 @@
 
 #include "kernels/config_codec.h"
 
+#include <filesystem>
+
 namespace syncscope::app {
 
 RunOptions ControlsForm::to_options(const AlgorithmEntry* algorithm) const {
@@ -78,6 +80,16 @@ ControlsForm ControlsForm::with_algorithm(const AlgorithmEntry& a) const {
 
 FormCheck check_form(const Registry& registry, const ControlsForm& form) {
   FormCheck check;
+  // @FILE in the values field: only a regular file, read on the UI thread (a FIFO would wait for a
+  // writer and freeze the window; standard input is the terminal's).
+  if (form.input == InputChoice::Values && form.values.starts_with("@")) {
+    const std::string path = form.values.substr(1);
+    std::error_code ec;
+    if (path == "-" || (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))) {
+      check.errors["input"] = form.values + ": not a regular file; the values field reads @FILE from a file";
+      return check;
+    }
+  }
   const AlgorithmEntry* algorithm = registry.find(form.algorithm);
   auto resolved = resolve(registry, form.to_options(algorithm));
   if (auto* c = std::get_if<RunConfig>(&resolved)) {

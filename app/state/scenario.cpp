@@ -1,8 +1,11 @@
 #include "app/state/scenario.h"
 
+#include "app/state/text_file.h"
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 
@@ -35,11 +38,17 @@ std::variant<Scenario, std::string> scenario_from_json(const nlohmann::json& j) 
 }
 
 std::variant<Scenario, std::string> load_scenario(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) return path + ": cannot open (" + std::strerror(errno) + ")";
+  auto text = read_text_file(path);
+  if (text.index() == 1) return std::get<1>(text);
   try {
-    auto result = scenario_from_json(nlohmann::json::parse(in));
+    auto result = scenario_from_json(nlohmann::json::parse(std::get<0>(text)));
     if (auto* why = std::get_if<std::string>(&result)) return path + ": " + *why;
+    Scenario& s = std::get<Scenario>(result);
+    // An input file named in a scenario is found next to the scenario, wherever the app was started.
+    if (s.options.input && s.options.input->starts_with("@") && *s.options.input != "@-") {
+      const std::filesystem::path data = s.options.input->substr(1);
+      if (data.is_relative()) s.options.input = "@" + (std::filesystem::path(path).parent_path() / data).lexically_normal().string();
+    }
     return result;
   } catch (const nlohmann::json::parse_error& e) {
     return path + ": not JSON (" + e.what() + ")";
@@ -67,7 +76,18 @@ std::optional<std::string> write_file_atomically(const std::string& path, const 
 }
 
 std::optional<std::string> save_scenario(const std::string& path, const Scenario& s) {
-  return write_file_atomically(path, scenario_to_json(s).dump(2) + "\n");
+  Scenario saved = s;
+  // An input file is written relative to the scenario when it lies beside or below it, so the two
+  // can be copied to another machine together; elsewhere, as an absolute path.
+  if (saved.options.input && saved.options.input->starts_with("@") && *saved.options.input != "@-") {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    const fs::path data = fs::absolute(saved.options.input->substr(1), ec).lexically_normal();
+    const fs::path relative = data.lexically_relative(fs::absolute(path, ec).parent_path());
+    const bool beside = !relative.empty() && *relative.begin() != "..";
+    saved.options.input = "@" + (beside ? relative : data).string();
+  }
+  return write_file_atomically(path, scenario_to_json(saved).dump(2) + "\n");
 }
 
 Scenario scenario_of(const RunConfig& c, int launch, int step) {
