@@ -2,7 +2,7 @@
 #                            make test  (install packages, build, run the test suite)
 BUILD := build
 
-.PHONY: run test build deps bench clean
+.PHONY: run test build deps bench clean sanitize fuzz
 
 deps:
 	@scripts/install-deps.sh
@@ -23,5 +23,13 @@ bench: build
 	bench/gui_frame_bench.sh $(BUILD)/syncscope
 	bench/peer_oclgrind.sh $(BUILD)
 
+# The unit tests under ASan + UBSan, the threaded tests under TSan (scripts/sanitize.sh).
+sanitize: deps
+	scripts/sanitize.sh all
+
+# Each libFuzzer target (tests/fuzz) for a million executions (CI: 30 s each).
+fuzz: deps
+	scripts/fuzz.sh --runs 1000000
+
 clean:
-	rm -rf $(BUILD) build-debug build-device
+	rm -rf $(BUILD) build-debug build-device build-asan build-tsan build-fuzz

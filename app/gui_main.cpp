@@ -190,7 +190,10 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     session.edit(ControlsForm::from(*initial));  // a kernel file's algorithm: simulated once the session has it
     if (kernel) session.open_kernel(o.kernel_file, std::move(*kernel));
   }
-  session.settle();  // the first run (and the GPU's answer) before the first frame
+  // The first run (and the GPU's answer) before the first frame. A window waits at most 1.5 s: a
+  // long or runaway simulation then shows its progress and Cancel while frames keep coming.
+  if (offscreen) session.settle();
+  else session.settle_within(std::chrono::milliseconds(1500));
   if (o.compare_schedules) session.compare_schedules();
   if (o.gpu_runs > 0) session.run_gpu_outcomes(o.gpu_runs);
   if (o.compare_schedules || o.gpu_runs > 0) {

@@ -124,6 +124,7 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
   scheduler_fiber_ = os_thread_fiber();
   budget_ = &sim.options().budget;
   ops_ = 0;
+  ops_skipped_ = 0;
   late_basic_blocks_ = 0;
   max_ops_ = budget_->max_operations_per_block();
   max_steps_ = budget_->max_steps();
@@ -166,6 +167,7 @@ void BlockRunner::start_thread(int t) {
   th.index = t;
   th.fault_landing = nullptr;
   if (!th.tsan_fiber) th.tsan_fiber = create_fiber();
+  stack_reused(th.stack);
   // Guard-paged stacks all start at the same offset within a page, so without this every fiber's
   // hot frames would fall into the same few cache sets; staggering them by whole cache lines
   // halves the cost of a switch among 1024 fibers.
@@ -192,17 +194,19 @@ void BlockRunner::thread_loop(int t) {
     FaultLanding landing;
     if (fault_guard_enabled()) {
       if (sigsetjmp(landing.where, 0) != 0) {  // the handler cleared the landing
+        frames_below_abandoned(threads_[t].stack);
         tls_simt_kernel = nullptr;
+        watched_.disarm();
         if (!preempted(landing))
           fail(SimErrorKind::Kernel,
                "thread " + std::to_string(t) + " of block " + std::to_string(block_linear_) + " crashed: " +
                    describe_fault(landing) + " - a pointer or index outside the kernel API?",
                {});
-        else if (budget_->cancelled())
-          fail(SimErrorKind::Cancelled, cancelled_message(), {});
         else
-          fail(SimErrorKind::TimeBudget,
-               runaway_message(t, last_line_of(t, kNoLine, reinterpret_cast<uintptr_t>(landing.address)), now_ns()), {});
+          fail(budget_->cancelled() ? SimErrorKind::Cancelled
+               : operations() > max_ops_ ? SimErrorKind::StepBudget
+                                    : SimErrorKind::TimeBudget,
+               stopped_kernel_message(t, reinterpret_cast<uintptr_t>(landing.address)), {});
         threads_[t].state = ThreadState::Failed;
         transfer(kScheduler);
         continue;
@@ -559,6 +563,7 @@ void BlockRunner::release_barrier() {
   const LineId line = barrier_line_;
   end_step(line);
   if (over_budget_at_barrier(line)) return;
+  late_basic_blocks_ = 0;
   ++step_;
   new_interval();
   for (int t = 0; t < threads_per_block_; ++t) threads_[t].state = ThreadState::Runnable;
@@ -749,25 +754,44 @@ std::string BlockRunner::cancelled_message() const {
 }
 
 void BlockRunner::check_budget(LineId line) {
-  if (budget_->cancelled()) fail_in_thread(SimErrorKind::Cancelled, cancelled_message(), {});
-  if (ops_ > max_ops_)
-    fail_in_thread(SimErrorKind::StepBudget,
-                   "block " + std::to_string(block_linear_) + " made more than " + std::to_string(max_ops_) +
-                       " kernel operations (memory accesses, shuffles, atomics) in one launch (the work budget; "
-                       "--time-limit raises it); is a loop endless? T" + std::to_string(current_) + " was at " +
-                       last_line_of(current_, line, 0),
-                   line == kNoLine ? std::vector<LineId>{} : std::vector<LineId>{line});
   const int64_t now = now_ns();
-  if (now > deadline_ns_ && line == kNoLine && simt_ && ++late_basic_blocks_ < 1024) {
-    // Out of time at a basic block of the SIMT twin, whose address names the line only roughly:
-    // check again at every operation, so the thread's next API call names its line exactly; a loop
-    // without any is named by its basic block after these.
-    ops_ |= RunBudget::kCheckEvery - 1;
-    return;
+  const bool stop = budget_->cancelled() || operations() > max_ops_ || now > deadline_ns_;
+  if (!stop) return;
+  if (line == kNoLine) {
+    // At a basic block of a SIMT twin: the coverage hook calling here may not throw (the compiler
+    // gives its call sites no unwind entries). Out of time, its address names the line only
+    // roughly: first check at every operation, so the thread's next API call names its line (and
+    // throws from there); a loop without any leaves through the fault guard's landing, as a
+    // preempted one does (thread_loop says why).
+    check_at_next_operation();
+    // A loop around a barrier passes one soon (release_barrier names that loop): basic blocks
+    // count from the last barrier.
+    if (++late_basic_blocks_ < 64 * threads_per_block_ && !budget_->cancelled()) return;
+    if (FaultLanding* landing = cur_->fault_landing) {
+      cur_->fault_landing = nullptr;
+      landing->signal = watchdog_signal();
+      landing->address = reinterpret_cast<const void*>(cur_->simt_pc);
+      siglongjmp(landing->where, 1);
+    }
+    return;  // no landing (a built-in kernel): its next API call stops it
   }
-  if (now > deadline_ns_)
-    fail_in_thread(SimErrorKind::TimeBudget, runaway_message(current_, last_line_of(current_, line, 0), now),
-                   line == kNoLine ? std::vector<LineId>{} : std::vector<LineId>{line});
+  watched_.disarm();  // the message takes a while (addr2line): no preemption halfway through it
+  if (budget_->cancelled()) fail_in_thread(SimErrorKind::Cancelled, cancelled_message(), {});
+  if (operations() > max_ops_) fail_in_thread(SimErrorKind::StepBudget, too_many_operations_message(current_, LineTable::describe(line)), {line});
+  fail_in_thread(SimErrorKind::TimeBudget, runaway_message(current_, LineTable::describe(line), now), {line});
+}
+
+std::string BlockRunner::too_many_operations_message(int thread, const std::string& last_line) const {
+  return "block " + std::to_string(block_linear_) + " made more than " + std::to_string(max_ops_) +
+         " kernel operations (memory accesses, shuffles, atomics) in one launch (the work budget; --time-limit raises "
+         "it); is a loop endless? T" + std::to_string(thread) + " was at " + last_line;
+}
+
+std::string BlockRunner::stopped_kernel_message(int thread, uintptr_t pc) const {
+  if (budget_->cancelled()) return cancelled_message();
+  const std::string where = last_line_of(thread, kNoLine, pc);
+  if (operations() > max_ops_) return too_many_operations_message(thread, where);
+  return runaway_message(thread, where, now_ns());
 }
 
 bool BlockRunner::over_budget_at_barrier(LineId line) {
@@ -790,6 +814,7 @@ bool BlockRunner::over_budget_at_barrier(LineId line) {
 void BlockRunner::fail(SimErrorKind kind, std::string message, std::vector<LineId> lines) {
   if (failed_) return;
   failed_ = true;
+  watched_.disarm();  // the block is over: nothing left to preempt
   SimError e;
   e.kind = kind;
   e.message = std::move(message);

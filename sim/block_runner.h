@@ -244,11 +244,22 @@ class BlockRunner {
     if ((++ops_ & (RunBudget::kCheckEvery - 1)) == 0) [[unlikely]] check_budget(line);
   }
   [[gnu::noinline]] void check_budget(LineId line);
+  // The next operation checks the budget again: the counter jumps to just below the next multiple
+  // of kCheckEvery, and the jump is kept aside so the operations cap counts real ones.
+  void check_at_next_operation() {
+    const uint64_t next = ops_ | (RunBudget::kCheckEvery - 1);
+    ops_skipped_ += next - ops_;
+    ops_ = next;
+  }
+  uint64_t operations() const { return ops_ - ops_skipped_; }
   // Cancelled, out of time or out of steps at a barrier release; true when the block failed.
   bool over_budget_at_barrier(LineId line);
   // "T5 of block 0 is still running after 2 s without reaching a barrier; last line executed: x.h:42"
   std::string runaway_message(int thread, const std::string& last_line, int64_t stopped_ns) const;
   std::string cancelled_message() const;
+  std::string too_many_operations_message(int thread, const std::string& last_line) const;
+  // Why a thread was taken out of its kernel through its landing (the watchdog, or check_budget).
+  std::string stopped_kernel_message(int thread, uintptr_t pc) const;
   // Where thread t is, as best known: `line` (its current operation's), else the SIMT twin's
   // basic block or `pc` (an interrupted instruction) resolved through the debug information.
   std::string last_line_of(int t, LineId line, uintptr_t pc) const;
@@ -358,7 +369,8 @@ class BlockRunner {
   std::vector<UndoEntry> undo_;
   // the budget (sim/run_budget.h)
   const RunBudget* budget_ = nullptr;
-  uint64_t ops_ = 0;  // kernel operations of this block run
+  uint64_t ops_ = 0;  // kernel operations of this block run, plus ops_skipped_
+  uint64_t ops_skipped_ = 0;
   uint64_t max_ops_ = 0;
   int late_basic_blocks_ = 0;  // see check_budget
   int max_steps_ = 0;

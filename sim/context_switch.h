@@ -26,6 +26,7 @@
 #endif
 #endif
 #if defined(SYNCSCOPE_ASAN_FIBERS)
+#include <sanitizer/asan_interface.h>
 #include <sanitizer/common_interface_defs.h>
 #endif
 #if defined(SYNCSCOPE_TSAN_FIBERS)
@@ -84,6 +85,27 @@ inline void after_switch(void* saved) {
   (void)saved;
 #endif
 }
+// A context is about to be made on `stack` again (a fiber restarted after its block failed, or a
+// stack mapped where another was): frames left there without returning still have their red
+// zones marked in ASan's shadow memory.
+inline void stack_reused(const boost::context::stack_context& stack) {
+#if defined(SYNCSCOPE_ASAN_FIBERS)
+  ASAN_UNPOISON_MEMORY_REGION(static_cast<char*>(stack.sp) - stack.size, stack.size);
+#else
+  (void)stack;
+#endif
+}
+// Execution came back up this stack by a jump (a fault or a preemption landing): the frames below
+// the caller are gone without having returned, and ASan still marks their red zones.
+#if defined(SYNCSCOPE_ASAN_FIBERS)
+[[gnu::noinline]] inline void frames_below_abandoned(const boost::context::stack_context& stack) {
+  char here;
+  char* bottom = static_cast<char*>(stack.sp) - stack.size;
+  if (&here > bottom && &here < static_cast<char*>(stack.sp)) ASAN_UNPOISON_MEMORY_REGION(bottom, &here - bottom);
+}
+#else
+inline void frames_below_abandoned(const boost::context::stack_context&) {}
+#endif
 // The first code a new context runs (it was not switched from inside before_switch/after_switch).
 inline void fiber_started() { after_switch(nullptr); }
 

@@ -98,8 +98,14 @@ void enable_fault_guard() {
 bool fault_guard_enabled() { return enabled.load(std::memory_order_relaxed); }
 
 void prepare_fault_stack() {
+  thread_local bool prepared = false;
+  if (prepared) return;
+  prepared = true;
+  // A sanitizer's runtime may have given this thread an alternate stack already (and frees it when
+  // the thread ends): that one serves as well.
+  stack_t current{};
+  if (sigaltstack(nullptr, &current) == 0 && !(current.ss_flags & SS_DISABLE) && current.ss_size >= 32 * 1024) return;
   thread_local std::vector<char> stack;
-  if (!stack.empty()) return;
   stack.resize(64 * 1024);
   stack_t alternate{};
   alternate.ss_sp = stack.data();

@@ -94,6 +94,7 @@ void WatchedRunner::arm(int64_t deadline_ns, const std::atomic<bool>* cancel) {
 
 void WatchedRunner::disarm() {
   armed_.store(false, std::memory_order_release);
+  preempt_.store(false, std::memory_order_release);
   if (tls_watched_runner == this) tls_watched_runner = nullptr;
 }
 

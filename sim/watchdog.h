@@ -27,9 +27,13 @@ class WatchedRunner {
 
   // The calling OS thread runs a block until `deadline_ns`; `cancel` (may be null) stops it early.
   void arm(int64_t deadline_ns, const std::atomic<bool>* cancel);
+  // Also as soon as the block fails: composing its message (addr2line, say) must not be interrupted.
   void disarm();
-  // The watchdog asked this runner's thread to leave its kernel (the signal handler's test).
-  bool preempt_requested() const { return preempt_.load(std::memory_order_acquire); }
+  // The watchdog asked this runner's thread to leave its kernel (the signal handler's test). False
+  // once disarmed: a signal still on its way is then ignored.
+  bool preempt_requested() const {
+    return armed_.load(std::memory_order_acquire) && preempt_.load(std::memory_order_acquire);
+  }
 
  private:
   friend class Watchdog;

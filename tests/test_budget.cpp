@@ -54,7 +54,7 @@ TEST_P(RunawayKinds, StopsWithinTheBudgetNamingTheThread) {
     EXPECT_EQ(r.sim.trace.error->kind, sim::SimErrorKind::TimeBudget) << r.sim.trace.error->message;
     // The budget, plus the watchdog's grace and scan period for a thread that never calls the API.
     EXPECT_GE(took, kBudget);
-    EXPECT_LT(took, kBudget + 0.6);
+    EXPECT_LT(took, kBudget + 1.0);
     const std::string& m = r.sim.trace.error->message;
     std::smatch found;
     ASSERT_TRUE(std::regex_search(m, found, std::regex(R"(^T(\d+) of block 0 is still running after [0-9.]+ s without )"
@@ -91,8 +91,8 @@ TEST(Budget, TheDefaultStopsAThreadOf1024InTwoSeconds) {
 
 TEST(Budget, AnEndlessBarrierLoopStopsWithinTheBudget) {
   const auto start = Clock::now();
-  const RunResult r = simulate(runaway_config("barriers", 1024, "lockstep", "0.25"));
-  EXPECT_LT(seconds_since(start), 0.25 + 0.5);
+  const RunResult r = simulate(runaway_config("barriers", 1024, "lockstep", "1"));
+  EXPECT_LT(seconds_since(start), 1 + 0.5);
   ASSERT_TRUE(r.sim.trace.error);
   EXPECT_EQ(r.sim.trace.error->kind, sim::SimErrorKind::TimeBudget);
   EXPECT_NE(r.sim.trace.error->message.find("is still running after"), std::string::npos) << r.sim.trace.error->message;

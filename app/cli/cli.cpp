@@ -39,7 +39,7 @@ void print_kernel_error(std::ostream& err, const KernelFileError& e) {
 
 constexpr int kDefaultGpuRuns = 100;
 
-int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostream& err) {
+int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostream& err, CliStage stage) {
   if (auto bad = finish_config(args)) {
     err << "syncscope: " << *bad << "\n";
     return kExitBadArguments;
@@ -61,6 +61,10 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
   const bool all_schedules = args.options.schedule && *args.options.schedule == "all";
   if (all_schedules) args.options.schedule.reset();
   Registry registry = builtin_registry();
+  if (!flags.kernel_file.empty() && stage == CliStage::CheckOnly) {
+    out << "kernel file: " << flags.kernel_file << " (not loaded)\n";
+    return kExitRan;
+  }
   if (!flags.kernel_file.empty()) {
     auto loaded = load_kernel_file(flags.kernel_file);
     if (auto* e = std::get_if<KernelFileError>(&loaded)) {
@@ -88,6 +92,10 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
     return kExitBadArguments;
   }
   const RunConfig& config = std::get<RunConfig>(resolved);
+  if (stage == CliStage::CheckOnly) {
+    out << config.describe() << "\n";
+    return kExitRan;
+  }
   const RunResult result = simulate(config);
   LabReport lab;
   if (all_schedules) lab.schedules = simulate_all_schedules(config);
@@ -105,7 +113,7 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
 
 }  // namespace
 
-int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostream& err, CliStage stage) {
   CLI::App app{"syncscope: step through GPU block scans and reductions barrier by barrier"};
   // The window is opened by the entry point (app/main.cpp) before this parser sees the words.
   app.footer(
@@ -160,13 +168,13 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       else print_list(out, builtin_registry());
       return kExitRan;
     }
-    if (run->parsed()) return run_command(config, flags, out, err);
+    if (run->parsed()) return run_command(config, flags, out, err, stage);
     // No command: the default demo, step by step.
     ConfigArgs demo;
     demo.options.algorithm = "kogge-stone";
     RunFlags demo_flags;
     demo_flags.steps = true;
-    return run_command(demo, demo_flags, out, err);
+    return run_command(demo, demo_flags, out, err, stage);
   } catch (const std::exception& e) {
     err << "syncscope: internal error: " << e.what() << "\n";
     return kExitInternal;

@@ -31,7 +31,7 @@ void Session::submit(RunConfig config, int launch, int step) {
 void Session::cancel_simulation() {
   if (!simulation_.busy() || !latest_cancel_) return;
   latest_cancel_->store(true);
-  simulation_note_ = "simulation cancelled; the last run stays on screen";
+  simulation_note_ = state_.run() ? "simulation cancelled; the last run stays on screen" : "the simulation was cancelled";
 }
 
 double Session::simulating_for() const {
@@ -115,6 +115,11 @@ void Session::use_schedule(const std::string& schedule) {
   form_ = ControlsForm::from(config);
   check_ = FormCheck{config, {}};
   submit(std::move(config), state_.launch(), state_.step());
+}
+
+void Session::settle_within(std::chrono::milliseconds most) {
+  if (kernel_watch_.wait()) adopt_kernel();
+  if (simulation_.wait_idle_for(most)) poll();
 }
 
 void Session::settle() {

@@ -49,6 +49,9 @@ class Session {
   const std::string& simulation_note() const { return simulation_note_; }
   // Blocks until the workers are idle and applies their results (screenshots, tests).
   void settle();
+  // The simulation's answer if it comes within `most` (the window's first frame: a quick run is
+  // shown at once, a long or runaway one with its progress and Cancel).
+  void settle_within(std::chrono::milliseconds most);
 
   // Follow another block; runs again with it recorded when it is not.
   void focus_block(int block);

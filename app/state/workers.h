@@ -3,6 +3,7 @@
 #pragma once
 
 #include <atomic>
+#include <chrono>
 #include <condition_variable>
 #include <functional>
 #include <memory>
@@ -51,6 +52,11 @@ class LatestJobWorker {
   void wait_idle() const {
     std::unique_lock lock(mutex_);
     idle_.wait(lock, [&] { return !pending_ && !running_; });
+  }
+  // The window's first frame waits a little for the first run, never for a runaway one.
+  bool wait_idle_for(std::chrono::milliseconds most) const {
+    std::unique_lock lock(mutex_);
+    return idle_.wait_for(lock, most, [&] { return !pending_ && !running_; });
   }
 
  private:

@@ -154,8 +154,11 @@ void draw_controls_panel(UiContext& ui) {
     ImGui::SameLine();
     if (ImGui::SmallButton("Cancel")) ui.session.cancel_simulation();
   } else {
-    if (!ui.session.simulation_note().empty())
-      ImGui::TextColored(ImColor(ui.theme.warning), "%s", ui.session.simulation_note().c_str());
+    if (!ui.session.simulation_note().empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.warning).Value);
+      ImGui::TextWrapped("%s", ui.session.simulation_note().c_str());
+      ImGui::PopStyleColor();
+    }
     text_fitted(ui, model.shape, true);
   }
   ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.dim_text).Value);

@@ -194,7 +194,10 @@ bool begin_panel(UiContext& ui, const char* name) {
 const RunResult* run_to_draw(UiContext& ui, bool needs_launches, const char* waiting) {
   const RunResult* run = ui.state.run();
   if (run && !(needs_launches && run->sim.trace.launches.empty())) return run;
-  if (waiting) ImGui::TextUnformatted(waiting);
+  if (waiting && !ui.session.simulating() && !ui.session.simulation_note().empty())
+    ImGui::TextWrapped("no run to show: %s", ui.session.simulation_note().c_str());
+  else if (waiting)
+    ImGui::TextUnformatted(waiting);
   ImGui::End();
   return nullptr;
 }
