@@ -294,32 +294,32 @@ void BlockRunner::simt_basic_block(uintptr_t pc) {
   });
 }
 
-CellValue BlockRunner::simt_load(ArrayStore& a, int index, const std::source_location& site) {
+CellValue BlockRunner::simt_load(ArrayStore& a, int index, const SourceLocation& site) {
   return outside_kernel([&] { return load_bits(a, index, LineTable::intern(site)); });
 }
 
-void BlockRunner::simt_store(ArrayStore& a, int index, CellValue v, const std::source_location& site) {
+void BlockRunner::simt_store(ArrayStore& a, int index, CellValue v, const SourceLocation& site) {
   outside_kernel([&] { store_bits(a, index, v, LineTable::intern(site)); });
 }
 
-void BlockRunner::simt_barrier(const std::source_location& site) {
+void BlockRunner::simt_barrier(const SourceLocation& site) {
   outside_kernel([&] { barrier(LineTable::intern(site)); });
 }
 
-CellValue BlockRunner::simt_warp_call(const WarpCall& call, const std::source_location& site) {
+CellValue BlockRunner::simt_warp_call(const WarpCall& call, const SourceLocation& site) {
   return outside_kernel([&] { return warp_call(call, LineTable::intern(site)); });
 }
 
 CellValue BlockRunner::simt_atomic(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare,
-                                   const std::source_location& site) {
+                                   const SourceLocation& site) {
   return outside_kernel([&] { return atomic(a, index, op, operand, compare, LineTable::intern(site)); });
 }
 
-void BlockRunner::simt_fence(const std::source_location& site) {
+void BlockRunner::simt_fence(const SourceLocation& site) {
   outside_kernel([&] { fence(LineTable::intern(site)); });
 }
 
-uint32_t BlockRunner::simt_active_mask(const std::source_location& site) {
+uint32_t BlockRunner::simt_active_mask(const SourceLocation& site) {
   return outside_kernel([&] { return active_mask(LineTable::intern(site)); });
 }
 

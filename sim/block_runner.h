@@ -25,7 +25,7 @@
 #include <memory>
 #include <optional>
 #include <stdexcept>
-#include <source_location>
+#include "sim/source_location.h"
 #include <string>
 #include <vector>
 
@@ -189,14 +189,14 @@ class BlockRunner {
   [[gnu::noinline]] void store_bits(ArrayStore& a, int index, CellValue v, LineId line);
 
   // ---- SIMT lockstep (SimtCtx): out of line, and the lane parks before each operation ----
-  CellValue simt_load(ArrayStore& a, int index, const std::source_location& site);
-  void simt_store(ArrayStore& a, int index, CellValue v, const std::source_location& site);
-  void simt_barrier(const std::source_location& site);
-  CellValue simt_warp_call(const WarpCall& call, const std::source_location& site);
+  CellValue simt_load(ArrayStore& a, int index, const SourceLocation& site);
+  void simt_store(ArrayStore& a, int index, CellValue v, const SourceLocation& site);
+  void simt_barrier(const SourceLocation& site);
+  CellValue simt_warp_call(const WarpCall& call, const SourceLocation& site);
   CellValue simt_atomic(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare,
-                        const std::source_location& site);
-  void simt_fence(const std::source_location& site);
-  uint32_t simt_active_mask(const std::source_location& site);
+                        const SourceLocation& site);
+  void simt_fence(const SourceLocation& site);
+  uint32_t simt_active_mask(const SourceLocation& site);
   ArrayStore& simt_shared_array(DType dtype, int count, const char* name);
   // The kernel entered the basic block at `pc` (called by the coverage hook).
   void simt_basic_block(uintptr_t pc);

@@ -4,7 +4,7 @@
 #pragma once
 
 #include <array>
-#include <source_location>
+#include "sim/source_location.h"
 #include <type_traits>
 
 #include "contract/kernel_api.h"
@@ -19,7 +19,7 @@ namespace syncscope::sim {
 struct At {
   int index;
   LineId line;
-  [[gnu::always_inline]] At(int i, std::source_location loc = std::source_location::current())  // NOLINT: implicit
+  [[gnu::always_inline]] At(int i, SourceLocation loc = SourceLocation::current())  // NOLINT: implicit
       : index(i), line(LineTable::intern(loc)) {}
 };
 
@@ -27,8 +27,8 @@ struct At {
 // runtime, so the kernel's own control flow has no branch of the simulator's (the line cache) in it.
 struct SiteAt {
   int index;
-  std::source_location site;
-  [[gnu::always_inline]] SiteAt(int i, std::source_location loc = std::source_location::current())  // NOLINT
+  SourceLocation site;
+  [[gnu::always_inline]] SiteAt(int i, SourceLocation loc = SourceLocation::current())  // NOLINT
       : index(i), site(loc) {}
 };
 
@@ -137,67 +137,67 @@ template <class Ctx>
 class WarpOps {
  public:
   template <class V>
-  V shfl_up(V v, int delta, std::source_location loc = std::source_location::current()) {
+  V shfl_up(V v, int delta, SourceLocation loc = SourceLocation::current()) {
     return shuffle(WarpOp::ShflUp, false, 0, v, delta, kWarpSize, loc);
   }
   template <class V>
-  V shfl_down(V v, int delta, std::source_location loc = std::source_location::current()) {
+  V shfl_down(V v, int delta, SourceLocation loc = SourceLocation::current()) {
     return shuffle(WarpOp::ShflDown, false, 0, v, delta, kWarpSize, loc);
   }
   template <class V>
-  V shfl_idx(V v, int source_lane, std::source_location loc = std::source_location::current()) {
+  V shfl_idx(V v, int source_lane, SourceLocation loc = SourceLocation::current()) {
     return shuffle(WarpOp::ShflIdx, false, 0, v, source_lane, kWarpSize, loc);
   }
   template <class V>
-  V shfl_xor(V v, int lane_mask, std::source_location loc = std::source_location::current()) {
+  V shfl_xor(V v, int lane_mask, SourceLocation loc = SourceLocation::current()) {
     return shuffle(WarpOp::ShflXor, false, 0, v, lane_mask, kWarpSize, loc);
   }
   template <class V>
   V shfl_up_sync(unsigned mask, V v, int delta, int width = kWarpSize,
-                 std::source_location loc = std::source_location::current()) {
+                 SourceLocation loc = SourceLocation::current()) {
     return shuffle(WarpOp::ShflUp, true, mask, v, delta, width, loc);
   }
   template <class V>
   V shfl_down_sync(unsigned mask, V v, int delta, int width = kWarpSize,
-                   std::source_location loc = std::source_location::current()) {
+                   SourceLocation loc = SourceLocation::current()) {
     return shuffle(WarpOp::ShflDown, true, mask, v, delta, width, loc);
   }
   template <class V>
   V shfl_sync(unsigned mask, V v, int source_lane, int width = kWarpSize,
-              std::source_location loc = std::source_location::current()) {
+              SourceLocation loc = SourceLocation::current()) {
     return shuffle(WarpOp::ShflIdx, true, mask, v, source_lane, width, loc);
   }
   template <class V>
   V shfl_xor_sync(unsigned mask, V v, int lane_mask, int width = kWarpSize,
-                  std::source_location loc = std::source_location::current()) {
+                  SourceLocation loc = SourceLocation::current()) {
     return shuffle(WarpOp::ShflXor, true, mask, v, lane_mask, width, loc);
   }
 
   // __syncwarp()
-  void sync_warp(std::source_location loc = std::source_location::current()) {
+  void sync_warp(SourceLocation loc = SourceLocation::current()) {
     self().warp({WarpOp::SyncWarp}, loc);
   }
-  void sync_warp(unsigned mask, std::source_location loc = std::source_location::current()) {
+  void sync_warp(unsigned mask, SourceLocation loc = SourceLocation::current()) {
     self().warp({WarpOp::SyncWarp, 0, false, 0, true, mask}, loc);
   }
 
   // __ballot_sync / __any_sync / __all_sync, and the same over the whole warp
-  unsigned ballot(bool pred, std::source_location loc = std::source_location::current()) {
+  unsigned ballot(bool pred, SourceLocation loc = SourceLocation::current()) {
     return self().warp({WarpOp::Ballot, pred ? 1u : 0u}, loc).bits;
   }
-  int any(bool pred, std::source_location loc = std::source_location::current()) {
+  int any(bool pred, SourceLocation loc = SourceLocation::current()) {
     return static_cast<int>(self().warp({WarpOp::Any, pred ? 1u : 0u}, loc).bits);
   }
-  int all(bool pred, std::source_location loc = std::source_location::current()) {
+  int all(bool pred, SourceLocation loc = SourceLocation::current()) {
     return static_cast<int>(self().warp({WarpOp::All, pred ? 1u : 0u}, loc).bits);
   }
-  unsigned ballot_sync(unsigned mask, bool pred, std::source_location loc = std::source_location::current()) {
+  unsigned ballot_sync(unsigned mask, bool pred, SourceLocation loc = SourceLocation::current()) {
     return self().warp({WarpOp::Ballot, pred ? 1u : 0u, false, 0, true, mask}, loc).bits;
   }
-  int any_sync(unsigned mask, bool pred, std::source_location loc = std::source_location::current()) {
+  int any_sync(unsigned mask, bool pred, SourceLocation loc = SourceLocation::current()) {
     return static_cast<int>(self().warp({WarpOp::Any, pred ? 1u : 0u, false, 0, true, mask}, loc).bits);
   }
-  int all_sync(unsigned mask, bool pred, std::source_location loc = std::source_location::current()) {
+  int all_sync(unsigned mask, bool pred, SourceLocation loc = SourceLocation::current()) {
     return static_cast<int>(self().warp({WarpOp::All, pred ? 1u : 0u, false, 0, true, mask}, loc).bits);
   }
 
@@ -221,7 +221,7 @@ class WarpOps {
  private:
   Ctx& self() { return static_cast<Ctx&>(*this); }
   template <class V>
-  V shuffle(WarpOp op, bool masked, unsigned mask, V v, int arg, int width, const std::source_location& loc) {
+  V shuffle(WarpOp op, bool masked, unsigned mask, V v, int arg, int width, const SourceLocation& loc) {
     if constexpr (is_val<V>::value) {
       using S = typename V::scalar_type;
       const CellValue r = self().warp({op, to_bits(v.v), v.poison, arg, masked, mask, width}, loc);
@@ -246,13 +246,13 @@ class SimCtx : public WarpOps<SimCtx> {
   Dim3 grid_dim() const { return r_.launch().grid; }
 
   // __syncthreads()
-  [[gnu::always_inline]] void sync(std::source_location loc = std::source_location::current()) {
+  [[gnu::always_inline]] void sync(SourceLocation loc = SourceLocation::current()) {
     r_.barrier(LineTable::intern(loc));
   }
   // __threadfence()
-  void fence(std::source_location loc = std::source_location::current()) { r_.fence(LineTable::intern(loc)); }
+  void fence(SourceLocation loc = SourceLocation::current()) { r_.fence(LineTable::intern(loc)); }
   // __activemask()
-  unsigned active_mask(std::source_location loc = std::source_location::current()) {
+  unsigned active_mask(SourceLocation loc = SourceLocation::current()) {
     return r_.active_mask(LineTable::intern(loc));
   }
 
@@ -275,7 +275,7 @@ class SimCtx : public WarpOps<SimCtx> {
 
  protected:
   friend class WarpOps<SimCtx>;
-  CellValue warp(const WarpCall& call, const std::source_location& loc) {
+  CellValue warp(const WarpCall& call, const SourceLocation& loc) {
     return r_.warp_call(call, LineTable::intern(loc));
   }
 
@@ -293,9 +293,9 @@ class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
  public:
   using SimCtx::SimCtx;
 
-  void sync(std::source_location loc = std::source_location::current()) { r_.simt_barrier(loc); }
-  void fence(std::source_location loc = std::source_location::current()) { r_.simt_fence(loc); }
-  unsigned active_mask(std::source_location loc = std::source_location::current()) {
+  void sync(SourceLocation loc = SourceLocation::current()) { r_.simt_barrier(loc); }
+  void fence(SourceLocation loc = SourceLocation::current()) { r_.simt_fence(loc); }
+  unsigned active_mask(SourceLocation loc = SourceLocation::current()) {
     return r_.simt_active_mask(loc);
   }
   template <class... Ints>
@@ -331,7 +331,7 @@ class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
 
  private:
   friend class WarpOps<SimtCtx>;
-  [[gnu::always_inline]] CellValue warp(const WarpCall& call, const std::source_location& loc) {
+  [[gnu::always_inline]] CellValue warp(const WarpCall& call, const SourceLocation& loc) {
     return r_.simt_warp_call(call, loc);
   }
 };

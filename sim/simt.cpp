@@ -38,8 +38,11 @@ KernelEntry find_simt_twin(const std::type_info& closure) {
 
 // Called at the start of every basic block of code built with -fsanitize-coverage=trace-pc. Only
 // SIMT twins are; outside a twin's kernel code tls_simt_kernel is null and this returns at once.
+// (Not in the fuzzing build: libFuzzer defines this hook itself, and its twins are plain code.)
+#if !defined(SYNCSCOPE_FUZZ)
 extern "C" void __sanitizer_cov_trace_pc() {
   syncscope::sim::BlockRunner* runner = syncscope::sim::tls_simt_kernel;
   if (runner) [[unlikely]]
     runner->simt_basic_block(reinterpret_cast<uintptr_t>(__builtin_return_address(0)));
 }
+#endif

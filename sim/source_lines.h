@@ -6,7 +6,7 @@
 #include <atomic>
 #include <bit>
 #include <cstdint>
-#include <source_location>
+#include "sim/source_location.h"
 #include <string>
 
 namespace syncscope::sim {
@@ -23,11 +23,14 @@ struct SourceLine {
 // Process-wide table; ids are stable for the life of the process.
 class LineTable {
  public:
-  [[gnu::always_inline]] static LineId intern(const std::source_location& loc) {
+  [[gnu::always_inline]] static LineId intern(const SourceLocation& loc) {
     // A kernel touches a handful of lines millions of times. libstdc++'s source_location is one
     // pointer to static data per call site; a direct-mapped cache of (pointer, id) words answers
     // without locks (each slot is one atomic word, so readers never see half an entry).
-    static_assert(sizeof(std::source_location) == sizeof(uintptr_t));
+#if !defined(__cpp_lib_source_location)
+    return intern_slow(loc.file_name(), loc.line(), loc.function_name());  // the stand-in (sim/source_location.h): no cache
+#else
+    static_assert(sizeof(SourceLocation) == sizeof(uintptr_t));
     const auto key = std::bit_cast<uintptr_t>(loc);
     std::atomic<uint64_t>& slot = cache_[(key >> 4) & (kCacheSlots - 1)];
     const uint64_t entry = slot.load(std::memory_order_relaxed);
@@ -35,6 +38,7 @@ class LineTable {
     const LineId id = intern_slow(loc.file_name(), loc.line(), loc.function_name());
     slot.store(((key & 0xffffffffffffull) << 16) | id, std::memory_order_relaxed);
     return id;
+#endif
   }
   static const SourceLine& get(LineId id);
   // "kernels/kogge_stone.h:21", or "?" for kNoLine.
