@@ -30,25 +30,19 @@ void on_fault(int sig, siginfo_t* info, void*) {
   siglongjmp(landing->where, 1);
 }
 
-uintptr_t interrupted_pc(void* context) {
+// Where the signal interrupted the thread: its instruction and stack pointer.
+struct Interrupted {
+  uintptr_t pc = 0, sp = 0;
+};
+Interrupted interrupted_at(void* context) {
+  const auto& m = static_cast<ucontext_t*>(context)->uc_mcontext;
 #if defined(__x86_64__)
-  return static_cast<uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RIP]);
+  return {static_cast<uintptr_t>(m.gregs[REG_RIP]), static_cast<uintptr_t>(m.gregs[REG_RSP])};
 #elif defined(__aarch64__)
-  return static_cast<uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.pc);
+  return {static_cast<uintptr_t>(m.pc), static_cast<uintptr_t>(m.sp)};
 #else
-  (void)context;
-  return 0;
-#endif
-}
-
-uintptr_t interrupted_sp(void* context) {
-#if defined(__x86_64__)
-  return static_cast<uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.gregs[REG_RSP]);
-#elif defined(__aarch64__)
-  return static_cast<uintptr_t>(static_cast<ucontext_t*>(context)->uc_mcontext.sp);
-#else
-  (void)context;
-  return 0;
+  (void)m;
+  return {};
 #endif
 }
 
@@ -61,12 +55,12 @@ void on_preempt(int sig, siginfo_t*, void* context) {
   SimThread* const running = tls_running_fiber ? *tls_running_fiber : nullptr;
   FaultLanding* landing = running ? running->fault_landing : nullptr;
   if (!landing) return;
-  const uintptr_t sp = interrupted_sp(context);
+  const Interrupted at = interrupted_at(context);
   const auto top = reinterpret_cast<uintptr_t>(running->stack.sp);
-  if (sp > top || sp < top - running->stack.size) return;
+  if (at.sp > top || at.sp < top - running->stack.size) return;
   running->fault_landing = nullptr;
   landing->signal = sig;
-  landing->address = reinterpret_cast<const void*>(interrupted_pc(context));
+  landing->address = reinterpret_cast<const void*>(at.pc);
   siglongjmp(landing->where, 1);
 }
 

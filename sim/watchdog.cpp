@@ -59,6 +59,7 @@ class Watchdog {
       wake_.wait_for(lock, any_armed ? kScanEvery : kIdleScanEvery);
       const int64_t now = now_ns();
       for (WatchedRunner* r : runners_) {
+        std::lock_guard arming(r->arming_);
         if (!r->armed_.load(std::memory_order_acquire)) continue;
         bool overdue = now > r->deadline_ns_.load(std::memory_order_relaxed) + kGraceNs;
         const std::atomic<bool>* cancel = r->cancel_.load(std::memory_order_relaxed);
@@ -83,6 +84,7 @@ WatchedRunner::WatchedRunner() { Watchdog::instance().add(this); }
 WatchedRunner::~WatchedRunner() { Watchdog::instance().remove(this); }
 
 void WatchedRunner::arm(int64_t deadline_ns, const std::atomic<bool>* cancel) {
+  std::lock_guard arming(arming_);
   thread_ = pthread_self();
   preempt_.store(false, std::memory_order_relaxed);
   deadline_ns_.store(deadline_ns, std::memory_order_relaxed);
@@ -93,6 +95,7 @@ void WatchedRunner::arm(int64_t deadline_ns, const std::atomic<bool>* cancel) {
 }
 
 void WatchedRunner::disarm() {
+  std::lock_guard arming(arming_);
   armed_.store(false, std::memory_order_release);
   preempt_.store(false, std::memory_order_release);
   if (tls_watched_runner == this) tls_watched_runner = nullptr;

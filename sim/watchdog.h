@@ -12,6 +12,7 @@
 
 #include <atomic>
 #include <cstdint>
+#include <mutex>
 
 namespace syncscope::sim {
 
@@ -25,9 +26,11 @@ class WatchedRunner {
   WatchedRunner(const WatchedRunner&) = delete;
   WatchedRunner& operator=(const WatchedRunner&) = delete;
 
-  // The calling OS thread runs a block until `deadline_ns`; `cancel` (may be null) stops it early.
+  // The calling OS thread runs a block until `deadline_ns`; `cancel` (may be null) stops it early
+  // and must outlive the next disarm().
   void arm(int64_t deadline_ns, const std::atomic<bool>* cancel);
   // Also as soon as the block fails: composing its message (addr2line, say) must not be interrupted.
+  // Once it returns the watchdog no longer looks at this runner's cancel flag nor signals its thread.
   void disarm();
   // The watchdog asked this runner's thread to leave its kernel (the signal handler's test). False
   // once disarmed: a signal still on its way is then ignored.
@@ -37,6 +40,9 @@ class WatchedRunner {
 
  private:
   friend class Watchdog;
+  // Held by arm, disarm and the watchdog's look at this runner: a scan never reads a cancel flag
+  // that the run which armed it has already freed.
+  std::mutex arming_;
   std::atomic<bool> armed_{false};
   std::atomic<bool> preempt_{false};
   std::atomic<int64_t> deadline_ns_{0};

@@ -4,7 +4,8 @@
 #      shared memory changed), identical in the controls (where nothing did);
 #   2. a running instance: Right/Left/Home/End/Space/F11 sent with xdotool move the timeline, as
 #      the state file the app keeps says; Ctrl+Q closes it;
-#   3. bad input gets its message and exit code 2 before any window opens.
+#   3. bad input gets its message and exit code 2 before an offscreen picture; a window opens on
+#      the default demo with the message.
 # Usage: gui_tests.sh path/to/syncscope source-dir
 set -euo pipefail
 APP=$(realpath "$1")
@@ -316,8 +317,19 @@ set -e
 [[ $code == 2 ]] || fail "--tpb 2000 gave exit code $code"
 grep -q -- "--tpb 2000: threads per block must be 1..1024" "$WORK/err" || fail "message: $(cat "$WORK/err")"
 set +e
-"$APP" --scenario "$WORK/missing.json" 2>"$WORK/err"; code=$?
+"$APP" --scenario "$WORK/missing.json" --screenshot "$WORK/missing.png" 2>"$WORK/err"; code=$?
 set -e
-[[ $code == 2 ]] || fail "a missing scenario gave exit code $code"
+[[ $code == 2 ]] || fail "a missing scenario for a screenshot gave exit code $code"
 grep -q "cannot open" "$WORK/err" || fail "message: $(cat "$WORK/err")"
 pass "bad input: exit code 2 with the option, the value and the limit"
+
+# A window asked for a scenario it cannot read opens on the default demo and says why.
+STATE="$WORK/fallback.json"
+"$APP" --scenario "$WORK/missing.json" --state-file "$STATE" 2>"$WORK/err" &
+PID=$!
+for _ in $(seq 100); do [[ -s "$STATE" ]] && break; sleep 0.2; done
+[[ -s "$STATE" ]] || fail "the app given a missing scenario never opened"
+[[ $(json "$STATE" "d['algorithm']") == kogge-stone ]] || fail "not the default demo: $(cat "$STATE")"
+json "$STATE" "d['message']" | grep -q "missing.json" || fail "no message naming the file: $(cat "$STATE")"
+kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+pass "a missing scenario: the window opens on the default demo with a message naming the file"
