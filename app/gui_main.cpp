@@ -184,7 +184,9 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   if (scenario_refused) {
     fall_back(*scenario_refused, "started with the default demo");
     ui.message = startup_notice;
-    auto defaults = resolve(registry, RunOptions{.algorithm = "kogge-stone"});
+    RunOptions demo;
+    demo.algorithm = "kogge-stone";
+    auto defaults = resolve(registry, demo);
     session.edit(ControlsForm::from(std::get<RunConfig>(defaults)));
   } else if (!o.scenario) {
     session.edit(ControlsForm::from(*initial));  // a kernel file's algorithm: simulated once the session has it

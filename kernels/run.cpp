@@ -51,6 +51,13 @@ std::string InputSpec::text() const {
 
 namespace {
 
+InputSpec input_of_kind(InputKind kind, uint64_t seed = 0) {
+  InputSpec spec;
+  spec.kind = kind;
+  spec.seed = seed;
+  return spec;
+}
+
 // Numbers separated by commas, spaces or newlines, from a file ("-": standard input); a bad one is
 // named by its line and column.
 std::optional<InputSpec> parse_input_file(const std::string& path, std::string* error) {
@@ -79,7 +86,8 @@ std::optional<InputSpec> parse_input_file(const std::string& path, std::string* 
       return std::nullopt;
     }
   }
-  InputSpec spec{InputKind::Values, 0, {}, path == "-" ? "" : path};
+  InputSpec spec = input_of_kind(InputKind::Values);
+  spec.file = path == "-" ? "" : path;
   int line = 1;
   size_t line_start = 0;
   for (size_t k = 0; k < text.size();) {
@@ -119,8 +127,8 @@ std::optional<InputSpec> parse_input_file(const std::string& path, std::string* 
 
 std::optional<InputSpec> InputSpec::parse(const std::string& text, std::string* error) {
   if (text.starts_with("@")) return parse_input_file(text.substr(1), error);
-  if (text == "iota") return InputSpec{InputKind::Iota, 0, {}};
-  if (text == "ones") return InputSpec{InputKind::Ones, 0, {}};
+  if (text == "iota") return input_of_kind(InputKind::Iota);
+  if (text == "ones") return input_of_kind(InputKind::Ones);
   if (text.starts_with("random:")) {
     const std::string digits = text.substr(7);
     uint64_t seed = 0;
@@ -129,9 +137,9 @@ std::optional<InputSpec> InputSpec::parse(const std::string& text, std::string* 
       if (error) *error = "random:SEED needs a whole number after 'random:'";
       return std::nullopt;
     }
-    return InputSpec{InputKind::Random, seed, {}};
+    return input_of_kind(InputKind::Random, seed);
   }
-  InputSpec spec{InputKind::Values, 0, {}};
+  InputSpec spec = input_of_kind(InputKind::Values);
   std::stringstream items(text);
   std::string item;
   int position = 0;

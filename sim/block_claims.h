@@ -3,6 +3,11 @@
 // one block and touched by another raises the conflict flag: the blocks were not independent, so
 // the parallel result may depend on timing, and the launch rolls back (from the copies of each
 // chunk taken before its first write) and runs its blocks in order.
+//
+// Until the conflict is seen, two blocks may touch one cell at the same moment, so during an
+// attempt a global cell's value, poison byte and shadow are read and written with relaxed atomics
+// (RelaxedCell). Its shadow is copied, checked and put back field by field: a torn or lost stamp
+// can only come from blocks sharing a cell one of them writes, whose attempt is thrown away.
 #pragma once
 
 #include <algorithm>
@@ -12,6 +17,36 @@
 #include "sim/memory.h"
 
 namespace syncscope::sim {
+
+struct RelaxedCell {
+  static uint32_t bits(ArrayStore& a, int i) { return std::atomic_ref<uint32_t>(a.bits[i]).load(std::memory_order_relaxed); }
+  static uint8_t poison(ArrayStore& a, int i) { return std::atomic_ref<uint8_t>(a.poison[i]).load(std::memory_order_relaxed); }
+  static void store(ArrayStore& a, int i, uint32_t bits, uint8_t poison) {
+    std::atomic_ref<uint32_t>(a.bits[i]).store(bits, std::memory_order_relaxed);
+    std::atomic_ref<uint8_t>(a.poison[i]).store(poison, std::memory_order_relaxed);
+  }
+  static CellShadow load_shadow(CellShadow& s) { return {load(s.write), load(s.read), load(s.other_read)}; }
+  static void store_shadow(CellShadow& s, const CellShadow& v) {
+    store(s.write, v.write);
+    store(s.read, v.read);
+    store(s.other_read, v.other_read);
+  }
+
+ private:
+  template <class T>
+  static T relaxed(T& field) { return std::atomic_ref<T>(field).load(std::memory_order_relaxed); }
+  template <class T>
+  static void relaxed(T& field, T value) { std::atomic_ref<T>(field).store(value, std::memory_order_relaxed); }
+  static AccessStamp load(AccessStamp& s) {
+    return {relaxed(s.interval), relaxed(s.who), relaxed(s.line), relaxed(s.warp_epoch)};
+  }
+  static void store(AccessStamp& s, const AccessStamp& v) {
+    relaxed(s.interval, v.interval);
+    relaxed(s.who, v.who);
+    relaxed(s.line, v.line);
+    relaxed(s.warp_epoch, v.warp_epoch);
+  }
+};
 
 class BlockClaims {
  public:

@@ -187,6 +187,7 @@ void BlockRunner::thread_main(void* simthread) {
 void BlockRunner::thread_loop(int t) {
   // The fiber outlives blocks: after the kernel returns it waits here for the next block.
   for (;;) {
+    tls_runtime_depth = 1;  // the runtime's, but for the kernel call below (and after a landing)
     // No context switch may happen inside a catch handler: the C++ runtime keeps the exceptions
     // being handled per OS thread, not per fiber.
     bool finished = false;
@@ -194,6 +195,7 @@ void BlockRunner::thread_loop(int t) {
     FaultLanding landing;
     if (fault_guard_enabled()) {
       if (sigsetjmp(landing.where, 0) != 0) {  // the handler cleared the landing
+        tls_runtime_depth = 1;
         frames_below_abandoned(threads_[t].stack);
         tls_simt_kernel = nullptr;
         watched_.disarm();
@@ -217,16 +219,22 @@ void BlockRunner::thread_loop(int t) {
       if (simt_ && launch_->simt_kernel) {
         SimtCtx ctx(*this, t);
         tls_simt_kernel = this;
+        tls_runtime_depth = 0;
         launch_->simt_kernel(launch_->closure, ctx);
+        tls_runtime_depth = 1;
         tls_simt_kernel = nullptr;
       } else {
         SimCtx ctx(*this, t);
+        tls_runtime_depth = 0;
         launch_->kernel(launch_->closure, ctx);
+        tls_runtime_depth = 1;
       }
       finished = true;
     } catch (const KernelAbort&) {
+      tls_runtime_depth = 1;
       tls_simt_kernel = nullptr;
     } catch (const std::exception& e) {
+      tls_runtime_depth = 1;
       tls_simt_kernel = nullptr;
       fail(SimErrorKind::Kernel, std::string("the kernel threw: ") + e.what(), {});
     }
@@ -274,6 +282,7 @@ void BlockRunner::reset_simt_positions() {
 // so no hook parks a lane during unwinding.
 template <class F>
 decltype(auto) BlockRunner::outside_kernel(F&& work) {
+  RuntimeSection runtime;
   tls_simt_kernel = nullptr;
   if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
     work();
@@ -328,6 +337,7 @@ ArrayStore& BlockRunner::simt_shared_array(DType dtype, int count, const char* n
 }
 
 CellValue BlockRunner::load_bits(ArrayStore& a, int index, LineId line) {
+  RuntimeSection runtime;
   if (simt_) simt_park_before_operation();
   SimThread& th = *cur_;
   const bool shared = a.space == MemSpace::Shared;
@@ -341,12 +351,13 @@ CellValue BlockRunner::load_bits(ArrayStore& a, int index, LineId line) {
   } else {
     const bool parallel = claims_.active();
     if (!shared && parallel) claims_.claim(a, index, block_linear_, false);
-    bits = parallel ? std::atomic_ref<uint32_t>(a.bits[index]).load(std::memory_order_relaxed) : a.bits[index];
-    if (a.poison[index]) [[unlikely]] {
+    bits = parallel ? RelaxedCell::bits(a, index) : a.bits[index];
+    const uint8_t poison = parallel ? RelaxedCell::poison(a, index) : a.poison[index];
+    if (poison) [[unlikely]] {
       flags |= kValuePoison;
-      if (a.poison[index] == kNeverWritten) shadow_.uninitialized_read(a, index, current_, line);
+      if (poison == kNeverWritten) shadow_.uninitialized_read(a, index, current_, line);
     }
-    shadow_.check_read(a, index, current_, line, flags);
+    with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_read(a, index, s, current_, line, flags); });
   }
   if (recording_)
     emit({shared ? EventKind::SharedRead : EventKind::GlobalRead, flags, static_cast<uint16_t>(current_), line,
@@ -365,6 +376,7 @@ bool BlockRunner::claim_for_write(ArrayStore& a, int index) {
 }
 
 void BlockRunner::store_bits(ArrayStore& a, int index, CellValue v, LineId line) {
+  RuntimeSection runtime;
   if (simt_) simt_park_before_operation();
   SimThread& th = *cur_;
   const bool shared = a.space == MemSpace::Shared;
@@ -378,13 +390,13 @@ void BlockRunner::store_bits(ArrayStore& a, int index, CellValue v, LineId line)
     shadow_.out_of_bounds(a, index, current_, line, true);
   } else {
     const bool parallel = claim_for_write(a, index);
-    old = a.bits[index];
-    if (a.poison[index]) flags |= kOldPoison;
-    shadow_.check_write(a, index, current_, line, flags);
-    if (keep_undo_log_ && !shared) undo_.push_back({&a, index, old, a.poison[index]});
+    old = parallel ? RelaxedCell::bits(a, index) : a.bits[index];
+    const uint8_t old_poison = parallel ? RelaxedCell::poison(a, index) : a.poison[index];
+    if (old_poison) flags |= kOldPoison;
+    with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_write(a, index, s, current_, line, flags); });
+    if (keep_undo_log_ && !shared) undo_.push_back({&a, index, old, old_poison});
     if (parallel) {
-      std::atomic_ref<uint32_t>(a.bits[index]).store(bits, std::memory_order_relaxed);
-      std::atomic_ref<uint8_t>(a.poison[index]).store(v.poison ? kDerivedFromPoison : 0, std::memory_order_relaxed);
+      RelaxedCell::store(a, index, bits, v.poison ? kDerivedFromPoison : 0);
     } else {
       a.bits[index] = bits;
       a.poison[index] = v.poison ? kDerivedFromPoison : 0;
@@ -430,6 +442,7 @@ uint32_t atomic_result(DType dtype, AtomicOp op, uint32_t old, uint32_t operand,
 
 CellValue BlockRunner::atomic(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare,
                               LineId line) {
+  RuntimeSection runtime;
   if (simt_) simt_park_before_operation();
   SimThread& th = *cur_;
   const bool shared = a.space == MemSpace::Shared;
@@ -446,21 +459,21 @@ CellValue BlockRunner::atomic(ArrayStore& a, int index, AtomicOp op, CellValue o
     shadow_.out_of_bounds(a, index, current_, line, true);
   } else {
     const bool parallel = claim_for_write(a, index);
-    old = parallel ? std::atomic_ref<uint32_t>(a.bits[index]).load(std::memory_order_relaxed) : a.bits[index];
-    old_poison = a.poison[index] != 0;
+    old = parallel ? RelaxedCell::bits(a, index) : a.bits[index];
+    const uint8_t old_poison_byte = parallel ? RelaxedCell::poison(a, index) : a.poison[index];
+    old_poison = old_poison_byte != 0;
     if (old_poison) {
       flags |= kOldPoison;
-      if (a.poison[index] == kNeverWritten) shadow_.uninitialized_read(a, index, current_, line);
+      if (old_poison_byte == kNeverWritten) shadow_.uninitialized_read(a, index, current_, line);
     }
-    shadow_.check_atomic(a, index, current_, line, flags);
-    if (keep_undo_log_ && !shared) undo_.push_back({&a, index, old, a.poison[index]});
+    with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_atomic(a, index, s, current_, line, flags); });
+    if (keep_undo_log_ && !shared) undo_.push_back({&a, index, old, old_poison_byte});
     stored = atomic_result(a.dtype, op, old, operand.bits, compare.bits);
     bool poison = operand.poison || (op != AtomicOp::Exch && old_poison) || (op == AtomicOp::Cas && compare.poison);
     if (op == AtomicOp::Cas && stored == old && !compare.poison) poison = old_poison;
     if (poison) flags |= kValuePoison;
     if (parallel) {
-      std::atomic_ref<uint32_t>(a.bits[index]).store(stored, std::memory_order_relaxed);
-      std::atomic_ref<uint8_t>(a.poison[index]).store(poison ? kDerivedFromPoison : 0, std::memory_order_relaxed);
+      RelaxedCell::store(a, index, stored, poison ? kDerivedFromPoison : 0);
     } else {
       a.bits[index] = stored;
       a.poison[index] = poison ? kDerivedFromPoison : 0;
@@ -477,6 +490,7 @@ CellValue BlockRunner::atomic(ArrayStore& a, int index, AtomicOp op, CellValue o
 }
 
 void BlockRunner::fence(LineId line) {
+  RuntimeSection runtime;
   if (simt_) simt_park_before_operation();
   count_operation(line);
   if (recording_) emit({EventKind::Fence, 0, static_cast<uint16_t>(current_), line, 0, 0, 0, 0});
@@ -484,6 +498,7 @@ void BlockRunner::fence(LineId line) {
 }
 
 uint32_t BlockRunner::active_mask(LineId line) {
+  RuntimeSection runtime;
   if (simt_) simt_park_before_operation();
   count_operation(line);
   order_sensitive_ = true;
@@ -579,6 +594,7 @@ void BlockRunner::new_interval() {
 }
 
 void BlockRunner::record_caption(const char* format, const long long* numbers, int count) {
+  RuntimeSection runtime;
   captioned_this_step_ = true;
   std::string text;
   int next = 0;
@@ -662,6 +678,7 @@ void BlockRunner::check_warp_mask(const WarpCall& call, LineId line) {
 }
 
 CellValue BlockRunner::warp_call(const WarpCall& call, LineId line) {
+  RuntimeSection runtime;
   if (simt_) simt_park_before_operation();
   const int t = current_;
   const int w = t / kWarpSize;
@@ -721,6 +738,7 @@ CellValue BlockRunner::warp_call(const WarpCall& call, LineId line) {
 }
 
 ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name) {
+  RuntimeSection runtime;
   const int slot = cur_->shared_allocs++;
   SharedCarving::Declared d = shared_.declare(current_, slot, dtype, count, name);
   if (!d.array) fail_in_thread(SimErrorKind::SharedMemory, std::move(d.error), {});
@@ -754,6 +772,7 @@ std::string BlockRunner::cancelled_message() const {
 }
 
 void BlockRunner::check_budget(LineId line) {
+  RuntimeSection runtime;
   const int64_t now = now_ns();
   const bool stop = budget_->cancelled() || operations() > max_ops_ || now > deadline_ns_;
   if (!stop) return;

@@ -202,6 +202,7 @@ class BlockRunner {
   void simt_basic_block(uintptr_t pc);
 
   [[gnu::always_inline]] void barrier(LineId line) {
+    RuntimeSection runtime;
     SimThread& th = *cur_;
     ++th.counters.barriers;
     th.state = ThreadState::AtBarrier;
@@ -268,6 +269,15 @@ class BlockRunner {
   // A write's claim on a global cell during a parallel launch (sim/block_claims.h); true when the
   // launch runs in parallel.
   bool claim_for_write(ArrayStore& a, int index);
+  // Runs a shadow check on the cell's shadow, or on a relaxed copy of it for a global cell during a
+  // parallel attempt, where another block may be at the same cell (sim/block_claims.h).
+  template <class Check>
+  void with_shadow(ArrayStore& a, int index, bool parallel, Check&& check) {
+    if (!parallel || a.space == MemSpace::Shared) return check(a.shadow[index]);
+    CellShadow copy = RelaxedCell::load_shadow(a.shadow[index]);
+    check(copy);
+    RelaxedCell::store_shadow(a.shadow[index], copy);
+  }
   [[noreturn]] void fail_in_thread(SimErrorKind kind, std::string message, std::vector<LineId> lines);
   void fail(SimErrorKind kind, std::string message, std::vector<LineId> lines);
 
@@ -295,6 +305,10 @@ class BlockRunner {
     current_ = target;
     cur_ = to_thread;
     tls_running_thread_counters = to_thread ? &to_thread->counters : nullptr;
+    // This fiber's runtime depth waits on its stack; the next one's (at least 1: it too was
+    // switched out from here) stands until it restores its own.
+    const int depth = tls_runtime_depth;
+    tls_runtime_depth = depth + 1;
 #if defined(SYNCSCOPE_ASAN_FIBERS) || defined(SYNCSCOPE_TSAN_FIBERS)
     void* saved = nullptr;
     before_switch(&saved, to_thread ? fiber_of(*to_thread) : scheduler_fiber_);
@@ -303,6 +317,7 @@ class BlockRunner {
 #else
     switch_context(from, to);
 #endif
+    tls_runtime_depth = depth;
   }
   static FiberIdentity fiber_of(const SimThread& th) {
     return {static_cast<const char*>(th.stack.sp) - th.stack.size, th.stack.size, th.tsan_fiber};

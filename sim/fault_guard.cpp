@@ -51,7 +51,7 @@ Interrupted interrupted_at(void* context) {
 // (not halfway through a switch to it).
 void on_preempt(int sig, siginfo_t*, void* context) {
   const WatchedRunner* watched = tls_watched_runner;
-  if (!watched || !watched->preempt_requested()) return;
+  if (!watched || !watched->preempt_requested() || tls_runtime_depth > 0) return;
   SimThread* const running = tls_running_fiber ? *tls_running_fiber : nullptr;
   FaultLanding* landing = running ? running->fault_landing : nullptr;
   if (!landing) return;

@@ -24,6 +24,19 @@ struct SimThread;
 // block run: the handler finds the running fiber's landing through it, so thread switches pay nothing.
 inline thread_local SimThread* const* tls_running_fiber = nullptr;
 
+// How deep the running fiber is inside the simulator's own code (the API's out-of-line parts, the
+// line table, a context switch): the watchdog's preemption waits while it is above 0, since that code
+// may hold a lock or be halfway through an allocation; it comes back at the next scan. A fiber's
+// depth lives in this variable while it runs and on its stack while it is switched out
+// (BlockRunner::transfer); a kernel starts at 0.
+inline thread_local int tls_runtime_depth = 0;
+struct RuntimeSection {
+  RuntimeSection() { ++tls_runtime_depth; }
+  ~RuntimeSection() { --tls_runtime_depth; }
+  RuntimeSection(const RuntimeSection&) = delete;
+  RuntimeSection& operator=(const RuntimeSection&) = delete;
+};
+
 void enable_fault_guard();
 // The watchdog's signal leaves a guarded kernel the same way (sim/watchdog.h); the watchdog
 // installs it before it sends one.

@@ -50,6 +50,7 @@ class ShadowChecker {
   }
 
   // ---- the general path: every access to a cell in bounds; flags gain kRacy ----
+  // `s` is the cell's shadow, or during a parallel attempt a copy of a global cell's (BlockClaims).
   // This access against the cell's last write: a race within this interval, or with another
   // block's write of an earlier one.
   void check_against_write(HazardKind kind, ArrayStore& a, int index, const CellShadow& s, uint32_t who, int thread,
@@ -62,8 +63,7 @@ class ShadowChecker {
     }
   }
 
-  void check_read(ArrayStore& a, int index, int thread, LineId line, uint8_t& flags) {
-    CellShadow& s = a.shadow[index];
+  void check_read(ArrayStore& a, int index, CellShadow& s, int thread, LineId line, uint8_t& flags) {
     const uint32_t who = who_for(a, thread);
     check_against_write(HazardKind::ReadAfterWrite, a, index, s, who, thread, line, flags);
     if (is_atomic(s.write) && thread_of(s.write) == who) [[unlikely]] {
@@ -81,8 +81,7 @@ class ShadowChecker {
 
   // An atomic read-modify-write: against plain reads and writes only. It is stamped as the cell's
   // last write and as a reader, so a later plain access finds it even after another thread's atomic.
-  void check_atomic(ArrayStore& a, int index, int thread, LineId line, uint8_t& flags) {
-    CellShadow& s = a.shadow[index];
+  void check_atomic(ArrayStore& a, int index, CellShadow& s, int thread, LineId line, uint8_t& flags) {
     const uint32_t who = who_for(a, thread);
     if (!is_atomic(s.write)) check_against_write(HazardKind::WriteAfterWrite, a, index, s, who, thread, line, flags, true);
     check_against_reads(a, index, s, who, thread, line, flags, true);
@@ -95,8 +94,7 @@ class ShadowChecker {
     s.write = mine;
   }
 
-  void check_write(ArrayStore& a, int index, int thread, LineId line, uint8_t& flags) {
-    CellShadow& s = a.shadow[index];
+  void check_write(ArrayStore& a, int index, CellShadow& s, int thread, LineId line, uint8_t& flags) {
     const uint32_t who = who_for(a, thread);
     check_against_write(HazardKind::WriteAfterWrite, a, index, s, who, thread, line, flags);
     check_against_reads(a, index, s, who, thread, line, flags, false);

@@ -6,6 +6,8 @@
 #include <stdexcept>
 #include <utility>
 
+#include "sim/fault_guard.h"
+
 namespace syncscope::sim {
 namespace {
 
@@ -25,6 +27,7 @@ Table& table() {
 }  // namespace
 
 LineId LineTable::intern_slow(const char* file, uint32_t line, const char* function) {
+  RuntimeSection runtime;  // a lock and an allocation: never left halfway by a preemption
   Table& t = table();
   std::lock_guard lock(t.mutex);
   auto key = std::make_pair(std::string(file), line);
