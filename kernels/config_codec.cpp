@@ -1,6 +1,7 @@
 #include "kernels/config_codec.h"
 
 #include <charconv>
+#include <climits>
 #include <type_traits>
 
 namespace syncscope {
@@ -37,6 +38,16 @@ nlohmann::json options_to_json(const RunOptions& o) {
   return j;
 }
 
+std::string whole_number_field(const char* key, const nlohmann::json& v, int& out) {
+  const std::string named = std::string("\"") + key + "\" must be a whole number";
+  if (!v.is_number_integer()) return named + ", got " + v.dump();
+  const bool fits = v.is_number_unsigned() ? v.get<uint64_t>() <= uint64_t{INT_MAX}
+                                           : v.get<int64_t>() >= INT_MIN && v.get<int64_t>() <= INT_MAX;
+  if (!fits) return named + " within " + std::to_string(INT_MIN) + ".." + std::to_string(INT_MAX) + ", got " + v.dump();
+  out = v.get<int>();
+  return "";
+}
+
 std::variant<RunOptions, std::string> options_from_json(const nlohmann::json& j) {
   if (!j.is_object()) return std::string("a configuration is a JSON object");
   if (!j.contains("algorithm") || !j["algorithm"].is_string()) return std::string("\"algorithm\" (text) is missing");
@@ -48,8 +59,9 @@ std::variant<RunOptions, std::string> options_from_json(const nlohmann::json& j)
     const nlohmann::json& v = j[key];
     using F = std::decay_t<decltype(field)>;
     if constexpr (std::is_same_v<F, std::optional<int>>) {
-      if (!v.is_number_integer()) error = std::string("\"") + key + "\" must be a whole number, got " + v.dump();
-      else field = v.get<int>();
+      int number = 0;
+      error = whole_number_field(key, v, number);
+      if (error.empty()) field = number;
     } else if constexpr (std::is_same_v<F, std::optional<std::string>>) {
       if (!v.is_string()) error = std::string("\"") + key + "\" must be text, got " + v.dump();
       else field = v.get<std::string>();
@@ -57,8 +69,9 @@ std::variant<RunOptions, std::string> options_from_json(const nlohmann::json& j)
       if (!v.is_array()) error = std::string("\"") + key + "\" must be a list of block numbers, got " + v.dump();
       for (const auto& b : v) {
         if (!error.empty()) break;
+        int block = 0;
         if (!b.is_number_integer()) error = std::string("\"") + key + "\" must be a list of block numbers, got " + b.dump();
-        else field.push_back(b.get<int>());
+        else if (error = whole_number_field(key, b, block); error.empty()) field.push_back(block);
       }
     }
   });

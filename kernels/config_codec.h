@@ -35,6 +35,9 @@ RunOptions options_of(const RunConfig& c);
 nlohmann::json options_to_json(const RunOptions& o);
 // The options, or a message naming the field and what is wrong with its value. Other keys are ignored.
 std::variant<RunOptions, std::string> options_from_json(const nlohmann::json& j);
+// `"key": v` as an int: "" and `out` set, or why not (not a whole number, or beyond an int: JSON
+// allows any size, and nlohmann's get<int>() would wrap it silently).
+std::string whole_number_field(const char* key, const nlohmann::json& v, int& out);
 
 // ["kogge-stone", "--n", "8", ..., "--block", "0"]: the words after `syncscope run`.
 std::vector<std::string> options_to_args(const RunOptions& o);

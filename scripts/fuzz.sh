@@ -1,19 +1,26 @@
 #!/usr/bin/env bash
 # The libFuzzer targets of tests/fuzz, built with clang, ASan and UBSan (the `fuzz` preset).
-# Usage: scripts/fuzz.sh SECONDS        each target for SECONDS (CI: 30)
-#        scripts/fuzz.sh --runs N       each target for N executions (make fuzz: 1000000)
+# Usage: scripts/fuzz.sh SECONDS [TARGET...]     each target for SECONDS (CI: 30)
+#        scripts/fuzz.sh --runs N [TARGET...]   each target for N executions (make fuzz: 1000000)
+# TARGETs: cli_options input_list scenario layout (default: all four).
 # Each starts from its seed corpus (tests/fuzz/corpus/TARGET, inputs that once failed included);
 # what it learns stays in build-fuzz/corpus. A crash leaves its input in build-fuzz/crashes and
 # fails the script: copy it into the seed corpus and fix the code.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 limit=(-max_total_time="${1:-30}")
-[[ ${1:-} == --runs ]] && limit=(-runs="$2")
+shift || true
+if [[ ${limit[0]} == -max_total_time=--runs ]]; then
+  limit=(-runs="$1")
+  shift
+fi
+targets=("$@")
+[[ ${#targets[@]} -gt 0 ]] || targets=(cli_options input_list scenario layout)
 [[ -f build-fuzz/build.ninja ]] || cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 mkdir -p build-fuzz/crashes
 status=0
-for target in cli_options input_list scenario layout; do
+for target in "${targets[@]}"; do
   mkdir -p "build-fuzz/corpus/$target"
   log="build-fuzz/fuzz_$target.log"
   if build-fuzz/fuzz/fuzz_$target "${limit[@]}" -timeout=10 -rss_limit_mb=4096 -print_final_stats=1 \

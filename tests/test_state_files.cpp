@@ -62,6 +62,16 @@ TEST_F(StateFiles, BadScenariosAreNamedAndNeverBlock) {
   refused(write("latin1.json", "{\"title\": \"caf\xe9\"}"), "binary data at byte 15");
   refused(write("empty.json", ""), "not JSON");
   refused(write("wrong-type.json", R"({"algorithm": "kogge-stone", "n": "eight"})"), "\"n\" must be a whole number, got \"eight\"");
+  // Found by fuzz_scenario (tests/fuzz/corpus/scenario/number-overflow): a number beyond a double
+  // threw past the JSON syntax-error handler and ended the program.
+  refused(write("overflow.json", "444444e444404401{l4444schedule444404401{l_z"), "not JSON ([json.exception.out_of_range.406] number overflow");
+  // Numbers beyond an int are refused, never wrapped.
+  refused(write("big-n.json", R"({"algorithm": "kogge-stone", "n": 4294967304})"),
+          "\"n\" must be a whole number within -2147483648..2147483647, got 4294967304");
+  refused(write("big-step.json", R"({"algorithm": "kogge-stone", "step": -9223372036854775807})"),
+          "\"step\" must be a whole number within -2147483648..2147483647, got -9223372036854775807");
+  refused(write("big-block.json", R"({"algorithm": "kogge-stone", "blocks": [1, 18446744073709551615]})"),
+          "got 18446744073709551615");
   {
     std::ofstream huge(dir_ / "huge.json");
     huge << "{\"title\": \"" << std::string(11 << 20, 'x') << "\"}";

@@ -30,8 +30,7 @@ std::variant<Scenario, std::string> scenario_from_json(const nlohmann::json& j) 
   if (j.contains("title") && j["title"].is_string()) s.title = j["title"].get<std::string>();
   for (auto [key, out] : {std::pair{"launch", &s.launch}, std::pair{"step", &s.step}}) {
     if (!j.contains(key)) continue;
-    if (!j[key].is_number_integer()) return std::string("\"") + key + "\" must be a whole number, got " + j[key].dump();
-    *out = j[key].get<int>();
+    if (std::string why = whole_number_field(key, j[key], *out); !why.empty()) return why;
   }
   if (s.launch < 0 || s.step < 0) return std::string("\"launch\" and \"step\" count from 0");
   return s;
@@ -50,7 +49,7 @@ std::variant<Scenario, std::string> load_scenario(const std::string& path) {
       if (data.is_relative()) s.options.input = "@" + (std::filesystem::path(path).parent_path() / data).lexically_normal().string();
     }
     return result;
-  } catch (const nlohmann::json::parse_error& e) {
+  } catch (const nlohmann::json::exception& e) {  // a syntax error, or a number too large for a double
     return path + ": not JSON (" + e.what() + ")";
   }
 }
