@@ -26,10 +26,11 @@ struct RelaxedCell {
     std::atomic_ref<uint8_t>(a.poison[i]).store(poison, std::memory_order_relaxed);
   }
   static CellShadow load_shadow(CellShadow& s) { return {load(s.write), load(s.read), load(s.other_read)}; }
-  static void store_shadow(CellShadow& s, const CellShadow& v) {
-    store(s.write, v.write);
-    store(s.read, v.read);
-    store(s.other_read, v.other_read);
+  // Puts back the stamps a check changed (`was` is what load_shadow returned); most change one.
+  static void store_shadow(CellShadow& s, const CellShadow& was, const CellShadow& now) {
+    if (!same(was.write, now.write)) store(s.write, now.write);
+    if (!same(was.read, now.read)) store(s.read, now.read);
+    if (!same(was.other_read, now.other_read)) store(s.other_read, now.other_read);
   }
 
  private:
@@ -37,6 +38,9 @@ struct RelaxedCell {
   static T relaxed(T& field) { return std::atomic_ref<T>(field).load(std::memory_order_relaxed); }
   template <class T>
   static void relaxed(T& field, T value) { std::atomic_ref<T>(field).store(value, std::memory_order_relaxed); }
+  static bool same(const AccessStamp& a, const AccessStamp& b) {
+    return a.interval == b.interval && a.who == b.who && a.line == b.line && a.warp_epoch == b.warp_epoch;
+  }
   static AccessStamp load(AccessStamp& s) {
     return {relaxed(s.interval), relaxed(s.who), relaxed(s.line), relaxed(s.warp_epoch)};
   }

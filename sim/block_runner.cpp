@@ -187,7 +187,7 @@ void BlockRunner::thread_main(void* simthread) {
 void BlockRunner::thread_loop(int t) {
   // The fiber outlives blocks: after the kernel returns it waits here for the next block.
   for (;;) {
-    tls_runtime_depth = 1;  // the runtime's, but for the kernel call below (and after a landing)
+    threads_[t].runtime_depth = 1;  // the runtime's, but for the kernel call below (and after a landing)
     // No context switch may happen inside a catch handler: the C++ runtime keeps the exceptions
     // being handled per OS thread, not per fiber.
     bool finished = false;
@@ -195,7 +195,7 @@ void BlockRunner::thread_loop(int t) {
     FaultLanding landing;
     if (fault_guard_enabled()) {
       if (sigsetjmp(landing.where, 0) != 0) {  // the handler cleared the landing
-        tls_runtime_depth = 1;
+        threads_[t].runtime_depth = 1;
         frames_below_abandoned(threads_[t].stack);
         tls_simt_kernel = nullptr;
         watched_.disarm();
@@ -219,22 +219,22 @@ void BlockRunner::thread_loop(int t) {
       if (simt_ && launch_->simt_kernel) {
         SimtCtx ctx(*this, t);
         tls_simt_kernel = this;
-        tls_runtime_depth = 0;
+        threads_[t].runtime_depth = 0;
         launch_->simt_kernel(launch_->closure, ctx);
-        tls_runtime_depth = 1;
+        threads_[t].runtime_depth = 1;
         tls_simt_kernel = nullptr;
       } else {
         SimCtx ctx(*this, t);
-        tls_runtime_depth = 0;
+        threads_[t].runtime_depth = 0;
         launch_->kernel(launch_->closure, ctx);
-        tls_runtime_depth = 1;
+        threads_[t].runtime_depth = 1;
       }
       finished = true;
     } catch (const KernelAbort&) {
-      tls_runtime_depth = 1;
+      threads_[t].runtime_depth = 1;
       tls_simt_kernel = nullptr;
     } catch (const std::exception& e) {
-      tls_runtime_depth = 1;
+      threads_[t].runtime_depth = 1;
       tls_simt_kernel = nullptr;
       fail(SimErrorKind::Kernel, std::string("the kernel threw: ") + e.what(), {});
     }
@@ -282,7 +282,7 @@ void BlockRunner::reset_simt_positions() {
 // so no hook parks a lane during unwinding.
 template <class F>
 decltype(auto) BlockRunner::outside_kernel(F&& work) {
-  RuntimeSection runtime;
+  const RuntimeSection runtime = in_runtime();
   tls_simt_kernel = nullptr;
   if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
     work();
@@ -337,7 +337,7 @@ ArrayStore& BlockRunner::simt_shared_array(DType dtype, int count, const char* n
 }
 
 CellValue BlockRunner::load_bits(ArrayStore& a, int index, LineId line) {
-  RuntimeSection runtime;
+  const RuntimeSection runtime = in_runtime();
   if (simt_) simt_park_before_operation();
   SimThread& th = *cur_;
   const bool shared = a.space == MemSpace::Shared;
@@ -376,7 +376,7 @@ bool BlockRunner::claim_for_write(ArrayStore& a, int index) {
 }
 
 void BlockRunner::store_bits(ArrayStore& a, int index, CellValue v, LineId line) {
-  RuntimeSection runtime;
+  const RuntimeSection runtime = in_runtime();
   if (simt_) simt_park_before_operation();
   SimThread& th = *cur_;
   const bool shared = a.space == MemSpace::Shared;
@@ -442,7 +442,7 @@ uint32_t atomic_result(DType dtype, AtomicOp op, uint32_t old, uint32_t operand,
 
 CellValue BlockRunner::atomic(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare,
                               LineId line) {
-  RuntimeSection runtime;
+  const RuntimeSection runtime = in_runtime();
   if (simt_) simt_park_before_operation();
   SimThread& th = *cur_;
   const bool shared = a.space == MemSpace::Shared;
@@ -489,8 +489,13 @@ CellValue BlockRunner::atomic(ArrayStore& a, int index, AtomicOp op, CellValue o
   return {old, old_poison};
 }
 
+void BlockRunner::record_barrier(LineId line) {
+  const RuntimeSection runtime = in_runtime();
+  emit({EventKind::Barrier, 0, static_cast<uint16_t>(current_), line, 0, 0, 0, 0});
+}
+
 void BlockRunner::fence(LineId line) {
-  RuntimeSection runtime;
+  const RuntimeSection runtime = in_runtime();
   if (simt_) simt_park_before_operation();
   count_operation(line);
   if (recording_) emit({EventKind::Fence, 0, static_cast<uint16_t>(current_), line, 0, 0, 0, 0});
@@ -498,7 +503,7 @@ void BlockRunner::fence(LineId line) {
 }
 
 uint32_t BlockRunner::active_mask(LineId line) {
-  RuntimeSection runtime;
+  const RuntimeSection runtime = in_runtime();
   if (simt_) simt_park_before_operation();
   count_operation(line);
   order_sensitive_ = true;
@@ -594,7 +599,7 @@ void BlockRunner::new_interval() {
 }
 
 void BlockRunner::record_caption(const char* format, const long long* numbers, int count) {
-  RuntimeSection runtime;
+  const RuntimeSection runtime = in_runtime();
   captioned_this_step_ = true;
   std::string text;
   int next = 0;
@@ -678,7 +683,7 @@ void BlockRunner::check_warp_mask(const WarpCall& call, LineId line) {
 }
 
 CellValue BlockRunner::warp_call(const WarpCall& call, LineId line) {
-  RuntimeSection runtime;
+  const RuntimeSection runtime = in_runtime();
   if (simt_) simt_park_before_operation();
   const int t = current_;
   const int w = t / kWarpSize;
@@ -738,7 +743,7 @@ CellValue BlockRunner::warp_call(const WarpCall& call, LineId line) {
 }
 
 ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name) {
-  RuntimeSection runtime;
+  const RuntimeSection runtime = in_runtime();
   const int slot = cur_->shared_allocs++;
   SharedCarving::Declared d = shared_.declare(current_, slot, dtype, count, name);
   if (!d.array) fail_in_thread(SimErrorKind::SharedMemory, std::move(d.error), {});
@@ -772,7 +777,7 @@ std::string BlockRunner::cancelled_message() const {
 }
 
 void BlockRunner::check_budget(LineId line) {
-  RuntimeSection runtime;
+  const RuntimeSection runtime = in_runtime();
   const int64_t now = now_ns();
   const bool stop = budget_->cancelled() || operations() > max_ops_ || now > deadline_ns_;
   if (!stop) return;

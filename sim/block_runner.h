@@ -202,16 +202,16 @@ class BlockRunner {
   void simt_basic_block(uintptr_t pc);
 
   [[gnu::always_inline]] void barrier(LineId line) {
-    RuntimeSection runtime;
     SimThread& th = *cur_;
     ++th.counters.barriers;
     th.state = ThreadState::AtBarrier;
     th.wait_line = line;
     if (at_barrier_++ == 0) barrier_line_ = line;
     else if (line != barrier_line_) barrier_lines_differ_ = true;
-    if (recording_) emit({EventKind::Barrier, 0, static_cast<uint16_t>(current_), line, 0, 0, 0, 0});
-    block_current();
+    if (recording_) record_barrier(line);
+    block_current();  // mid-switch, the fault guard's stack check keeps a preemption off
   }
+  [[gnu::noinline]] void record_barrier(LineId line);
   void sync_warp(LineId line) { warp_call({WarpOp::SyncWarp}, line); }
   // c.caption(...): formatted and passed on only while observers record this block, once a step.
   [[gnu::always_inline]] void caption(const char* format, const long long* numbers, int count) {
@@ -269,14 +269,17 @@ class BlockRunner {
   // A write's claim on a global cell during a parallel launch (sim/block_claims.h); true when the
   // launch runs in parallel.
   bool claim_for_write(ArrayStore& a, int index);
+  // The current simulated thread is in the simulator's own code until this goes out of scope.
+  RuntimeSection in_runtime() { return RuntimeSection(cur_ ? &cur_->runtime_depth : nullptr); }
   // Runs a shadow check on the cell's shadow, or on a relaxed copy of it for a global cell during a
   // parallel attempt, where another block may be at the same cell (sim/block_claims.h).
   template <class Check>
   void with_shadow(ArrayStore& a, int index, bool parallel, Check&& check) {
     if (!parallel || a.space == MemSpace::Shared) return check(a.shadow[index]);
-    CellShadow copy = RelaxedCell::load_shadow(a.shadow[index]);
-    check(copy);
-    RelaxedCell::store_shadow(a.shadow[index], copy);
+    const CellShadow was = RelaxedCell::load_shadow(a.shadow[index]);
+    CellShadow now = was;
+    check(now);
+    RelaxedCell::store_shadow(a.shadow[index], was, now);
   }
   [[noreturn]] void fail_in_thread(SimErrorKind kind, std::string message, std::vector<LineId> lines);
   void fail(SimErrorKind kind, std::string message, std::vector<LineId> lines);
@@ -305,10 +308,6 @@ class BlockRunner {
     current_ = target;
     cur_ = to_thread;
     tls_running_thread_counters = to_thread ? &to_thread->counters : nullptr;
-    // This fiber's runtime depth waits on its stack; the next one's (at least 1: it too was
-    // switched out from here) stands until it restores its own.
-    const int depth = tls_runtime_depth;
-    tls_runtime_depth = depth + 1;
 #if defined(SYNCSCOPE_ASAN_FIBERS) || defined(SYNCSCOPE_TSAN_FIBERS)
     void* saved = nullptr;
     before_switch(&saved, to_thread ? fiber_of(*to_thread) : scheduler_fiber_);
@@ -317,7 +316,6 @@ class BlockRunner {
 #else
     switch_context(from, to);
 #endif
-    tls_runtime_depth = depth;
   }
   static FiberIdentity fiber_of(const SimThread& th) {
     return {static_cast<const char*>(th.stack.sp) - th.stack.size, th.stack.size, th.tsan_fiber};

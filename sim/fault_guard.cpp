@@ -51,10 +51,10 @@ Interrupted interrupted_at(void* context) {
 // (not halfway through a switch to it).
 void on_preempt(int sig, siginfo_t*, void* context) {
   const WatchedRunner* watched = tls_watched_runner;
-  if (!watched || !watched->preempt_requested() || tls_runtime_depth > 0) return;
+  if (!watched || !watched->preempt_requested()) return;
   SimThread* const running = tls_running_fiber ? *tls_running_fiber : nullptr;
   FaultLanding* landing = running ? running->fault_landing : nullptr;
-  if (!landing) return;
+  if (!landing || running->runtime_depth > 0) return;
   const Interrupted at = interrupted_at(context);
   const auto top = reinterpret_cast<uintptr_t>(running->stack.sp);
   if (at.sp > top || at.sp < top - running->stack.size) return;
@@ -117,6 +117,11 @@ std::string describe_fault(const FaultLanding& landing) {
   char text[160];
   std::snprintf(text, sizeof text, "%s at 0x%zx)", name, reinterpret_cast<size_t>(landing.address));
   return text;
+}
+
+int* running_fiber_runtime_depth() {
+  SimThread* const running = tls_running_fiber ? *tls_running_fiber : nullptr;
+  return running ? &running->runtime_depth : nullptr;
 }
 
 }  // namespace syncscope::sim

@@ -7,6 +7,7 @@
 // sanitizer builds see signals as usual.
 #pragma once
 
+#include <atomic>
 #include <csetjmp>
 #include <cstdint>
 #include <string>
@@ -24,18 +25,30 @@ struct SimThread;
 // block run: the handler finds the running fiber's landing through it, so thread switches pay nothing.
 inline thread_local SimThread* const* tls_running_fiber = nullptr;
 
-// How deep the running fiber is inside the simulator's own code (the API's out-of-line parts, the
-// line table, a context switch): the watchdog's preemption waits while it is above 0, since that code
-// may hold a lock or be halfway through an allocation; it comes back at the next scan. A fiber's
-// depth lives in this variable while it runs and on its stack while it is switched out
-// (BlockRunner::transfer); a kernel starts at 0.
-inline thread_local int tls_runtime_depth = 0;
-struct RuntimeSection {
-  RuntimeSection() { ++tls_runtime_depth; }
-  ~RuntimeSection() { --tls_runtime_depth; }
+// While a simulated thread is inside the simulator's own code (the API's out-of-line parts, the line
+// table), the watchdog's preemption waits: that code may hold a lock or be halfway through an
+// allocation; the signal comes again at the next scan. Each fiber counts its own depth
+// (SimThread::runtime_depth, 0 while its kernel runs), so a context switch costs nothing extra; the
+// signal fences keep the count where the code it guards is.
+class RuntimeSection {
+ public:
+  explicit RuntimeSection(int* depth) : depth_(depth) {
+    if (depth_) ++*depth_;
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+  }
+  ~RuntimeSection() {
+    std::atomic_signal_fence(std::memory_order_seq_cst);
+    if (depth_) --*depth_;
+  }
   RuntimeSection(const RuntimeSection&) = delete;
   RuntimeSection& operator=(const RuntimeSection&) = delete;
+
+ private:
+  int* depth_;
 };
+// The running fiber's depth (nullptr outside a guarded block run), for code that does not know its
+// runner.
+int* running_fiber_runtime_depth();
 
 void enable_fault_guard();
 // The watchdog's signal leaves a guarded kernel the same way (sim/watchdog.h); the watchdog

@@ -31,6 +31,7 @@ struct SimThread {
   uint32_t simt_op = 0;
   void* tsan_fiber = nullptr;  // ThreadSanitizer builds only (sim/context_switch.h)
   FaultLanding* fault_landing = nullptr;  // while its kernel runs, where a fault returns to (sim/fault_guard.h)
+  int runtime_depth = 0;                  // inside the simulator's own code: no preemption (RuntimeSection)
 };
 
 }  // namespace syncscope::sim

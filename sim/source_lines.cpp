@@ -27,7 +27,7 @@ Table& table() {
 }  // namespace
 
 LineId LineTable::intern_slow(const char* file, uint32_t line, const char* function) {
-  RuntimeSection runtime;  // a lock and an allocation: never left halfway by a preemption
+  const RuntimeSection runtime(running_fiber_runtime_depth());  // a lock and an allocation: never left halfway
   Table& t = table();
   std::lock_guard lock(t.mutex);
   auto key = std::make_pair(std::string(file), line);
