@@ -19,11 +19,24 @@
 namespace syncscope::sim {
 
 struct RelaxedCell {
-  static uint32_t bits(ArrayStore& a, int i) { return std::atomic_ref<uint32_t>(a.bits[i]).load(std::memory_order_relaxed); }
-  static uint8_t poison(ArrayStore& a, int i) { return std::atomic_ref<uint8_t>(a.poison[i]).load(std::memory_order_relaxed); }
-  static void store(ArrayStore& a, int i, uint32_t bits, uint8_t poison) {
-    std::atomic_ref<uint32_t>(a.bits[i]).store(bits, std::memory_order_relaxed);
-    std::atomic_ref<uint8_t>(a.poison[i]).store(poison, std::memory_order_relaxed);
+  struct Contents {
+    uint32_t bits;
+    uint8_t poison;
+  };
+  // A cell's value and poison byte: relaxed atomics while `concurrent` (a parallel attempt).
+  static Contents read(ArrayStore& a, int i, bool concurrent) {
+    if (!concurrent) return {a.bits[i], a.poison[i]};
+    return {std::atomic_ref<uint32_t>(a.bits[i]).load(std::memory_order_relaxed),
+            std::atomic_ref<uint8_t>(a.poison[i]).load(std::memory_order_relaxed)};
+  }
+  static void write(ArrayStore& a, int i, Contents c, bool concurrent) {
+    if (!concurrent) {
+      a.bits[i] = c.bits;
+      a.poison[i] = c.poison;
+      return;
+    }
+    std::atomic_ref<uint32_t>(a.bits[i]).store(c.bits, std::memory_order_relaxed);
+    std::atomic_ref<uint8_t>(a.poison[i]).store(c.poison, std::memory_order_relaxed);
   }
   static CellShadow load_shadow(CellShadow& s) { return {load(s.write), load(s.read), load(s.other_read)}; }
   // Puts back the stamps a check changed (`was` is what load_shadow returned); most change one.

@@ -204,11 +204,10 @@ void BlockRunner::thread_loop(int t) {
                "thread " + std::to_string(t) + " of block " + std::to_string(block_linear_) + " crashed: " +
                    describe_fault(landing) + " - a pointer or index outside the kernel API?",
                {});
-        else
-          fail(budget_->cancelled() ? SimErrorKind::Cancelled
-               : operations() > max_ops_ ? SimErrorKind::StepBudget
-                                    : SimErrorKind::TimeBudget,
-               stopped_kernel_message(t, reinterpret_cast<uintptr_t>(landing.address)), {});
+        else {
+          BudgetStop stop = budget_stop(t, kNoLine, reinterpret_cast<uintptr_t>(landing.address));
+          fail(stop.kind, std::move(stop.message), {});
+        }
         threads_[t].state = ThreadState::Failed;
         transfer(kScheduler);
         continue;
@@ -351,8 +350,8 @@ CellValue BlockRunner::load_bits(ArrayStore& a, int index, LineId line) {
   } else {
     const bool parallel = claims_.active();
     if (!shared && parallel) claims_.claim(a, index, block_linear_, false);
-    bits = parallel ? RelaxedCell::bits(a, index) : a.bits[index];
-    const uint8_t poison = parallel ? RelaxedCell::poison(a, index) : a.poison[index];
+    const auto [cell_bits, poison] = RelaxedCell::read(a, index, parallel);
+    bits = cell_bits;
     if (poison) [[unlikely]] {
       flags |= kValuePoison;
       if (poison == kNeverWritten) shadow_.uninitialized_read(a, index, current_, line);
@@ -390,17 +389,12 @@ void BlockRunner::store_bits(ArrayStore& a, int index, CellValue v, LineId line)
     shadow_.out_of_bounds(a, index, current_, line, true);
   } else {
     const bool parallel = claim_for_write(a, index);
-    old = parallel ? RelaxedCell::bits(a, index) : a.bits[index];
-    const uint8_t old_poison = parallel ? RelaxedCell::poison(a, index) : a.poison[index];
+    const auto [old_bits, old_poison] = RelaxedCell::read(a, index, parallel);
+    old = old_bits;
     if (old_poison) flags |= kOldPoison;
     with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_write(a, index, s, current_, line, flags); });
     if (keep_undo_log_ && !shared) undo_.push_back({&a, index, old, old_poison});
-    if (parallel) {
-      RelaxedCell::store(a, index, bits, v.poison ? kDerivedFromPoison : 0);
-    } else {
-      a.bits[index] = bits;
-      a.poison[index] = v.poison ? kDerivedFromPoison : 0;
-    }
+    RelaxedCell::write(a, index, {bits, static_cast<uint8_t>(v.poison ? kDerivedFromPoison : 0)}, parallel);
   }
   if (recording_)
     emit({shared ? EventKind::SharedWrite : EventKind::GlobalWrite, flags, static_cast<uint16_t>(current_), line,
@@ -459,8 +453,8 @@ CellValue BlockRunner::atomic(ArrayStore& a, int index, AtomicOp op, CellValue o
     shadow_.out_of_bounds(a, index, current_, line, true);
   } else {
     const bool parallel = claim_for_write(a, index);
-    old = parallel ? RelaxedCell::bits(a, index) : a.bits[index];
-    const uint8_t old_poison_byte = parallel ? RelaxedCell::poison(a, index) : a.poison[index];
+    const auto [old_bits, old_poison_byte] = RelaxedCell::read(a, index, parallel);
+    old = old_bits;
     old_poison = old_poison_byte != 0;
     if (old_poison) {
       flags |= kOldPoison;
@@ -472,12 +466,7 @@ CellValue BlockRunner::atomic(ArrayStore& a, int index, AtomicOp op, CellValue o
     bool poison = operand.poison || (op != AtomicOp::Exch && old_poison) || (op == AtomicOp::Cas && compare.poison);
     if (op == AtomicOp::Cas && stored == old && !compare.poison) poison = old_poison;
     if (poison) flags |= kValuePoison;
-    if (parallel) {
-      RelaxedCell::store(a, index, stored, poison ? kDerivedFromPoison : 0);
-    } else {
-      a.bits[index] = stored;
-      a.poison[index] = poison ? kDerivedFromPoison : 0;
-    }
+    RelaxedCell::write(a, index, {stored, static_cast<uint8_t>(poison ? kDerivedFromPoison : 0)}, parallel);
   }
   if (recording_) {
     Event e{shared ? EventKind::SharedWrite : EventKind::GlobalWrite, flags, static_cast<uint16_t>(current_), line,
@@ -779,8 +768,7 @@ std::string BlockRunner::cancelled_message() const {
 void BlockRunner::check_budget(LineId line) {
   const RuntimeSection runtime = in_runtime();
   const int64_t now = now_ns();
-  const bool stop = budget_->cancelled() || operations() > max_ops_ || now > deadline_ns_;
-  if (!stop) return;
+  if (!budget_->cancelled() && operations() <= max_ops_ && now <= deadline_ns_) return;
   if (line == kNoLine) {
     // At a basic block of a SIMT twin: the coverage hook calling here may not throw (the compiler
     // gives its call sites no unwind entries). Out of time, its address names the line only
@@ -800,9 +788,10 @@ void BlockRunner::check_budget(LineId line) {
     return;  // no landing (a built-in kernel): its next API call stops it
   }
   watched_.disarm();  // the message takes a while (addr2line): no preemption halfway through it
-  if (budget_->cancelled()) fail_in_thread(SimErrorKind::Cancelled, cancelled_message(), {});
-  if (operations() > max_ops_) fail_in_thread(SimErrorKind::StepBudget, too_many_operations_message(current_, LineTable::describe(line)), {line});
-  fail_in_thread(SimErrorKind::TimeBudget, runaway_message(current_, LineTable::describe(line), now), {line});
+  BudgetStop stop = budget_stop(current_, line, 0);
+  std::vector<LineId> lines;
+  if (stop.kind != SimErrorKind::Cancelled) lines.push_back(line);
+  fail_in_thread(stop.kind, std::move(stop.message), std::move(lines));
 }
 
 std::string BlockRunner::too_many_operations_message(int thread, const std::string& last_line) const {
@@ -811,11 +800,12 @@ std::string BlockRunner::too_many_operations_message(int thread, const std::stri
          "it); is a loop endless? T" + std::to_string(thread) + " was at " + last_line;
 }
 
-std::string BlockRunner::stopped_kernel_message(int thread, uintptr_t pc) const {
-  if (budget_->cancelled()) return cancelled_message();
-  const std::string where = last_line_of(thread, kNoLine, pc);
-  if (operations() > max_ops_) return too_many_operations_message(thread, where);
-  return runaway_message(thread, where, now_ns());
+BlockRunner::BudgetStop BlockRunner::budget_stop(int thread, LineId line, uintptr_t pc) const {
+  if (budget_->cancelled()) return {SimErrorKind::Cancelled, cancelled_message()};
+  const int64_t now = now_ns();
+  const std::string where = last_line_of(thread, line, pc);
+  if (operations() > max_ops_) return {SimErrorKind::StepBudget, too_many_operations_message(thread, where)};
+  return {SimErrorKind::TimeBudget, runaway_message(thread, where, now)};
 }
 
 bool BlockRunner::over_budget_at_barrier(LineId line) {

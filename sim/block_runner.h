@@ -259,8 +259,13 @@ class BlockRunner {
   std::string runaway_message(int thread, const std::string& last_line, int64_t stopped_ns) const;
   std::string cancelled_message() const;
   std::string too_many_operations_message(int thread, const std::string& last_line) const;
-  // Why a thread was taken out of its kernel through its landing (the watchdog, or check_budget).
-  std::string stopped_kernel_message(int thread, uintptr_t pc) const;
+  // Why the budget stops the block, with `thread` at `line` (or, without one, at `pc`: an
+  // interrupted instruction); the place is looked up only when the message names it.
+  struct BudgetStop {
+    SimErrorKind kind;
+    std::string message;
+  };
+  BudgetStop budget_stop(int thread, LineId line, uintptr_t pc) const;
   // Where thread t is, as best known: `line` (its current operation's), else the SIMT twin's
   // basic block or `pc` (an interrupted instruction) resolved through the debug information.
   std::string last_line_of(int t, LineId line, uintptr_t pc) const;

@@ -47,6 +47,11 @@ const char* endless_loop() { return kSpinsCanBePreempted ? "spin" : "accesses"; 
   GTEST_SKIP() << "ThreadSanitizer defers the watchdog's signal until the thread enters its runtime, which " \
                   "this loop never does"
 
+#define SKIP_WHERE_RUNAWAY_CANNOT_BE_TIMED(bug, tpb)                                                   \
+  SKIP_WHERE_SPINS_CANNOT_BE_PREEMPTED(bug);                                                          \
+  if (!kThousandFibersStartInTime && (tpb) > 64)                                                      \
+  GTEST_SKIP() << "under ThreadSanitizer 1024 fibers take longer than the budget to reach the first barrier"
+
 std::string seconds(double s) {
   std::ostringstream out;
   out << s;
@@ -77,9 +82,7 @@ class RunawayKinds : public ::testing::TestWithParam<std::tuple<std::string, int
 
 TEST_P(RunawayKinds, StopsWithinTheBudgetNamingTheThread) {
   const auto& [bug, tpb] = GetParam();
-  SKIP_WHERE_SPINS_CANNOT_BE_PREEMPTED(bug);
-  if (!kThousandFibersStartInTime && tpb > 64)
-    GTEST_SKIP() << "under ThreadSanitizer 1024 fibers take longer than the budget to reach the first barrier";
+  SKIP_WHERE_RUNAWAY_CANNOT_BE_TIMED(bug, tpb);
   const double budget = 0.25 * kSlow;
   for (const char* schedule : {"lockstep", "forward"}) {
     SCOPED_TRACE(bug + " tpb " + std::to_string(tpb) + " " + schedule);
@@ -181,9 +184,7 @@ TEST(Budget, TimeLimitIsCheckedAndKeptInScenarios) {
 // Each runaway kind and block size through the app's session, as the GUI runs it.
 TEST_P(RunawayKinds, TheSessionShowsItAsAFailedRunWithoutBlockingAFrame) {
   const auto& [bug, tpb] = GetParam();
-  SKIP_WHERE_SPINS_CANNOT_BE_PREEMPTED(bug);
-  if (!kThousandFibersStartInTime && tpb > 64)
-    GTEST_SKIP() << "under ThreadSanitizer 1024 fibers take longer than the budget to reach the first barrier";
+  SKIP_WHERE_RUNAWAY_CANNOT_BE_TIMED(bug, tpb);
   const double budget = 0.25 * kSlow;
   app::AppState state;
   app::Session session(state, user::runaway_registry());
