@@ -60,6 +60,14 @@ SYNCSCOPE_HOST_DEVICE inline int popc(unsigned bits) {
 #endif
 }
 
+// Four consecutive elements moved by one 16-byte access: `Vec4<T> v = c.load_vec4(x, i);` reads
+// x[i..i+3] and `c.store_vec4(y, i, v)` writes them (CUDA's int4/float4 loads). On the GPU `i`
+// must be a multiple of 4 (the access is 16-byte aligned); the simulator records four accesses.
+template <class T>
+struct alignas(16) Vec4 {
+  T x, y, z, w;
+};
+
 // The element type a kernel computes with: float/int on the GPU, the simulator's tracked scalar on
 // the CPU. Kernels write `using T = value_of<Array>;` and then use T like a plain number.
 template <class Array>

@@ -80,6 +80,9 @@ struct AlgoInfo {
   bool two_dimensional = false;  // uses --rows
   std::vector<std::string> sources;  // kernel files, repository-relative, for the code panel
   std::vector<BugInfo> bugs = {};    // variants with a classic race or guard mistake
+  // Float sums whose order the GPU's timing decides (atomics, look-back): the GPU's float32 result
+  // can differ from the simulator's in the last bits; int32 results are exact either way.
+  bool float_order_depends_on_timing = false;
 };
 
 constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }

@@ -8,6 +8,8 @@
 #include "kernels/block_reduce.h"
 #include "kernels/hierarchical_scan.h"
 #include "kernels/kogge_stone.h"
+#include "kernels/reduce_ladder.h"
+#include "kernels/scan_ladder.h"
 #include "kernels/two_phase_scan.h"
 
 namespace syncscope::kernels {
@@ -16,6 +18,9 @@ template <class... Algorithm>
 struct AlgorithmList {};
 
 using Algorithms =
-    AlgorithmList<KoggeStone, TwoPhaseScan, HierarchicalScan, BlockExclusiveSum, AxisSum, BlockReduce>;
+    AlgorithmList<KoggeStone, TwoPhaseScan, HierarchicalScan, BlockExclusiveSum, AxisSum, BlockReduce,
+                  ReduceInterleavedDivergent, ReduceInterleavedStrided, ReduceSequential, ReduceFirstAddOnLoad,
+                  ReduceUnrollLastWarp, ReduceCompleteUnroll, ReduceMultiplePerThread, ReduceShuffleVec4,
+                  ReduceSinglePass, ScanBrentKungPadded, ScanReduceThenScan, ScanDecoupledLookback>;
 
 }  // namespace syncscope::kernels

@@ -13,7 +13,7 @@ cp build-device/syncscope build-device/tests/syncscope_gpu_tests build-device/te
 for lib in libboost_context.so.1.74.0 libbenchmark.so.1debian; do cp -L "/usr/lib/x86_64-linux-gnu/$lib" .device/lib/; done
 mkdir -p .device/assets && cp -r assets/scenarios .device/assets/
 [[ -n "${BEFORE_BENCH:-}" ]] && cp "$BEFORE_BENCH" .device/syncscope_bench_before
-cp scripts/device-gpu-check.sh scripts/racecheck_compare.py .device/
+cp scripts/device-gpu-check.sh scripts/device-perf.sh scripts/racecheck_compare.py .device/
 # The starter kernel files, with their CPU libraries compiled here (the device has no Boost
 # headers), at one absolute path both machines share.
 mkdir -p .device/starters /tmp/syncscope-starters && cp assets/kernels/*.h .device/starters/ && cp assets/kernels/*.h /tmp/syncscope-starters/

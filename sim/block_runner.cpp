@@ -458,7 +458,9 @@ CellValue BlockRunner::atomic(ArrayStore& a, int index, AtomicOp op, CellValue o
     old_poison = old_poison_byte != 0;
     if (old_poison) {
       flags |= kOldPoison;
-      if (old_poison_byte == kNeverWritten) shadow_.uninitialized_read(a, index, current_, line);
+      // An exchange stores a value that does not depend on the old one: filling a cell nothing
+      // wrote yet is how a block publishes (the old value it returns is still shown as ?).
+      if (old_poison_byte == kNeverWritten && op != AtomicOp::Exch) shadow_.uninitialized_read(a, index, current_, line);
     }
     with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_atomic(a, index, s, current_, line, flags); });
     if (keep_undo_log_ && !shared) undo_.push_back({&a, index, old, old_poison_byte});

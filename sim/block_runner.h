@@ -290,7 +290,13 @@ class BlockRunner {
   void fail(SimErrorKind kind, std::string message, std::vector<LineId> lines);
 
   void record_caption(const char* format, const long long* numbers, int count);
-  void emit(const Event& e) {
+  void emit(Event e) {
+    // Lockstep: mark the first event of each warp instruction, so that observers can tell which
+    // accesses the lanes made together (bank conflicts, divergence: sim/warp_instructions.h).
+    if (simt_ && scheduler_.simt_group_serial() != last_emitted_group_) {
+      last_emitted_group_ = scheduler_.simt_group_serial();
+      e.flags |= kWarpInstructionStart;
+    }
     for (EventObserver* o : observers_) o->on_event(e);
   }
 
@@ -359,6 +365,7 @@ class BlockRunner {
   int threads_per_block_ = 0;
   Mode mode_ = Mode::Scheduled;
   bool switch_each_access_ = false;  // random: any runnable thread after each access
+  uint32_t last_emitted_group_ = ~0u;  // the scheduler's group serial of the last event emitted
   bool simt_ = false;                // lockstep: lanes park before each operation (pick_simt)
   bool recording_ = false;       // observers attached
   bool fast_accesses_ = false;   // neither recording nor switching at every access

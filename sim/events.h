@@ -35,6 +35,8 @@ enum EventFlag : uint8_t {
   kOwnValue = 16,       // shuffle: the lane kept its own value (source lane out of range)
   kRaceInOneWarp = 32,  // with kRacy: every race this access completed is between lanes of one warp (a warning)
   kAtomic = 64,         // a write event that is an atomic read-modify-write (Event::atomic says which)
+  kWarpInstructionStart = 128,  // lockstep: the first event of a warp instruction (the lanes' accesses that follow,
+                                // up to the next such event, were made together)
 };
 
 struct Event {

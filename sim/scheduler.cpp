@@ -83,6 +83,7 @@ int Scheduler::pick_simt() {
       if (simt_group_open_) {
         simt_warp_ = w;
         simt_lane_ = 0;
+        ++simt_group_serial_;
       }
     }
     if (!simt_group_open_) return -1;

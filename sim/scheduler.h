@@ -26,6 +26,8 @@ class Scheduler {
 
   // Lockstep: the lanes (bit per lane of the warp) executing the current warp instruction together.
   uint32_t simt_group_lanes() const { return simt_group_lanes_; }
+  // Lockstep: changes each time a warp instruction begins.
+  uint32_t simt_group_serial() const { return simt_group_serial_; }
   // The next thread to run, or -1 when none is runnable.
   [[gnu::always_inline]] int pick() {
     if (forward_order_) {
@@ -55,6 +57,7 @@ class Scheduler {
   uint32_t simt_group_op_ = 0;
   uint32_t simt_group_lanes_ = 0;  // the lanes at that position when the instruction began
   int simt_lane_ = 0;
+  uint32_t simt_group_serial_ = 0;
 };
 
 }  // namespace syncscope::sim

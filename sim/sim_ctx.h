@@ -218,6 +218,30 @@ class WarpOps {
     return cell.atomic(AtomicOp::Cas, v, compare);
   }
 
+  // Relaxed atomic load and store (cuda::atomic_ref on the GPU). Here a compare-and-swap that swaps
+  // 0 for 0 (it changes nothing and returns the cell) and an exchange: atomics, so they never race
+  // with other atomics, and a plain access of the same cell in the same step races with them.
+  template <class V, class A>
+  V atomic_load(ElemRef<V, A> cell) { return cell.atomic(AtomicOp::Cas, V(0), V(0)); }
+  template <class V, class A>
+  void atomic_store(ElemRef<V, A> cell, std::type_identity_t<V> v) { cell.atomic(AtomicOp::Exch, v); }
+
+  // The GPU's 16-byte vector access, here as four accesses of one line.
+  template <class V, class A>
+  Vec4<V> load_vec4(ArrayView<V, A> a, int i, SourceLocation loc = SourceLocation::current()) {
+    using Index = typename A::Index;
+    return {a[Index(i, loc)], a[Index(i + 1, loc)], a[Index(i + 2, loc)], a[Index(i + 3, loc)]};
+  }
+  template <class V, class A>
+  void store_vec4(ArrayView<V, A> a, int i, Vec4<std::type_identity_t<V>> v,
+                  SourceLocation loc = SourceLocation::current()) {
+    using Index = typename A::Index;
+    a[Index(i, loc)] = v.x;
+    a[Index(i + 1, loc)] = v.y;
+    a[Index(i + 2, loc)] = v.z;
+    a[Index(i + 3, loc)] = v.w;
+  }
+
  private:
   Ctx& self() { return static_cast<Ctx&>(*this); }
   template <class V>
@@ -323,6 +347,10 @@ class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
   using WarpOps<SimtCtx>::atomic_max;
   using WarpOps<SimtCtx>::atomic_exch;
   using WarpOps<SimtCtx>::atomic_cas;
+  using WarpOps<SimtCtx>::atomic_load;
+  using WarpOps<SimtCtx>::atomic_store;
+  using WarpOps<SimtCtx>::load_vec4;
+  using WarpOps<SimtCtx>::store_vec4;
   template <class T>
   ArrayView<Val<storage_t<T>>, SimtAccess> make_shared_array(int count, const char* name = nullptr) {
     using S = storage_t<T>;

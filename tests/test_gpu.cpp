@@ -27,7 +27,10 @@ void expect_gpu_equals_simulator(const RunResult& r, const GpuRun& gpu) {
   SCOPED_TRACE(r.config.describe());
   ASSERT_TRUE(gpu.ok) << gpu.error;
   const BitComparison bits = compare_bits(r.sim.output_bits, gpu.output_bits, r.sim.output_poison);
-  EXPECT_TRUE(bits.identical) << bits.differing << " elements differ from the simulator, first at "
+  // Float sums in an order the GPU's timing picks (look-back) match the reference, not every bit.
+  const bool order_by_timing =
+      r.config.algorithm->info.float_order_depends_on_timing && r.config.problem.dtype == DType::Float32;
+  EXPECT_TRUE(bits.identical || order_by_timing) << bits.differing << " elements differ from the simulator, first at "
                               << (bits.differing_indices.empty() ? -1 : bits.differing_indices[0]);
   const Comparison ref = compare_with_reference(r.config.problem.dtype, gpu.output_bits,
                                                 std::vector<uint8_t>(gpu.output_bits.size(), 0), r.expected);

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "app/command_line/config_args.h"
+#include "app/cli/perf_command.h"
 #include "app/cli/report.h"
 #include "kernels/kernel_file.h"
 #include "kernels/outcomes.h"
@@ -147,6 +148,11 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                   "run R times on the GPU (alone: 100) and count the distinct outputs, next to every schedule's")
       ->expected(0, 1);
   run->add_flag("--json", flags.json, "one JSON document instead of text");
+  PerfArgs perf_args;
+  auto* perf = app.add_subcommand("perf",
+                                  "time both kernel ladders on the GPU against a copy and CUB (or --show saved "
+                                  "results)");
+  add_perf_options(*perf, perf_args);
 
   try {
     std::vector<std::string> reversed(args.rbegin(), args.rend());
@@ -169,6 +175,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       return kExitRan;
     }
     if (run->parsed()) return run_command(config, flags, out, err, stage);
+    if (perf->parsed()) return perf_command(perf_args, out, err);
     // No command: the default demo, step by step.
     ConfigArgs demo;
     demo.options.algorithm = "kogge-stone";

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <iomanip>
 #include <map>
 #include <sstream>
@@ -108,19 +109,22 @@ GpuReport run_gpu_side(const RunResult& r) {
 }
 
 void print_list(std::ostream& out, const Registry& registry) {
+  size_t width = 20;
+  for (const auto& e : registry.all()) width = std::max(width, e.info.name.size());
+  const int column = static_cast<int>(width) + 2;
   for (const std::string& group : registry.groups()) {
     out << group << "\n";
     for (const auto& e : registry.all()) {
       const AlgoInfo& a = e.info;
       if (a.group != group) continue;
       const Problem& d = a.defaults;
-      out << "  " << std::left << std::setw(21) << a.name << std::right << a.title << "\n";
-      out << "  " << std::string(21, ' ') << "defaults: --n " << d.n;
+      out << "  " << std::left << std::setw(column) << a.name << std::right << a.title << "\n";
+      out << "  " << std::string(column, ' ') << "defaults: --n " << d.n;
       if (a.two_dimensional) out << " --rows " << d.rows;
       out << " --tpb " << d.tpb << " --dtype " << sim::to_string(d.dtype) << " --input iota\n";
-      out << "  " << std::string(21, ' ') << "from " << a.origin << "\n";
+      out << "  " << std::string(column, ' ') << "from " << a.origin << "\n";
       for (const BugInfo& b : a.bugs)
-        out << "  " << std::string(21, ' ') << "--bug " << std::left << std::setw(24) << b.name << std::right << b.shows
+        out << "  " << std::string(column, ' ') << "--bug " << std::left << std::setw(24) << b.name << std::right << b.shows
             << "\n";
     }
   }

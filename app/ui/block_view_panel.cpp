@@ -153,6 +153,7 @@ void draw_cell(ImDrawList* dl, const Theme& th, const app::CellView& c, float x,
   const ImVec2 a(x + 1, y), b(x + w - 1, y + h);
   dl->AddRectFilled(a, b, fill, w > 8 ? 2.0f : 0.0f);
   if (c.poison) hatch(dl, a, b, th.poison);
+  if (c.bank_conflict > 1) dl->AddRectFilled(a, ImVec2(b.x, a.y + std::max(3.0f, h * 0.18f)), th.bank_conflict);
   if (c.racy) dl->AddRect(a, b, c.race_within_warp ? th.warning : th.race, 2, 0, 2.5f);
   else if (after && c.written) dl->AddRect(a, b, th.written, 2, 0, 2);
   else if (!after && c.read) dl->AddRect(a, b, th.read, 2, 0, 2);
@@ -179,6 +180,9 @@ void cell_tooltip(const UiContext& ui, const RunResult& run, const app::BlockVie
   if (!readers.empty()) ImGui::Text("read in this step by%s", readers.c_str());
   if (!writers.empty()) ImGui::Text("written in this step by%s", writers.c_str());
   if (a.before[index].racy || a.after[index].racy) ImGui::TextColored(ImColor(ui.theme.race), "part of a data race");
+  if (const int n = std::max(a.before[index].bank_conflict, a.after[index].bank_conflict); n > 1)
+    ImGui::TextColored(ImColor(ui.theme.bank_conflict), "bank %d: its warp instruction had a %d-way bank conflict",
+                       (a.word_offset + index) % kWarpSize, n);
   ImGui::EndTooltip();
 }
 
@@ -534,7 +538,7 @@ int replay_controls(UiContext& ui, const RunResult& run, const app::BlockViewMod
 
 // What the legend needs to explain: the marks on show.
 struct LegendNeeds {
-  bool poison = false, race = false, warning = false, idle = false;
+  bool poison = false, race = false, warning = false, idle = false, bank_conflict = false;
 };
 
 LegendNeeds legend_needs(const std::vector<const app::BlockViewModel*>& models) {
@@ -543,6 +547,7 @@ LegendNeeds legend_needs(const std::vector<const app::BlockViewModel*>& models) 
     n.poison |= c.poison;
     n.race |= c.racy && !c.race_within_warp;
     n.warning |= c.racy && c.race_within_warp;
+    n.bank_conflict |= c.bank_conflict > 1;
   };
   for (const auto* m : models) {
     for (const auto& a : m->arrays) {
@@ -569,6 +574,7 @@ std::vector<LegendItem> legend_items(const Theme& th, const LegendNeeds& needs) 
   if (needs.race) items.push_back({th.race, "race across warps (error)"});
   if (needs.warning) items.push_back({th.warning, "race inside one warp: depends on scheduling (warning)"});
   if (needs.idle) items.push_back({th.thread_idle, "idle thread"});
+  if (needs.bank_conflict) items.push_back({th.bank_conflict, "bank conflict (lanes of one warp instruction in one bank)"});
   return items;
 }
 
@@ -752,6 +758,11 @@ void draw_block_view_panel(UiContext& ui) {
     if (!presenter) {
       if (shown.caption != shown.activity) text_fitted(ui, shown.activity, true);
       else ImGui::NewLine();  // the line is there in every step
+    }
+    if (!shown.bank_conflicts.empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ui.theme.bank_conflict);
+      text_fitted(ui, shown.bank_conflicts, true);
+      ImGui::PopStyleColor();
     }
   }
   const int replay = models.size() == 1 ? replay_controls(ui, *run, *models.front(), launch, step) : -1;

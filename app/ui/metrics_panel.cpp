@@ -1,5 +1,6 @@
 // Metrics: per-thread reads and writes of global and shared memory (max and total, as GPU-Puzzles
-// scores them), barriers, additions, and how many threads were active in each step.
+// scores them), barriers, additions, the whole run per input element, the shown block's warp
+// instructions (divergent, bank-conflicted; lockstep), and how many threads were active each step.
 #include <imgui.h>
 
 #include <cstdio>
@@ -32,6 +33,21 @@ void draw_metrics_panel(UiContext& ui) {
     }
     ImGui::EndTable();
   }
+  auto facts = [&](const char* id, const std::vector<app::MetricFact>& rows) {
+    if (rows.empty() || !ImGui::BeginTable(id, 2, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) return;
+    for (const app::MetricFact& f : rows) {
+      ImGui::TableNextRow();
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(f.label.c_str());
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted(f.value.c_str());
+    }
+    ImGui::EndTable();
+  };
+  text_fitted(ui, "whole run, per input element", true);
+  facts("per_element", m.per_element);
+  if (!m.warp_scope.empty()) text_fitted(ui, m.warp_scope, true);
+  facts("warp", m.warp);
   if (!m.active_threads.empty()) {
     char active[128];
     std::snprintf(active, sizeof active, "active threads per step (step %d: %.0f of %d)", m.current_step,

@@ -1,5 +1,7 @@
 #include "app/view/block_view_model.h"
 
+#include "sim/warp_instructions.h"
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -151,6 +153,32 @@ std::string plural(size_t n, const char* one, const char* many) { return std::to
 
 }  // namespace
 
+// Lockstep only (other schedules do not group accesses into warp instructions): every shared cell
+// touched by a warp instruction whose lanes met in a bank gets that instruction's n-way.
+void mark_bank_conflicts(const sim::Trace& t, int launch, const sim::StepTrace& st, const std::map<int, int>& row_of,
+                         BlockViewModel& m) {
+  std::vector<bool> exited;  // divergence is not drawn here
+  int conflicted = 0, worst = 0;
+  for (const sim::WarpInstruction& w : sim::warp_instructions(st, t, launch, exited)) {
+    if (!w.shared || w.conflict_degree < 2) continue;
+    ++conflicted;
+    worst = std::max(worst, w.conflict_degree);
+    for (int k : w.events) {
+      const sim::Event& e = st.events[k];
+      auto row = row_of.find(e.array);
+      if (row == row_of.end() || e.flags & sim::kOutOfBounds) continue;
+      SharedArrayView& a = m.arrays[row->second];
+      std::vector<CellView>& cells = e.is_read() ? a.before : a.after;
+      if (e.index < static_cast<int>(cells.size()))
+        cells[e.index].bank_conflict = std::max(cells[e.index].bank_conflict, w.conflict_degree);
+    }
+  }
+  if (conflicted > 0)
+    m.bank_conflicts = "bank conflicts: " + std::to_string(conflicted) + " warp instruction" +
+                       (conflicted > 1 ? "s" : "") + ", worst " + std::to_string(worst) +
+                       "-way (cyan bar: the cells of those accesses)";
+}
+
 BlockViewModel build_block_view(const RunResult& run, int launch, int step, int block) {
   BlockViewModel m;
   const sim::Trace& t = run.sim.trace;
@@ -207,6 +235,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
       a.after[i].changed = a.after[i].text != a.before[i].text || a.after[i].poison != a.before[i].poison;
     shade(a, dtype, before_bits, after.bits);
     row_of[after.array] = static_cast<int>(m.arrays.size());
+    a.word_offset = std::max(0, sim::shared_word_offsets(t, launch)[after.array]);
     m.arrays.push_back(std::move(a));
   }
 
@@ -459,6 +488,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
           cell->race_within_warp = c->second;
         }
       }
+  mark_bank_conflicts(t, launch, st, row_of, m);
   for (int th = 0; th < m.threads; ++th) m.thread_views[th].exited = exited_before[th];
   return m;
 }

@@ -22,6 +22,7 @@ struct CellView {
   bool written = false;  // after: some thread wrote it in this step
   bool racy = false;     // one side of a data race in this step
   bool race_within_warp = false;  // every access of that race is from one warp: a warning, not an error
+  int bank_conflict = 0;  // shared, lockstep: the n of the n-way bank conflict of the warp instruction that touched it (0, 1: none)
   float shade = 0;       // 0..1 between the array's smallest and largest value (colour mode)
 };
 
@@ -30,6 +31,7 @@ struct SharedArrayView {
   std::string name;
   std::string lo, hi;  // the smallest and largest value before and after (the colour scale's ends)
   std::vector<CellView> before, after;
+  int word_offset = 0;  // where it starts in the block's shared memory, in 4-byte words (its banks)
 };
 
 struct ThreadView {
@@ -130,6 +132,8 @@ struct BlockViewModel {
   // One sentence for the class: the kernel's own c.caption(...) for the step when it has one
   // ("offset 2, read phase: ..."), else `activity`.
   std::string caption;
+  // Lockstep: "bank conflicts: 3 warp instructions, worst 4-way (cyan bar)", or "" when none.
+  std::string bank_conflicts;
   std::string activity;  // derived from the operations: "7 threads read shared[t-1]; 7 threads write shared[t]"
   // When this block did nothing in the step: the blocks of the launch that did (recorded ones).
   std::vector<int> busy_blocks;

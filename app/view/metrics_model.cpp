@@ -1,8 +1,55 @@
 #include "app/view/metrics_model.h"
 
+#include <cstdio>
 #include <set>
 
+#include "sim/warp_instructions.h"
+
 namespace syncscope::app {
+
+namespace {
+
+std::string per(double count, double n) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.2f", n > 0 ? count / n : 0.0);
+  return buf;
+}
+
+// The whole run (every launch), per input element: what the ladders compare rung by rung.
+void add_run_facts(const RunResult& run, MetricsModel& m) {
+  sim::ThreadCounters total;
+  uint64_t steps = 0;
+  for (const sim::LaunchTrace& lt : run.sim.trace.launches) {
+    total += lt.counters.total;
+    steps += static_cast<uint64_t>(lt.steps);
+  }
+  const double n = run.config.problem.input_count();
+  m.per_element = {
+      {"additions per element", per(total.adds, n)},
+      {"global accesses per element", per(total.global_reads + total.global_writes, n)},
+      {"shared accesses per element", per(total.shared_reads + total.shared_writes, n)},
+      {"launches, steps (barrier intervals)", std::to_string(run.sim.trace.launches.size()) + ", " + std::to_string(steps)},
+  };
+}
+
+void add_warp_facts(const RunResult& run, int launch, const sim::BlockTrace& b, MetricsModel& m) {
+  const sim::WarpMetrics w = sim::warp_metrics(b, run.sim.trace, launch);
+  if (!w.available) {
+    m.warp_scope = "warp instructions: run under the lockstep schedule to see divergence and bank conflicts";
+    return;
+  }
+  m.warp_scope = "block " + std::to_string(b.block) + ", lockstep: " + std::to_string(w.instructions) +
+                 " warp instructions";
+  m.warp = {
+      {"divergent (fewer lanes than running)", std::to_string(w.divergent) + " of " + std::to_string(w.instructions)},
+      {"shared-memory instructions", std::to_string(w.shared_instructions)},
+      {"with a bank conflict", std::to_string(w.conflicted) +
+                                   (w.conflicted ? " (worst " + std::to_string(w.worst_degree) + "-way)" : "")},
+      {"extra shared passes (sum of n-1)", std::to_string(w.extra_passes)},
+  };
+}
+
+}  // namespace
 
 MetricsModel build_metrics(const RunResult& run, int launch, int step, int block) {
   MetricsModel m;
@@ -18,10 +65,12 @@ MetricsModel build_metrics(const RunResult& run, int launch, int step, int block
             {"shared writes", c.max_per_thread.shared_writes, c.total.shared_writes},
             {"barriers", c.max_per_thread.barriers, c.total.barriers},
             {"additions", c.max_per_thread.adds, c.total.adds}};
+  add_run_facts(run, m);
   m.current_step = step;
   m.threads_per_block = lt.block.count();
   const sim::BlockTrace* b = lt.find_block(block);
   if (!b && !lt.blocks.empty()) b = &lt.blocks.front();
+  if (b) add_warp_facts(run, launch, *b, m);
   if (b)
     for (const sim::StepTrace& s : b->steps) {
       std::set<int> active;

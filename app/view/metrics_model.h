@@ -15,9 +15,20 @@ struct MetricRow {
   uint64_t total = 0;
 };
 
+// One line of what the shown block's warps did (lockstep) or of the whole run per input element.
+struct MetricFact {
+  std::string label;  // "bank-conflicted shared instructions"
+  std::string value;  // "12 of 40 (worst 4-way)"
+};
+
 struct MetricsModel {
   std::string scope;  // "launch 1/2: prefix_sum_local_phase, 16 threads"
   std::vector<MetricRow> rows;
+  // The performance lab's view: the whole run per input element (work, steps, traffic), and the
+  // shown block's warp instructions under lockstep (divergence, bank conflicts).
+  std::vector<MetricFact> per_element;
+  std::string warp_scope;  // "block 0, lockstep: 52 warp instructions" or why there are none
+  std::vector<MetricFact> warp;
   std::vector<float> active_threads;  // per step, shown block
   int current_step = 0;
   int threads_per_block = 0;

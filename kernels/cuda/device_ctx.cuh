@@ -2,6 +2,7 @@
 // same name, so the GPU runs exactly the source the simulator replays.
 #pragma once
 
+#include <cuda/atomic>
 #include <cuda_runtime.h>
 
 #include <type_traits>
@@ -96,6 +97,26 @@ class DeviceCtx {
     int* bits = reinterpret_cast<int*>(&cell);
     const int old = atomicCAS(bits, bit_cast_int(compare), bit_cast_int(v));
     return bit_cast_from<T>(old);
+  }
+
+  template <class T>
+  __device__ __forceinline__ Vec4<T> load_vec4(DeviceArray<T> a, int i) const {
+    return *reinterpret_cast<const Vec4<T>*>(a.ptr + i);
+  }
+  template <class T>
+  __device__ __forceinline__ void store_vec4(DeviceArray<T> a, int i, Vec4<T> v) const {
+    *reinterpret_cast<Vec4<T>*>(a.ptr + i) = v;
+  }
+
+  // Relaxed atomic load and store (cuda::atomic_ref, device scope): publishing a value other blocks
+  // poll, without a read-modify-write. Order them with fence().
+  template <class T>
+  __device__ __forceinline__ T atomic_load(T& cell) const {
+    return ::cuda::atomic_ref<T, ::cuda::thread_scope_device>(cell).load(::cuda::memory_order_relaxed);
+  }
+  template <class T>
+  __device__ __forceinline__ void atomic_store(T& cell, std::type_identity_t<T> v) const {
+    ::cuda::atomic_ref<T, ::cuda::thread_scope_device>(cell).store(v, ::cuda::memory_order_relaxed);
   }
 
   // Carves the launch's dynamic shared memory into arrays, 16-byte aligned, in call order; every

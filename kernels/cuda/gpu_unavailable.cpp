@@ -1,5 +1,6 @@
 // Linked instead of gpu_runner.cu when the build has no CUDA compiler.
 #include "kernels/cuda/gpu_runner.h"
+#include "kernels/perf.h"
 
 namespace syncscope {
 
@@ -14,6 +15,13 @@ GpuRun run_on_gpu(const std::string&, const Problem&, const std::vector<double>&
   GpuRun r;
   r.error = gpu_status().reason;
   return r;
+}
+
+PerfReport run_perf(const PerfOptions& options, const std::function<void(const std::string&)>&) {
+  PerfReport report;
+  report.runs = options.runs;
+  report.error = "no usable GPU: " + gpu_status().reason;
+  return report;
 }
 
 }  // namespace syncscope

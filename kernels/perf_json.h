@@ -1,0 +1,18 @@
+// `syncscope perf --json` and the saved results in assets/perf/ that the Performance panel opens
+// without a GPU.
+#pragma once
+
+#include <optional>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "kernels/perf.h"
+
+namespace syncscope {
+
+nlohmann::json perf_json(const PerfReport& report);
+// A saved report, or why it cannot be read ("'rungs' is missing").
+std::optional<PerfReport> perf_from_json(const nlohmann::json& j, std::string* error);
+
+}  // namespace syncscope

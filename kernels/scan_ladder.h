@@ -1,0 +1,383 @@
+// The scan ladder, from the class's scan to what CUB does. Rung 1 is hierarchical-scan
+// (kernels/hierarchical_scan.h: Kogge-Stone per block, then scan the block sums, then add). Rung 2
+// keeps that structure with a work-efficient Brent-Kung block scan whose shared-memory indices are
+// padded against bank conflicts. Rung 3 reduces first and scans second, with warp shuffles and
+// 16-byte loads (about 3n elements of traffic); rung 4 does it in one pass with decoupled
+// look-back (Merrill & Garland, about 2n). Every rung is an inclusive scan of the whole input.
+#pragma once
+
+#include <string>
+
+#include "contract/kernel_api.h"
+#include "kernels/algorithm.h"
+#include "kernels/reference.h"
+#include "kernels/warp_primitives.h"
+
+namespace syncscope::kernels {
+
+// ---- rung 2: Brent-Kung with padding ----
+
+// One padding word after every 32 (and one more after every 1024): a stride-2^k tree index then
+// lands in a different bank for every lane of a warp.
+SYNCSCOPE_HOST_DEVICE constexpr int conflict_free(int i) { return i + (i >> 5) + (i >> 10); }
+
+// Each block scans 2·blockDim elements in shared memory with Blelloch's two sweeps: the up-sweep
+// builds partial sums at strides 1, 2, 4, ...; the root is cleared; the down-sweep swaps and adds
+// back down, leaving each cell the sum of the cells before it. Adding the thread's own two
+// elements makes it inclusive. Both sweeps touch the same index pairs (stride·(2t+1)−1,
+// stride·(2t+2)−1), which the padding keeps in distinct banks.
+struct BrentKungPaddedKernel {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, Array block_sums, int n) const {
+    using T = value_of<Array>;
+    const int threads = c.block_dim().x, section = 2 * threads;
+    auto s = shared_array<T>(c, conflict_free(section - 1) + 1, "s");
+    const int t = c.thread_idx().x;
+    const int base = c.block_idx().x * section;
+    c.caption("load: thread t copies x[t] and x[t + blockDim] of its section (padded indices)");
+    const T first = base + t < n ? T(x[base + t]) : T(0);
+    const T second = base + t + threads < n ? T(x[base + t + threads]) : T(0);
+    s[conflict_free(t)] = first;
+    s[conflict_free(t + threads)] = second;
+    for (int stride = 1; stride < section; stride *= 2) {
+      c.sync();
+      c.caption("up-sweep, stride %d: s[%d(2t+2)-1] += s[%d(2t+1)-1]", stride, stride, stride);
+      const int left = stride * (2 * t + 1) - 1, right = stride * (2 * t + 2) - 1;
+      if (right < section) s[conflict_free(right)] += s[conflict_free(left)];
+    }
+    c.sync();
+    c.caption("the root holds the section's total: thread 0 keeps it and clears the root");
+    if (t == 0) {
+      block_sums[c.block_idx().x] = s[conflict_free(section - 1)];
+      s[conflict_free(section - 1)] = T(0);
+    }
+    for (int stride = section / 2; stride > 0; stride /= 2) {
+      c.sync();
+      c.caption("down-sweep, stride %d: swap s[%d(2t+1)-1] and s[%d(2t+2)-1], adding the left one to the right", stride,
+                stride, stride);
+      const int left = stride * (2 * t + 1) - 1, right = stride * (2 * t + 2) - 1;
+      if (right < section) {
+        const T from_left = s[conflict_free(left)];
+        s[conflict_free(left)] = s[conflict_free(right)];
+        s[conflict_free(right)] += from_left;
+      }
+    }
+    c.sync();
+    c.caption("store: each cell holds the sum before it; thread t adds its own two elements");
+    if (base + t < n) y[base + t] = s[conflict_free(t)] + first;
+    if (base + t + threads < n) y[base + t + threads] = s[conflict_free(t + threads)] + second;
+  }
+};
+
+// Adds to every element of section b the scanned total of sections 0..b-1.
+struct AddSectionOffsetsKernel {
+  int section = 0;
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array y, Array scanned_sums, int n) const {
+    c.caption("add: every element gets the scanned total of the sections before its own");
+    const int b = c.block_idx().x;
+    if (b == 0) return;
+    const auto offset = value_of<Array>(scanned_sums[b - 1]);
+    for (int i = b * section + c.thread_idx().x; i < (b + 1) * section && i < n; i += c.block_dim().x)
+      y[i] += offset;
+  }
+};
+
+// ---- rungs 3 and 4: tiles of 16 elements per thread, warp-striped 16-byte loads ----
+
+inline constexpr int kScanChunks = 4;  // 16-byte chunks per thread: 16 elements
+
+// A tile is 16·blockDim elements. Each warp covers 512 consecutive elements in kScanChunks rounds
+// of 128; in round k lane l holds elements warp_start + 128k + 4l .. +3, so each round's load is
+// one coalesced 512-byte access of the warp.
+SYNCSCOPE_HOST_DEVICE constexpr int scan_tile_elements(int threads) { return threads * 4 * kScanChunks; }
+
+template <class Ctx>
+SYNCSCOPE_DEVICE int scan_chunk_start(Ctx& c, int tile, int chunk) {
+  const int t = c.thread_idx().x;
+  const int warp_start = tile * scan_tile_elements(c.block_dim().x) + (t / kWarpSize) * kWarpSize * 4 * kScanChunks;
+  return warp_start + chunk * kWarpSize * 4 + (t % kWarpSize) * 4;
+}
+
+template <class Ctx, class Array>
+SYNCSCOPE_DEVICE Vec4<value_of<Array>> load_chunk(Ctx& c, Array x, int i, int n) {
+  using T = value_of<Array>;
+  if (i + 3 < n) return c.load_vec4(x, i);
+  Vec4<T> v{T(0), T(0), T(0), T(0)};
+  if (i < n) v.x = x[i];
+  if (i + 1 < n) v.y = x[i + 1];
+  if (i + 2 < n) v.z = x[i + 2];
+  return v;
+}
+
+template <class Ctx, class Array>
+SYNCSCOPE_DEVICE void store_chunk(Ctx& c, Array y, int i, int n, Vec4<value_of<Array>> v) {
+  if (i + 3 < n) return c.store_vec4(y, i, v);
+  if (i < n) y[i] = v.x;
+  if (i + 1 < n) y[i + 1] = v.y;
+  if (i + 2 < n) y[i + 2] = v.z;
+}
+
+// The tile's inclusive scan, left in `v` without what comes before the tile, and the tile's total.
+// Within a warp: each round is a scan of four in registers, then a shuffle scan of the lanes'
+// totals; then the first warp scans the warp totals (two barriers).
+template <class Ctx, class T, class Shared>
+SYNCSCOPE_DEVICE T scan_tile_in_registers(Ctx& c, Vec4<T> (&v)[kScanChunks], Shared warp_sums) {
+  const int lane = c.thread_idx().x % kWarpSize;
+  T carry = T(0);  // the warp's earlier rounds
+  for (int k = 0; k < kScanChunks; ++k) {
+    v[k].y += v[k].x;
+    v[k].z += v[k].y;
+    v[k].w += v[k].z;
+    const T inclusive = warp_inclusive_scan(c, v[k].w);
+    T before = c.shfl_up(inclusive, 1);
+    if (lane == 0) before = T(0);
+    before += carry;
+    v[k].x += before;
+    v[k].y += before;
+    v[k].z += before;
+    v[k].w += before;
+    carry += c.shfl_idx(inclusive, kWarpSize - 1);
+  }
+  const WarpTotalsScan<T> warps = scan_warp_totals(c, carry, warp_sums);
+  for (int k = 0; k < kScanChunks; ++k) {
+    v[k].x += warps.before;
+    v[k].y += warps.before;
+    v[k].z += warps.before;
+    v[k].w += warps.before;
+  }
+  return warps.total;
+}
+
+// Rung 3, pass 1: each tile's sum.
+struct TileSumKernel {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array tile_sums, int n) const {
+    using T = value_of<Array>;
+    auto warp_sums = shared_array<T, kWarpSize>(c, "warp_sums");
+    c.caption("reduce: each tile's sum, 16-byte loads and shuffles (pass 1 reads n)");
+    T sum = T(0);
+    for (int k = 0; k < kScanChunks; ++k) {
+      const Vec4<T> v = load_chunk(c, x, scan_chunk_start(c, c.block_idx().x, k), n);
+      sum += v.x + v.y + v.z + v.w;
+    }
+    sum = block_sum(c, sum, warp_sums);
+    if (c.thread_idx().x == 0) tile_sums[c.block_idx().x] = sum;
+  }
+};
+
+// Rung 3, pass 3 (and pass 2 when the tile sums fit one tile): scans each tile and adds the scanned
+// sums of the tiles before it.
+struct ScanTileKernel {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, Array scanned_tile_sums, int n) const {
+    using T = value_of<Array>;
+    auto warp_sums = shared_array<T, kWarpSize>(c, "warp_sums");
+    const int tile = c.block_idx().x;
+    c.caption("scan: each tile again, plus the scanned sums of the tiles before it (pass 3 reads n, writes n)");
+    Vec4<T> v[kScanChunks];
+    for (int k = 0; k < kScanChunks; ++k) v[k] = load_chunk(c, x, scan_chunk_start(c, tile, k), n);
+    scan_tile_in_registers(c, v, warp_sums);
+    const T before = tile > 0 ? T(scanned_tile_sums[tile - 1]) : T(0);
+    for (int k = 0; k < kScanChunks; ++k) {
+      v[k].x += before;
+      v[k].y += before;
+      v[k].z += before;
+      v[k].w += before;
+      store_chunk(c, y, scan_chunk_start(c, tile, k), n, v[k]);
+    }
+  }
+};
+
+// Rung 4: one pass. A block takes the next tile number, scans its tile, publishes the tile's sum
+// (status 1, "aggregate"), then its first warp looks back over the tiles before it, 32 at a time,
+// adding aggregates until it meets a tile that published its inclusive prefix (status 2), and
+// publishes its own inclusive prefix. Tile numbers are handed out in the order blocks start, so a
+// block only ever waits for blocks that are already running.
+struct DecoupledLookbackKernel {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, Array tile_counter, Array status, Array aggregates,
+                                   Array inclusive_prefixes, int n) const {
+    using T = value_of<Array>;
+    auto warp_sums = shared_array<T, kWarpSize>(c, "warp_sums");
+    auto tile_and_prefix = shared_array<T, 2>(c, "tile_and_prefix");
+    const int t = c.thread_idx().x, lane = t % kWarpSize;
+    c.caption("tile number: thread 0 takes the next one with atomicAdd");
+    if (t == 0) tile_and_prefix[0] = c.atomic_add(tile_counter[0], T(1));
+    c.sync();
+    const int tile = whole_number(T(tile_and_prefix[0]));
+    if (t == 0 && tile == c.grid_dim().x - 1) c.atomic_store(tile_counter[0], T(0));  // every number is taken
+    c.caption("scan: the tile in registers, 16-byte loads, warp shuffles");
+    Vec4<T> v[kScanChunks];
+    for (int k = 0; k < kScanChunks; ++k) v[k] = load_chunk(c, x, scan_chunk_start(c, tile, k), n);
+    const T aggregate = scan_tile_in_registers(c, v, warp_sums);
+    if (t < kWarpSize) {
+      c.caption("look-back: the first warp adds the sums of earlier tiles until one has its inclusive prefix");
+      T exclusive = T(0);
+      if (tile == 0) {
+        if (t == 0) {
+          c.atomic_store(inclusive_prefixes[0], aggregate);
+          c.fence();
+          c.atomic_store(status[0], T(2));
+        }
+      } else {
+        if (t == 0) {
+          c.atomic_store(aggregates[tile], aggregate);
+          c.fence();  // the aggregate is visible before the status that announces it
+          c.atomic_store(status[tile], T(1));
+        }
+        for (int last = tile - 1;; last -= kWarpSize) {
+          const int p = last - lane;
+          T state = p >= 0 ? c.atomic_load(status[p]) : T(2);
+          while (c.any(state == T(0)))
+            if (state == T(0)) state = c.atomic_load(status[p]);
+          c.fence();  // the value is read after the status that announced it
+          T value = T(0);
+          if (p >= 0) value = state == T(2) ? c.atomic_load(inclusive_prefixes[p]) : c.atomic_load(aggregates[p]);
+          const unsigned done = c.ballot(state == T(2));
+          const int first_done = done ? popc((done & (0u - done)) - 1) : kWarpSize;
+          if (lane > first_done) value = T(0);
+          exclusive += c.shfl_idx(warp_sum(c, value), 0);
+          if (done) break;
+        }
+        if (t == 0) {
+          c.atomic_store(inclusive_prefixes[tile], exclusive + aggregate);
+          c.fence();
+          c.atomic_store(status[tile], T(2));
+        }
+      }
+      if (t == 0) tile_and_prefix[1] = exclusive;
+    }
+    c.sync();
+    c.caption("store: every element plus the prefix of the tiles before, 16-byte stores (n written)");
+    const T before = tile_and_prefix[1];
+    for (int k = 0; k < kScanChunks; ++k) {
+      v[k].x += before;
+      v[k].y += before;
+      v[k].z += before;
+      v[k].w += before;
+      store_chunk(c, y, scan_chunk_start(c, tile, k), n, v[k]);
+    }
+  }
+};
+
+// ---- host code ----
+
+struct ScanRung {
+  static AlgoInfo rung(const char* name, const char* title, const char* what_changed, int n, int tpb,
+                       bool float_order_depends_on_timing = false) {
+    AlgoInfo info{name, "scan ladder", title, what_changed,
+                  "Harris, Sengupta & Owens, GPU Gems 3 ch. 39; Merrill & Garland, 'Single-pass Parallel Prefix "
+                  "Scan with Decoupled Look-back' (2016)",
+                  Problem{n, 1, tpb, DType::Int32}, false, {"kernels/scan_ladder.h", "kernels/warp_primitives.h"}};
+    info.float_order_depends_on_timing = float_order_depends_on_timing;
+    return info;
+  }
+  static std::vector<double> reference(const Problem& p, const std::vector<double>& input) {
+    return reference::inclusive_scan(p.dtype, input, 0);
+  }
+  static std::string whole_warps(const Problem& p) {
+    if (p.tpb < kWarpSize || p.tpb > 1024 || p.tpb % kWarpSize)
+      return "--tpb " + std::to_string(p.tpb) + ": this rung needs whole warps, a multiple of 32 from 32 to 1024";
+    return "";
+  }
+};
+
+struct ScanBrentKungPadded : ScanRung {
+  static AlgoInfo info() {
+    return rung("scan-2-brent-kung", "Scan 2: Brent-Kung, bank-conflict-free padding",
+                "Work-efficient (Blelloch's up-sweep and down-sweep): about 3n additions instead of "
+                "Kogge-Stone's n·log2(n), two elements per thread, one barrier per step instead of two. "
+                "Shared indices are padded with a word every 32 (and every 1024), so the sweeps' strided "
+                "accesses never put two lanes of a warp in one bank. Still three launches and about 4n of "
+                "traffic (scan, then add).",
+                128, 32);
+  }
+  static std::string check(const Problem& p) {
+    if (p.tpb < 2 || p.tpb > 1024 || (p.tpb & (p.tpb - 1)))
+      return "--tpb " + std::to_string(p.tpb) + ": the Brent-Kung tree needs a power of two from 2 to 1024";
+    return "";
+  }
+  template <class Runtime>
+  static void run(Runtime& rt, const Problem& p) {
+    auto y = rt.alloc("output", p.n);
+    level(rt, rt.input(), y, p.n, p.tpb, 0);
+    rt.set_output(y, p.n);
+  }
+
+ private:
+  template <class Runtime, class Buffer>
+  static void level(Runtime& rt, Buffer x, Buffer y, int n, int tpb, int depth) {
+    const int section = 2 * tpb, blocks = ceil_div(n, section);
+    const std::string l = std::to_string(depth);
+    auto sums = rt.alloc("section_sums_" + l, blocks);
+    rt.launch("brent_kung_scan (level " + l + ")", BrentKungPaddedKernel{}, Dim3{blocks}, Dim3{tpb},
+              shared_bytes_for(conflict_free(section - 1) + 1), x, y, sums, n);
+    if (blocks == 1) return;
+    auto scanned = rt.alloc("scanned_section_sums_" + l, blocks);
+    level(rt, sums, scanned, blocks, tpb, depth + 1);
+    rt.launch("add_section_offsets (level " + l + ")", AddSectionOffsetsKernel{section}, Dim3{blocks}, Dim3{tpb}, 0,
+              y, scanned, n);
+  }
+};
+
+struct ScanReduceThenScan : ScanRung {
+  static AlgoInfo info() {
+    return rung("scan-3-reduce-then-scan", "Scan 3: reduce-then-scan, warp shuffles",
+                "Pass 1 only sums each tile of 16·blockDim elements (reads n, writes nothing big); pass 2 "
+                "scans the tile sums; pass 3 scans each tile again and adds the tiles before it (reads n, "
+                "writes n): about 3n of traffic instead of 4n. Inside a tile each thread scans 4 elements in "
+                "registers and warps scan with shuffles, so a tile costs two barriers, not two per step.",
+                2048, 32);
+  }
+  static std::string check(const Problem& p) { return whole_warps(p); }
+  template <class Runtime>
+  static void run(Runtime& rt, const Problem& p) {
+    auto y = rt.alloc("output", p.n);
+    level(rt, rt.input(), y, p.n, p.tpb, 0);
+    rt.set_output(y, p.n);
+  }
+
+ private:
+  template <class Runtime, class Buffer>
+  static void level(Runtime& rt, Buffer x, Buffer y, int n, int tpb, int depth) {
+    const int tiles = ceil_div(n, scan_tile_elements(tpb));
+    const std::string l = std::to_string(depth);
+    const int shared = shared_bytes_for(kWarpSize);
+    if (tiles == 1) {
+      rt.launch("scan_tile (level " + l + ")", ScanTileKernel{}, Dim3{1}, Dim3{tpb}, shared, x, y, y, n);
+      return;
+    }
+    auto sums = rt.alloc("tile_sums_" + l, tiles);
+    rt.launch("tile_sum (level " + l + ")", TileSumKernel{}, Dim3{tiles}, Dim3{tpb}, shared, x, sums, n);
+    auto scanned = rt.alloc("scanned_tile_sums_" + l, tiles);
+    level(rt, sums, scanned, tiles, tpb, depth + 1);
+    rt.launch("scan_tile (level " + l + ")", ScanTileKernel{}, Dim3{tiles}, Dim3{tpb}, shared, x, y, scanned, n);
+  }
+};
+
+struct ScanDecoupledLookback : ScanRung {
+  static AlgoInfo info() {
+    return rung("scan-4-decoupled-lookback", "Scan 4: single pass, decoupled look-back",
+                "One launch reads n and writes n, the least a scan can move. Blocks take tiles in the order "
+                "they start; each publishes its tile's sum at once, then looks back over earlier tiles' "
+                "published sums until it finds an inclusive prefix, so a tile waits for no chain of "
+                "predecessors. CUB's DeviceScan works this way.",
+                2048, 32, true);
+  }
+  static std::string check(const Problem& p) { return whole_warps(p); }
+  template <class Runtime>
+  static void run(Runtime& rt, const Problem& p) {
+    const int tiles = std::max(1, ceil_div(p.n, scan_tile_elements(p.tpb)));
+    auto y = rt.alloc("output", p.n);
+    auto counter = rt.alloc_zeroed("tile_counter", 1);
+    auto status = rt.alloc_zeroed("tile_status", tiles);
+    auto aggregates = rt.alloc("tile_aggregates", tiles);
+    auto prefixes = rt.alloc("tile_inclusive_prefixes", tiles);
+    rt.launch("decoupled_lookback_scan", DecoupledLookbackKernel{}, Dim3{tiles}, Dim3{p.tpb},
+              shared_bytes_for(kWarpSize, 2), rt.input(), y, counter, status, aggregates, prefixes, p.n);
+    rt.set_output(y, p.n);
+  }
+};
+
+}  // namespace syncscope::kernels

@@ -1,0 +1,81 @@
+// Building blocks the faster rungs of the performance ladders share (kernels/reduce_ladder.h,
+// kernels/scan_ladder.h): sums and scans done inside a warp with shuffles, so values move lane to
+// lane in registers instead of through shared memory and barriers.
+#pragma once
+
+#include <type_traits>
+
+#include "contract/kernel_api.h"
+
+namespace syncscope::kernels {
+
+// A whole number a kernel keeps in an element-typed cell (a ticket, a tile number) as an int.
+template <class T>
+SYNCSCOPE_DEVICE int whole_number(T v) {
+  if constexpr (std::is_arithmetic_v<T>) return static_cast<int>(v);
+  else return static_cast<int>(static_cast<typename T::scalar_type>(v));
+}
+
+// Lane 0 gets the sum of the warp's 32 values (the others partial sums): five shuffles down.
+// The block must have whole warps.
+template <class Ctx, class T>
+SYNCSCOPE_DEVICE T warp_sum(Ctx& c, T v) {
+  for (int delta = kWarpSize / 2; delta > 0; delta /= 2) v += c.shfl_down(v, delta);
+  return v;
+}
+
+// Each lane gets the sum of its own and every lower lane's value (Kogge-Stone inside a warp, no
+// barrier: a shuffle reads every lane's value before any lane replaces it).
+template <class Ctx, class T>
+SYNCSCOPE_DEVICE T warp_inclusive_scan(Ctx& c, T v) {
+  const int lane = c.thread_idx().x % kWarpSize;
+  for (int delta = 1; delta < kWarpSize; delta *= 2) {
+    const T below = c.shfl_up(v, delta);
+    if (lane >= delta) v += below;
+  }
+  return v;
+}
+
+// Thread 0 gets the block's sum: every warp sums with shuffles, lane 0 of each puts its warp's
+// sum into warp_sums (32 cells), and the first warp sums those. One barrier.
+template <class Ctx, class T, class Shared>
+SYNCSCOPE_DEVICE T block_sum(Ctx& c, T v, Shared warp_sums) {
+  const int t = c.thread_idx().x;
+  const int lane = t % kWarpSize, warp = t / kWarpSize, warps = c.block_dim().x / kWarpSize;
+  v = warp_sum(c, v);
+  if (lane == 0) warp_sums[warp] = v;
+  c.sync();
+  T total = T(0);
+  if (warp == 0) {
+    if (lane < warps) total = warp_sums[lane];
+    total = warp_sum(c, total);
+  }
+  return total;
+}
+
+// Each warp brings one total (every lane holds it); every thread gets the sum of the warps before
+// its own, and the block's total: the first warp scans the totals with shuffles. Two barriers;
+// warp_sums holds 32 cells and may be written again only after another barrier.
+template <class T>
+struct WarpTotalsScan {
+  T before;  // the warps before this thread's
+  T total;   // the whole block
+};
+template <class Ctx, class T, class Shared>
+SYNCSCOPE_DEVICE WarpTotalsScan<T> scan_warp_totals(Ctx& c, T warp_total, Shared warp_sums) {
+  const int t = c.thread_idx().x;
+  const int lane = t % kWarpSize, warp = t / kWarpSize, warps = c.block_dim().x / kWarpSize;
+  if (lane == 0) warp_sums[warp] = warp_total;
+  c.sync();
+  if (warp == 0) {
+    T w = lane < warps ? T(warp_sums[lane]) : T(0);
+    w = warp_inclusive_scan(c, w);
+    if (lane < warps) warp_sums[lane] = w;
+  }
+  c.sync();
+  const T before = warp > 0 ? T(warp_sums[warp - 1]) : T(0);
+  const T total = warp_sums[warps - 1];
+  return {before, total};
+}
+
+}  // namespace syncscope::kernels

@@ -1,0 +1,45 @@
+// What a block's warps did as warps: its lockstep trace cut into warp instructions (the accesses
+// the lanes of one warp made together, marked by kWarpInstructionStart), with each shared-memory
+// instruction's bank conflict and whether the warp was divergent there. Shared memory has 32 banks
+// of 4-byte words (bank = word address mod 32); an instruction whose lanes touch d distinct words
+// of one bank takes d passes ("d-way conflict"; lanes reading the same word share it).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "sim/trace.h"
+
+namespace syncscope::sim {
+
+struct WarpInstruction {
+  std::vector<int> events;  // indices into the step's events (a lane's barrier arrival may sit between them)
+  int warp = 0;
+  int lanes = 0;             // lanes that executed it
+  bool divergent = false;    // fewer lanes than the warp had running (not exited)
+  bool shared = false;       // a shared-memory access
+  int conflict_degree = 0;   // shared: the most distinct words in one bank (1 = no conflict)
+};
+
+// The warp instructions of one step (memory accesses, shuffles, votes; barriers and exits are not
+// instructions here). `exited` holds each thread's exit so far, updated with the step's exits.
+std::vector<WarpInstruction> warp_instructions(const StepTrace& step, const Trace& trace, int launch,
+                                               std::vector<bool>& exited);
+
+// A block's totals over all its steps.
+struct WarpMetrics {
+  bool available = false;  // the block was recorded under lockstep (other schedules have no warp instructions)
+  uint64_t instructions = 0, divergent = 0;
+  uint64_t shared_instructions = 0, conflicted = 0;
+  uint64_t extra_passes = 0;  // sum over shared instructions of (degree - 1)
+  int worst_degree = 0;
+  std::vector<int> worst_degree_per_step;
+};
+WarpMetrics warp_metrics(const BlockTrace& block, const Trace& trace, int launch);
+
+// Word offset of each shared array of `launch` in the block's shared memory (Trace::arrays index ->
+// offset; -1 for arrays that are not the launch's shared arrays): arrays are carved in order,
+// each starting 16-byte aligned (contract/kernel_api.h).
+std::vector<int> shared_word_offsets(const Trace& trace, int launch);
+
+}  // namespace syncscope::sim
