@@ -361,6 +361,8 @@ std::string kernel_cache_dir() {
   return (base / "syncscope" / "kernels").string();
 }
 
+std::string perf_results_dir() { return (fs::path(kernel_cache_dir()).parent_path() / "perf").string(); }
+
 std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& path_text) {
   std::error_code ec;
   const fs::path path = fs::absolute(path_text, ec);

@@ -42,5 +42,7 @@ std::string loaded_kernel_path(const std::string& algorithm);
 
 // $XDG_CACHE_HOME/syncscope/kernels (else ~/.cache/...); SYNCSCOPE_CACHE_DIR overrides it.
 std::string kernel_cache_dir();
+// Where `syncscope perf` keeps this machine's results (beside the kernel cache), for the Performance panel.
+std::string perf_results_dir();
 
 }  // namespace syncscope

@@ -62,7 +62,9 @@ TEST(ControlsModel, BadFieldGetsItsMessageAndNoConfig) {
 
 TEST(ControlsModel, AlgorithmsGroupedAndFormRoundTrips) {
   const ControlsModel m = build_controls_model(builtin_registry(), ControlsForm{}, nullptr);
-  ASSERT_EQ(m.groups.size(), 2u);
+  ASSERT_EQ(m.groups.size(), 4u);  // scans, reductions, then the performance lab's two ladders
+  EXPECT_EQ(m.groups[2].title, "reduction ladder");
+  EXPECT_EQ(m.groups[3].title, "scan ladder");
   EXPECT_EQ(m.groups[0].title, "scans");
   EXPECT_EQ(m.groups[0].algorithms.front(), "kogge-stone");
   EXPECT_NE(std::find(m.groups[1].algorithms.begin(), m.groups[1].algorithms.end(), "axis-sum"), m.groups[1].algorithms.end());

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -11,6 +12,7 @@
 #include <sstream>
 
 #include "app/command_line/config_args.h"
+#include "kernels/kernel_file.h"
 #include "kernels/ladders.h"
 #include "kernels/perf_json.h"
 
@@ -194,6 +196,14 @@ int perf_command(const PerfArgs& a, std::ostream& out, std::ostream& err) {
     return kExitNoGpu;
   }
   const nlohmann::json j = perf_json(r);
+  // This machine's own results, where the Performance panel looks first.
+  {
+    std::error_code ec;
+    const std::filesystem::path dir = perf_results_dir();
+    std::filesystem::create_directories(dir, ec);
+    std::ofstream own(dir / (r.date + ".json"));
+    own << j.dump(1) << "\n";
+  }
   if (!a.save.empty()) {
     std::ofstream file(a.save);
     file << j.dump(1) << "\n";

@@ -148,7 +148,7 @@ void place_window(const UiContext& ui, const PanelPlace& r, bool now) {
 }  // namespace
 
 void toggle_panel(UiContext& ui, const PanelSpec& spec) {
-  const bool on_demand = ui.state.presenter && spec.presenter.on_demand;
+  const bool on_demand = (ui.state.presenter ? spec.presenter : spec.normal).on_demand;
   bool& open = ui.panel_open[spec.name];
   open = on_demand ? !open : true;
   ui.panel_raise[spec.name] = open;
@@ -158,7 +158,7 @@ bool begin_panel(UiContext& ui, const char* name) {
   const PanelSpec* spec = find_panel(name);
   const PanelPlace& place = ui.state.presenter ? spec->presenter : spec->normal;
   bool* open = nullptr;
-  if (ui.state.presenter && place.on_demand) {
+  if (place.on_demand) {
     open = &ui.panel_open[name];
     if (!*open) return false;
   }
@@ -284,7 +284,7 @@ void draw_menu_bar(UiContext& ui) {
         if (!spec.function_key) continue;
         std::string key = "F";  // appended: GCC 12 warns falsely (-Wrestrict) on "F" + ...
         key += std::to_string(spec.function_key);
-        const bool shown = !s.presenter || !spec.presenter.on_demand || ui.panel_open[spec.name];
+        const bool shown = !(s.presenter ? spec.presenter : spec.normal).on_demand || ui.panel_open[spec.name];
         if (ImGui::MenuItem(spec.name, key.c_str(), shown)) toggle_panel(ui, spec);
       }
       ImGui::EndMenu();

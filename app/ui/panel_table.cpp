@@ -21,6 +21,8 @@ const std::vector<PanelSpec>& panel_table() {
       {"Code", draw_code_panel, {1120, 0, 480, 500}, {1040, 140, 560, -1}, 8},
       {"Results", draw_results_panel, {1120, 500, 480, 230}, kOverRight, 6},
       {"Race lab", draw_race_lab_panel, {1120, 730, 480, -1}, kOverAll, 5},
+      // The performance lab: on demand (F10 or View), over the step view.
+      {"Performance", draw_performance_panel, {300, 130, 1300, 840, true}, kOverAll, 10},
   };
   return table;
 }

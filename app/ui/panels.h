@@ -132,6 +132,7 @@ void draw_results_panel(UiContext& ui);
 void draw_metrics_panel(UiContext& ui);
 void draw_hazards_panel(UiContext& ui);
 void draw_race_lab_panel(UiContext& ui);
+void draw_performance_panel(UiContext& ui);
 
 // The keys of the timeline: Space play/pause, Left/Right step, Home/End; . and , one operation
 // forward/back inside the step (replay); F2..F9 a panel; F11 presenter mode; Ctrl+Q quit. `keys`: GLFW key codes pressed since the last frame, in order.

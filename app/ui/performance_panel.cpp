@@ -1,0 +1,192 @@
+// Performance: the ladders timed on a GPU (`syncscope perf`): a bar per rung in GB/s with the copy
+// and CUB as lines, the simulator's account of each rung beside its bar (work and traffic per
+// element, steps, bank conflicts, divergent warp instructions), and every rung's GB/s over the
+// sizes (log x). Without a GPU it shows the results shipped in assets/perf/ and says whose they are.
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <filesystem>
+
+#include "app/ui/panels.h"
+#include "app/view/performance_model.h"
+#include "kernels/cuda/gpu_runner.h"
+
+namespace syncscope::ui {
+namespace {
+
+struct PerformanceState {
+  bool loaded = false;
+  std::optional<app::LoadedPerf> perf;
+  std::vector<std::string> problems;
+  int ladder = 1;  // 0 reduce, 1 scan
+  int dtype = 0;   // 0 int32, 1 float32
+  long long n = 0;
+  std::vector<std::pair<std::string, app::RungMetrics>> metrics[2];
+};
+
+void load(PerformanceState& st) {
+  st.loaded = true;
+  const std::string own = app::perf_cache_dir();
+  st.perf = app::load_newest_perf(
+      {own, "assets/perf", (std::filesystem::path(SYNCSCOPE_SOURCE_DIR) / "assets/perf").string()}, own, &st.problems);
+  for (int l = 0; l < 2; ++l) st.metrics[l] = app::simulate_rung_metrics(l ? "scan" : "reduce");
+}
+
+ImU32 rung_colour(int k, int count) {
+  const float hue = static_cast<float>(k) / static_cast<float>(std::max(count, 1)) * 0.8f;
+  float r, g, b;
+  ImGui::ColorConvertHSVtoRGB(hue, 0.65f, 0.95f, r, g, b);
+  return ImGui::GetColorU32(ImVec4(r, g, b, 1));
+}
+
+void draw_bars(UiContext& ui, const app::PerformanceModel& m, const std::vector<std::pair<std::string, app::RungMetrics>>& metrics) {
+  const Theme& th = ui.theme;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float name_w = ImGui::CalcTextSize("reduce-5-unroll-last-warp ").x;
+  std::vector<std::string> fact_text;
+  float facts_w = 0;
+  for (const auto& [name, r] : metrics) {
+    char facts[160];
+    std::snprintf(facts, sizeof facts, "  adds %.1f  glob %.1f  shm %.1f  steps %d  %s  div %llu", r.adds_per_element,
+                  r.global_per_element, r.shared_per_element, r.steps,
+                  r.worst_bank_conflict > 1 ? (std::to_string(r.worst_bank_conflict) + "-way").c_str() : "no conflict",
+                  static_cast<unsigned long long>(r.divergent));
+    fact_text.push_back(facts);
+    facts_w = std::max(facts_w, ImGui::CalcTextSize(facts).x);
+  }
+  const ImVec2 origin = ImGui::GetCursorScreenPos();
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const float bar_w = std::max(60.0f, avail - name_w - facts_w - ImGui::CalcTextSize("copy 3000 ").x);
+  const float scale = m.max_gbps > 0 ? bar_w / static_cast<float>(m.max_gbps * 1.05) : 0;
+  const float top = origin.y;
+  for (size_t k = 0; k < m.bars.size(); ++k) {
+    const app::PerfBar& b = m.bars[k];
+    const float y = top + line * static_cast<float>(k);
+    dl->AddText(ImVec2(origin.x, y), ImGui::GetColorU32(ImGuiCol_Text), b.name.c_str());
+    const float x0 = origin.x + name_w, w = static_cast<float>(b.gbps) * scale;
+    dl->AddRectFilled(ImVec2(x0, y + 2), ImVec2(x0 + w, y + line - 3), rung_colour(static_cast<int>(k), static_cast<int>(m.bars.size())));
+    char value[64];
+    if (!b.error.empty()) std::snprintf(value, sizeof value, "not run");
+    else std::snprintf(value, sizeof value, "%.0f GB/s  %.0f%% of CUB%s", b.gbps, 100 * b.of_cub, b.correct ? "" : "  WRONG");
+    const ImVec2 ts = ImGui::CalcTextSize(value);
+    const bool inside = ts.x + 8 < w;
+    dl->AddText(ImVec2(inside ? x0 + w - ts.x - 4 : x0 + w + 4, y), inside ? IM_COL32(0, 0, 0, 255) : ImGui::GetColorU32(ImGuiCol_Text), value);
+    if (k < fact_text.size())
+      dl->AddText(ImVec2(origin.x + avail - facts_w, y), ImGui::GetColorU32(ImGuiCol_TextDisabled), fact_text[k].c_str());
+    ImGui::SetCursorScreenPos(ImVec2(origin.x, y));
+    ImGui::InvisibleButton(b.name.c_str(), ImVec2(avail, line));
+    if (ImGui::IsItemHovered() && k < metrics.size()) {
+      const app::RungMetrics& r = metrics[k].second;
+      ImGui::SetTooltip("%s\n%.0f GB/s = %.0f%% of the copy, %.0f%% of CUB\nsimulator, its classroom size (int32, lockstep): "
+                        "%.2f additions, %.2f global and %.2f shared accesses per element;\n%d launches, %d steps; "
+                        "worst bank conflict %d-way; %llu of %llu warp instructions divergent (block 0)",
+                        b.title.c_str(), b.gbps, 100 * b.of_copy, 100 * b.of_cub, r.adds_per_element, r.global_per_element,
+                        r.shared_per_element, r.launches, r.steps, std::max(1, r.worst_bank_conflict),
+                        static_cast<unsigned long long>(r.divergent), static_cast<unsigned long long>(r.instructions));
+    }
+  }
+  const float bottom = top + line * static_cast<float>(m.bars.size());
+  // The copy's label to the right of its line, CUB's to the left of its own, so they never overlap.
+  auto vline = [&](double gbps, ImU32 colour, const char* label, bool right) {
+    if (gbps <= 0) return;
+    const float x = origin.x + name_w + static_cast<float>(gbps) * scale;
+    dl->AddLine(ImVec2(x, top - 2), ImVec2(x, bottom + line), colour, 2.5f);
+    char text[64];
+    std::snprintf(text, sizeof text, "%s %.0f", label, gbps);
+    dl->AddText(ImVec2(right ? x + 4 : x - ImGui::CalcTextSize(text).x - 4, bottom), colour, text);
+  };
+  vline(m.copy_gbps, th.read, "copy", m.copy_gbps >= m.cub_gbps);
+  vline(m.cub_gbps, th.written, "CUB", m.cub_gbps > m.copy_gbps);
+  ImGui::SetCursorScreenPos(ImVec2(origin.x, bottom + line + 4));
+}
+
+void draw_sweep(const app::PerformanceModel& m, const Theme& th) {
+  if (m.sizes.size() < 2) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const float legend_w = ImGui::CalcTextSize("reduce-5-unroll-last-warp").x + 16;
+  const float w = std::max(120.0f, ImGui::GetContentRegionAvail().x - legend_w);
+  const float h = std::max(80.0f, ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 2);
+  const int lo = __builtin_ctzll(static_cast<unsigned long long>(m.sizes.front()));
+  const int hi = __builtin_ctzll(static_cast<unsigned long long>(m.sizes.back()));
+  const float pad = ImGui::CalcTextSize("3000").x + 6;
+  auto at = [&](int log2n, double gbps) {
+    return ImVec2(p.x + pad + (w - pad) * static_cast<float>(log2n - lo) / static_cast<float>(std::max(1, hi - lo)),
+                  p.y + h - h * static_cast<float>(gbps / (m.max_gbps * 1.05)));
+  };
+  dl->AddRect(ImVec2(p.x + pad, p.y), ImVec2(p.x + w, p.y + h), th.cell_border);
+  for (int k = lo; k <= hi; k += 2) {
+    char label[16];
+    std::snprintf(label, sizeof label, "2^%d", k);
+    const ImVec2 q = at(k, 0);
+    dl->AddText(ImVec2(q.x - ImGui::CalcTextSize(label).x / 2, p.y + h + 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
+  }
+  for (double g : {1000.0, 2000.0, 3000.0})
+    if (g < m.max_gbps * 1.05) {
+      const ImVec2 q = at(lo, g);
+      dl->AddLine(ImVec2(p.x + pad, q.y), ImVec2(p.x + w, q.y), th.cell_border);
+      char label[16];
+      std::snprintf(label, sizeof label, "%.0f", g);
+      dl->AddText(ImVec2(p.x, q.y - ImGui::GetTextLineHeight() / 2), ImGui::GetColorU32(ImGuiCol_TextDisabled), label);
+    }
+  const int rungs = static_cast<int>(m.sweep.size()) - 2;
+  for (size_t s = 0; s < m.sweep.size(); ++s) {
+    const app::PerfSeries& series = m.sweep[s];
+    const bool baseline = static_cast<int>(s) >= rungs;
+    const ImU32 colour = !baseline ? rung_colour(static_cast<int>(s), rungs) : series.name == "copy" ? th.read : th.written;
+    for (size_t k = 1; k < series.points.size(); ++k)
+      dl->AddLine(at(series.points[k - 1].first, series.points[k - 1].second),
+                  at(series.points[k].first, series.points[k].second), colour, baseline ? 3.5f : 2.0f);
+    const float ly = p.y + ImGui::GetTextLineHeight() * static_cast<float>(s);
+    dl->AddRectFilled(ImVec2(p.x + w + 6, ly + 4), ImVec2(p.x + w + 14, ly + 12), colour);
+    dl->AddText(ImVec2(p.x + w + 16, ly), ImGui::GetColorU32(ImGuiCol_Text), series.name.c_str());
+  }
+  ImGui::Dummy(ImVec2(w + legend_w, h + ImGui::GetTextLineHeightWithSpacing()));
+}
+
+}  // namespace
+
+void draw_performance_panel(UiContext& ui) {
+  ImGui::SetNextWindowBgAlpha(1.0f);  // drawn over the step view: nothing of it may show through
+  if (!begin_panel(ui, "Performance")) return;
+  PerformanceState& st = ui.state_of<PerformanceState>();
+  if (!st.loaded) load(st);
+  if (!st.perf) {
+    ImGui::TextWrapped("No saved performance results: run `syncscope perf --save FILE` on a GPU machine and put the "
+                       "file in assets/perf/ (or run it here, with a GPU: results go to %s).",
+                       app::perf_cache_dir().c_str());
+    for (const std::string& p : st.problems) ImGui::TextColored(ImColor(ui.theme.bad), "%s", p.c_str());
+    ImGui::End();
+    return;
+  }
+  ImGui::RadioButton("reduction ladder", &st.ladder, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("scan ladder", &st.ladder, 1);
+  ImGui::SameLine(0, 24);
+  ImGui::RadioButton("int32", &st.dtype, 0);
+  ImGui::SameLine();
+  ImGui::RadioButton("float32", &st.dtype, 1);
+  const GpuStatus& gpu = gpu_status();
+  const app::PerformanceModel m = app::build_performance(*st.perf, st.ladder ? "scan" : "reduce",
+                                                         st.dtype ? DType::Float32 : DType::Int32, st.n,
+                                                         gpu.usable ? gpu.device : "");
+  text_fitted(ui, m.source, true);
+  if (!m.sizes.empty()) {
+    int k = static_cast<int>(std::find(m.sizes.begin(), m.sizes.end(), m.n) - m.sizes.begin());
+    char label[32];
+    std::snprintf(label, sizeof label, "n = 2^%d", __builtin_ctzll(static_cast<unsigned long long>(m.n)));
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 14);
+    if (ImGui::SliderInt("size", &k, 0, static_cast<int>(m.sizes.size()) - 1, label)) st.n = m.sizes[k];
+    ImGui::SameLine();
+    ImGui::TextDisabled("GB/s: %s", st.ladder ? "2·n·4 bytes (read + write)" : "n·4 bytes (read)");
+  }
+  draw_bars(ui, m, st.metrics[st.ladder]);
+  text_fitted(ui, "beside each bar, the simulator at the rung's classroom size: additions, global and shared accesses "
+                  "per element, steps, worst bank conflict, divergent warp instructions (hover a bar)", true);
+  draw_sweep(m, ui.theme);
+  ImGui::End();
+}
+
+}  // namespace syncscope::ui
