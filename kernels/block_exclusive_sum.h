@@ -10,21 +10,9 @@
 #include "kernels/algorithm.h"
 #include "contract/kernel_api.h"
 #include "kernels/reference.h"
+#include "kernels/warp_primitives.h"
 
 namespace syncscope::kernels {
-
-// Exclusive prefix sum across the lanes of a warp. Every lane of the warp must call it.
-template <class Ctx, class T>
-SYNCSCOPE_DEVICE T warp_exclusive_sum(Ctx& c, T value) {
-  const int lane = c.thread_idx().x % kWarpSize;
-  T inclusive = value;
-  for (int delta = 1; delta < kWarpSize; delta *= 2) {
-    T from_below = c.shfl_up(inclusive, delta);
-    if (lane >= delta) inclusive += from_below;
-  }
-  T exclusive = c.shfl_up(inclusive, 1);
-  return lane == 0 ? T(0) : exclusive;
-}
 
 enum class BlockExclusiveSumBug : int { None, NoSyncBeforeOffsets, Count };
 inline constexpr BugTable<BlockExclusiveSumBug, 1> kBlockExclusiveSumBugs{
@@ -77,7 +65,7 @@ struct BlockExclusiveSum {
             "stores the warp total in shared memory, warp 0 scans the totals, every thread adds its warp's "
             "offset.",
             "seed 004 (block exclusive sum with plane intrinsics)", Problem{64, 1, 64, DType::Int32}, false,
-            {"kernels/block_exclusive_sum.h"},
+            {"kernels/block_exclusive_sum.h", "kernels/warp_primitives.h"},
             kBlockExclusiveSumBugs.infos()};
   }
   static std::string check(const Problem&) { return ""; }

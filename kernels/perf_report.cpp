@@ -1,4 +1,5 @@
 #include <algorithm>
+#include <fstream>
 
 #include "kernels/perf_json.h"
 
@@ -104,6 +105,20 @@ std::optional<PerfReport> perf_from_json(const nlohmann::json& j, std::string* e
     }
   }
   return r;
+}
+
+std::optional<PerfReport> perf_from_file(const std::string& path, std::string* error) {
+  std::ifstream in(path);
+  if (!in) {
+    if (error) *error = "cannot read the file";
+    return std::nullopt;
+  }
+  try {
+    return perf_from_json(nlohmann::json::parse(in), error);
+  } catch (const nlohmann::json::exception& e) {
+    if (error) *error = std::string("not JSON (") + e.what() + ")";
+    return std::nullopt;
+  }
 }
 
 }  // namespace syncscope

@@ -5,6 +5,7 @@
 // until one value is left. Each rung's description says what changed and why it is faster.
 #pragma once
 
+#include <algorithm>
 #include <string>
 
 #include "contract/kernel_api.h"
@@ -15,6 +16,32 @@
 namespace syncscope::kernels {
 
 // ---- kernels ----
+
+// Rungs 4-6: block b covers 2·blockDim elements from b·2·blockDim; thread t adds its two.
+template <class Ctx, class Array>
+SYNCSCOPE_DEVICE value_of<Array> load_and_add_pair(Ctx& c, Array in, int n, int block_threads) {
+  using T = value_of<Array>;
+  const int i = c.block_idx().x * 2 * block_threads + c.thread_idx().x;
+  T v = i < n ? T(in[i]) : T(0);
+  if (i + block_threads < n) v += in[i + block_threads];
+  return v;
+}
+
+// Rungs 8 and 9: thread g adds up elements four at a time (one 16-byte load each), a whole grid
+// apart; the n mod 4 elements at the end go to the first threads one each.
+template <class Ctx, class Array>
+SYNCSCOPE_DEVICE value_of<Array> grid_stride_vec4_sum(Ctx& c, Array in, int n) {
+  using T = value_of<Array>;
+  const int threads = c.grid_dim().x * c.block_dim().x;
+  const int g = c.block_idx().x * c.block_dim().x + c.thread_idx().x;
+  T v = T(0);
+  for (int q = g; q < n / 4; q += threads) {
+    const Vec4<T> four = c.load_vec4(in, 4 * q);
+    v += four.x + four.y + four.z + four.w;
+  }
+  if (n / 4 * 4 + g < n) v += in[n / 4 * 4 + g];
+  return v;
+}
 
 // Rung 1: thread t adds in its neighbour `stride` away when t is a multiple of 2·stride.
 struct ReduceInterleavedDivergentKernel {
@@ -71,10 +98,7 @@ struct ReduceSequentialKernel {
     const int t = c.thread_idx().x;
     if (add_on_load) {
       c.caption("load: thread t adds in[i] and in[i + blockDim] into sdata[t]");
-      const int i = c.block_idx().x * 2 * c.block_dim().x + t;
-      T v = i < n ? T(in[i]) : T(0);
-      if (i + c.block_dim().x < n) v += in[i + c.block_dim().x];
-      s[t] = v;
+      s[t] = load_and_add_pair(c, in, n, c.block_dim().x);
     } else {
       c.caption("load: thread t copies in[i] into sdata[t]");
       const int i = c.block_idx().x * c.block_dim().x + t;
@@ -112,11 +136,8 @@ struct ReduceUnrollLastWarpKernel {
     using T = value_of<Array>;
     auto s = shared_array<T>(c, c.block_dim().x, "sdata");
     const int t = c.thread_idx().x;
-    const int i = c.block_idx().x * 2 * c.block_dim().x + t;
     c.caption("load: thread t adds in[i] and in[i + blockDim] into sdata[t]");
-    T v = i < n ? T(in[i]) : T(0);
-    if (i + c.block_dim().x < n) v += in[i + c.block_dim().x];
-    s[t] = v;
+    s[t] = load_and_add_pair(c, in, n, c.block_dim().x);
     c.sync();
     for (int stride = c.block_dim().x / 2; stride > kWarpSize; stride /= 2) {
       c.caption("stride %d: threads t < %d add sdata[t + %d]", stride, stride, stride);
@@ -148,9 +169,7 @@ struct ReduceCompleteUnrollKernel {
       }
     } else {
       c.caption("load: thread t adds in[i] and in[i + blockDim] into sdata[t]");
-      const int i = c.block_idx().x * 2 * kBlock + t;
-      if (i < n) v = in[i];
-      if (i + kBlock < n) v += in[i + kBlock];
+      v = load_and_add_pair(c, in, n, kBlock);
     }
     s[t] = v;
     c.sync();
@@ -184,15 +203,8 @@ struct ReduceShuffleVec4Kernel {
     using T = value_of<Array>;
     auto warp_sums = shared_array<T, kWarpSize>(c, "warp_sums");
     const int t = c.thread_idx().x;
-    const int threads = c.grid_dim().x * c.block_dim().x;
-    const int g = c.block_idx().x * c.block_dim().x + t;
     c.caption("load: thread g adds up 4 elements at a time (one 16-byte load), a whole grid apart");
-    T v = T(0);
-    for (int q = g; q < n / 4; q += threads) {
-      const Vec4<T> four = c.load_vec4(in, 4 * q);
-      v += four.x + four.y + four.z + four.w;
-    }
-    if (n / 4 * 4 + g < n) v += in[n / 4 * 4 + g];
+    T v = grid_stride_vec4_sum(c, in, n);
     c.caption("shuffles: each warp sums its lanes in registers; the first warp sums the warp sums");
     v = block_sum(c, v, warp_sums);
     if (t == 0) out[c.block_idx().x] = v;
@@ -209,15 +221,8 @@ struct ReduceSinglePassKernel {
     auto warp_sums = shared_array<T, kWarpSize>(c, "warp_sums");
     auto last_block = shared_array<T, 1>(c, "last_block");
     const int t = c.thread_idx().x;
-    const int threads = c.grid_dim().x * c.block_dim().x;
-    const int g = c.block_idx().x * c.block_dim().x + t;
     c.caption("load: thread g adds up 4 elements at a time (one 16-byte load), a whole grid apart");
-    T v = T(0);
-    for (int q = g; q < n / 4; q += threads) {
-      const Vec4<T> four = c.load_vec4(in, 4 * q);
-      v += four.x + four.y + four.z + four.w;
-    }
-    if (n / 4 * 4 + g < n) v += in[n / 4 * 4 + g];
+    T v = grid_stride_vec4_sum(c, in, n);
     v = block_sum(c, v, warp_sums);
     c.caption("publish: thread 0 stores the block's sum, fences, and draws a ticket");
     if (t == 0) {
@@ -282,6 +287,13 @@ struct ReduceRung {
   static std::vector<double> reference(const Problem& p, const std::vector<double>& input) {
     return reference::segment_sums(p.dtype, input, p.n > 0 ? p.n : 1);
   }
+  // Rungs 1-4: any power of two from 2 (rungs 5-9 say what they need).
+  static std::string check(const Problem& p) { return reduce_ladder_check(p, 2, "the tree halves the block"); }
+  // A level's grid when each thread covers `per_thread` elements, at most `most` blocks (the
+  // grid-stride rungs loop over the rest).
+  static auto blocks_covering(const Problem& p, int per_thread, int most = 1 << 30) {
+    return [tpb = p.tpb, per_thread, most](int n) { return std::min(ceil_div(n, per_thread * tpb), most); };
+  }
 };
 
 struct ReduceInterleavedDivergent : ReduceRung {
@@ -291,10 +303,9 @@ struct ReduceInterleavedDivergent : ReduceRung {
                 "away. Only one lane in 2s does work, but every warp with one working lane runs the "
                 "instruction, and the % is slow: the warps are busy and mostly idle.");
   }
-  static std::string check(const Problem& p) { return reduce_ladder_check(p, 2, "the tree halves the block"); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
-    reduce_in_levels(rt, p, ReduceInterleavedDivergentKernel{}, [&](int n) { return ceil_div(n, p.tpb); },
+    reduce_in_levels(rt, p, ReduceInterleavedDivergentKernel{}, blocks_covering(p, 1),
                      "reduce_interleaved_divergent");
   }
 };
@@ -306,10 +317,9 @@ struct ReduceInterleavedStrided : ReduceRung {
                 "whole warps work or skip together and no branch diverges. The price is bank conflicts: "
                 "lanes 2s words apart land in the same bank, 2-way at stride 1 and up to 32-way at TPB 1024.");
   }
-  static std::string check(const Problem& p) { return reduce_ladder_check(p, 2, "the tree halves the block"); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
-    reduce_in_levels(rt, p, ReduceInterleavedStridedKernel{}, [&](int n) { return ceil_div(n, p.tpb); },
+    reduce_in_levels(rt, p, ReduceInterleavedStridedKernel{}, blocks_covering(p, 1),
                      "reduce_interleaved_strided");
   }
 };
@@ -321,10 +331,9 @@ struct ReduceSequential : ReduceRung {
                 "element s away. Consecutive lanes read consecutive words, one per bank: no conflicts, no "
                 "divergence until fewer than 32 threads work. Half of the threads still only load.");
   }
-  static std::string check(const Problem& p) { return reduce_ladder_check(p, 2, "the tree halves the block"); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
-    reduce_in_levels(rt, p, ReduceSequentialKernel{false}, [&](int n) { return ceil_div(n, p.tpb); },
+    reduce_in_levels(rt, p, ReduceSequentialKernel{false}, blocks_covering(p, 1),
                      "reduce_sequential");
   }
 };
@@ -335,10 +344,9 @@ struct ReduceFirstAddOnLoad : ReduceRung {
                 "Each block covers twice its threads, and every thread adds two elements while loading. Half "
                 "as many blocks do the same work, and no thread of the first step sits idle.");
   }
-  static std::string check(const Problem& p) { return reduce_ladder_check(p, 2, "the tree halves the block"); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
-    reduce_in_levels(rt, p, ReduceSequentialKernel{true}, [&](int n) { return ceil_div(n, 2 * p.tpb); },
+    reduce_in_levels(rt, p, ReduceSequentialKernel{true}, blocks_covering(p, 2),
                      "reduce_add_on_load");
   }
 };
@@ -353,7 +361,7 @@ struct ReduceUnrollLastWarp : ReduceRung {
   static std::string check(const Problem& p) { return reduce_ladder_check(p, 64, "the last warp adds 32 away"); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
-    reduce_in_levels(rt, p, ReduceUnrollLastWarpKernel{}, [&](int n) { return ceil_div(n, 2 * p.tpb); },
+    reduce_in_levels(rt, p, ReduceUnrollLastWarpKernel{}, blocks_covering(p, 2),
                      "reduce_unroll_last_warp");
   }
 };
@@ -380,7 +388,7 @@ struct ReduceCompleteUnroll : ReduceRung {
   static std::string check(const Problem& p) { return reduce_ladder_check(p, 64, "one kernel per block size"); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
-    reduce_complete_unroll(rt, p, false, [&](int n) { return ceil_div(n, 2 * p.tpb); }, "reduce_complete_unroll");
+    reduce_complete_unroll(rt, p, false, blocks_covering(p, 2), "reduce_complete_unroll");
   }
 };
 
@@ -394,9 +402,7 @@ struct ReduceMultiplePerThread : ReduceRung {
   static std::string check(const Problem& p) { return reduce_ladder_check(p, 64, "one kernel per block size"); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
-    reduce_complete_unroll(
-        rt, p, true, [&](int n) { return std::min(ceil_div(n, 2 * p.tpb), kReduceGridStrideBlocks); },
-        "reduce_grid_stride");
+    reduce_complete_unroll(rt, p, true, blocks_covering(p, 2, kReduceGridStrideBlocks), "reduce_grid_stride");
   }
 };
 
@@ -407,16 +413,11 @@ struct ReduceShuffleVec4 : ReduceRung {
                 "with __shfl_down_sync: one barrier and 32 shared cells per block instead of a shared tree. "
                 "Fewer, wider memory instructions keep more bytes in flight.");
   }
-  static std::string check(const Problem& p) {
-    if (p.tpb < kWarpSize || p.tpb > 1024 || p.tpb % kWarpSize)
-      return "--tpb " + std::to_string(p.tpb) + ": this rung needs whole warps, a multiple of 32 from 32 to 1024";
-    return "";
-  }
+  static std::string check(const Problem& p) { return whole_warps_check(p); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
-    reduce_in_levels(
-        rt, p, ReduceShuffleVec4Kernel{},
-        [&](int n) { return std::min(ceil_div(n, 4 * p.tpb), kReduceGridStrideBlocks); }, "reduce_shuffle_vec4");
+    reduce_in_levels(rt, p, ReduceShuffleVec4Kernel{}, blocks_covering(p, 4, kReduceGridStrideBlocks),
+                     "reduce_shuffle_vec4");
   }
 };
 
@@ -427,10 +428,10 @@ struct ReduceSinglePass : ReduceRung {
                 "the block that draws the last ticket adds up all the sums. No second launch and no "
                 "round trip of the partial sums through the host's stream.");
   }
-  static std::string check(const Problem& p) { return ReduceShuffleVec4::check(p); }
+  static std::string check(const Problem& p) { return whole_warps_check(p); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
-    const int blocks = std::max(1, std::min(ceil_div(p.n, 4 * p.tpb), kReduceGridStrideBlocks));
+    const int blocks = std::max(1, blocks_covering(p, 4, kReduceGridStrideBlocks)(p.n));
     auto block_sums = rt.alloc("block_sums", blocks);
     auto tickets = rt.alloc_zeroed("tickets", 1);
     auto out = rt.alloc("sum", 1);

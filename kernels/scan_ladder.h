@@ -118,34 +118,44 @@ SYNCSCOPE_DEVICE void store_chunk(Ctx& c, Array y, int i, int n, Vec4<value_of<A
   if (i + 2 < n) y[i + 2] = v.z;
 }
 
+template <class T>
+SYNCSCOPE_DEVICE void add_to_each(Vec4<T>& v, T amount) {
+  v.x += amount;
+  v.y += amount;
+  v.z += amount;
+  v.w += amount;
+}
+
+// This thread's kScanChunks chunks of `tile`, and their store after the scan, plus `before`.
+template <class Ctx, class Array>
+SYNCSCOPE_DEVICE void load_tile(Ctx& c, Array x, int tile, int n, Vec4<value_of<Array>> (&v)[kScanChunks]) {
+  for (int k = 0; k < kScanChunks; ++k) v[k] = load_chunk(c, x, scan_chunk_start(c, tile, k), n);
+}
+template <class Ctx, class Array>
+SYNCSCOPE_DEVICE void store_tile(Ctx& c, Array y, int tile, int n, Vec4<value_of<Array>> (&v)[kScanChunks],
+                                 value_of<Array> before) {
+  for (int k = 0; k < kScanChunks; ++k) {
+    add_to_each(v[k], before);
+    store_chunk(c, y, scan_chunk_start(c, tile, k), n, v[k]);
+  }
+}
+
 // The tile's inclusive scan, left in `v` without what comes before the tile, and the tile's total.
 // Within a warp: each round is a scan of four in registers, then a shuffle scan of the lanes'
 // totals; then the first warp scans the warp totals (two barriers).
 template <class Ctx, class T, class Shared>
 SYNCSCOPE_DEVICE T scan_tile_in_registers(Ctx& c, Vec4<T> (&v)[kScanChunks], Shared warp_sums) {
-  const int lane = c.thread_idx().x % kWarpSize;
   T carry = T(0);  // the warp's earlier rounds
   for (int k = 0; k < kScanChunks; ++k) {
     v[k].y += v[k].x;
     v[k].z += v[k].y;
     v[k].w += v[k].z;
-    const T inclusive = warp_inclusive_scan(c, v[k].w);
-    T before = c.shfl_up(inclusive, 1);
-    if (lane == 0) before = T(0);
-    before += carry;
-    v[k].x += before;
-    v[k].y += before;
-    v[k].z += before;
-    v[k].w += before;
-    carry += c.shfl_idx(inclusive, kWarpSize - 1);
+    const WarpScan<T> lanes = warp_scan(c, v[k].w);
+    add_to_each(v[k], lanes.exclusive + carry);
+    carry += c.shfl_idx(lanes.inclusive, kWarpSize - 1);
   }
   const WarpTotalsScan<T> warps = scan_warp_totals(c, carry, warp_sums);
-  for (int k = 0; k < kScanChunks; ++k) {
-    v[k].x += warps.before;
-    v[k].y += warps.before;
-    v[k].z += warps.before;
-    v[k].w += warps.before;
-  }
+  for (int k = 0; k < kScanChunks; ++k) add_to_each(v[k], warps.before);
   return warps.total;
 }
 
@@ -176,16 +186,9 @@ struct ScanTileKernel {
     const int tile = c.block_idx().x;
     c.caption("scan: each tile again, plus the scanned sums of the tiles before it (pass 3 reads n, writes n)");
     Vec4<T> v[kScanChunks];
-    for (int k = 0; k < kScanChunks; ++k) v[k] = load_chunk(c, x, scan_chunk_start(c, tile, k), n);
+    load_tile(c, x, tile, n, v);
     scan_tile_in_registers(c, v, warp_sums);
-    const T before = tile > 0 ? T(scanned_tile_sums[tile - 1]) : T(0);
-    for (int k = 0; k < kScanChunks; ++k) {
-      v[k].x += before;
-      v[k].y += before;
-      v[k].z += before;
-      v[k].w += before;
-      store_chunk(c, y, scan_chunk_start(c, tile, k), n, v[k]);
-    }
+    store_tile(c, y, tile, n, v, tile > 0 ? T(scanned_tile_sums[tile - 1]) : T(0));
   }
 };
 
@@ -209,23 +212,21 @@ struct DecoupledLookbackKernel {
     if (t == 0 && tile == c.grid_dim().x - 1) c.atomic_store(tile_counter[0], T(0));  // every number is taken
     c.caption("scan: the tile in registers, 16-byte loads, warp shuffles");
     Vec4<T> v[kScanChunks];
-    for (int k = 0; k < kScanChunks; ++k) v[k] = load_chunk(c, x, scan_chunk_start(c, tile, k), n);
+    load_tile(c, x, tile, n, v);
     const T aggregate = scan_tile_in_registers(c, v, warp_sums);
     if (t < kWarpSize) {
       c.caption("look-back: the first warp adds the sums of earlier tiles until one has its inclusive prefix");
       T exclusive = T(0);
+      // A value is visible before the status that announces it.
+      auto publish = [&](Array values, T value, T state) {
+        c.atomic_store(values[tile], value);
+        c.fence();
+        c.atomic_store(status[tile], state);
+      };
       if (tile == 0) {
-        if (t == 0) {
-          c.atomic_store(inclusive_prefixes[0], aggregate);
-          c.fence();
-          c.atomic_store(status[0], T(2));
-        }
+        if (t == 0) publish(inclusive_prefixes, aggregate, T(2));
       } else {
-        if (t == 0) {
-          c.atomic_store(aggregates[tile], aggregate);
-          c.fence();  // the aggregate is visible before the status that announces it
-          c.atomic_store(status[tile], T(1));
-        }
+        if (t == 0) publish(aggregates, aggregate, T(1));
         for (int last = tile - 1;; last -= kWarpSize) {
           const int p = last - lane;
           T state = p >= 0 ? c.atomic_load(status[p]) : T(2);
@@ -240,24 +241,13 @@ struct DecoupledLookbackKernel {
           exclusive += c.shfl_idx(warp_sum(c, value), 0);
           if (done) break;
         }
-        if (t == 0) {
-          c.atomic_store(inclusive_prefixes[tile], exclusive + aggregate);
-          c.fence();
-          c.atomic_store(status[tile], T(2));
-        }
+        if (t == 0) publish(inclusive_prefixes, exclusive + aggregate, T(2));
       }
       if (t == 0) tile_and_prefix[1] = exclusive;
     }
     c.sync();
     c.caption("store: every element plus the prefix of the tiles before, 16-byte stores (n written)");
-    const T before = tile_and_prefix[1];
-    for (int k = 0; k < kScanChunks; ++k) {
-      v[k].x += before;
-      v[k].y += before;
-      v[k].z += before;
-      v[k].w += before;
-      store_chunk(c, y, scan_chunk_start(c, tile, k), n, v[k]);
-    }
+    store_tile(c, y, tile, n, v, T(tile_and_prefix[1]));
   }
 };
 
@@ -275,11 +265,6 @@ struct ScanRung {
   }
   static std::vector<double> reference(const Problem& p, const std::vector<double>& input) {
     return reference::inclusive_scan(p.dtype, input, 0);
-  }
-  static std::string whole_warps(const Problem& p) {
-    if (p.tpb < kWarpSize || p.tpb > 1024 || p.tpb % kWarpSize)
-      return "--tpb " + std::to_string(p.tpb) + ": this rung needs whole warps, a multiple of 32 from 32 to 1024";
-    return "";
   }
 };
 
@@ -330,7 +315,7 @@ struct ScanReduceThenScan : ScanRung {
                 "registers and warps scan with shuffles, so a tile costs two barriers, not two per step.",
                 2048, 32);
   }
-  static std::string check(const Problem& p) { return whole_warps(p); }
+  static std::string check(const Problem& p) { return whole_warps_check(p); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     auto y = rt.alloc("output", p.n);
@@ -365,7 +350,7 @@ struct ScanDecoupledLookback : ScanRung {
                 "predecessors. CUB's DeviceScan works this way.",
                 2048, 32, true);
   }
-  static std::string check(const Problem& p) { return whole_warps(p); }
+  static std::string check(const Problem& p) { return whole_warps_check(p); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     const int tiles = std::max(1, ceil_div(p.n, scan_tile_elements(p.tpb)));

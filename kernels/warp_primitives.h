@@ -3,11 +3,20 @@
 // lane in registers instead of through shared memory and barriers.
 #pragma once
 
+#include <string>
 #include <type_traits>
 
 #include "contract/kernel_api.h"
+#include "kernels/algorithm.h"
 
 namespace syncscope::kernels {
+
+// The check of an algorithm built from these (host code): they need whole warps.
+inline std::string whole_warps_check(const Problem& p) {
+  if (p.tpb < kWarpSize || p.tpb > 1024 || p.tpb % kWarpSize)
+    return "--tpb " + std::to_string(p.tpb) + ": this rung needs whole warps, a multiple of 32 from 32 to 1024";
+  return "";
+}
 
 // A whole number a kernel keeps in an element-typed cell (a ticket, a tile number) as an int.
 template <class T>
@@ -24,16 +33,30 @@ SYNCSCOPE_DEVICE T warp_sum(Ctx& c, T v) {
   return v;
 }
 
-// Each lane gets the sum of its own and every lower lane's value (Kogge-Stone inside a warp, no
-// barrier: a shuffle reads every lane's value before any lane replaces it).
+// Each lane gets the sum of its own and every lower lane's value (inclusive) and of the lower
+// lanes' only (exclusive): Kogge-Stone inside a warp, no barrier, since a shuffle reads every
+// lane's value before any lane replaces it. Every lane of the warp must call it.
+template <class T>
+struct WarpScan {
+  T inclusive;
+  T exclusive;
+};
 template <class Ctx, class T>
-SYNCSCOPE_DEVICE T warp_inclusive_scan(Ctx& c, T v) {
+SYNCSCOPE_DEVICE WarpScan<T> warp_scan(Ctx& c, T value) {
   const int lane = c.thread_idx().x % kWarpSize;
+  T inclusive = value;
   for (int delta = 1; delta < kWarpSize; delta *= 2) {
-    const T below = c.shfl_up(v, delta);
-    if (lane >= delta) v += below;
+    T from_below = c.shfl_up(inclusive, delta);
+    if (lane >= delta) inclusive += from_below;
   }
-  return v;
+  T exclusive = c.shfl_up(inclusive, 1);
+  return {inclusive, lane == 0 ? T(0) : exclusive};
+}
+
+// Exclusive prefix sum across the lanes of a warp (seed 004's warp step).
+template <class Ctx, class T>
+SYNCSCOPE_DEVICE T warp_exclusive_sum(Ctx& c, T value) {
+  return warp_scan(c, value).exclusive;
 }
 
 // Thread 0 gets the block's sum: every warp sums with shuffles, lane 0 of each puts its warp's
@@ -68,8 +91,7 @@ SYNCSCOPE_DEVICE WarpTotalsScan<T> scan_warp_totals(Ctx& c, T warp_total, Shared
   if (lane == 0) warp_sums[warp] = warp_total;
   c.sync();
   if (warp == 0) {
-    T w = lane < warps ? T(warp_sums[lane]) : T(0);
-    w = warp_inclusive_scan(c, w);
+    const T w = warp_scan(c, lane < warps ? T(warp_sums[lane]) : T(0)).inclusive;
     if (lane < warps) warp_sums[lane] = w;
   }
   c.sync();

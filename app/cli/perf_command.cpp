@@ -36,6 +36,24 @@ std::optional<std::string> parse_sizes(const std::string& text, PerfOptions& o) 
   return std::nullopt;
 }
 
+// A whole number within [lo, hi] into `out`, or the message naming the option, the value and the
+// limit on `err` (false).
+bool parse_ranged(const std::string& option, const std::string& text, int lo, int hi, const char* limit, int& out,
+                  std::ostream& err) {
+  const std::string range = std::to_string(lo) + ".." + std::to_string(hi);
+  std::optional<int> value;
+  if (auto bad = command_line::parse_whole(option, text, value, range.c_str())) {
+    err << "syncscope: " << *bad << "\n";
+    return false;
+  }
+  if (*value < lo || *value > hi) {
+    err << "syncscope: " << option << " " << *value << ": " << limit << "\n";
+    return false;
+  }
+  out = *value;
+  return true;
+}
+
 std::string fixed(double v, int decimals) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%.*f", decimals, v);
@@ -119,18 +137,8 @@ void print_perf(std::ostream& out, const PerfReport& r) {
 
 int perf_command(const PerfArgs& a, std::ostream& out, std::ostream& err) {
   if (!a.show.empty()) {
-    std::ifstream in(a.show);
-    if (!in) {
-      err << "syncscope: --show " << a.show << ": cannot read the file\n";
-      return command_line::kExitBadArguments;
-    }
     std::string why;
-    std::optional<PerfReport> r;
-    try {
-      r = perf_from_json(nlohmann::json::parse(in), &why);
-    } catch (const nlohmann::json::exception& e) {
-      why = std::string("not JSON (") + e.what() + ")";
-    }
+    const std::optional<PerfReport> r = perf_from_file(a.show, &why);
     if (!r) {
       err << "syncscope: --show " << a.show << ": " << why << "\n";
       return command_line::kExitBadArguments;
@@ -151,30 +159,10 @@ int perf_command(const PerfArgs& a, std::ostream& out, std::ostream& err) {
     err << "syncscope: --dtype " << a.dtype << ": expected int32, float32 or both\n";
     return command_line::kExitBadArguments;
   }
-  if (a.runs) {
-    std::optional<int> runs;
-    if (auto bad = command_line::parse_whole("--runs", *a.runs, runs, "20..1000")) {
-      err << "syncscope: " << *bad << "\n";
-      return command_line::kExitBadArguments;
-    }
-    if (*runs < 20 || *runs > 1000) {
-      err << "syncscope: --runs " << *runs << ": the median is taken of 20..1000 runs\n";
-      return command_line::kExitBadArguments;
-    }
-    o.runs = *runs;
-  }
-  if (a.tpb) {
-    std::optional<int> tpb;
-    if (auto bad = command_line::parse_whole("--tpb", *a.tpb, tpb, "32..1024")) {
-      err << "syncscope: " << *bad << "\n";
-      return command_line::kExitBadArguments;
-    }
-    if (*tpb < 32 || *tpb > 1024) {
-      err << "syncscope: --tpb " << *tpb << ": threads per block must be 32..1024 here\n";
-      return command_line::kExitBadArguments;
-    }
-    o.tpb = *tpb;
-  }
+  if (a.runs && !parse_ranged("--runs", *a.runs, 20, 1000, "the median is taken of 20..1000 runs", o.runs, err))
+    return command_line::kExitBadArguments;
+  if (a.tpb && !parse_ranged("--tpb", *a.tpb, 32, 1024, "threads per block must be 32..1024 here", o.tpb, err))
+    return command_line::kExitBadArguments;
   std::stringstream names(a.only);
   for (std::string name; std::getline(names, name, ',');) {
     if (name.empty()) continue;

@@ -10,12 +10,30 @@
 
 namespace syncscope::ui {
 
+namespace {
+
+// The model walks every event of the shown block (warp instructions, active threads): built once
+// per run, launch and block, not every frame; only the current step changes between frames.
+struct MetricsCache {
+  uint64_t run = 0;
+  int launch = -1, block = -1;
+  app::MetricsModel model;
+};
+
+}  // namespace
+
 void draw_metrics_panel(UiContext& ui) {
   if (!begin_panel(ui, "Metrics")) return;
   const RunResult* run = run_to_draw(ui);
   if (!run) return;
   const sim::BlockTrace* b = ui.state.focused_trace();
-  const app::MetricsModel m = app::build_metrics(*run, ui.state.launch(), ui.state.step(), b ? b->block : 0);
+  MetricsCache& cache = ui.state_of<MetricsCache>();
+  const int block = b ? b->block : 0;
+  if (cache.run != run->id || cache.launch != ui.state.launch() || cache.block != block) {
+    cache = {run->id, ui.state.launch(), block, app::build_metrics(*run, ui.state.launch(), ui.state.step(), block)};
+  }
+  cache.model.current_step = ui.state.step();
+  const app::MetricsModel& m = cache.model;
   text_fitted(ui, m.scope, true);
   if (ImGui::BeginTable("counts", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("per thread", ImGuiTableColumnFlags_WidthStretch, 2.0f);

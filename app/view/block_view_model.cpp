@@ -213,6 +213,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
                                         : "ends at barrier " + short_location(st.barrier));
 
   // Arrays as they were before the step and are after it.
+  const std::vector<int> word_offsets = sim::shared_word_offsets(t, launch);  // banks of the shared arrays
   std::map<int, int> row_of;  // array id -> row
   for (const sim::ArraySnapshot& after : st.shared) {
     SharedArrayView a;
@@ -235,7 +236,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
       a.after[i].changed = a.after[i].text != a.before[i].text || a.after[i].poison != a.before[i].poison;
     shade(a, dtype, before_bits, after.bits);
     row_of[after.array] = static_cast<int>(m.arrays.size());
-    a.word_offset = std::max(0, sim::shared_word_offsets(t, launch)[after.array]);
+    a.word_offset = std::max(0, word_offsets[after.array]);
     m.arrays.push_back(std::move(a));
   }
 

@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <filesystem>
-#include <fstream>
 #include <variant>
 
 #include "kernels/kernel_file.h"
@@ -29,14 +28,8 @@ std::optional<LoadedPerf> load_newest_perf(const std::vector<std::string>& dirs,
       if (entry.path().extension() == ".json" && entry.is_regular_file(ec)) files.push_back(entry.path());
     std::sort(files.begin(), files.end());
     for (const fs::path& file : files) {
-      std::ifstream in(file);
       std::string why;
-      std::optional<PerfReport> r;
-      try {
-        r = perf_from_json(nlohmann::json::parse(in), &why);
-      } catch (const nlohmann::json::exception& e) {
-        why = std::string("not JSON (") + e.what() + ")";
-      }
+      std::optional<PerfReport> r = perf_from_file(file.string(), &why);
       if (!r) {
         if (problems) problems->push_back(file.string() + ": " + why);
         continue;
