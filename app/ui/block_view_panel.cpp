@@ -574,7 +574,7 @@ std::vector<LegendItem> legend_items(const Theme& th, const LegendNeeds& needs) 
   if (needs.race) items.push_back({th.race, "race across warps (error)"});
   if (needs.warning) items.push_back({th.warning, "race inside one warp: depends on scheduling (warning)"});
   if (needs.idle) items.push_back({th.thread_idle, "idle thread"});
-  if (needs.bank_conflict) items.push_back({th.bank_conflict, "bank conflict (lanes of one warp instruction in one bank)"});
+  if (needs.bank_conflict) items.push_back({th.bank_conflict, "bank conflict"});
   return items;
 }
 

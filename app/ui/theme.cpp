@@ -15,7 +15,7 @@ Theme Theme::normal() {
   t.poison = IM_COL32(80, 40, 80, 255);
   t.poison_text = IM_COL32(230, 150, 230, 255);
   t.race = IM_COL32(255, 70, 60, 255);
-  t.bank_conflict = IM_COL32(40, 220, 200, 255);
+  t.bank_conflict = IM_COL32(240, 240, 240, 255);
   t.arrow_read = IM_COL32(90, 170, 255, 200);
   t.arrow_write = IM_COL32(235, 120, 235, 230);
   t.thread_active = IM_COL32(120, 220, 140, 255);
@@ -44,7 +44,7 @@ Theme Theme::presenter() {
   t.poison = IM_COL32(120, 0, 120, 255);
   t.poison_text = IM_COL32(255, 170, 255, 255);
   t.race = IM_COL32(255, 0, 0, 255);
-  t.bank_conflict = IM_COL32(0, 255, 220, 255);
+  t.bank_conflict = IM_COL32(255, 255, 255, 255);
   t.arrow_read = IM_COL32(0, 200, 255, 255);
   t.arrow_write = IM_COL32(255, 100, 255, 255);
   t.thread_active = IM_COL32(0, 255, 0, 255);

@@ -13,7 +13,7 @@ struct Theme {
   ImU32 read = 0;         // outline of a cell read in this step
   ImU32 poison = 0, poison_text = 0;
   ImU32 race = 0;
-  ImU32 bank_conflict = 0;  // bar across the top of a shared cell whose warp instruction had a bank conflict
+  ImU32 bank_conflict = 0;  // bar across the top of a shared cell whose warp instruction had a bank conflict (white: no other mark uses it)
   ImU32 arrow_read = 0, arrow_write = 0;
   ImU32 thread_active = 0, thread_idle = 0, thread_exited = 0;
   ImU32 warp_outline = 0, label = 0, dim_text = 0;

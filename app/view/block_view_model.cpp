@@ -176,7 +176,7 @@ void mark_bank_conflicts(const sim::Trace& t, int launch, const sim::StepTrace& 
   if (conflicted > 0)
     m.bank_conflicts = "bank conflicts: " + std::to_string(conflicted) + " warp instruction" +
                        (conflicted > 1 ? "s" : "") + ", worst " + std::to_string(worst) +
-                       "-way (cyan bar: the cells of those accesses)";
+                       "-way";
 }
 
 BlockViewModel build_block_view(const RunResult& run, int launch, int step, int block) {

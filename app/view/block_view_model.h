@@ -132,7 +132,7 @@ struct BlockViewModel {
   // One sentence for the class: the kernel's own c.caption(...) for the step when it has one
   // ("offset 2, read phase: ..."), else `activity`.
   std::string caption;
-  // Lockstep: "bank conflicts: 3 warp instructions, worst 4-way (cyan bar)", or "" when none.
+  // Lockstep: "bank conflicts: 3 warp instructions, worst 4-way" (their cells get a bar), or "".
   std::string bank_conflicts;
   std::string activity;  // derived from the operations: "7 threads read shared[t-1]; 7 threads write shared[t]"
   // When this block did nothing in the step: the blocks of the launch that did (recorded ones).
