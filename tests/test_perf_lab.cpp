@@ -161,6 +161,14 @@ TEST(PerfCli, BadOptionsNameTheOptionTheValueAndTheLimit) {
   EXPECT_NE(err.find("/nonexistent/perf.json"), std::string::npos) << err;
 }
 
+TEST(PerfCli, CheckingTheOptionsTimesNothingAndReadsNothing) {
+  // The fuzzing target's stage: `perf` alone once exited 3 there (no GPU) and would have timed a GPU.
+  std::ostringstream out, err;
+  EXPECT_EQ(cli::run_cli({"perf"}, out, err, cli::CliStage::CheckOnly), 0) << err.str();
+  EXPECT_EQ(cli::run_cli({"perf", "--show", "/dev/zero"}, out, err, cli::CliStage::CheckOnly), 0) << err.str();
+  EXPECT_EQ(cli::run_cli({"perf", "--runs", "5"}, out, err, cli::CliStage::CheckOnly), 2);
+}
+
 TEST(PerfCli, WithoutAGpuItSaysWhyAndWhereTheSavedResultsAre) {
   if (gpu_status().usable) GTEST_SKIP() << "this machine has a GPU: perf would time it";
   std::string out, err;

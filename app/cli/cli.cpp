@@ -175,7 +175,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
       return kExitRan;
     }
     if (run->parsed()) return run_command(config, flags, out, err, stage);
-    if (perf->parsed()) return perf_command(perf_args, out, err);
+    if (perf->parsed()) return perf_command(perf_args, out, err, stage == CliStage::CheckOnly);
     // No command: the default demo, step by step.
     ConfigArgs demo;
     demo.options.algorithm = "kogge-stone";

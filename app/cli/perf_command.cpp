@@ -135,8 +135,8 @@ void print_perf(std::ostream& out, const PerfReport& r) {
   if (!r.error.empty()) out << "\nerror: " << r.error << "\n";
 }
 
-int perf_command(const PerfArgs& a, std::ostream& out, std::ostream& err) {
-  if (!a.show.empty()) {
+int perf_command(const PerfArgs& a, std::ostream& out, std::ostream& err, bool check_only) {
+  if (!a.show.empty() && !check_only) {
     std::string why;
     const std::optional<PerfReport> r = perf_from_file(a.show, &why);
     if (!r) {
@@ -175,6 +175,7 @@ int perf_command(const PerfArgs& a, std::ostream& out, std::ostream& err) {
     o.only.push_back(name);
   }
 
+  if (check_only) return command_line::kExitRan;
   std::ostream& progress_out = a.json ? err : out;
   const PerfReport r = run_perf(o, [&](const std::string& line) { progress_out << line << std::endl; });
   if (r.rungs.empty() && r.baselines.empty()) {

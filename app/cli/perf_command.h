@@ -28,7 +28,8 @@ struct PerfArgs {
 inline constexpr int kExitNoGpu = 3;
 
 void add_perf_options(CLI::App& perf, PerfArgs& args);
-int perf_command(const PerfArgs& args, std::ostream& out, std::ostream& err);
+// `check_only`: the options are checked and nothing is read or timed (the fuzzing target's stage).
+int perf_command(const PerfArgs& args, std::ostream& out, std::ostream& err, bool check_only = false);
 
 // The text table: GB/s of every rung and baseline at every size, then the largest size's % of copy
 // and of CUB.
