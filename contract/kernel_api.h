@@ -68,6 +68,17 @@ struct alignas(16) Vec4 {
   T x, y, z, w;
 };
 
+// Two consecutive elements moved by one 8-byte atomic access: `c.atomic_store_pair(a, i, {s, v})`
+// writes a[i] and a[i+1] so that `Pair<T> p = c.atomic_load_pair(a, i)` in another block sees both
+// or neither (relaxed, device scope; CUDA has no 8-byte int/float pair, so it moves the bits as one
+// unsigned long long). A flag and the value it announces travel together, with no fence between
+// them. On the GPU `i` must be even (8-byte aligned); the simulator records two accesses that no
+// other thread's access comes between.
+template <class T>
+struct alignas(8) Pair {
+  T first, second;
+};
+
 // The element type a kernel computes with: float/int on the GPU, the simulator's tracked scalar on
 // the CPU. Kernels write `using T = value_of<Array>;` and then use T like a plain number.
 template <class Array>

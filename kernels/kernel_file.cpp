@@ -160,7 +160,8 @@ std::optional<KernelFileError> build_library(const fs::path& path, const fs::pat
   std::ofstream(work / "plain.cpp") << "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
                                        "#define SYNCSCOPE_KERNEL_FILE(Algorithm) extern \"C\" syncscope::AlgorithmEntry "
                                        "syncscope_kernel_file_entry() { return {Algorithm::info(), &Algorithm::check, "
-                                       "&Algorithm::reference, &syncscope::simulate_algorithm<Algorithm>}; }\n"
+                                       "&Algorithm::reference, &syncscope::simulate_algorithm<Algorithm>, "
+                                       "&syncscope::first_launch_blocks<Algorithm>}; }\n"
                                     << quoted;
   std::ofstream(work / "twin.cpp") << "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
                                       "template <class... A> struct SyncscopeKernelFileList {};\n"

@@ -27,7 +27,7 @@ inline constexpr std::array<Rung, 13> kLadderRungs{{
     {"scan", "hierarchical-scan", 512},
     {"scan", "scan-2-brent-kung", 512},
     {"scan", "scan-3-reduce-then-scan", 256},
-    {"scan", "scan-4-decoupled-lookback", 256},
+    {"scan", "scan-4-decoupled-lookback", 384},
 }};
 
 }  // namespace syncscope

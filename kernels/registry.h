@@ -28,7 +28,15 @@ struct AlgorithmEntry {
   std::string (*check)(const Problem&);
   std::vector<double> (*reference)(const Problem&, const std::vector<double>&);
   SimOutcome (*simulate)(const Problem&, const std::vector<double>& input, const sim::SimOptions&);
+  int (*first_launch_blocks)(const Problem&) = nullptr;  // the grid its host code launches first
 };
+
+template <class Algorithm>
+int first_launch_blocks(const Problem& p) {
+  sim::LaunchShapeRuntime<int32_t> rt;
+  Algorithm::run(rt, p);
+  return rt.first_grid_blocks;
+}
 
 template <class Algorithm>
 SimOutcome simulate_algorithm(const Problem& p, const std::vector<double>& input, const sim::SimOptions& options) {
@@ -59,7 +67,7 @@ class Registry {
   static Registry of(List<Algorithm...>) {
     Registry r;
     (r.entries_.push_back({Algorithm::info(), &Algorithm::check, &Algorithm::reference,
-                           &simulate_algorithm<Algorithm>}),
+                           &simulate_algorithm<Algorithm>, &first_launch_blocks<Algorithm>}),
      ...);
     return r;
   }

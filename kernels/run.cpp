@@ -164,6 +164,9 @@ std::optional<InputSpec> InputSpec::parse(const std::string& text, std::string* 
 }
 
 int RunConfig::blocks() const {
+  if (algorithm && algorithm->first_launch_blocks) {
+    if (const int blocks = algorithm->first_launch_blocks(problem); blocks > 0) return blocks;
+  }
   if (algorithm && algorithm->info.two_dimensional) return problem.rows;
   return ceil_div(problem.n, problem.tpb);
 }

@@ -83,19 +83,21 @@ struct AddSectionOffsetsKernel {
   }
 };
 
-// ---- rungs 3 and 4: tiles of 16 elements per thread, warp-striped 16-byte loads ----
+// ---- rungs 3 and 4: tiles of 4·Chunks elements per thread, warp-striped 16-byte loads ----
 
-inline constexpr int kScanChunks = 4;  // 16-byte chunks per thread: 16 elements
+inline constexpr int kScanChunks = 4;        // rung 3's 16-byte chunks per thread: 16 elements
+inline constexpr int kLookbackChunks = 8;    // rung 4's: 32 elements
 
-// A tile is 16·blockDim elements. Each warp covers 512 consecutive elements in kScanChunks rounds
-// of 128; in round k lane l holds elements warp_start + 128k + 4l .. +3, so each round's load is
-// one coalesced 512-byte access of the warp.
-SYNCSCOPE_HOST_DEVICE constexpr int scan_tile_elements(int threads) { return threads * 4 * kScanChunks; }
+// A tile is 4·Chunks·blockDim elements. Each warp covers 128·Chunks consecutive elements in Chunks
+// rounds of 128; in round k lane l holds elements warp_start + 128k + 4l .. +3, so each round's
+// load is one coalesced 512-byte access of the warp.
+template <int Chunks>
+SYNCSCOPE_HOST_DEVICE constexpr int scan_tile_elements(int threads) { return threads * 4 * Chunks; }
 
-template <class Ctx>
+template <int Chunks, class Ctx>
 SYNCSCOPE_DEVICE int scan_chunk_start(Ctx& c, int tile, int chunk) {
   const int t = c.thread_idx().x;
-  const int warp_start = tile * scan_tile_elements(c.block_dim().x) + (t / kWarpSize) * kWarpSize * 4 * kScanChunks;
+  const int warp_start = tile * scan_tile_elements<Chunks>(c.block_dim().x) + (t / kWarpSize) * kWarpSize * 4 * Chunks;
   return warp_start + chunk * kWarpSize * 4 + (t % kWarpSize) * 4;
 }
 
@@ -126,27 +128,26 @@ SYNCSCOPE_DEVICE void add_to_each(Vec4<T>& v, T amount) {
   v.w += amount;
 }
 
-// This thread's kScanChunks chunks of `tile`, and their store after the scan, plus `before`.
-template <class Ctx, class Array>
-SYNCSCOPE_DEVICE void load_tile(Ctx& c, Array x, int tile, int n, Vec4<value_of<Array>> (&v)[kScanChunks]) {
-  for (int k = 0; k < kScanChunks; ++k) v[k] = load_chunk(c, x, scan_chunk_start(c, tile, k), n);
+// This thread's chunks of `tile`, and their store after the scan, plus `before`.
+template <class Ctx, class Array, int Chunks>
+SYNCSCOPE_DEVICE void load_tile(Ctx& c, Array x, int tile, int n, Vec4<value_of<Array>> (&v)[Chunks]) {
+  for (int k = 0; k < Chunks; ++k) v[k] = load_chunk(c, x, scan_chunk_start<Chunks>(c, tile, k), n);
 }
-template <class Ctx, class Array>
-SYNCSCOPE_DEVICE void store_tile(Ctx& c, Array y, int tile, int n, Vec4<value_of<Array>> (&v)[kScanChunks],
+template <class Ctx, class Array, int Chunks>
+SYNCSCOPE_DEVICE void store_tile(Ctx& c, Array y, int tile, int n, Vec4<value_of<Array>> (&v)[Chunks],
                                  value_of<Array> before) {
-  for (int k = 0; k < kScanChunks; ++k) {
+  for (int k = 0; k < Chunks; ++k) {
     add_to_each(v[k], before);
-    store_chunk(c, y, scan_chunk_start(c, tile, k), n, v[k]);
+    store_chunk(c, y, scan_chunk_start<Chunks>(c, tile, k), n, v[k]);
   }
 }
 
-// The tile's inclusive scan, left in `v` without what comes before the tile, and the tile's total.
-// Within a warp: each round is a scan of four in registers, then a shuffle scan of the lanes'
-// totals; then the first warp scans the warp totals (two barriers).
-template <class Ctx, class T, class Shared>
-SYNCSCOPE_DEVICE T scan_tile_in_registers(Ctx& c, Vec4<T> (&v)[kScanChunks], Shared warp_sums) {
+// Each warp's part of the tile scanned in registers, and the part's total (every lane gets it):
+// each round is a scan of four in a thread, then a shuffle scan of the lanes' totals. No barrier.
+template <class Ctx, class T, int Chunks>
+SYNCSCOPE_DEVICE T scan_warp_part(Ctx& c, Vec4<T> (&v)[Chunks]) {
   T carry = T(0);  // the warp's earlier rounds
-  for (int k = 0; k < kScanChunks; ++k) {
+  for (int k = 0; k < Chunks; ++k) {
     v[k].y += v[k].x;
     v[k].z += v[k].y;
     v[k].w += v[k].z;
@@ -154,8 +155,15 @@ SYNCSCOPE_DEVICE T scan_tile_in_registers(Ctx& c, Vec4<T> (&v)[kScanChunks], Sha
     add_to_each(v[k], lanes.exclusive + carry);
     carry += c.shfl_idx(lanes.inclusive, kWarpSize - 1);
   }
-  const WarpTotalsScan<T> warps = scan_warp_totals(c, carry, warp_sums);
-  for (int k = 0; k < kScanChunks; ++k) add_to_each(v[k], warps.before);
+  return carry;
+}
+
+// The tile's inclusive scan, left in `v` without what comes before the tile, and the tile's total:
+// the warps' parts, then the first warp scans the warp totals (two barriers).
+template <class Ctx, class T, int Chunks, class Shared>
+SYNCSCOPE_DEVICE T scan_tile_in_registers(Ctx& c, Vec4<T> (&v)[Chunks], Shared warp_sums) {
+  const WarpTotalsScan<T> warps = scan_warp_totals(c, scan_warp_part(c, v), warp_sums);
+  for (int k = 0; k < Chunks; ++k) add_to_each(v[k], warps.before);
   return warps.total;
 }
 
@@ -168,7 +176,7 @@ struct TileSumKernel {
     c.caption("reduce: each tile's sum, 16-byte loads and shuffles (pass 1 reads n)");
     T sum = T(0);
     for (int k = 0; k < kScanChunks; ++k) {
-      const Vec4<T> v = load_chunk(c, x, scan_chunk_start(c, c.block_idx().x, k), n);
+      const Vec4<T> v = load_chunk(c, x, scan_chunk_start<kScanChunks>(c, c.block_idx().x, k), n);
       sum += v.x + v.y + v.z + v.w;
     }
     sum = block_sum(c, sum, warp_sums);
@@ -192,62 +200,63 @@ struct ScanTileKernel {
   }
 };
 
-// Rung 4: one pass. A block takes the next tile number, scans its tile, publishes the tile's sum
-// (status 1, "aggregate"), then its first warp looks back over the tiles before it, 32 at a time,
-// adding aggregates until it meets a tile that published its inclusive prefix (status 2), and
-// publishes its own inclusive prefix. Tile numbers are handed out in the order blocks start, so a
-// block only ever waits for blocks that are already running.
+// Rung 4: one pass. A block takes the next tile number and scans its tile in registers. The first
+// warp scans the warp totals, publishes the tile's sum (status 1, "aggregate") and looks back over
+// the tiles before it, 32 at a time, adding aggregates until it meets a tile that published its
+// inclusive prefix (status 2); then it publishes its own inclusive prefix. Tile numbers are handed
+// out in the order blocks start, so a block only ever waits for blocks that are already running.
+// A tile's status and value are one 8-byte pair (tile_states[2·tile], [2·tile + 1]), published and
+// read by one atomic each: a reader never sees a status without its value, so no fence is needed
+// and one load per tile suffices. The other warps wait at one barrier for both the warp totals and
+// the look-back, so the tile's sum is out one barrier sooner than a block scan would have it.
+template <int Chunks>
 struct DecoupledLookbackKernel {
   template <class Ctx, class Array>
-  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, Array tile_counter, Array status, Array aggregates,
-                                   Array inclusive_prefixes, int n) const {
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, Array tile_counter, Array tile_states, int n) const {
     using T = value_of<Array>;
     auto warp_sums = shared_array<T, kWarpSize>(c, "warp_sums");
     auto tile_and_prefix = shared_array<T, 2>(c, "tile_and_prefix");
-    const int t = c.thread_idx().x, lane = t % kWarpSize;
+    const int t = c.thread_idx().x, lane = t % kWarpSize, warp = t / kWarpSize, warps = c.block_dim().x / kWarpSize;
     c.caption("tile number: thread 0 takes the next one with atomicAdd");
     if (t == 0) tile_and_prefix[0] = c.atomic_add(tile_counter[0], T(1));
     c.sync();
     const int tile = whole_number(T(tile_and_prefix[0]));
     if (t == 0 && tile == c.grid_dim().x - 1) c.atomic_store(tile_counter[0], T(0));  // every number is taken
-    c.caption("scan: the tile in registers, 16-byte loads, warp shuffles");
-    Vec4<T> v[kScanChunks];
+    c.caption("scan: each warp scans its part of the tile in registers (16-byte loads, shuffles)");
+    Vec4<T> v[Chunks];
     load_tile(c, x, tile, n, v);
-    const T aggregate = scan_tile_in_registers(c, v, warp_sums);
-    if (t < kWarpSize) {
-      c.caption("look-back: the first warp adds the sums of earlier tiles until one has its inclusive prefix");
+    const T warp_total = scan_warp_part(c, v);
+    if (lane == 0) warp_sums[warp] = warp_total;
+    c.sync();
+    if (warp == 0) {
+      c.caption("look-back: the first warp sums the warps, publishes the tile's sum, adds earlier tiles' sums");
+      const T before_lane = warp_scan(c, lane < warps ? T(warp_sums[lane]) : T(0)).inclusive;
+      if (lane < warps) warp_sums[lane] = before_lane;
+      const T aggregate = c.shfl_idx(before_lane, warps - 1);
       T exclusive = T(0);
-      // A value is visible before the status that announces it.
-      auto publish = [&](Array values, T value, T state) {
-        c.atomic_store(values[tile], value);
-        c.fence();
-        c.atomic_store(status[tile], state);
-      };
       if (tile == 0) {
-        if (t == 0) publish(inclusive_prefixes, aggregate, T(2));
+        if (t == 0) c.atomic_store_pair(tile_states, 0, {T(2), aggregate});
       } else {
-        if (t == 0) publish(aggregates, aggregate, T(1));
+        if (t == 0) c.atomic_store_pair(tile_states, 2 * tile, {T(1), aggregate});
         for (int last = tile - 1;; last -= kWarpSize) {
           const int p = last - lane;
-          T state = p >= 0 ? c.atomic_load(status[p]) : T(2);
-          while (c.any(state == T(0)))
-            if (state == T(0)) state = c.atomic_load(status[p]);
-          c.fence();  // the value is read after the status that announced it
-          T value = T(0);
-          if (p >= 0) value = state == T(2) ? c.atomic_load(inclusive_prefixes[p]) : c.atomic_load(aggregates[p]);
-          const unsigned done = c.ballot(state == T(2));
+          Pair<T> state{T(2), T(0)};
+          if (p >= 0) state = c.atomic_load_pair(tile_states, 2 * p);
+          while (c.any(state.first == T(0)))
+            if (state.first == T(0)) state = c.atomic_load_pair(tile_states, 2 * p);
+          const unsigned done = c.ballot(state.first == T(2));
           const int first_done = done ? popc((done & (0u - done)) - 1) : kWarpSize;
-          if (lane > first_done) value = T(0);
+          const T value = lane > first_done ? T(0) : T(state.second);
           exclusive += c.shfl_idx(warp_sum(c, value), 0);
           if (done) break;
         }
-        if (t == 0) publish(inclusive_prefixes, exclusive + aggregate, T(2));
+        if (t == 0) c.atomic_store_pair(tile_states, 2 * tile, {T(2), exclusive + aggregate});
       }
       if (t == 0) tile_and_prefix[1] = exclusive;
     }
     c.sync();
-    c.caption("store: every element plus the prefix of the tiles before, 16-byte stores (n written)");
-    store_tile(c, y, tile, n, v, T(tile_and_prefix[1]));
+    c.caption("store: every element plus the earlier tiles' and warps' sums, 16-byte stores (n written)");
+    store_tile(c, y, tile, n, v, T(tile_and_prefix[1]) + (warp > 0 ? T(warp_sums[warp - 1]) : T(0)));
   }
 };
 
@@ -326,7 +335,7 @@ struct ScanReduceThenScan : ScanRung {
  private:
   template <class Runtime, class Buffer>
   static void level(Runtime& rt, Buffer x, Buffer y, int n, int tpb, int depth) {
-    const int tiles = ceil_div(n, scan_tile_elements(tpb));
+    const int tiles = ceil_div(n, scan_tile_elements<kScanChunks>(tpb));
     const std::string l = std::to_string(depth);
     const int shared = shared_bytes_for(kWarpSize);
     if (tiles == 1) {
@@ -344,23 +353,22 @@ struct ScanReduceThenScan : ScanRung {
 struct ScanDecoupledLookback : ScanRung {
   static AlgoInfo info() {
     return rung("scan-4-decoupled-lookback", "Scan 4: single pass, decoupled look-back",
-                "One launch reads n and writes n, the least a scan can move. Blocks take tiles in the order "
-                "they start; each publishes its tile's sum at once, then looks back over earlier tiles' "
-                "published sums until it finds an inclusive prefix, so a tile waits for no chain of "
-                "predecessors. CUB's DeviceScan works this way.",
-                2048, 32, true);
+                "One launch reads n and writes n, the least a scan can move. Blocks take tiles of "
+                "32·blockDim elements in the order they start; each publishes its tile's sum at once, then "
+                "looks back over earlier tiles' published sums until it finds an inclusive prefix, so a tile "
+                "waits for no chain of predecessors. A tile's status and sum are one 8-byte atomic, so a "
+                "look-back costs one load per tile and no fence. CUB's DeviceScan works this way.",
+                4096, 32, true);
   }
   static std::string check(const Problem& p) { return whole_warps_check(p); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
-    const int tiles = std::max(1, ceil_div(p.n, scan_tile_elements(p.tpb)));
+    const int tiles = std::max(1, ceil_div(p.n, scan_tile_elements<kLookbackChunks>(p.tpb)));
     auto y = rt.alloc("output", p.n);
     auto counter = rt.alloc_zeroed("tile_counter", 1);
-    auto status = rt.alloc_zeroed("tile_status", tiles);
-    auto aggregates = rt.alloc("tile_aggregates", tiles);
-    auto prefixes = rt.alloc("tile_inclusive_prefixes", tiles);
-    rt.launch("decoupled_lookback_scan", DecoupledLookbackKernel{}, Dim3{tiles}, Dim3{p.tpb},
-              shared_bytes_for(kWarpSize, 2), rt.input(), y, counter, status, aggregates, prefixes, p.n);
+    auto states = rt.alloc_zeroed("tile_states", 2 * tiles);  // (status, value) per tile
+    rt.launch("decoupled_lookback_scan", DecoupledLookbackKernel<kLookbackChunks>{}, Dim3{tiles}, Dim3{p.tpb},
+              shared_bytes_for(kWarpSize, 2), rt.input(), y, counter, states, p.n);
     rt.set_output(y, p.n);
   }
 };

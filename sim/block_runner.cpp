@@ -323,6 +323,11 @@ CellValue BlockRunner::simt_atomic(ArrayStore& a, int index, AtomicOp op, CellVa
   return outside_kernel([&] { return atomic(a, index, op, operand, compare, LineTable::intern(site)); });
 }
 
+std::array<CellValue, 2> BlockRunner::simt_atomic_pair(ArrayStore& a, int index, AtomicOp op, CellValue first,
+                                                       CellValue second, const SourceLocation& site) {
+  return outside_kernel([&] { return atomic_pair(a, index, op, first, second, LineTable::intern(site)); });
+}
+
 void BlockRunner::simt_fence(const SourceLocation& site) {
   outside_kernel([&] { fence(LineTable::intern(site)); });
 }
@@ -438,6 +443,24 @@ CellValue BlockRunner::atomic(ArrayStore& a, int index, AtomicOp op, CellValue o
                               LineId line) {
   const RuntimeSection runtime = in_runtime();
   if (simt_) simt_park_before_operation();
+  const CellValue old = atomic_in_place(a, index, op, operand, compare, line);
+  if (switch_each_access_) yield();
+  return old;
+}
+
+std::array<CellValue, 2> BlockRunner::atomic_pair(ArrayStore& a, int index, AtomicOp op, CellValue first,
+                                                  CellValue second, LineId line) {
+  const RuntimeSection runtime = in_runtime();
+  if (simt_) simt_park_before_operation();
+  // One instruction on the GPU: no other thread's access may come between the two halves.
+  const std::array<CellValue, 2> old{atomic_in_place(a, index, op, first, first, line),
+                                     atomic_in_place(a, index + 1, op, second, second, line)};
+  if (switch_each_access_) yield();
+  return old;
+}
+
+CellValue BlockRunner::atomic_in_place(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare,
+                                       LineId line) {
   SimThread& th = *cur_;
   const bool shared = a.space == MemSpace::Shared;
   count_operation(line);
@@ -476,7 +499,6 @@ CellValue BlockRunner::atomic(ArrayStore& a, int index, AtomicOp op, CellValue o
     e.atomic = op;
     emit(e);
   }
-  if (switch_each_access_) yield();
   return {old, old_poison};
 }
 

@@ -17,6 +17,7 @@
 // and the shadow memory) are updated right here; optional observers see every event.
 #pragma once
 
+#include <array>
 #include <atomic>
 #include <cstdint>
 #include <algorithm>
@@ -195,6 +196,8 @@ class BlockRunner {
   CellValue simt_warp_call(const WarpCall& call, const SourceLocation& site);
   CellValue simt_atomic(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare,
                         const SourceLocation& site);
+  std::array<CellValue, 2> simt_atomic_pair(ArrayStore& a, int index, AtomicOp op, CellValue first, CellValue second,
+                                            const SourceLocation& site);
   void simt_fence(const SourceLocation& site);
   uint32_t simt_active_mask(const SourceLocation& site);
   ArrayStore& simt_shared_array(DType dtype, int count, const char* name);
@@ -223,6 +226,11 @@ class BlockRunner {
   CellValue warp_call(const WarpCall& call, LineId line);
   // atomicAdd and friends: one read-modify-write of a cell; returns the old value.
   CellValue atomic(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare, LineId line);
+  // Cells index and index + 1 in one atomic access (c.atomic_load_pair / atomic_store_pair): `op`
+  // is Exch (a store of first, second) or Cas comparing each cell with the value it would store
+  // (a load: 0 for 0). No other thread's access comes between the halves.
+  std::array<CellValue, 2> atomic_pair(ArrayStore& a, int index, AtomicOp op, CellValue first, CellValue second,
+                                       LineId line);
   // __threadfence(): recorded; the simulator's memory is sequentially consistent already.
   void fence(LineId line);
   // __activemask(): in lockstep the lanes executing this instruction together; in the other
@@ -232,6 +240,8 @@ class BlockRunner {
   ArrayStore& shared_array(DType dtype, int count, const char* name);
 
  private:
+  // An atomic's read-modify-write, without the lockstep park before it or the switch after it.
+  CellValue atomic_in_place(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare, LineId line);
   struct UndoEntry {
     ArrayStore* array;
     int index;

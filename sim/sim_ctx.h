@@ -48,6 +48,10 @@ struct PlainAccess {
                           CellValue compare) {
     return r->atomic(a, at.index, op, operand, compare, at.line);
   }
+  static std::array<CellValue, 2> atomic_pair(BlockRunner* r, ArrayStore& a, const At& at, AtomicOp op,
+                                              CellValue first, CellValue second) {
+    return r->atomic_pair(a, at.index, op, first, second, at.line);
+  }
 };
 struct SimtAccess {
   using Index = SiteAt;
@@ -63,6 +67,10 @@ struct SimtAccess {
   [[gnu::always_inline]] static CellValue atomic(BlockRunner* r, ArrayStore& a, const SiteAt& at, AtomicOp op,
                                                  CellValue operand, CellValue compare) {
     return r->simt_atomic(a, at.index, op, operand, compare, at.site);
+  }
+  [[gnu::always_inline]] static std::array<CellValue, 2> atomic_pair(BlockRunner* r, ArrayStore& a, const SiteAt& at,
+                                                                     AtomicOp op, CellValue first, CellValue second) {
+    return r->simt_atomic_pair(a, at.index, op, first, second, at.site);
   }
 };
 
@@ -111,6 +119,13 @@ class ArrayView {
     return ElemRef<V, Access>(r_, a_, at);
   }
   int size() const { return a_->size(); }
+  // Elements at and after `at` in one atomic access (WarpOps' atomic_load_pair / atomic_store_pair).
+  Pair<V> atomic_pair(typename Access::Index at, AtomicOp op, V first, V second) const {
+    using T = typename V::scalar_type;
+    const std::array<CellValue, 2> old = Access::atomic_pair(r_, *a_, at, op, {to_bits(first.v), first.poison},
+                                                             {to_bits(second.v), second.poison});
+    return {V(from_bits<T>(old[0].bits), old[0].poison), V(from_bits<T>(old[1].bits), old[1].poison)};
+  }
 
  private:
   BlockRunner* r_;
@@ -225,6 +240,20 @@ class WarpOps {
   V atomic_load(ElemRef<V, A> cell) { return cell.atomic(AtomicOp::Cas, V(0), V(0)); }
   template <class V, class A>
   void atomic_store(ElemRef<V, A> cell, std::type_identity_t<V> v) { cell.atomic(AtomicOp::Exch, v); }
+
+  // The GPU's 8-byte atomic pair (contract/kernel_api.h): two atomics, a compare-and-swap of 0 for
+  // 0 per cell to load and an exchange per cell to store, with no other thread between them.
+  template <class V, class A>
+  Pair<V> atomic_load_pair(ArrayView<V, A> a, int i, SourceLocation loc = SourceLocation::current()) {
+    using Index = typename A::Index;
+    return a.atomic_pair(Index(i, loc), AtomicOp::Cas, V(0), V(0));
+  }
+  template <class V, class A>
+  void atomic_store_pair(ArrayView<V, A> a, int i, Pair<std::type_identity_t<V>> p,
+                         SourceLocation loc = SourceLocation::current()) {
+    using Index = typename A::Index;
+    a.atomic_pair(Index(i, loc), AtomicOp::Exch, p.first, p.second);
+  }
 
   // The GPU's 16-byte vector access, here as four accesses of one line.
   template <class V, class A>
@@ -349,6 +378,8 @@ class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
   using WarpOps<SimtCtx>::atomic_cas;
   using WarpOps<SimtCtx>::atomic_load;
   using WarpOps<SimtCtx>::atomic_store;
+  using WarpOps<SimtCtx>::atomic_load_pair;
+  using WarpOps<SimtCtx>::atomic_store_pair;
   using WarpOps<SimtCtx>::load_vec4;
   using WarpOps<SimtCtx>::store_vec4;
   template <class T>

@@ -109,21 +109,40 @@ class SimRuntime {
   int output_count_ = 0;
 };
 
-// Host code instantiated with this runtime is never run: its launches only register their SIMT
-// twins. Use it in the instrumented unit (see sim/simt.h).
+// What host code needs besides launch, for runtimes that only look at the host code's launches:
+// buffers are handles with no memory behind them.
 template <class T>
-class SimtTwinRuntime {
+class HostCodeOnlyRuntime {
  public:
   using scalar = T;
   using Buffer = SimBuffer;
   Buffer input() const { return {}; }
   Buffer alloc(const std::string&, int count) { return {-1, count}; }
   Buffer alloc_zeroed(const std::string&, int count) { return {-1, count}; }
+  void set_output(Buffer, int) {}
+};
+
+// Host code instantiated with this runtime is never run: its launches only register their SIMT
+// twins. Use it in the instrumented unit (see sim/simt.h).
+template <class T>
+class SimtTwinRuntime : public HostCodeOnlyRuntime<T> {
+ public:
   template <class Kernel, class... Args>
   void launch(const std::string&, Kernel, Dim3, Dim3, int, Args...) {
     (void)SimtTwin<T, Kernel, Args...>::registered;
   }
-  void set_output(Buffer, int) {}
+};
+
+// Host code run with this runtime launches nothing: it only notes the first launch's grid, so the
+// block count a run will have is known before simulating (RunConfig::blocks, `--block` checks).
+template <class T>
+class LaunchShapeRuntime : public HostCodeOnlyRuntime<T> {
+ public:
+  template <class Kernel, class... Args>
+  void launch(const std::string&, Kernel, Dim3 grid, Dim3, int, Args...) {
+    if (first_grid_blocks < 0) first_grid_blocks = grid.count();
+  }
+  int first_grid_blocks = -1;  // -1: the host code launched nothing
 };
 
 }  // namespace syncscope::sim

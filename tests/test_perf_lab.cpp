@@ -138,6 +138,31 @@ TEST(Ladders, EveryRungIsABuiltInAlgorithmWithItsPerfBlockSizeAccepted) {
   }
 }
 
+// A rung's tiles or grid-stride loop launch fewer blocks than n/TPB: the count shown and the range
+// `--block` accepts are the first launch's real grid, the one the trace has.
+TEST(Ladders, TheBlockCountIsTheFirstLaunchsGrid) {
+  for (const Rung& rung : kLadderRungs)
+    for (const auto& [n, tpb] : std::vector<std::pair<int, int>>{{4096, 64}, {70000, 256}}) {
+      RunOptions o;
+      o.algorithm = std::string(rung.algorithm);
+      o.n = n;
+      o.tpb = tpb;
+      const auto resolved = resolve(builtin_registry(), o);
+      ASSERT_TRUE(std::holds_alternative<RunConfig>(resolved)) << std::get<ConfigError>(resolved).text();
+      const RunConfig& config = std::get<RunConfig>(resolved);
+      const RunResult r = run_algorithm({.algorithm = o.algorithm, .n = n, .tpb = tpb});
+      EXPECT_EQ(config.blocks(), r.sim.trace.launches.at(0).grid.count()) << rung.algorithm << " n=" << n;
+    }
+  RunOptions o;
+  o.algorithm = "scan-4-decoupled-lookback";
+  o.n = 4096;
+  o.tpb = 32;
+  o.blocks = {4};  // tiles of 32·32 elements: blocks 0..3
+  const auto resolved = resolve(builtin_registry(), o);
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(resolved));
+  EXPECT_EQ(std::get<ConfigError>(resolved).text(), "--block 4: the first launch has 4 blocks (0..3)");
+}
+
 int cli(std::vector<std::string> args, std::string& out, std::string& err) {
   std::ostringstream o, e;
   const int code = cli::run_cli(args, o, e);

@@ -277,6 +277,48 @@ TEST(WarpApi, AtomicsAndTheFenceAreInTheTrace) {
   EXPECT_EQ(text.rfind("atomic_add s[0]: 0 -> ", 0), 0u) << text;
 }
 
+// Even threads store the pair (t, t) and odd threads load it, with no barrier between: a pair
+// moves as one, so a load never sees one thread's first half with another's second.
+struct PairsMoveWhole {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array, Array y, int) const {
+    using T = value_of<Array>;
+    auto s = shared_array<T, 2>(c, "s");
+    const int t = c.thread_idx().x;
+    if (t == 0) c.atomic_store_pair(s, 0, {T(-1), T(-1)});
+    c.sync();
+    if (t % 2 == 0) {
+      c.atomic_store_pair(s, 0, {T(t), T(t)});
+      y[t] = T(t);
+    } else {
+      const Pair<T> p = c.atomic_load_pair(s, 0);
+      y[t] = p.first == p.second ? p.first : T(-100);
+    }
+  }
+};
+
+TEST(WarpApi, APairIsStoredAndLoadedWhole) {
+  for (const char* s : kSchedules) {
+    const KernelRun r = run_kernel(PairsMoveWhole{}, Dim3{1}, Dim3{64}, shared_bytes_for(2), iota(64), 64, with_schedule(s));
+    ASSERT_FALSE(r.trace.error) << s << ": " << r.trace.error->message;
+    EXPECT_TRUE(r.trace.hazards.empty()) << s << ": " << sim::describe_hazard(r.trace.hazards.groups()[0], r.trace);
+    for (int t = 1; t < 64; t += 2) {
+      // what some even thread (or thread 0 before the barrier) stored, both halves alike
+      EXPECT_TRUE(r.out[t] == -1 || (r.out[t] >= 0 && static_cast<int>(r.out[t]) % 2 == 0)) << s << " T" << t << ": " << r.out[t];
+    }
+    // In the trace each pair is two atomics of one thread, one after the other.
+    std::vector<sim::Event> atomics;
+    for (const auto& step : r.trace.launches.at(0).blocks.at(0).steps)
+      for (const sim::Event& e : step.events)
+        if (e.flags & sim::kAtomic) atomics.push_back(e);
+    ASSERT_EQ(atomics.size(), 2u * 65) << s;
+    for (size_t k = 0; k < atomics.size(); k += 2) {
+      EXPECT_EQ(atomics[k].thread, atomics[k + 1].thread) << s;
+      EXPECT_EQ(atomics[k].index + 1, atomics[k + 1].index) << s;
+    }
+  }
+}
+
 // An atomic and a plain access of one cell in one interval race; two atomics never do.
 struct AtomicThenPlainRead {
   template <class Ctx, class Array>

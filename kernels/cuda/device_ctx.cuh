@@ -119,6 +119,26 @@ class DeviceCtx {
     ::cuda::atomic_ref<T, ::cuda::thread_scope_device>(cell).store(v, ::cuda::memory_order_relaxed);
   }
 
+  // Both halves of a Pair in one 8-byte relaxed atomic (contract/kernel_api.h).
+  template <class T>
+  __device__ __forceinline__ Pair<T> atomic_load_pair(DeviceArray<T> a, int i) const {
+    static_assert(sizeof(Pair<T>) == sizeof(unsigned long long), "pairs of 4-byte elements");
+    const unsigned long long bits = ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device>(
+                                        *reinterpret_cast<unsigned long long*>(a.ptr + i))
+                                        .load(::cuda::memory_order_relaxed);
+    Pair<T> p;
+    memcpy(&p, &bits, sizeof p);
+    return p;
+  }
+  template <class T>
+  __device__ __forceinline__ void atomic_store_pair(DeviceArray<T> a, int i, Pair<std::type_identity_t<T>> p) const {
+    static_assert(sizeof(Pair<T>) == sizeof(unsigned long long), "pairs of 4-byte elements");
+    unsigned long long bits;
+    memcpy(&bits, &p, sizeof bits);
+    ::cuda::atomic_ref<unsigned long long, ::cuda::thread_scope_device>(*reinterpret_cast<unsigned long long*>(a.ptr + i))
+        .store(bits, ::cuda::memory_order_relaxed);
+  }
+
   // Carves the launch's dynamic shared memory into arrays, 16-byte aligned, in call order; every
   // thread makes the same calls, so every thread gets the same addresses.
   template <class T>
