@@ -288,11 +288,12 @@ std::variant<RunConfig, ConfigError> resolve(const Registry& registry, const Run
     // Algorithms phrase their own limits, starting with the option they concern.
     return ConfigError{why.substr(0, why.find(' ')), "", why};
   }
+  const int blocks = o.blocks.empty() ? 0 : c.blocks();  // runs the host code: only when asked
   for (int b : o.blocks) {
-    if (b < 0 || b >= c.blocks())
+    if (b < 0 || b >= blocks)
       return ConfigError{"--block", std::to_string(b),
-                         "the first launch has " + std::to_string(c.blocks()) + " block" + (c.blocks() == 1 ? "" : "s") +
-                             " (0.." + std::to_string(c.blocks() - 1) + ")"};
+                         "the first launch has " + std::to_string(blocks) + " block" + (blocks == 1 ? "" : "s") +
+                             " (0.." + std::to_string(blocks - 1) + ")"};
   }
   c.detail_blocks = o.blocks;
   return c;

@@ -21,8 +21,10 @@ ControlsModel build_controls_model(const Registry& registry, const ControlsForm&
     const auto& launches = shown->sim.trace.launches;
     int steps = 0;
     for (const auto& l : launches) steps += l.steps;
+    // The run's own first grid: config.blocks() would run the algorithm's host code every frame.
+    const int blocks = launches.empty() ? 0 : launches.front().grid.count();
     std::ostringstream s;
-    s << shown->config.blocks() << (shown->config.blocks() == 1 ? " block" : " blocks") << " × " << shown->config.problem.tpb
+    s << blocks << (blocks == 1 ? " block" : " blocks") << " × " << shown->config.problem.tpb
       << " threads · " << steps << " steps in " << launches.size() << (launches.size() == 1 ? " launch" : " launches");
     m.shape = s.str();
   }
