@@ -304,6 +304,10 @@ class SimCtx : public WarpOps<SimCtx> {
   }
   // __threadfence()
   void fence(SourceLocation loc = SourceLocation::current()) { r_.fence(LineTable::intern(loc)); }
+  // __nanosleep(): the simulator keeps no clock, so the thread goes on at once. A sleep changes
+  // when a GPU thread polls, never what a kernel computes. Inlined to nothing, so SIMT lockstep's
+  // coverage sees no code of its own.
+  [[gnu::always_inline]] void nanosleep(unsigned /*ns*/) const {}
   // __activemask()
   unsigned active_mask(SourceLocation loc = SourceLocation::current()) {
     return r_.active_mask(LineTable::intern(loc));

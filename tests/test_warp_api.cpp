@@ -1,4 +1,4 @@
-// Atomics, shuffle masks and widths, votes, active_mask and fence: what each computes (against
+// Atomics, shuffle masks and widths, votes, active_mask, fence and nanosleep: what each computes (against
 // values worked out by hand or a sequential reference), how the detector treats them, and that
 // misuse of a mask is reported with the lane it names. The starter kernel files of assets/kernels
 // run under every schedule against their CPU references.
@@ -315,6 +315,38 @@ TEST(WarpApi, APairIsStoredAndLoadedWhole) {
     for (size_t k = 0; k < atomics.size(); k += 2) {
       EXPECT_EQ(atomics[k].thread, atomics[k + 1].thread) << s;
       EXPECT_EQ(atomics[k].index + 1, atomics[k + 1].index) << s;
+    }
+  }
+}
+
+// Odd lanes sleep before a shuffle that every lane meets; with Sleep false nobody does.
+template <bool Sleep>
+struct SleepBeforeAShuffle {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    const int t = c.thread_idx().x;
+    const T mine = x[t];
+    if (Sleep && t % 2 == 1) c.nanosleep(1000);
+    y[t] = c.shfl_down(mine, 1);
+  }
+};
+
+TEST(WarpApi, ASleepChangesNeitherValuesNorTheTrace) {
+  for (const char* s : kSchedules) {
+    const KernelRun slept = run_kernel(SleepBeforeAShuffle<true>{}, Dim3{1}, Dim3{32}, 0, iota(32), 32, with_schedule(s));
+    const KernelRun awake = run_kernel(SleepBeforeAShuffle<false>{}, Dim3{1}, Dim3{32}, 0, iota(32), 32, with_schedule(s));
+    ASSERT_FALSE(slept.trace.error) << s << ": " << slept.trace.error->message;
+    for (int t = 0; t < 32; ++t) EXPECT_EQ(slept.out[t], t < 31 ? t + 1 : 31) << s << " T" << t;
+    const auto& a = slept.trace.launches.at(0).blocks.at(0).steps;
+    const auto& b = awake.trace.launches.at(0).blocks.at(0).steps;
+    ASSERT_EQ(a.size(), b.size()) << s;
+    for (size_t k = 0; k < a.size(); ++k) {
+      ASSERT_EQ(a[k].events.size(), b[k].events.size()) << s;
+      for (size_t e = 0; e < a[k].events.size(); ++e) {
+        EXPECT_EQ(a[k].events[e].thread, b[k].events[e].thread) << s;
+        EXPECT_EQ(a[k].events[e].kind, b[k].events[e].kind) << s;
+      }
     }
   }
 }

@@ -37,6 +37,7 @@ class DeviceCtx {
 
   __device__ __forceinline__ void sync() const { __syncthreads(); }
   __device__ __forceinline__ void fence() const { __threadfence(); }
+  __device__ __forceinline__ void nanosleep(unsigned ns) const { __nanosleep(ns); }
   __device__ __forceinline__ unsigned active_mask() const { return __activemask(); }
   // For the simulator's step view (contract/kernel_api.h); nothing to do on the GPU.
   template <class... Ints>
