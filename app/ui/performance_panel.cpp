@@ -61,18 +61,28 @@ void draw_bars(UiContext& ui, const app::PerformanceModel& m, const std::vector<
   const float bar_w = std::max(60.0f, avail - name_w - facts_w - ImGui::CalcTextSize("copy 3000 ").x);
   const float scale = m.max_gbps > 0 ? bar_w / static_cast<float>(m.max_gbps * 1.05) : 0;
   const float top = origin.y;
+  // Bars and the copy/CUB lines below, values above on their own background: a line passing a bar's
+  // value is interrupted there instead of striking through the digits.
+  dl->ChannelsSplit(2);
   for (size_t k = 0; k < m.bars.size(); ++k) {
     const app::PerfBar& b = m.bars[k];
     const float y = top + line * static_cast<float>(k);
     dl->AddText(ImVec2(origin.x, y), ImGui::GetColorU32(ImGuiCol_Text), b.name.c_str());
     const float x0 = origin.x + name_w, w = static_cast<float>(b.gbps) * scale;
-    dl->AddRectFilled(ImVec2(x0, y + 2), ImVec2(x0 + w, y + line - 3), rung_colour(static_cast<int>(k), static_cast<int>(m.bars.size())));
+    const ImU32 colour = rung_colour(static_cast<int>(k), static_cast<int>(m.bars.size()));
+    dl->ChannelsSetCurrent(0);
+    dl->AddRectFilled(ImVec2(x0, y + 2), ImVec2(x0 + w, y + line - 3), colour);
     char value[64];
     if (!b.error.empty()) std::snprintf(value, sizeof value, "not run");
     else std::snprintf(value, sizeof value, "%.0f GB/s  %.0f%% of CUB%s", b.gbps, 100 * b.of_cub, b.correct ? "" : "  WRONG");
     const ImVec2 ts = ImGui::CalcTextSize(value);
     const bool inside = ts.x + 8 < w;
-    dl->AddText(ImVec2(inside ? x0 + w - ts.x - 4 : x0 + w + 4, y), inside ? IM_COL32(0, 0, 0, 255) : ImGui::GetColorU32(ImGuiCol_Text), value);
+    const ImVec2 at(inside ? x0 + w - ts.x - 4 : x0 + w + 4, y);
+    dl->ChannelsSetCurrent(1);
+    dl->AddRectFilled(ImVec2(at.x - 2, y + 2), ImVec2(at.x + ts.x + 2, y + line - 3),
+                      inside ? colour : ImGui::GetColorU32(ImGuiCol_WindowBg));
+    dl->AddText(at, inside ? IM_COL32(0, 0, 0, 255) : ImGui::GetColorU32(ImGuiCol_Text), value);
+    dl->ChannelsSetCurrent(0);
     if (k < fact_text.size())
       dl->AddText(ImVec2(origin.x + avail - facts_w, y), ImGui::GetColorU32(ImGuiCol_TextDisabled), fact_text[k].c_str());
     ImGui::SetCursorScreenPos(ImVec2(origin.x, y));
@@ -99,6 +109,7 @@ void draw_bars(UiContext& ui, const app::PerformanceModel& m, const std::vector<
   };
   vline(m.copy_gbps, th.read, "copy", m.copy_gbps >= m.cub_gbps);
   vline(m.cub_gbps, th.written, "CUB", m.cub_gbps > m.copy_gbps);
+  dl->ChannelsMerge();
   ImGui::SetCursorScreenPos(ImVec2(origin.x, bottom + line + 4));
 }
 
