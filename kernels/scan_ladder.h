@@ -237,9 +237,7 @@ struct DecoupledLookbackKernel {
     c.sync();
     if (warp == 0) {
       c.caption("look-back: the first warp sums the warps, publishes the tile's sum, adds earlier tiles' sums");
-      const T before_lane = warp_scan(c, lane < warps ? T(warp_sums[lane]) : T(0)).inclusive;
-      if (lane < warps) warp_sums[lane] = before_lane;
-      const T aggregate = c.shfl_idx(before_lane, warps - 1);
+      const T aggregate = c.shfl_idx(scan_warp_sums_in_first_warp<T>(c, warp_sums), warps - 1);
       T exclusive = T(0);
       if (tile == 0) {
         if (t == 0) c.atomic_store_pair(tile_states, 0, {T(2), aggregate});

@@ -76,6 +76,16 @@ SYNCSCOPE_DEVICE T block_sum(Ctx& c, T v, Shared warp_sums) {
   return total;
 }
 
+// Called by the first warp once every warp's total is in warp_sums: scans them in place (warp_sums[w]
+// becomes the sum of warps 0..w) and returns this lane's entry, so lane warps-1 holds the block's total.
+template <class T, class Ctx, class Shared>
+SYNCSCOPE_DEVICE T scan_warp_sums_in_first_warp(Ctx& c, Shared warp_sums) {
+  const int lane = c.thread_idx().x % kWarpSize, warps = c.block_dim().x / kWarpSize;
+  const T through_lane = warp_scan(c, lane < warps ? T(warp_sums[lane]) : T(0)).inclusive;
+  if (lane < warps) warp_sums[lane] = through_lane;
+  return through_lane;
+}
+
 // Each warp brings one total (every lane holds it); every thread gets the sum of the warps before
 // its own, and the block's total: the first warp scans the totals with shuffles. Two barriers;
 // warp_sums holds 32 cells and may be written again only after another barrier.
@@ -90,10 +100,7 @@ SYNCSCOPE_DEVICE WarpTotalsScan<T> scan_warp_totals(Ctx& c, T warp_total, Shared
   const int lane = t % kWarpSize, warp = t / kWarpSize, warps = c.block_dim().x / kWarpSize;
   if (lane == 0) warp_sums[warp] = warp_total;
   c.sync();
-  if (warp == 0) {
-    const T w = warp_scan(c, lane < warps ? T(warp_sums[lane]) : T(0)).inclusive;
-    if (lane < warps) warp_sums[lane] = w;
-  }
+  if (warp == 0) scan_warp_sums_in_first_warp<T>(c, warp_sums);
   c.sync();
   const T before = warp > 0 ? T(warp_sums[warp - 1]) : T(0);
   const T total = warp_sums[warps - 1];
