@@ -11,6 +11,7 @@
 #include "app/ui/panels.h"
 #include "app/view/performance_model.h"
 #include "kernels/cuda/gpu_runner.h"
+#include "kernels/kernel_file.h"
 
 namespace syncscope::ui {
 namespace {
@@ -23,11 +24,19 @@ struct PerformanceState {
   int dtype = 0;   // 0 int32, 1 float32
   long long n = 0;
   std::vector<std::pair<std::string, app::RungMetrics>> metrics[2];
+  struct ModelKey {
+    int ladder = -1, dtype = -1;
+    long long n = -1;
+    std::string gpu_here;
+    bool operator==(const ModelKey&) const = default;
+  };
+  ModelKey model_key;
+  std::optional<app::PerformanceModel> model;
 };
 
 void load(PerformanceState& st) {
   st.loaded = true;
-  const std::string own = app::perf_cache_dir();
+  const std::string own = perf_results_dir();
   st.perf = app::load_newest_perf(
       {own, "assets/perf", (std::filesystem::path(SYNCSCOPE_SOURCE_DIR) / "assets/perf").string()}, own, &st.problems);
   for (int l = 0; l < 2; ++l) st.metrics[l] = app::simulate_rung_metrics(l ? "scan" : "reduce");
@@ -167,7 +176,7 @@ void draw_performance_panel(UiContext& ui) {
   if (!st.perf) {
     ImGui::TextWrapped("No saved performance results: run `syncscope perf --save FILE` on a GPU machine and put the "
                        "file in assets/perf/ (or run it here, with a GPU: results go to %s).",
-                       app::perf_cache_dir().c_str());
+                       perf_results_dir().c_str());
     for (const std::string& p : st.problems) ImGui::TextColored(ImColor(ui.theme.bad), "%s", p.c_str());
     ImGui::End();
     return;
@@ -180,9 +189,14 @@ void draw_performance_panel(UiContext& ui) {
   ImGui::SameLine();
   ImGui::RadioButton("float32", &st.dtype, 1);
   const GpuStatus& gpu = gpu_status();
-  const app::PerformanceModel m = app::build_performance(*st.perf, st.ladder ? "scan" : "reduce",
-                                                         st.dtype ? DType::Float32 : DType::Int32, st.n,
-                                                         gpu.usable ? gpu.device : "");
+  const std::string gpu_here = gpu.usable ? gpu.device : "";
+  const PerformanceState::ModelKey key{st.ladder, st.dtype, st.n, gpu_here};
+  if (!st.model || st.model_key != key) {  // cut from the whole report: only when a choice changes
+    st.model = app::build_performance(*st.perf, st.ladder ? "scan" : "reduce", st.dtype ? DType::Float32 : DType::Int32,
+                                      st.n, gpu_here);
+    st.model_key = key;
+  }
+  const app::PerformanceModel& m = *st.model;
   text_fitted(ui, m.source, true);
   if (!m.sizes.empty()) {
     int k = static_cast<int>(std::find(m.sizes.begin(), m.sizes.end(), m.n) - m.sizes.begin());

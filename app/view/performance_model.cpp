@@ -15,8 +15,6 @@ namespace syncscope::app {
 
 namespace fs = std::filesystem;
 
-std::string perf_cache_dir() { return perf_results_dir(); }
-
 std::optional<LoadedPerf> load_newest_perf(const std::vector<std::string>& dirs, const std::string& own_dir,
                                            std::vector<std::string>* problems) {
   std::optional<LoadedPerf> best;

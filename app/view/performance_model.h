@@ -62,7 +62,4 @@ PerformanceModel build_performance(const LoadedPerf& perf, const std::string& la
 // Simulates every rung of `ladder` at its defaults (int32, lockstep) once.
 std::vector<std::pair<std::string, RungMetrics>> simulate_rung_metrics(const std::string& ladder);
 
-// Where `syncscope perf` keeps this machine's results.
-std::string perf_cache_dir();
-
 }  // namespace syncscope::app
