@@ -49,7 +49,8 @@ ImU32 rung_colour(int k, int count) {
   return ImGui::GetColorU32(ImVec4(r, g, b, 1));
 }
 
-void draw_bars(UiContext& ui, const app::PerformanceModel& m, const std::vector<std::pair<std::string, app::RungMetrics>>& metrics) {
+// Returns whether the simulator's facts fit beside the bars (else they are only in the tooltips).
+bool draw_bars(UiContext& ui, const app::PerformanceModel& m, const std::vector<std::pair<std::string, app::RungMetrics>>& metrics) {
   const Theme& th = ui.theme;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeightWithSpacing();
@@ -67,7 +68,13 @@ void draw_bars(UiContext& ui, const app::PerformanceModel& m, const std::vector<
   }
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const float avail = ImGui::GetContentRegionAvail().x;
-  const float bar_w = std::max(60.0f, avail - name_w - facts_w - ImGui::CalcTextSize("copy 3000 ").x);
+  // A value drawn past a short bar must not run into the facts: on a narrow window (a projector's
+  // 1280 in presenter mode) the facts give way to the bars and stay in the tooltips.
+  const float value_w = ImGui::CalcTextSize("0000 GB/s  000% of CUB ").x;
+  const float bar_beside_facts = avail - name_w - facts_w - ImGui::CalcTextSize("copy 3000 ").x;
+  const bool facts_fit = bar_beside_facts >= value_w;  // the longest bar holds its value
+  if (!facts_fit) facts_w = 0;
+  const float bar_w = std::max(60.0f, facts_fit ? bar_beside_facts : avail - name_w - value_w);
   const float scale = m.max_gbps > 0 ? bar_w / static_cast<float>(m.max_gbps * 1.05) : 0;
   const float top = origin.y;
   // Bars and the copy/CUB lines below, values above on their own background: a line passing a bar's
@@ -92,7 +99,7 @@ void draw_bars(UiContext& ui, const app::PerformanceModel& m, const std::vector<
                       inside ? colour : ImGui::GetColorU32(ImGuiCol_WindowBg));
     dl->AddText(at, inside ? IM_COL32(0, 0, 0, 255) : ImGui::GetColorU32(ImGuiCol_Text), value);
     dl->ChannelsSetCurrent(0);
-    if (k < fact_text.size())
+    if (facts_fit && k < fact_text.size())
       dl->AddText(ImVec2(origin.x + avail - facts_w, y), ImGui::GetColorU32(ImGuiCol_TextDisabled), fact_text[k].c_str());
     ImGui::SetCursorScreenPos(ImVec2(origin.x, y));
     ImGui::InvisibleButton(b.name.c_str(), ImVec2(avail, line));
@@ -120,6 +127,7 @@ void draw_bars(UiContext& ui, const app::PerformanceModel& m, const std::vector<
   vline(m.cub_gbps, th.written, "CUB", m.cub_gbps > m.copy_gbps);
   dl->ChannelsMerge();
   ImGui::SetCursorScreenPos(ImVec2(origin.x, bottom + line + 4));
+  return facts_fit;
 }
 
 void draw_sweep(const app::PerformanceModel& m, const Theme& th) {
@@ -207,9 +215,13 @@ void draw_performance_panel(UiContext& ui) {
     ImGui::SameLine();
     ImGui::TextDisabled("GB/s: %s", st.ladder ? "2·n·4 bytes (read + write)" : "n·4 bytes (read)");
   }
-  draw_bars(ui, m, st.metrics[st.ladder]);
-  text_fitted(ui, "beside each bar, the simulator at the rung's classroom size: additions, global and shared accesses "
-                  "per element, steps, worst bank conflict, divergent warp instructions (hover a bar)", true);
+  const bool facts_beside = draw_bars(ui, m, st.metrics[st.ladder]);
+  text_fitted(ui, facts_beside ? "beside each bar, the simulator at the rung's classroom size: additions, global and "
+                                 "shared accesses per element, steps, worst bank conflict, divergent warp instructions "
+                                 "(hover a bar)"
+                               : "hover a bar: the simulator's count for the rung (additions, accesses, steps, "
+                                 "bank conflicts)",
+              true);
   draw_sweep(m, ui.theme);
   ImGui::End();
 }
