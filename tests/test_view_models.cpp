@@ -13,6 +13,7 @@
 #include "app/view/global_arrays_model.h"
 #include "app/view/hazards_model.h"
 #include "app/view/metrics_model.h"
+#include "app/view/model_cache.h"
 #include "app/view/results_model.h"
 #include "app/view/timeline_model.h"
 #include "tests/test_util.h"
@@ -28,6 +29,35 @@ Strings texts(const std::vector<CellView>& cells) {
   Strings out;
   for (const auto& c : cells) out.push_back(c.text);
   return out;
+}
+
+// ---- the step view's model cache ----
+
+// Two blocks side by side over nine steps asked for 18 models in one stretch of frames; the old
+// cache cleared itself at 16 while the panel still held pointers into it.
+TEST(ModelCache, WhatAFrameHoldsOutlivesEviction) {
+  ModelCache<int, std::string> cache(4);
+  int made = 0;
+  std::vector<std::shared_ptr<const std::string>> frame;
+  for (int k = 0; k < 18; ++k) frame.push_back(cache.get(k, [&] { ++made; return "model " + std::to_string(k); }));
+  EXPECT_EQ(made, 18);
+  EXPECT_EQ(cache.size(), 4u);
+  for (int k = 0; k < 18; ++k) EXPECT_EQ(*frame[k], "model " + std::to_string(k));
+}
+
+TEST(ModelCache, EvictsTheLeastRecentlyUsed) {
+  ModelCache<int, int> cache(2);
+  int made = 0;
+  auto make = [&](int v) { return [&made, v] { ++made; return v * 10; }; };
+  cache.get(1, make(1));
+  cache.get(2, make(2));
+  EXPECT_EQ(*cache.get(1, make(1)), 10);  // 1 is now the most recent: 2 goes next
+  cache.get(3, make(3));
+  EXPECT_EQ(made, 3);
+  cache.get(1, make(1));
+  EXPECT_EQ(made, 3) << "1 was used last and must still be there";
+  cache.get(2, make(2));
+  EXPECT_EQ(made, 4) << "2 was the least recently used and must have been evicted";
 }
 
 // ---- controls ----

@@ -11,11 +11,13 @@
 
 #include "app/ui/panels.h"
 #include "app/view/block_view_model.h"
+#include "app/view/model_cache.h"
 
 namespace syncscope::ui {
 namespace {
 
-// Built once per (run, step, block): playing redraws the same step many frames.
+// Built once per (run, step, block): playing redraws the same step many frames. The panel holds
+// what it draws for the whole frame (shared ownership), so eviction never frees a model in use.
 struct BlockViewCache {
   struct Key {
     uint64_t run;
@@ -24,26 +26,28 @@ struct BlockViewCache {
       return std::tie(run, launch, step, block) < std::tie(o.run, o.launch, o.step, o.block);
     }
   };
-  std::map<Key, app::BlockViewModel> models;
-  std::map<Key, app::LaunchFrame> frames;  // step -1: one per launch and block
+  app::ModelCache<Key, app::BlockViewModel> models{64};
+  app::ModelCache<Key, app::LaunchFrame> frames{64};  // step -1: one per launch and block
 };
 
+using HeldModel = std::shared_ptr<const app::BlockViewModel>;
+
 // Each step's model carries its launch's frame, so every step of a launch is laid out alike.
-const app::BlockViewModel& cached_model(UiContext& ui, const RunResult& run, int launch, int step, int block) {
+HeldModel cached_model(UiContext& ui, const RunResult& run, int launch, int step, int block) {
   BlockViewCache& cache = ui.state_of<BlockViewCache>();
-  const BlockViewCache::Key key{run.id, launch, step, block};
-  auto it = cache.models.find(key);
-  if (it != cache.models.end()) return it->second;
-  if (cache.models.size() > 16) cache.models.clear();
-  const BlockViewCache::Key frame_key{run.id, launch, -1, block};
-  auto frame = cache.frames.find(frame_key);
-  if (frame == cache.frames.end()) {
-    if (cache.frames.size() > 64) cache.frames.clear();
-    frame = cache.frames.emplace(frame_key, app::launch_frame(run, launch, block)).first;
-  }
-  app::BlockViewModel m = app::build_block_view(run, launch, step, block);
-  m.frame = frame->second;
-  return cache.models.emplace(key, std::move(m)).first->second;
+  return cache.models.get({run.id, launch, step, block}, [&] {
+    const auto frame = cache.frames.get({run.id, launch, -1, block}, [&] { return app::launch_frame(run, launch, block); });
+    app::BlockViewModel m = app::build_block_view(run, launch, step, block);
+    m.frame = *frame;
+    return m;
+  });
+}
+
+// The models a frame draws: owned for the frame, viewed as plain pointers by the layout code.
+std::vector<const app::BlockViewModel*> views_of(const std::vector<HeldModel>& held) {
+  std::vector<const app::BlockViewModel*> views;
+  for (const HeldModel& m : held) views.push_back(m.get());
+  return views;
 }
 
 struct Geometry {
@@ -724,8 +728,9 @@ void draw_block_view_panel(UiContext& ui) {
   const float fs_ui = ImGui::GetFontSize();
   // Which blocks: all recorded ones side by side when they fit, else the focused one.
   std::vector<int> blocks = s.recorded_blocks();
-  std::vector<const app::BlockViewModel*> models;
-  for (int b : blocks) models.push_back(&cached_model(ui, *run, launch, step, b));
+  std::vector<HeldModel> held;
+  for (int b : blocks) held.push_back(cached_model(ui, *run, launch, step, b));
+  std::vector<const app::BlockViewModel*> models = views_of(held);
   if (models.size() == 1) s.set_replay_total(static_cast<int>(models.front()->operations.size()));
   if (!ui.handout) draw_toolbar(ui, lt, models);
   const float natural = natural_cell_width(models);  // measures every cell's text: once a frame
@@ -815,7 +820,8 @@ void draw_block_view_panel(UiContext& ui) {
                                               : diagram_size(models, natural, 1).x > room.x)) {
     // Too many to show side by side at a readable size: the focused block alone.
     const int focused = s.focused_trace() ? s.focused_trace()->block : blocks.front();
-    models = {&cached_model(ui, *run, launch, step, focused)};
+    held = {cached_model(ui, *run, launch, step, focused)};
+    models = views_of(held);
     scale = choose_scale(models, natural, room, s.fill_block_view, s.zoom);
     needs = legend_needs(models);
   }
