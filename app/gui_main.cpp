@@ -7,6 +7,7 @@
 //                 [--focus T]                  a large block's focus window at thread T
 //                 [--state-file F]             keep F up to date with the position (GUI tests)
 //                 [--bench-frames N]           play N frames, print frame times, exit
+//                 [--play-through]             play the lesson end to end and back, checking every frame
 //                 [--compare-schedules] [--gpu-runs R]   the race lab's answers ready on opening
 #include "app/gui_main.h"
 
@@ -27,6 +28,7 @@
 #include "app/export/perfetto_trace.h"
 #include "app/gl/window.h"
 #include "app/handouts.h"
+#include "app/play_through.h"
 #include "kernels/kernel_file.h"
 #include "app/state/session.h"
 #include "app/state/text_file.h"
@@ -43,6 +45,7 @@ struct GuiOptions {
   std::string screenshot;
   std::string state_file;
   int bench_frames = 0;
+  bool play_through = false;
   int width = 1600, height = 1000;
   bool compare_schedules = false;
   int gpu_runs = 0;
@@ -110,7 +113,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     if (o.config.options.algorithm.empty()) o.config.options.algorithm = kernel->entry.info.name;
   }
   Handouts handouts(o.handouts);
-  const bool offscreen = !o.screenshot.empty() || o.bench_frames > 0 || handouts.wanted() || !o.trace.empty();
+  const bool offscreen = !o.screenshot.empty() || o.bench_frames > 0 || o.play_through || handouts.wanted() || !o.trace.empty();
   // Shown in the menu bar once the window is up: a file of the user's that could not be used.
   std::string startup_notice;
   auto fall_back = [&](const std::string& why, const std::string& instead) {
@@ -194,8 +197,9 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   }
   // The first run (and the GPU's answer) before the first frame. A window waits at most 1.5 s: a
   // long or runaway simulation then shows its progress and Cancel while frames keep coming.
-  if (offscreen) session.settle();
-  else session.settle_within(std::chrono::milliseconds(1500));
+  // The play-through starts drawing while the run is still being simulated, as a window would.
+  if (offscreen && !o.play_through) session.settle();
+  else if (!offscreen) session.settle_within(std::chrono::milliseconds(1500));
   if (o.compare_schedules) session.compare_schedules();
   if (o.gpu_runs > 0) session.run_gpu_outcomes(o.gpu_runs);
   if (o.compare_schedules || o.gpu_runs > 0) {
@@ -254,6 +258,8 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   bool block_view_only = false;
   int frame = 0;
   int exit_code = command_line::kExitRan;
+  std::optional<PlayThrough> play_through;
+  if (o.play_through) play_through.emplace(o.width, o.height);
   while (!window->should_close() && !ui.quit) {
     session.poll();
     if (state.run() && state.run()->config.problem.tpb != shown_tpb) {
@@ -299,6 +305,12 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
         window->keep_next_frame_pixels();
       }
     }
+    if (play_through) {
+      const auto next = play_through->before_frame(state, session);
+      if (!next) break;
+      if (next->window_size) window->resize(next->window_size->first, next->window_size->second);
+      if (next->presenter && *next->presenter != state.presenter) set_presenter(ui, *window, *next->presenter);
+    }
     const auto t0 = std::chrono::steady_clock::now();
     const double cpu0 = process_cpu_ms();
     window->begin_frame();
@@ -334,6 +346,8 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     }
     window->end_frame();
     ++frame;
+    if (play_through)
+      play_through->after_frame(state, {ui.geometry.rows.count("threads") > 0, ui.geometry.blocks_drawn, ui.geometry.waiting_for});
     if (o.bench_frames && frame > 10) {  // after warming up
       frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
       frame_cpu_ms.push_back(process_cpu_ms() - cpu0);
@@ -401,6 +415,10 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       window->set_title(title);
     }
   }
+  if (play_through) {
+    (play_through->failed() ? err : out) << play_through->report();
+    if (play_through->failed()) exit_code = command_line::kExitInternal;
+  }
   if (o.bench_frames) {
     out << o.bench_frames << " frames per row, TPB " << (state.run() ? state.run()->config.problem.tpb : 0)
         << (state.replay() >= 0 ? ", replaying one operation per frame, " : ", playing one step per frame, ") << window->width() << "x" << window->height()
@@ -435,6 +453,9 @@ int run_gui_command(const std::vector<std::string>& args, std::ostream& out, std
                     "open your own kernel file (compiled at run time, cached) and compile it again whenever it is saved");
     cmd->add_option("--state-file", o.state_file, "keep this file up to date with the position (JSON)");
     cmd->add_option("--bench-frames", o.bench_frames, "play this many frames, print frame times, exit");
+    cmd->add_flag("--play-through", o.play_through,
+                  "play the lesson from its first step to its last and back (normal and presenter, replay off and on), "
+                  "checking every frame; exit 1 at the first that goes wrong");
     cmd->add_flag("--compare-schedules", o.compare_schedules, "open with the race lab's schedule comparison done");
     cmd->add_option("--gpu-runs", o.gpu_runs, "open with this many GPU runs of the variant counted")
         ->check(CLI::Range(1, 100000));

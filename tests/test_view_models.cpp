@@ -447,6 +447,24 @@ TEST(Session, FollowingAnUnrecordedBlockRunsAgainWithItRecorded) {
   EXPECT_TRUE(build_block_view(*state.run(), 0, 3, 5).available);
 }
 
+// Play goes on while another block is recorded: its run arrives where the class is by then, not
+// back where the block was asked for.
+TEST(Session, ABlockRecordedWhilePlayingArrivesWhereTheLessonIsNow) {
+  AppState state;
+  Session session(state);
+  session.run_gpu_automatically = false;
+  ControlsForm f;
+  f.n = 64;
+  session.edit(f);
+  session.settle();
+  state.go_to(1);
+  session.focus_block(5);
+  state.go_to(4);  // played on before the recording came back
+  session.settle();
+  EXPECT_EQ(state.recorded_blocks(), std::vector<int>{5});
+  EXPECT_EQ(state.position(), 4);
+}
+
 TEST(Session, JumpGoesToAHazardsStepAndBlock) {
   AppState state;
   Session session(state);

@@ -82,15 +82,9 @@ std::unique_ptr<Window> Window::open(const WindowOptions& o, std::string* why) {
   w->offscreen_ = !o.visible;
   if (w->offscreen_) {
     // A hidden window's own framebuffer may never be drawn; render into ours.
-    w->fb_width_ = o.width;
-    w->fb_height_ = o.height;
     glGenFramebuffers(1, &w->framebuffer_);
     glGenRenderbuffers(1, &w->colour_);
-    glBindRenderbuffer(GL_RENDERBUFFER, w->colour_);
-    glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, o.width, o.height);
-    glBindFramebuffer(GL_FRAMEBUFFER, w->framebuffer_);
-    glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, w->colour_);
-    if (glCheckFramebufferStatus(GL_FRAMEBUFFER) != GL_FRAMEBUFFER_COMPLETE) {
+    if (!w->size_offscreen(o.width, o.height)) {
       *why = "cannot create an offscreen framebuffer";
       return nullptr;
     }
@@ -110,6 +104,21 @@ std::unique_ptr<Window> Window::open(const WindowOptions& o, std::string* why) {
   ImGui_ImplGlfw_InitForOpenGL(w->window_, true);
   ImGui_ImplOpenGL3_Init("#version 330 core");
   return w;
+}
+
+bool Window::size_offscreen(int width, int height) {
+  fb_width_ = width;
+  fb_height_ = height;
+  glBindRenderbuffer(GL_RENDERBUFFER, colour_);
+  glRenderbufferStorage(GL_RENDERBUFFER, GL_RGBA8, width, height);
+  glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
+  glFramebufferRenderbuffer(GL_FRAMEBUFFER, GL_COLOR_ATTACHMENT0, GL_RENDERBUFFER, colour_);
+  return glCheckFramebufferStatus(GL_FRAMEBUFFER) == GL_FRAMEBUFFER_COMPLETE;
+}
+
+void Window::resize(int width, int height) {
+  if (offscreen_) size_offscreen(width, height);
+  else glfwSetWindowSize(window_, width, height);
 }
 
 float Window::wanted_large_px() const {

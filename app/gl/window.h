@@ -49,6 +49,9 @@ class Window {
   std::vector<int> take_pressed_keys();
 
   void set_title(const std::string& title);
+  // A new size: the offscreen framebuffer is made again at it; a visible window asks the window
+  // manager (the frame after sees the new size).
+  void resize(int width, int height);
   // Presenter mode: a font sized to the window (a thirtieth of its height, so a back row reads it
   // at 1280x720 and 3840x2160 alike), rebuilt when the window is resized; DejaVu Sans Mono when
   // installed.
@@ -70,6 +73,7 @@ class Window {
   float large_px_ = 0;  // font_large_'s size
   bool dejavu_ = false;
   void build_fonts(float large_px);
+  bool size_offscreen(int width, int height);
   float wanted_large_px() const;
   bool presenter_ = false;
   std::string layout_file_;

@@ -59,7 +59,9 @@ bool Session::poll() {
   if (answer && answer->run->sim.trace.error && answer->run->sim.trace.error->kind == sim::SimErrorKind::Cancelled)
     answer.reset();  // cancelled or overtaken: the last run stays on screen
   if (answer) {
-    int launch = answer->job.launch, step = answer->job.step;
+    // Where the class is now: the lesson may have played on while the run was simulated (another
+    // block recorded, another schedule); the position at submission only when nothing is shown.
+    int launch = state_.run() ? state_.launch() : answer->job.launch, step = state_.run() ? state_.step() : answer->job.step;
     if (pending_jump_) {
       launch = pending_jump_->first;
       step = pending_jump_->second;

@@ -734,8 +734,13 @@ void draw_block_view_panel(UiContext& ui) {
   if (models.size() == 1) s.set_replay_total(static_cast<int>(models.front()->operations.size()));
   if (!ui.handout) draw_toolbar(ui, lt, models);
   const float natural = natural_cell_width(models);  // measures every cell's text: once a frame
-  if (lt.find_block(s.focus_block()) == nullptr && ui.session.simulating())
-    ImGui::TextColored(ImColor(ui.theme.warning), "recording block %d...", s.focus_block());
+  if (lt.find_block(s.focus_block()) == nullptr && ui.session.simulating()) {
+    ui.geometry.waiting_for = "recording block " + std::to_string(s.focus_block()) + "...";
+    ImGui::TextColored(ImColor(ui.theme.warning), "%s", ui.geometry.waiting_for.c_str());
+  } else if (models.empty()) {
+    ui.geometry.waiting_for = "no block of launch " + std::to_string(launch) + " was recorded: pick one under block";
+    ImGui::TextColored(ImColor(ui.theme.warning), "%s", ui.geometry.waiting_for.c_str());
+  }
   if (!models.empty()) {
     // Several blocks side by side: the caption is the followed block's (as are Code and Metrics).
     const app::BlockViewModel* followed = models.front();
@@ -866,6 +871,7 @@ void draw_block_view_panel(UiContext& ui) {
     x += block_width(m, cell_w, labels);
   }
   if (!models.empty()) ImGui::Dummy(ImVec2(x - origin.x, height + 8));
+  ui.geometry.blocks_drawn = static_cast<int>(models.size()) + (can_focus && fs.on ? 1 : 0);
   ImGui::SetWindowFontScale(1);
   draw_legend(ui, needs);
   {

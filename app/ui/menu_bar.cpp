@@ -195,9 +195,10 @@ const RunResult* run_to_draw(UiContext& ui, bool needs_launches, const char* wai
   const RunResult* run = ui.state.run();
   if (run && !(needs_launches && run->sim.trace.launches.empty())) return run;
   if (waiting && !ui.session.simulating() && !ui.session.simulation_note().empty())
-    ImGui::TextWrapped("no run to show: %s", ui.session.simulation_note().c_str());
+    ui.geometry.waiting_for = "no run to show: " + ui.session.simulation_note();
   else if (waiting)
-    ImGui::TextUnformatted(waiting);
+    ui.geometry.waiting_for = waiting;
+  if (waiting) ImGui::TextWrapped("%s", ui.geometry.waiting_for.c_str());
   ImGui::End();
   return nullptr;
 }

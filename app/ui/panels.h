@@ -31,6 +31,8 @@ struct FrameGeometry {
   float step_view_bottom = 0;                        // where the step view's content ends (y)
   int race_lab_bars = -1;                            // bars in the race lab's chart (-1: not drawn)
   bool cells_as_colours = false;                     // some step-view cell showed its value as a colour
+  int blocks_drawn = 0;                              // blocks the step view drew side by side
+  std::string waiting_for;                           // what the step view said it waits for, if it did
   int labels = 0;
   std::vector<std::string> overflowing;  // labels drawn wider than their box: "text (w > box)"
   void label(const std::string& text, float text_w, float box_w);
