@@ -248,11 +248,11 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   float styled_font_px = window->font_size();
 
   std::string last_state;
-  std::vector<double> frame_ms, frame_cpu_ms, block_ms;
+  std::vector<double> frame_ms, frame_cpu_ms, block_ms, triangles;
   // --bench-frames: first the whole app, then the block view alone filling the window.
   struct BenchPhase {
     std::string name;
-    std::vector<double> wall, cpu, build;
+    std::vector<double> wall, cpu, build, triangles;
   };
   std::vector<BenchPhase> phases;
   bool block_view_only = false;
@@ -352,9 +352,11 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       frame_ms.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
       frame_cpu_ms.push_back(process_cpu_ms() - cpu0);
       block_ms.push_back(block_view);
+      triangles.push_back(window->last_frame_triangles());
       if (static_cast<int>(frame_ms.size()) >= o.bench_frames) {
-        phases.push_back({block_view_only ? "block view alone" : "whole app", frame_ms, frame_cpu_ms, block_ms});
+        phases.push_back({block_view_only ? "block view alone" : "whole app", frame_ms, frame_cpu_ms, block_ms, triangles});
         frame_ms.clear();
+        triangles.clear();
         frame_cpu_ms.clear();
         block_ms.clear();
         if (block_view_only) break;
@@ -424,11 +426,12 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
         << (state.replay() >= 0 ? ", replaying one operation per frame, " : ", playing one step per frame, ") << window->width() << "x" << window->height()
         << " offscreen; CPU = this process, GL driver threads included\n";
     out << std::fixed << std::setprecision(2);
-    out << "frame of               wall ms: median    p95   CPU ms: median    p95   block view build ms: median    p95\n";
+    out << "frame of               wall ms: median    p95   CPU ms: median    p95   block view build ms: median    p95   triangles\n";
     for (const BenchPhase& p : phases)
       out << std::left << std::setw(22) << p.name << std::right << std::setw(17) << percentile(p.wall, 0.5) << std::setw(7)
           << percentile(p.wall, 0.95) << std::setw(16) << percentile(p.cpu, 0.5) << std::setw(7) << percentile(p.cpu, 0.95)
-          << std::setw(29) << percentile(p.build, 0.5) << std::setw(7) << percentile(p.build, 0.95) << "\n";
+          << std::setw(29) << percentile(p.build, 0.5) << std::setw(7) << percentile(p.build, 0.95) << std::setw(12)
+          << std::setprecision(0) << percentile(p.triangles, 0.5) << std::setprecision(2) << "\n";
   }
   return exit_code;
 }

@@ -240,6 +240,7 @@ void Window::end_frame() {
   glClearColor(0.08f, 0.08f, 0.09f, 1.0f);
   glClear(GL_COLOR_BUFFER_BIT);
   ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+  last_triangles_ = ImGui::GetDrawData()->TotalIdxCount / 3;
   if (keep_pixels_ || !capture_path_.empty()) {
     std::vector<unsigned char> pixels(static_cast<size_t>(w) * h * 4), flipped(pixels.size());
     glPixelStorei(GL_PACK_ALIGNMENT, 1);

@@ -61,6 +61,8 @@ class Window {
   bool has_dejavu() const { return dejavu_; }
   int width() const;
   int height() const;
+  // Triangles the last frame sent to OpenGL (what software rendering pays for, beside pixels).
+  int last_frame_triangles() const { return last_triangles_; }
 
  private:
   Window() = default;
@@ -80,6 +82,7 @@ class Window {
   std::string capture_path_;
   std::optional<std::string> capture_result_;
   bool keep_pixels_ = false;
+  int last_triangles_ = 0;
   std::optional<std::vector<unsigned char>> kept_pixels_;
   std::vector<int> pressed_keys_;
   friend void on_key(GLFWwindow*, int, int, int, int);

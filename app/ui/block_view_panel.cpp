@@ -127,8 +127,12 @@ float natural_cell_width(const std::vector<const app::BlockViewModel*>& models) 
   return widest + 10;
 }
 
+// Whole-pixel widths: Dear ImGui draws those from its baked line texture, two triangles a segment
+// instead of six; software rendering pays per triangle, and a TPB 32 step has hundreds of arrows.
+float line_px(float thickness) { return std::max(1.0f, std::round(thickness)); }
+
 void arrow(ImDrawList* dl, ImVec2 from, ImVec2 to, ImU32 colour, float thickness) {
-  dl->AddLine(from, to, colour, thickness);
+  dl->AddLine(from, to, colour, line_px(thickness));
   const float dx = to.x - from.x, dy = to.y - from.y, len = std::sqrt(dx * dx + dy * dy);
   if (len < 1) return;
   const float ux = dx / len, uy = dy / len, s = std::min(7.0f, len / 3);
@@ -154,14 +158,15 @@ void draw_cell(ImDrawList* dl, const Theme& th, const app::CellView& c, float x,
     }
     return;
   }
+  // Square corners: a rounded cell is a polygon of ~40 triangles, a square one two.
   const ImVec2 a(x + 1, y), b(x + w - 1, y + h);
-  dl->AddRectFilled(a, b, fill, w > 8 ? 2.0f : 0.0f);
+  dl->AddRectFilled(a, b, fill);
   if (c.poison) hatch(dl, a, b, th.poison);
   if (c.bank_conflict > 1) dl->AddRectFilled(a, ImVec2(b.x, a.y + std::max(3.0f, h * 0.18f)), th.bank_conflict);
-  if (c.racy) dl->AddRect(a, b, c.race_within_warp ? th.warning : th.race, 2, 0, 2.5f);
-  else if (after && c.written) dl->AddRect(a, b, th.written, 2, 0, 2);
-  else if (!after && c.read) dl->AddRect(a, b, th.read, 2, 0, 2);
-  else if (numbers) dl->AddRect(a, b, th.cell_border, 2);
+  if (c.racy) dl->AddRect(a, b, c.race_within_warp ? th.warning : th.race, 0, 0, 3);
+  else if (after && c.written) dl->AddRect(a, b, th.written, 0, 0, 2);
+  else if (!after && c.read) dl->AddRect(a, b, th.read, 0, 0, 2);
+  else if (numbers) dl->AddRect(a, b, th.cell_border);
   if (!numbers) return;
   audit.label(c.text, ts.x, w - 4);
   dl->AddText(ImVec2(x + (w - ts.x) / 2, y + (h - ts.y) / 2), c.poison ? th.poison_text : th.cell_text, c.text.c_str());
@@ -252,7 +257,7 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
     const int c0 = w * kWarpSize, c1 = std::min(m.threads, c0 + kWarpSize);
     if (c1 < first || c0 > last) continue;
     const float xa = g.col_x(c0), xb = g.col_x(c1);
-    dl->AddRect(ImVec2(xa, g.warp_y - 2), ImVec2(xb, g.bottom), th.warp_outline, 4, 0, 1.5f);
+    dl->AddRect(ImVec2(xa, g.warp_y - 2), ImVec2(xb, g.bottom), th.warp_outline, 4, 0, 2);
     const std::string label = "warp " + std::to_string(w);
     const float label_w = ImGui::CalcTextSize(label.c_str()).x;
     if (label_w < xb - xa - 4) {
@@ -317,7 +322,7 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
     const ImU32 colour = is_current ? th.written : tv.exited ? th.thread_exited : tv.active ? th.thread_active : th.thread_idle;
     const float r = std::max(1.0f, std::min(cell_w * 0.35f, g.marker / 2));
     const ImVec2 c(cx, g.marker_y + g.marker / 2);
-    if (r >= 3) dl->AddCircleFilled(c, r, colour);
+    if (r >= 3) dl->AddCircleFilled(c, r, colour, 12);
     else dl->AddRectFilled(ImVec2(c.x - r, c.y - r), ImVec2(c.x + r, c.y + r), colour);  // a dot: no circle needed
     // What the thread holds (top of the write band) and writes (under it), when the whole step is shown.
     if (!replaying && cell_w >= 18) {
@@ -462,13 +467,14 @@ void draw_block(UiContext& ui, const RunResult& run, const app::BlockViewModel& 
         if (!stub && !in_view(from_t, to_t)) continue;
         const float xt = g.col_x(to_t) + cell_w / 2;
         if (a.own) {
-          dl->AddCircle(ImVec2(xt, y), std::min(cell_w * 0.3f, fs * 0.35f), th.dim_text, 0, 1.5f);
+          dl->AddCircle(ImVec2(xt, y), std::min(cell_w * 0.3f, fs * 0.35f), th.dim_text, 10, 2);
           continue;
         }
         // A source outside the focus window: a short arrow from its side (the hover says which lane).
         const float xf = stub ? xt + (from_t < first ? -0.45f : 0.45f) * cell_w : g.col_x(from_t) + cell_w / 2;
         const float lift = std::min(g.lane_row * 0.55f, 4 + std::abs(xt - xf) * 0.25f);
-        dl->AddBezierCubic(ImVec2(xf, y), ImVec2(xf, y - lift), ImVec2(xt, y - lift), ImVec2(xt, y - 3), th.arrow_read, thickness);
+        dl->AddBezierCubic(ImVec2(xf, y), ImVec2(xf, y - lift), ImVec2(xt, y - lift), ImVec2(xt, y - 3), th.arrow_read,
+                           line_px(thickness), std::clamp(static_cast<int>(std::abs(xt - xf) / 12), 4, 12));
         dl->AddTriangleFilled(ImVec2(xt, y), ImVec2(xt - 3, y - 5), ImVec2(xt + 3, y - 5), th.arrow_read);
         if (cell_w >= 22) centred_text(dl, xt, y + 1, cell_w - 2, th.label, a.value, ui.geometry);
       }
