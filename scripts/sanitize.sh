@@ -32,7 +32,7 @@ if [[ $what == asan || $what == all ]]; then
   # renderer keeps allocations for the process's life that LeakSanitizer cannot attribute (its
   # frames are JIT code), and the unit tests above check the app's own state for leaks.
   ASAN_OPTIONS=${ASAN_OPTIONS/detect_leaks=1/detect_leaks=0} \
-    ctest --test-dir build-asan -R gui_play_through --output-on-failure --output-log build-asan/sanitize-gui.log
+    ctest --test-dir build-asan -R gui_play_through -V --output-log build-asan/sanitize-gui.log
   check_log build-asan/sanitize-gui.log "AddressSanitizer/UndefinedBehaviorSanitizer (the window)"
   echo "sanitize: ASan + UBSan: every lesson played through in the window, clean"
 fi

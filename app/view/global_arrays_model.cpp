@@ -5,12 +5,6 @@
 
 namespace syncscope::app {
 
-std::vector<float> GlobalArrayView::values() const {
-  std::vector<float> v(bits.size());
-  for (size_t i = 0; i < bits.size(); ++i)
-    v[i] = poison[i] ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(sim::bits_to_double(dtype, bits[i]));
-  return v;
-}
 
 GlobalArraysModel build_global_arrays(const RunResult& run, int launch, int step) {
   GlobalArraysModel m;
@@ -67,13 +61,19 @@ GlobalArraysModel build_global_arrays(const RunResult& run, int launch, int step
           }
         }
   }
+  // The overview's values and their range, once per step (the panel draws them every frame).
   for (auto& a : m.arrays) {
     double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    for (int i = 0; i < a.size(); ++i)
-      if (!a.poison[i]) {
-        const double v = sim::bits_to_double(a.dtype, a.bits[i]);
-        if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+    a.shades.resize(a.bits.size());
+    for (int i = 0; i < a.size(); ++i) {
+      if (a.poison[i]) {
+        a.shades[i] = std::numeric_limits<float>::quiet_NaN();
+        continue;
       }
+      const double v = sim::bits_to_double(a.dtype, a.bits[i]);
+      a.shades[i] = static_cast<float>(v);
+      if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
+    }
     a.min = std::isfinite(lo) ? lo : 0;
     a.max = std::isfinite(hi) ? hi : 0;
   }

@@ -20,10 +20,10 @@ struct GlobalArrayView {
   std::vector<uint8_t> written_now;  // written by a recorded block in this step
   std::vector<uint8_t> read_now;     // read by a recorded block in this step
   double min = 0, max = 0;           // over initialized cells (colour scale)
+  std::vector<float> shades;         // for the overview texture: each value, NaN for '?'
   int size() const { return static_cast<int>(bits.size()); }
   std::string text(int i) const { return format_value(dtype, bits[i], poison[i]); }
-  // For the overview texture: the value, NaN for '?'.
-  std::vector<float> values() const;
+  const std::vector<float>& values() const { return shades; }
 };
 
 struct GlobalArraysModel {
