@@ -1,7 +1,7 @@
 // A tour of the atomic functions: Min/Max/And/Or/Xor/Exch/Inc in shared memory per block, then Min/Max/And/Or/Xor/Add/Sub/Inc/Dec/CAS in global memory.
 // From: the CUDA C++ Programming Guide, "Atomic Functions" (including its atomicCAS loop idiom), as exercised in GPU course labs.
 // BUG_NON_ATOMIC: the shared minimum is a plain test-then-write (if (x < s_min) s_min = x); a smaller value can be overwritten.
-// BUG_NO_BARRIER: the __syncthreads() after thread 0 initialises the shared values is left out; atomics may hit them before the init.
+// BUG_NO_BARRIER: the __syncthreads after thread 0 initialises the shared values is left out; atomics may hit them before the init.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

@@ -1,6 +1,6 @@
 // Bitonic sort of 256 ints in one block, one thread per element, in shared memory.
-// From: the CUDA SDK "bitonic" sample (Ian Buck's bitonicSort kernel), as used in many GPU courses.
-// BUG_NO_BARRIER: the __syncthreads() after each compare-exchange step is left out; a thread compares values its partner is still swapping.
+// From: the early CUDA SDK "bitonic" sample (bitonicSort kernel, NUM = 256), as used in many GPU courses.
+// BUG_NO_BARRIER: the __syncthreads after each compare-exchange step is left out; a thread compares values its partner is still swapping.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

@@ -1,7 +1,7 @@
 // Work-efficient exclusive scan (Blelloch): up-sweep (reduce) then down-sweep, one block, 2 elements per thread.
 // From: Harris, Sengupta & Owens, GPU Gems 3, ch. 39 "Parallel Prefix Sum (Scan) with CUDA", Example 39-2.
-// BUG_NO_UPSWEEP_BARRIER: the __syncthreads() of the up-sweep is left out; a level adds temp[ai] before the level below has written it.
-// BUG_NO_DOWNSWEEP_BARRIER: the __syncthreads() of the down-sweep is left out; a level swaps values the previous level is still writing.
+// BUG_NO_UPSWEEP_BARRIER: the __syncthreads of the up-sweep is left out; a level adds temp[ai] before the level below has written it.
+// BUG_NO_DOWNSWEEP_BARRIER: the __syncthreads of the down-sweep is left out; a level swaps values the previous level is still writing.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

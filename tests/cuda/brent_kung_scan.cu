@@ -1,7 +1,7 @@
 // Inclusive scan of each 256-element section with the Brent-Kung algorithm: 128 threads, 2 elements each.
 // From: Hwu, Kirk & El Hajj, "Programming Massively Parallel Processors", ch. 11 (Brent_Kung_scan_kernel).
-// BUG_NO_BARRIER: the __syncthreads() of the reduction tree is left out; XY[index - stride] is read before it holds its partial sum.
-// BUG_NO_FINAL_BARRIER: the __syncthreads() before the output is left out; thread t copies XY[t] while another thread still adds into it.
+// BUG_NO_BARRIER: the __syncthreads of the reduction tree is left out; XY[index - stride] is read before it holds its partial sum.
+// BUG_NO_FINAL_BARRIER: the __syncthreads before the output is left out; thread t copies XY[t] while another thread still adds into it.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

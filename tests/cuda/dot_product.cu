@@ -1,7 +1,7 @@
 // Dot product: grid-stride products per thread, a shared "cache" reduced in each block, block sums added on the host; float and double.
 // From: Sanders & Kandrot, "CUDA by Example", ch. 5.3 (dot, shared memory and synchronization), as a template.
-// BUG_NO_BARRIER: the __syncthreads() in the reduction loop is left out; cache[cacheIndex + i] is read while its owner writes it.
-// BUG_DIVERGENT_BARRIER: the __syncthreads() moves inside if (cacheIndex < i), the book's own warning: not every thread reaches it.
+// BUG_NO_BARRIER: the __syncthreads in the reduction loop is left out; cache[cacheIndex + i] is read while its owner writes it.
+// BUG_DIVERGENT_BARRIER: the __syncthreads moves inside if (cacheIndex < i), the book's own warning: not every thread reaches it (barrier divergence).
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -34,6 +34,7 @@ __global__ void dot(const T *a, const T *b, T *c)
         if (cacheIndex < i) {
             cache[cacheIndex] += cache[cacheIndex + i];
 #ifdef BUG_DIVERGENT_BARRIER
+            // step: only the threads cacheIndex < i add cache[cacheIndex + i] and reach this barrier
             __syncthreads();
 #endif
         }

@@ -1,6 +1,6 @@
 // Row sums of a 32x64 matrix with a 2D grid of 2D blocks: shared atomicAdd per block row, then global atomicAdd per row.
 // From: the CUDA C++ Programming Guide's 2D indexing (dim3 blocks and grids) with atomics, as taught in GPU courses.
-// BUG_NO_BARRIER: the __syncthreads() after clearing partial[] is left out; a thread may add into a row before it is cleared.
+// BUG_NO_BARRIER: the __syncthreads after clearing partial[] is left out; a thread may add into a row before it is cleared.
 // BUG_NON_ATOMIC: a plain rowSum[row] += replaces the global atomicAdd; the 4 blocks along a row lose each other's updates.
 #include <cstdio>
 #include <cstdlib>

@@ -1,6 +1,6 @@
 // Naive (Hillis-Steele) exclusive scan of each block's section, double-buffered in shared memory.
 // From: Harris, Sengupta & Owens, GPU Gems 3, ch. 39, Example 39-1 (with the published `+=` typo corrected).
-// BUG_NO_BARRIER: the __syncthreads() at the end of each offset is left out; the next offset reads a buffer still being written.
+// BUG_NO_BARRIER: the __syncthreads at the end of each offset is left out; the next offset reads a buffer still being written.
 // BUG_SINGLE_BUFFER: both indices stay on buffer 0, so thread t overwrites temp[t] while thread t + offset is reading it.
 #include <cstdio>
 #include <cstdlib>

@@ -1,7 +1,7 @@
 // 256-bin histogram of bytes: per-block histogram with shared-memory atomicAdd, then merged with global atomicAdd.
 // From: Sanders & Kandrot, "CUDA by Example", ch. 9.4 (histo_kernel, shared memory atomics).
 // BUG_NON_ATOMIC: a plain temp[bin] += 1 replaces the shared atomicAdd; two threads with the same byte lose an update.
-// BUG_NO_BARRIER: the __syncthreads() after zeroing temp[] is left out; a thread may count into a bin before its owner zeroes it.
+// BUG_NO_BARRIER: the __syncthreads after zeroing temp[] is left out; a thread may count into a bin before its owner zeroes it.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

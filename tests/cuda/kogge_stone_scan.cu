@@ -1,7 +1,7 @@
 // Inclusive scan of each 256-element section with the Kogge-Stone algorithm (read, barrier, write each stride).
 // From: Hwu, Kirk & El Hajj, "Programming Massively Parallel Processors", ch. 11 (Kogge_Stone_scan_kernel).
-// BUG_NO_BARRIER: the __syncthreads() between the read and the write of a stride is left out; XY[t - stride] is overwritten while being read.
-// BUG_NO_TOP_BARRIER: the __syncthreads() at the top of the loop is left out; a stride reads values the previous stride is still writing.
+// BUG_NO_BARRIER: the __syncthreads between the read and the write of a stride is left out; XY[t - stride] is overwritten while being read.
+// BUG_NO_TOP_BARRIER: the __syncthreads at the top of the loop is left out; a stride reads values the previous stride is still writing.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

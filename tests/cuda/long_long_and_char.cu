@@ -1,6 +1,6 @@
 // char and long long: blocks upper-case and reverse 256 chars through a __shared__ char array, then a __shared__ long long reduction adds position-weighted codes into a 64-bit total.
 // From: course exercises on char buffers and 64-bit atomics (CUDA C++ Programming Guide: atomicAdd on unsigned long long, atomicMax on long long).
-// BUG_NO_BARRIER: the __syncthreads() between filling s[] and reading it reversed is left out; thread t reads s[255 - t] before it is stored.
+// BUG_NO_BARRIER: the __syncthreads between filling s[] and reading it reversed is left out; thread t reads s[255 - t] before it is stored.
 // BUG_NON_ATOMIC: thread 0 of each block adds into *total with a plain +=; blocks lose each other's 64-bit updates.
 #include <cstdio>
 #include <cstdlib>

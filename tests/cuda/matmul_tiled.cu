@@ -1,7 +1,7 @@
 // Tiled matrix multiply P = M * N with two 16x16 __shared__ tiles, one output element per thread.
 // From: Hwu, Kirk & El Hajj, "Programming Massively Parallel Processors", ch. 5 (tiled MatrixMulKernel).
-// BUG_NO_BARRIER: the __syncthreads() after loading the tiles is left out; the dot product reads tile entries not yet loaded.
-// BUG_MISSING_FINAL_BARRIER: the __syncthreads() after the dot product is left out; the next phase overwrites tiles still being read.
+// BUG_NO_BARRIER: the __syncthreads after loading the tiles is left out; the dot product reads tile entries not yet loaded.
+// BUG_MISSING_FINAL_BARRIER: the __syncthreads after the dot product is left out; the next phase overwrites tiles still being read.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

@@ -1,6 +1,6 @@
 // Odd-even transposition sort of 256 ints in one block: 128 threads, each compares one pair per phase, 256 phases.
-// From: the classic parallel sorting network (Knuth, TAOCP vol. 3, 5.3.4), as taught in GPU courses next to bitonic sort.
-// BUG_NO_BARRIER: the __syncthreads() after each phase is left out; an odd phase compares a pair the even phase is still swapping.
+// From: odd-even transposition sort (Habermann, 1972, "Parallel neighbor-sort"), as taught in GPU courses next to bitonic sort.
+// BUG_NO_BARRIER: the __syncthreads after each phase is left out; an odd phase compares a pair the even phase is still swapping.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

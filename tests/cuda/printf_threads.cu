@@ -1,7 +1,7 @@
 // Device printf between barriers: each thread prints what it stored and what its left neighbour holds; the block rotates s[] by one place.
 // From: the CUDA C++ Programming Guide, "Formatted Output", as in course "hello threads" exercises (lines of different warps may interleave).
-// BUG_NO_BARRIER: the first __syncthreads() is left out; a thread reads s[t - 1] before its neighbour has stored it.
-// BUG_NO_SECOND_BARRIER: the second __syncthreads() is left out; s[t] is overwritten while thread t + 1 still reads it.
+// BUG_NO_BARRIER: the first __syncthreads is left out; a thread reads s[t - 1] before its neighbour has stored it.
+// BUG_NO_SECOND_BARRIER: the second __syncthreads is left out; s[t] is overwritten while thread t + 1 still reads it.
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>

@@ -1,7 +1,7 @@
 // Sum reduction with the block size as a template parameter: grid-stride loads of two elements, an unrolled tree, a shuffle for the last warp.
 // From: Mark Harris, "Optimizing Parallel Reduction in CUDA" (NVIDIA), kernels 6-7 (template<unsigned int blockSize>), last warp as in CUDA Samples "reduction".
-// BUG_NO_BARRIER: the __syncthreads() after the grid-stride loads is left out; the tree reads sdata[tid + 64] before it is stored.
-// BUG_NO_STEP_BARRIER: the __syncthreads() after the tid < 64 step is left out; warp 0 reads sdata[tid + 32] while warp 1 still writes it.
+// BUG_NO_BARRIER: the __syncthreads after the grid-stride loads is left out; the tree reads sdata[tid + 64] before it is stored.
+// BUG_NO_STEP_BARRIER: the __syncthreads after the tid < 64 step is left out; warp 0 reads sdata[tid + 32] while warp 1 still writes it.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

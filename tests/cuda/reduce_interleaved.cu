@@ -1,7 +1,7 @@
 // Parallel sum reduction, interleaved addressing with a divergent `tid % (2*s)` test.
 // From: Mark Harris, "Optimizing Parallel Reduction in CUDA" (NVIDIA), kernel 1.
-// BUG_NO_BARRIER: the __syncthreads() in the loop is left out; sdata[tid + s] is read before its owner has added into it.
-// BUG_NO_LOAD_BARRIER: the __syncthreads() after the load is left out; the first step reads neighbours not yet loaded.
+// BUG_NO_BARRIER: the __syncthreads in the loop is left out; sdata[tid + s] is read before its owner has added into it.
+// BUG_NO_LOAD_BARRIER: the __syncthreads after the load is left out; the first step reads neighbours not yet loaded.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

@@ -1,7 +1,7 @@
 // Parallel sum reduction with sequential addressing (no divergence in the first warps, no bank conflicts).
 // From: Mark Harris, "Optimizing Parallel Reduction in CUDA" (NVIDIA), kernel 3.
-// BUG_NO_BARRIER: the __syncthreads() in the loop is left out; thread tid reads sdata[tid + s] while its owner still writes it.
-// BUG_NO_LOAD_BARRIER: the __syncthreads() after the load is left out; the first step reads sdata[tid + s] before it is loaded.
+// BUG_NO_BARRIER: the __syncthreads in the loop is left out; thread tid reads sdata[tid + s] while its owner still writes it.
+// BUG_NO_LOAD_BARRIER: the __syncthreads after the load is left out; the first step reads sdata[tid + s] before it is loaded.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

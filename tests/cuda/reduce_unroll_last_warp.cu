@@ -1,7 +1,7 @@
 // Sum reduction: first add during load, tree in shared memory down to 64, then the last warp unrolled.
-// From: Mark Harris, "Optimizing Parallel Reduction in CUDA" (NVIDIA), kernel 5, with the __syncwarp() fix for Volta+.
+// From: Mark Harris, "Optimizing Parallel Reduction in CUDA" (NVIDIA), kernel 5, with the __syncwarp fix for Volta+.
 // BUG_NO_SYNCWARP: the last warp runs warp-synchronously on volatile alone (the 2007 code); lanes read sdata[tid + offset] while other lanes write it.
-// BUG_NO_BARRIER: the __syncthreads() of the tree loop is left out; warp 0 reads sdata[32..63] before warp 1 has written them.
+// BUG_NO_BARRIER: the __syncthreads of the tree loop is left out; warp 0 reads sdata[32..63] before warp 1 has written them.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

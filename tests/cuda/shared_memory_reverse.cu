@@ -1,6 +1,6 @@
 // Reverse a 64-element array in one block through shared memory, once with a static and once with an extern __shared__ array.
 // From: Mark Harris, "Using Shared Memory in CUDA C/C++" (NVIDIA Developer Blog), staticReverse and dynamicReverse.
-// BUG_NO_BARRIER: the __syncthreads() between the shared store and the reversed read is left out; thread t reads s[n - t - 1] before it is stored.
+// BUG_NO_BARRIER: the __syncthreads between the shared store and the reversed read is left out; thread t reads s[n - t - 1] before it is stored.
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>

@@ -1,6 +1,6 @@
 // 1D stencil of radius 3: each block stages its inputs plus a 3-element halo on each side in extern __shared__ memory.
-// From: NVIDIA, "CUDA C/C++ Basics" (Sanders/Zeller, Supercomputing tutorial), stencil_1d; shared size given at launch.
-// BUG_NO_BARRIER: the __syncthreads() after staging is left out; a thread sums temp[] neighbours and halo cells not yet written.
+// From: NVIDIA, "CUDA C/C++ Basics" (Supercomputing 2011 tutorial, C. Zeller), stencil_1d; here the shared size is given at launch.
+// BUG_NO_BARRIER: the __syncthreads after staging is left out; a thread sums temp[] neighbours and halo cells not yet written.
 // BUG_OFF_BY_ONE: the halo guard is threadIdx.x <= RADIUS; thread RADIUS writes temp[RADIUS] a second time and one element past temp[].
 #include <cstdio>
 #include <cstdlib>

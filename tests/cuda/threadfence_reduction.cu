@@ -1,7 +1,7 @@
 // One-launch sum: each block writes its partial sum, fences, and takes a ticket with atomicInc; the block that draws the last ticket adds all partials.
 // From: the CUDA C++ Programming Guide, "Memory Fence Functions" (__threadfence example); CUDA Samples "threadFenceReduction".
-// BUG_NO_THREADFENCE: the __threadfence() before atomicInc is left out; the last block may read a partial sum that is not yet visible to it.
-// BUG_NO_BARRIER: the __syncthreads() after thread 0 sets isLastBlockDone is left out; the other threads read the flag before it is set.
+// BUG_NO_THREADFENCE: the __threadfence before atomicInc is left out; the last block may read a partial sum that is not yet visible to it.
+// BUG_NO_BARRIER: the __syncthreads after thread 0 sets isLastBlockDone is left out; the other threads read the flag before it is set.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

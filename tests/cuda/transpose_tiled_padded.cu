@@ -1,6 +1,6 @@
 // Matrix transpose through a 32x33 shared-memory tile (padding avoids bank conflicts); 32x8 threads per tile.
 // From: Mark Harris, "An Efficient Matrix Transpose in CUDA C/C++" (NVIDIA Developer Blog), transposeNoBankConflicts.
-// BUG_NO_BARRIER: the __syncthreads() between filling the tile and reading it transposed is left out; a thread reads a column other warps have not written yet.
+// BUG_NO_BARRIER: the __syncthreads between filling the tile and reading it transposed is left out; a thread reads a column other warps have not written yet.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

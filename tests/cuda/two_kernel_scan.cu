@@ -1,7 +1,7 @@
 // Inclusive scan of 4096 ints in three launches: scan each block and save its total, scan the block totals, add them back.
 // From: Hwu, Kirk & El Hajj, "Programming Massively Parallel Processors", ch. 11.5 (hierarchical scan); GPU Gems 3 ch. 39.2.4.
-// BUG_NO_BARRIER: the __syncthreads() of the block scan is left out; the next offset reads a buffer other threads still write.
-// BUG_NO_OFFSET_BARRIER: the __syncthreads() after thread 0 fetches blockOffset is left out; threads add it before it is set.
+// BUG_NO_BARRIER: the __syncthreads of the block scan is left out; the next offset reads a buffer other threads still write.
+// BUG_NO_OFFSET_BARRIER: the __syncthreads after thread 0 fetches blockOffset is left out; threads add it before it is set.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -23,7 +23,7 @@ __global__ void scan_blocks(const int *in, int *out, int *blockSums)
     // step: every thread loads in[i] into buf[0][t]
     __syncthreads();
 
-    for (int offset = 1; offset < blockDim.x; offset *= 2) {
+    for (int offset = 1; offset < (int)blockDim.x; offset *= 2) {
         int pin = pout;
         pout = 1 - pout;
         if (t >= offset)
@@ -36,7 +36,7 @@ __global__ void scan_blocks(const int *in, int *out, int *blockSums)
 #endif
     }
     out[i] = buf[pout][t];
-    if (t == blockDim.x - 1) blockSums[blockIdx.x] = buf[pout][t];
+    if (t == (int)blockDim.x - 1) blockSums[blockIdx.x] = buf[pout][t];
 }
 
 // launch 3: block b > 0 adds the inclusive total of blocks 0..b-1

@@ -1,7 +1,7 @@
 // Warp sums with __reduce_add_sync (checked against a __shfl_xor_sync butterfly), and a key histogram in which __match_any_sync groups the lanes with the same key.
 // From: the CUDA C++ Programming Guide, "Warp Reduce Functions" (sm_80+) and "Warp Match Functions" (sm_70+).
 // BUG_NON_ATOMIC: the group leader adds with a plain s_count[key] +=; leaders of two warps with the same key lose an update.
-// BUG_NO_BARRIER: the __syncthreads() after clearing s_count[] is left out; a leader may add into a counter before it is cleared.
+// BUG_NO_BARRIER: the __syncthreads after clearing s_count[] is left out; a leader may add into a counter before it is cleared.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

@@ -1,6 +1,6 @@
 // Sum reduction with warp shuffles: __shfl_down_sync inside each warp, one shared slot per warp, two launches.
 // From: Justin Luitjens, "Faster Parallel Reductions on Kepler" (NVIDIA Developer Blog), updated to the *_sync shuffles.
-// BUG_NO_BARRIER: the __syncthreads() between writing shared[wid] and reading shared[lane] is left out; warp 0 reads other warps' slots too early.
+// BUG_NO_BARRIER: the __syncthreads between writing shared[wid] and reading shared[lane] is left out; warp 0 reads other warps' slots too early.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>

@@ -1,7 +1,7 @@
 // Inclusive scan of each 256-element block with __shfl_up_sync: scan inside each warp, scan the 8 warp totals in warp 0, add them back.
 // From: the CUDA Samples "shfl_scan" (shfl_scan_test kernel); Lin & Grover, "Using CUDA Warp-Level Primitives".
-// BUG_NO_BARRIER: the __syncthreads() after the last lanes write sums[warp_id] is left out; warp 0 scans the totals before they are written.
-// BUG_NO_SECOND_BARRIER: the __syncthreads() after warp 0 scans sums[] is left out; other warps read sums[warp_id - 1] too early.
+// BUG_NO_BARRIER: the __syncthreads after the last lanes write sums[warp_id] is left out; warp 0 scans the totals before they are written.
+// BUG_NO_SECOND_BARRIER: the __syncthreads after warp 0 scans sums[] is left out; other warps read sums[warp_id - 1] too early.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -17,6 +17,7 @@ __global__ void shfl_scan_test(int *data, int width, int *partial_sums)
     int id = ((blockIdx.x * blockDim.x) + threadIdx.x);
     int lane_id = id % warpSize;
     int warp_id = threadIdx.x / warpSize; // the warp index within the block
+    int warps = blockDim.x / warpSize;    // warps in the block (8 here)
     int value = data[id];
 
     // inclusive scan of the warp: add the value from i lanes below, for i = 1, 2, 4, ...
@@ -27,18 +28,18 @@ __global__ void shfl_scan_test(int *data, int width, int *partial_sums)
     }
 
     // the last lane of each warp holds the warp's total
-    if (threadIdx.x % warpSize == warpSize - 1) sums[warp_id] = value;
+    if (lane_id == warpSize - 1) sums[warp_id] = value;
 #ifndef BUG_NO_BARRIER
     // step: the last lane of every warp writes its warp total to sums[warp_id]
     __syncthreads();
 #endif
 
     // warp 0 scans the warp totals
-    if (warp_id == 0 && lane_id < (blockDim.x / warpSize)) {
+    if (warp_id == 0 && lane_id < warps) {
         int warp_sum = sums[lane_id];
-        int mask = (1 << (blockDim.x / warpSize)) - 1;
-        for (int i = 1; i <= (blockDim.x / warpSize); i *= 2) {
-            int n = __shfl_up_sync(mask, warp_sum, i, (blockDim.x / warpSize));
+        unsigned int mask = (1u << warps) - 1;
+        for (int i = 1; i <= warps; i *= 2) {
+            int n = __shfl_up_sync(mask, warp_sum, i, warps);
             if (lane_id >= i) warp_sum += n;
         }
         sums[lane_id] = warp_sum;

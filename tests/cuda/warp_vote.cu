@@ -1,6 +1,6 @@
 // Warp and block votes: __any_sync, __all_sync, __ballot_sync per warp, __activemask in a branch, __syncthreads_count/_and/_or per block.
 // From: the CUDA C++ Programming Guide, "Warp Vote Functions" and "Synchronization Functions"; Lin & Grover, "Using CUDA Warp-Level Primitives".
-// BUG_NO_BARRIER: the __syncthreads() after lane 0 of each warp writes s_full[warp] is left out; thread 0 sums the slots before they are written.
+// BUG_NO_BARRIER: the __syncthreads after lane 0 of each warp writes s_full[warp] is left out; thread 0 sums the slots before they are written.
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
