@@ -20,6 +20,7 @@
 #include <ctime>
 #include <filesystem>
 #include <iomanip>
+#include <map>
 #include <optional>
 #include <vector>
 
@@ -255,6 +256,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     std::vector<double> wall, cpu, build, triangles;
   };
   std::vector<BenchPhase> phases;
+  std::map<std::string, std::vector<double>> panel_ms;  // the whole app's frames: each panel's build time
   bool block_view_only = false;
   int frame = 0;
   int exit_code = command_line::kExitRan;
@@ -353,6 +355,8 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       frame_cpu_ms.push_back(process_cpu_ms() - cpu0);
       block_ms.push_back(block_view);
       triangles.push_back(window->last_frame_triangles());
+      if (!block_view_only)
+        for (const auto& [name, ms] : ui.panel_ms) panel_ms[name].push_back(ms);
       if (static_cast<int>(frame_ms.size()) >= o.bench_frames) {
         phases.push_back({block_view_only ? "block view alone" : "whole app", frame_ms, frame_cpu_ms, block_ms, triangles});
         frame_ms.clear();
@@ -432,6 +436,12 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
           << percentile(p.wall, 0.95) << std::setw(16) << percentile(p.cpu, 0.5) << std::setw(7) << percentile(p.cpu, 0.95)
           << std::setw(29) << percentile(p.build, 0.5) << std::setw(7) << percentile(p.build, 0.95) << std::setw(12)
           << std::setprecision(0) << percentile(p.triangles, 0.5) << std::setprecision(2) << "\n";
+    std::vector<std::pair<double, std::string>> slowest;
+    for (const auto& [name, ms] : panel_ms) slowest.emplace_back(percentile(ms, 0.5), name);
+    std::sort(slowest.rbegin(), slowest.rend());
+    out << "slowest panels to build (median ms):";
+    for (size_t k = 0; k < std::min<size_t>(3, slowest.size()); ++k) out << (k ? ", " : " ") << slowest[k].second << " " << slowest[k].first;
+    out << "\n";
   }
   return exit_code;
 }

@@ -259,14 +259,25 @@ TEST(GlobalArraysModel, ExtendedBufferFillsAsTheBlocksWrite) {
   EXPECT_EQ(start.arrays[1].role, "output");
   EXPECT_EQ(start.arrays[1].size(), 17);
   EXPECT_EQ(start.arrays[1].text(0), "?");
-  EXPECT_TRUE(start.arrays[0].read_now[3]);
+  EXPECT_TRUE(start.arrays[0].read_now(3));
   const GlobalArraysModel end = build_global_arrays(*r, 0, 7);
   EXPECT_EQ(end.arrays[1].text(14), "77");
   EXPECT_EQ(end.arrays[1].text(15), "28");
   EXPECT_EQ(end.arrays[1].text(16), "?");
-  EXPECT_TRUE(end.arrays[1].written_now[15]);
-  const auto values = end.arrays[1].values();
-  EXPECT_TRUE(std::isnan(values[16]));
+  EXPECT_TRUE(end.arrays[1].written_now(15));
+  EXPECT_FALSE(start.arrays[1].written_now(15));
+  // The overview: memory before the launch (uninitialized: NaN) and what the blocks wrote since,
+  // block 1's sum from uninitialized shared memory written as '?' (NaN).
+  EXPECT_TRUE(std::isnan(end.arrays[1].before->shades[15]));
+  ASSERT_EQ(end.arrays[1].written.size(), 17u);
+  EXPECT_EQ(end.arrays[1].written[15].shade, 28.0f);
+  EXPECT_TRUE(end.arrays[1].written[16].poison);
+  EXPECT_TRUE(std::isnan(end.arrays[1].written[16].shade));
+  // Every step of the launch shares the memory before it.
+  bool at_end = true;
+  const auto before = memory_before_launch(*r, 0, &at_end);
+  EXPECT_FALSE(at_end);
+  EXPECT_EQ(build_global_arrays(*r, 0, 3, before, at_end).arrays[1].before, before[1]);
   EXPECT_EQ(block_of_element(*r, 0, 9), 1);
 }
 

@@ -74,23 +74,43 @@ OverviewStrips::~OverviewStrips() {
   if (program_) glDeleteProgram(program_);
 }
 
-void OverviewStrips::draw(ImDrawList* list, float x0, float y0, float x1, float y1, int slot, uint64_t version,
-                          const std::vector<float>& values, float lo, float hi, int first, int last) {
-  if (!ok() || values.empty()) return;
+void OverviewStrips::set_texel(const Texture& t, int index, float value) {
+  glTexSubImage2D(GL_TEXTURE_2D, 0, index % t.width, index / t.width, 1, 1, GL_RED, GL_FLOAT, &value);
+}
+
+void OverviewStrips::draw(ImDrawList* list, float x0, float y0, float x1, float y1, int slot, uint64_t base_version,
+                          const std::vector<float>& base, uint64_t patches_version,
+                          const std::vector<std::pair<int, float>>& patches, float lo, float hi, int first, int last) {
+  if (!ok() || base.empty()) return;
   Texture& t = textures_[slot];
-  if (t.version != version || t.count != static_cast<int>(values.size())) {
+  if (t.base_version != base_version || t.count != static_cast<int>(base.size())) {
     if (!t.id) glGenTextures(1, &t.id);
-    t.width = std::min<int>(kTextureWidth, static_cast<int>(values.size()));
-    const int rows = (static_cast<int>(values.size()) + t.width - 1) / t.width;
+    t.width = std::min<int>(kTextureWidth, static_cast<int>(base.size()));
+    const int rows = (static_cast<int>(base.size()) + t.width - 1) / t.width;
     std::vector<float> padded(static_cast<size_t>(t.width) * rows, 0.0f);
-    std::copy(values.begin(), values.end(), padded.begin());
+    std::copy(base.begin(), base.end(), padded.begin());
     glBindTexture(GL_TEXTURE_2D, t.id);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MIN_FILTER, GL_NEAREST);
     glTexParameteri(GL_TEXTURE_2D, GL_TEXTURE_MAG_FILTER, GL_NEAREST);
     glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
     glTexImage2D(GL_TEXTURE_2D, 0, GL_R32F, t.width, rows, 0, GL_RED, GL_FLOAT, padded.data());
-    t.count = static_cast<int>(values.size());
-    t.version = version;
+    t.count = static_cast<int>(base.size());
+    t.base_version = base_version;
+    t.patched.clear();
+    t.patches_version = ~uint64_t{0};
+  }
+  if (t.patches_version != patches_version) {
+    // Back to the base where the last step's patches were, then this step's patches.
+    glBindTexture(GL_TEXTURE_2D, t.id);
+    glPixelStorei(GL_UNPACK_ALIGNMENT, 4);
+    for (int i : t.patched) set_texel(t, i, base[i]);
+    t.patched.clear();
+    for (const auto& [i, v] : patches) {
+      if (i < 0 || i >= t.count) continue;
+      set_texel(t, i, v);
+      t.patched.push_back(i);
+    }
+    t.patches_version = patches_version;
   }
   if (items_.size() > 256) items_.erase(items_.begin(), items_.begin() + 128);  // drawn frames ago
   items_.push_back(std::make_unique<Item>(Item{this, x0, y0, x1, y1, lo, hi, slot, first, last}));

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <string>
+#include <utility>
 #include <vector>
 
 struct ImDrawList;
@@ -23,18 +24,22 @@ class OverviewStrips {
   bool ok() const { return error_.empty(); }
   const std::string& error() const { return error_; }
 
-  // Queues a strip at [x0,y0]-[x1,y1] (screen pixels). `slot` names the strip across frames,
-  // `version` changes whenever the values do (they are uploaded only then). NaN values are '?'.
-  // Elements [highlight_first, highlight_last] get a white outline (the focused block).
-  void draw(ImDrawList* list, float x0, float y0, float x1, float y1, int slot, uint64_t version,
-            const std::vector<float>& values, float lo, float hi, int highlight_first, int highlight_last);
+  // Queues a strip at [x0,y0]-[x1,y1] (screen pixels). `slot` names the strip across frames. Its
+  // values are `base` (uploaded when `base_version` changes: once per launch) with `patches`
+  // (index, value) on top (applied when `patches_version` changes: once per step, a few cells). NaN
+  // values are '?'. Elements [highlight_first, highlight_last] get a white outline (the focused block).
+  void draw(ImDrawList* list, float x0, float y0, float x1, float y1, int slot, uint64_t base_version,
+            const std::vector<float>& base, uint64_t patches_version, const std::vector<std::pair<int, float>>& patches,
+            float lo, float hi, int highlight_first, int highlight_last);
 
  private:
   struct Texture {
     unsigned id = 0;
     int width = 0, count = 0;
-    uint64_t version = ~uint64_t{0};
+    uint64_t base_version = ~uint64_t{0}, patches_version = ~uint64_t{0};
+    std::vector<int> patched;  // cells that hold a patch instead of the base value
   };
+  static void set_texel(const Texture& t, int index, float value);
   struct Item {
     OverviewStrips* owner;
     float x0, y0, x1, y1, lo, hi;

@@ -19,22 +19,34 @@ constexpr int kCellsWhenAtMost = 128;
 struct GlobalArraysCache {
   uint64_t run = 0;
   int launch = -1, step = -1;
+  // The memory before the launch, shared by its steps; rebuilt only when the launch changes.
+  std::vector<std::shared_ptr<const app::ArrayMemory>> before;
+  bool at_end = false;
+  uint64_t before_version = 0;
   app::GlobalArraysModel model;
-  uint64_t version = 0;  // bumped on every rebuild: the overview strips re-upload then
+  std::vector<std::vector<std::pair<int, float>>> patches;  // per array: the overview's cells written so far
+  uint64_t version = 0;  // bumped on every rebuild: the overview strips apply the patches then
 };
 
-const app::GlobalArraysModel& cached_model(UiContext& ui, const RunResult& run, int launch, int step,
-                                           uint64_t* version) {
+const GlobalArraysCache& cached_model(UiContext& ui, const RunResult& run, int launch, int step) {
   GlobalArraysCache& c = ui.state_of<GlobalArraysCache>();
+  if (run.id != c.run || launch != c.launch) {
+    c.before = app::memory_before_launch(run, launch, &c.at_end);
+    ++c.before_version;
+  }
   if (run.id != c.run || launch != c.launch || step != c.step) {
-    c.model = app::build_global_arrays(run, launch, step);
+    c.model = app::build_global_arrays(run, launch, step, c.before, c.at_end);
+    c.patches.clear();
+    for (const app::GlobalArrayView& a : c.model.arrays) {
+      auto& p = c.patches.emplace_back();
+      for (const auto& w : a.written) p.emplace_back(w.index, w.shade);
+    }
     c.run = run.id;
     c.launch = launch;
     c.step = step;
     ++c.version;
   }
-  *version = c.version;
-  return c.model;
+  return c;
 }
 
 // label_every: an index above every k-th cell (0: none, and no room kept for them).
@@ -50,17 +62,18 @@ void cells_row(const UiContext& ui, const app::GlobalArrayView& a, int first, in
     const ImVec2 c0(p.x + k * w + 1, p.y + top), c1(p.x + (k + 1) * w - 1, p.y + top + h);
     if (label_every && i % label_every == 0)
       dl->AddText(ImVec2(c0.x, p.y), th.dim_text, std::to_string(i).c_str());
-    dl->AddRectFilled(c0, c1, a.poison[i] ? th.poison : th.cell, 2);
-    if (a.written_now[i]) dl->AddRect(c0, c1, th.written, 2, 0, 2);
-    else if (a.read_now[i]) dl->AddRect(c0, c1, th.read, 2, 0, 2);
-    else dl->AddRect(c0, c1, th.cell_border, 2);
+    const bool poison = a.poisoned(i), written = a.written_now(i), read = a.read_now(i);
+    dl->AddRectFilled(c0, c1, poison ? th.poison : th.cell);
+    if (written) dl->AddRect(c0, c1, th.written, 0, 0, 2);
+    else if (read) dl->AddRect(c0, c1, th.read, 0, 0, 2);
+    else dl->AddRect(c0, c1, th.cell_border);
     const std::string text = a.text(i);
     const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-    if (ts.x + 4 <= w) dl->AddText(ImVec2(c0.x + (w - 2 - ts.x) / 2, c0.y + 4), a.poison[i] ? th.poison_text : th.cell_text, text.c_str());
+    if (ts.x + 4 <= w) dl->AddText(ImVec2(c0.x + (w - 2 - ts.x) / 2, c0.y + 4), poison ? th.poison_text : th.cell_text, text.c_str());
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     if (ImGui::IsWindowHovered() && mouse.x >= c0.x && mouse.x < c1.x && mouse.y >= c0.y && mouse.y < c1.y)
-      ImGui::SetTooltip("%s[%d] = %s%s%s", a.name.c_str(), i, text.c_str(), a.written_now[i] ? "  (written in this step)" : "",
-                        a.read_now[i] ? "  (read in this step)" : "");
+      ImGui::SetTooltip("%s[%d] = %s%s%s", a.name.c_str(), i, text.c_str(), written ? "  (written in this step)" : "",
+                        read ? "  (read in this step)" : "");
   }
   ImGui::Dummy(ImVec2(count * w, top + h + 2));
 }
@@ -93,13 +106,14 @@ void draw_global_arrays_panel(UiContext& ui) {
   if (!begin_panel(ui, "Global arrays")) return;
   const RunResult* run = run_to_draw(ui, true);
   if (!run) return;
-  uint64_t version = 0;
   const int launch = ui.state.launch();
-  const app::GlobalArraysModel& m = cached_model(ui, *run, launch, ui.state.step(), &version);
+  const GlobalArraysCache& cache = cached_model(ui, *run, launch, ui.state.step());
+  const app::GlobalArraysModel& m = cache.model;
   if (!m.note.empty()) ImGui::TextDisabled("%s", m.note.c_str());
   const sim::LaunchTrace& lt = run->sim.trace.launches[launch];
   const int section = run->config.algorithm->info.two_dimensional ? run->config.problem.n : lt.block.count();
-  for (const auto& a : m.arrays) {
+  for (size_t k = 0; k < m.arrays.size(); ++k) {
+    const app::GlobalArrayView& a = m.arrays[k];
     ImGui::PushID(a.array);
     const bool say_role = !a.role.empty() && a.role != a.name;
     ImGui::Text("%s%s%s%s  %d elements", a.name.c_str(), say_role ? " (" : "", say_role ? a.role.c_str() : "",
@@ -121,8 +135,9 @@ void draw_global_arrays_panel(UiContext& ui) {
       const int focus = ui.state.focus_block();
       const int first = std::min(a.size() - 1, focus * section), last = std::min(a.size() - 1, first + section - 1);
       if (ui.overview) {
-        ui.overview->draw(ImGui::GetWindowDrawList(), p.x, p.y, p.x + width, p.y + height, a.array, version, a.values(),
-                          static_cast<float>(a.min), static_cast<float>(a.max), first, last);
+        ui.overview->draw(ImGui::GetWindowDrawList(), p.x, p.y, p.x + width, p.y + height, a.array, cache.before_version,
+                          a.before->shades, cache.version, cache.patches[k], static_cast<float>(a.min), static_cast<float>(a.max),
+                          first, last);
       }
       ImGui::InvisibleButton("strip", ImVec2(width, height));
       const int under = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - p.x) / width * a.size()), 0, a.size() - 1);

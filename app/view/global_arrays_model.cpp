@@ -1,13 +1,32 @@
 #include "app/view/global_arrays_model.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
+#include <map>
 
 namespace syncscope::app {
 
+namespace {
 
-GlobalArraysModel build_global_arrays(const RunResult& run, int launch, int step) {
-  GlobalArraysModel m;
+float shade_of(DType dtype, uint32_t bits, bool poison) {
+  return poison ? std::numeric_limits<float>::quiet_NaN() : static_cast<float>(sim::bits_to_double(dtype, bits));
+}
+
+void widen(double& lo, double& hi, float v) {
+  if (std::isfinite(v)) lo = std::min(lo, static_cast<double>(v)), hi = std::max(hi, static_cast<double>(v));
+}
+
+bool contains(const std::vector<int>& sorted, int i) { return std::binary_search(sorted.begin(), sorted.end(), i); }
+
+void sort_unique(std::vector<int>& v) {
+  std::sort(v.begin(), v.end());
+  v.erase(std::unique(v.begin(), v.end()), v.end());
+}
+
+}  // namespace
+
+std::vector<std::shared_ptr<const ArrayMemory>> memory_before_launch(const RunResult& run, int launch, bool* at_end) {
   const sim::Trace& t = run.sim.trace;
   // Memory before this launch: the previous launch's snapshot, or the initial one.
   const std::vector<sim::ArraySnapshot>* base = nullptr;
@@ -15,69 +34,103 @@ GlobalArraysModel build_global_arrays(const RunResult& run, int launch, int step
     base = &t.launches[launch - 1].globals_after;
   else if (launch == 0 && !t.globals_before.empty())
     base = &t.globals_before;
-  const bool snapshots = base != nullptr;
-  if (!snapshots) {
-    base = &run.sim.globals_final;
-    m.note = "large run: global memory is shown as it is at the end";
-  }
+  *at_end = base == nullptr;
+  if (*at_end) base = &run.sim.globals_final;
+  std::vector<std::shared_ptr<const ArrayMemory>> memory;
   for (int id = 0; id < static_cast<int>(t.arrays.size()); ++id) {
     const sim::ArrayInfo& info = t.arrays[id];
     if (info.space != sim::MemSpace::Global) continue;
-    GlobalArrayView a;
-    a.array = id;
-    a.name = info.name;
-    a.dtype = info.dtype;
-    a.role = id == 0 ? "input" : id == run.sim.output_array ? "output" : "";
+    auto m = std::make_shared<ArrayMemory>();
+    m->array = id;
     const sim::ArraySnapshot* snap = nullptr;
     for (const auto& s : *base)
       if (s.array == id) snap = &s;
     if (snap) {
-      a.bits = snap->bits;
-      a.poison = snap->poison;
+      m->bits = snap->bits;
+      m->poison = snap->poison;
     } else {  // allocated after the snapshot: uninitialized before this launch
-      a.bits.assign(info.size, 0);
-      a.poison.assign(info.size, 1);
+      m->bits.assign(info.size, 0);
+      m->poison.assign(info.size, 1);
     }
-    a.written_now.assign(a.bits.size(), 0);
-    a.read_now.assign(a.bits.size(), 0);
+    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+    m->shades.resize(m->bits.size());
+    for (size_t i = 0; i < m->bits.size(); ++i) {
+      m->shades[i] = shade_of(info.dtype, m->bits[i], m->poison[i]);
+      widen(lo, hi, m->shades[i]);
+    }
+    m->min = std::isfinite(lo) ? lo : 0;
+    m->max = std::isfinite(hi) ? hi : 0;
+    memory.push_back(std::move(m));
+  }
+  return memory;
+}
+
+uint32_t GlobalArrayView::bits(int i) const {
+  auto w = std::lower_bound(written.begin(), written.end(), i, [](const Written& a, int k) { return a.index < k; });
+  return w != written.end() && w->index == i ? w->bits : before->bits[i];
+}
+
+bool GlobalArrayView::poisoned(int i) const {
+  auto w = std::lower_bound(written.begin(), written.end(), i, [](const Written& a, int k) { return a.index < k; });
+  return w != written.end() && w->index == i ? w->poison : before->poison[i] != 0;
+}
+
+bool GlobalArrayView::written_now(int i) const { return contains(written_in_step, i); }
+bool GlobalArrayView::read_now(int i) const { return contains(read_in_step, i); }
+
+GlobalArraysModel build_global_arrays(const RunResult& run, int launch, int step,
+                                      const std::vector<std::shared_ptr<const ArrayMemory>>& before, bool at_end) {
+  GlobalArraysModel m;
+  const sim::Trace& t = run.sim.trace;
+  if (at_end) m.note = "large run: global memory is shown as it is at the end";
+  std::vector<std::map<int, GlobalArrayView::Written>> writes(before.size());
+  for (size_t k = 0; k < before.size(); ++k) {
+    const sim::ArrayInfo& info = t.arrays[before[k]->array];
+    GlobalArrayView a;
+    a.array = before[k]->array;
+    a.name = info.name;
+    a.dtype = info.dtype;
+    a.role = a.array == 0 ? "input" : a.array == run.sim.output_array ? "output" : "";
+    a.before = before[k];
     m.arrays.push_back(std::move(a));
   }
   // The recorded blocks' accesses in this launch up to the current step.
-  if (snapshots && launch < static_cast<int>(t.launches.size())) {
+  if (!at_end && launch < static_cast<int>(t.launches.size())) {
     for (const auto& b : t.launches[launch].blocks)
       for (int s = 0; s <= step && s < static_cast<int>(b.steps.size()); ++s)
         for (const sim::Event& e : b.steps[s].events) {
           if (e.kind != sim::EventKind::GlobalWrite && e.kind != sim::EventKind::GlobalRead) continue;
           if (e.flags & sim::kOutOfBounds) continue;
-          for (auto& a : m.arrays) {
+          for (size_t k = 0; k < m.arrays.size(); ++k) {
+            GlobalArrayView& a = m.arrays[k];
             if (a.array != e.array || e.index >= a.size()) continue;
             if (e.kind == sim::EventKind::GlobalWrite) {
-              a.bits[e.index] = e.value_bits;
-              a.poison[e.index] = (e.flags & sim::kValuePoison) ? 1 : 0;
-              if (s == step) a.written_now[e.index] = 1;
+              const bool poison = (e.flags & sim::kValuePoison) != 0;
+              writes[k][e.index] = {e.index, e.value_bits, poison, shade_of(a.dtype, e.value_bits, poison)};
+              if (s == step) a.written_in_step.push_back(e.index);
             } else if (s == step) {
-              a.read_now[e.index] = 1;
+              a.read_in_step.push_back(e.index);
             }
           }
         }
   }
-  // The overview's values and their range, once per step (the panel draws them every frame).
-  for (auto& a : m.arrays) {
-    double lo = std::numeric_limits<double>::infinity(), hi = -lo;
-    a.shades.resize(a.bits.size());
-    for (int i = 0; i < a.size(); ++i) {
-      if (a.poison[i]) {
-        a.shades[i] = std::numeric_limits<float>::quiet_NaN();
-        continue;
-      }
-      const double v = sim::bits_to_double(a.dtype, a.bits[i]);
-      a.shades[i] = static_cast<float>(v);
-      if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
-    }
-    a.min = std::isfinite(lo) ? lo : 0;
-    a.max = std::isfinite(hi) ? hi : 0;
+  for (size_t k = 0; k < m.arrays.size(); ++k) {
+    GlobalArrayView& a = m.arrays[k];
+    for (const auto& [index, w] : writes[k]) a.written.push_back(w);
+    sort_unique(a.written_in_step);
+    sort_unique(a.read_in_step);
+    // The range covers every value on show: the memory before the launch and what was written since.
+    a.min = a.before->min;
+    a.max = a.before->max;
+    for (const auto& w : a.written) widen(a.min, a.max, w.shade);
   }
   return m;
+}
+
+GlobalArraysModel build_global_arrays(const RunResult& run, int launch, int step) {
+  bool at_end = false;
+  const auto before = memory_before_launch(run, launch, &at_end);
+  return build_global_arrays(run, launch, step, before, at_end);
 }
 
 int block_of_element(const RunResult& run, int launch, int index) {
