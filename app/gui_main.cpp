@@ -30,7 +30,7 @@
 #include "app/gl/window.h"
 #include "app/handouts.h"
 #include "app/play_through.h"
-#include "kernels/kernel_file.h"
+#include "core/kernel_file.h"
 #include "app/state/session.h"
 #include "app/state/text_file.h"
 #include "app/ui/panels.h"

@@ -6,8 +6,8 @@
 #include <cstdlib>
 #include <string>
 
-#include "kernels/registry.h"
-#include "kernels/run.h"
+#include "core/registry.h"
+#include "core/run.h"
 
 int main(int argc, char** argv) {
   using namespace syncscope;

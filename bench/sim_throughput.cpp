@@ -7,8 +7,8 @@
 
 #include <string>
 
-#include "kernels/registry.h"
-#include "kernels/run.h"
+#include "core/registry.h"
+#include "core/run.h"
 
 namespace {
 

@@ -1,5 +1,5 @@
 // What a syncscope kernel may use. Kernels are written once, as function objects templated on an
-// execution context, and compiled twice: by nvcc with DeviceCtx (kernels/cuda/device_ctx.cuh) and
+// execution context, and compiled twice: by nvcc with DeviceCtx (core/cuda/device_ctx.cuh) and
 // by g++ with the simulator's SimCtx (sim/sim_ctx.h). It lives below both kernels/ and sim/ (the
 // contract between them), so keep it free of both.
 #pragma once

@@ -89,7 +89,7 @@ constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }
 
 // A kernel file loaded at run time (`--kernel my_scan.h`) names its algorithm on its last line:
 //   SYNCSCOPE_KERNEL_FILE(MyScan)
-// Nothing here; the loader (kernels/kernel_file.cpp) defines it to export the algorithm.
+// Nothing here; the loader (core/kernel_file.cpp) defines it to export the algorithm.
 #ifndef SYNCSCOPE_KERNEL_FILE
 #define SYNCSCOPE_KERNEL_FILE(Algorithm)
 #endif

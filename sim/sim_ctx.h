@@ -1,5 +1,5 @@
 // The execution context a kernel sees when g++ compiles it for the simulator. Mirrors DeviceCtx
-// (kernels/cuda/device_ctx.cuh) call for call; array elements are references that record every
+// (core/cuda/device_ctx.cuh) call for call; array elements are references that record every
 // access with its source line.
 #pragma once
 

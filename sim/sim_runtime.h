@@ -1,6 +1,6 @@
 // The simulator's side of single-source host orchestration. An algorithm's host code is a template
 // over a runtime; it allocates buffers, launches kernels and names its output the same way on
-// SimRuntime (here) and CudaRuntime (kernels/cuda/cuda_runtime.cuh).
+// SimRuntime (here) and CudaRuntime (core/cuda/cuda_runtime.cuh).
 #pragma once
 
 #include <string>

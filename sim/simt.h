@@ -6,7 +6,7 @@
 //
 // The instrumented unit only has to instantiate the algorithms' host code with SimtTwinRuntime:
 // each launch it contains registers its twin at static initialization, keyed by the type of the
-// launch's closure, which the plain SimRuntime looks up (kernels/registry_simt.cpp does this for
+// launch's closure, which the plain SimRuntime looks up (core/registry_simt.cpp does this for
 // the built-in algorithms; CMake's syncscope_simt_twins() sets the flags).
 #pragma once
 

@@ -8,7 +8,7 @@
 #include <sstream>
 
 #include "app/cli/cli.h"
-#include "kernels/cuda/gpu_runner.h"
+#include "core/cuda/gpu_runner.h"
 
 namespace syncscope::cli {
 namespace {

@@ -11,7 +11,7 @@
 
 #include "app/state/scenario.h"
 #include "app/view/controls_model.h"
-#include "kernels/config_codec.h"
+#include "core/config_codec.h"
 #include "tests/test_util.h"
 #include "tests/user_kernels/list.h"
 

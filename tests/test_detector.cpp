@@ -5,8 +5,8 @@
 
 #include <sstream>
 
-#include "kernels/outcomes.h"
-#include "kernels/sources.h"
+#include "core/outcomes.h"
+#include "core/sources.h"
 #include "sim/describe.h"
 #include "tests/test_util.h"
 

@@ -7,7 +7,7 @@
 
 #include "app/export/gif_writer.h"
 #include "app/export/perfetto_trace.h"
-#include "kernels/registry.h"
+#include "core/registry.h"
 #include "test_util.h"
 
 namespace syncscope::app {

@@ -8,7 +8,7 @@
 
 #include "app/state/gpu_child.h"
 #include "app/state/session.h"
-#include "kernels/cuda/gpu_runner.h"
+#include "core/cuda/gpu_runner.h"
 #include "tests/test_util.h"
 #include "tests/user_kernels/list.h"
 

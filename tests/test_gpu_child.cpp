@@ -9,7 +9,7 @@
 #include <sstream>
 
 #include "app/state/gpu_child.h"
-#include "kernels/outcomes.h"
+#include "core/outcomes.h"
 #include "tests/test_util.h"
 
 namespace syncscope::test {

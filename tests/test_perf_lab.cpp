@@ -9,9 +9,9 @@
 
 #include "app/cli/cli.h"
 #include "app/cli/perf_command.h"
-#include "kernels/cuda/gpu_runner.h"
+#include "core/cuda/gpu_runner.h"
 #include "kernels/ladders.h"
-#include "kernels/perf_json.h"
+#include "core/perf_json.h"
 #include "sim/describe.h"
 #include "sim/warp_instructions.h"
 #include "tests/test_util.h"

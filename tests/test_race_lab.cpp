@@ -17,8 +17,8 @@
 #include "app/cli/cli.h"
 #include "app/view/block_view_model.h"
 #include "app/view/race_lab_model.h"
-#include "kernels/outcomes.h"
-#include "kernels/sources.h"
+#include "core/outcomes.h"
+#include "core/sources.h"
 #include "tests/test_util.h"
 #include "tests/user_kernels/list.h"
 

@@ -3,7 +3,7 @@
 // where that differs from moving lanes one access at a time.
 #include <gtest/gtest.h>
 
-#include "kernels/outcomes.h"
+#include "core/outcomes.h"
 #include "tests/test_util.h"
 #include "tests/user_kernels/list.h"
 

@@ -16,8 +16,8 @@
 #include <memory>
 #include <sstream>
 
-#include "kernels/cuda/gpu_runner.h"
-#include "kernels/outcomes.h"
+#include "core/cuda/gpu_runner.h"
+#include "core/outcomes.h"
 #include "tests/test_util.h"
 #include "tests/user_kernels/list.h"
 

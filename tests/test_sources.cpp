@@ -4,7 +4,7 @@
 
 #include <sstream>
 
-#include "kernels/sources.h"
+#include "core/sources.h"
 #include "tests/test_util.h"
 
 namespace syncscope::test {

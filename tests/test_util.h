@@ -10,8 +10,8 @@
 #include <gtest/gtest.h>
 #include <vector>
 
-#include "kernels/registry.h"
-#include "kernels/run.h"
+#include "core/registry.h"
+#include "core/run.h"
 #include "sim/sim_runtime.h"
 #include "sim/simulator.h"
 

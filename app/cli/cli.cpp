@@ -9,10 +9,10 @@
 #include "app/command_line/config_args.h"
 #include "app/cli/perf_command.h"
 #include "app/cli/report.h"
-#include "kernels/kernel_file.h"
-#include "kernels/outcomes.h"
-#include "kernels/registry.h"
-#include "kernels/run.h"
+#include "core/kernel_file.h"
+#include "core/outcomes.h"
+#include "core/registry.h"
+#include "core/run.h"
 
 namespace syncscope::cli {
 

@@ -2,7 +2,7 @@
 #include <map>
 
 #include "app/cli/report.h"
-#include "kernels/config_codec.h"
+#include "core/config_codec.h"
 #include "sim/describe.h"
 
 namespace syncscope::cli {
@@ -192,7 +192,7 @@ json list_json(const Registry& registry) {
 json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gpu, const LabReport& lab) {
   const DType dtype = r.config.problem.dtype;
   const sim::Trace& t = r.sim.trace;
-  // The configuration as the codec writes it (kernels/config_codec.h): it reads back as the same run.
+  // The configuration as the codec writes it (core/config_codec.h): it reads back as the same run.
   json config = options_to_json(options_of(r.config));
   config["grid_blocks"] = r.config.blocks();
 

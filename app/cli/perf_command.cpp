@@ -12,9 +12,9 @@
 #include <sstream>
 
 #include "app/command_line/config_args.h"
-#include "kernels/kernel_file.h"
+#include "core/kernel_file.h"
 #include "kernels/ladders.h"
-#include "kernels/perf_json.h"
+#include "core/perf_json.h"
 
 namespace syncscope::cli {
 namespace {

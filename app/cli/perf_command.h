@@ -6,7 +6,7 @@
 #include <ostream>
 #include <string>
 
-#include "kernels/perf.h"
+#include "core/perf.h"
 
 namespace CLI {
 class App;

@@ -7,10 +7,10 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernels/cuda/gpu_runner.h"
-#include "kernels/registry.h"
-#include "kernels/outcomes.h"
-#include "kernels/run.h"
+#include "core/cuda/gpu_runner.h"
+#include "core/registry.h"
+#include "core/outcomes.h"
+#include "core/run.h"
 
 namespace syncscope::cli {
 

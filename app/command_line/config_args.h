@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/run.h"
+#include "core/run.h"
 
 namespace syncscope::command_line {
 
@@ -24,7 +24,7 @@ struct ConfigArgs {
   std::vector<std::string> blocks;
 };
 
-// "--n abc" -> message; the range is checked where the limits live (kernels/run.cpp).
+// "--n abc" -> message; the range is checked where the limits live (core/run.cpp).
 std::optional<std::string> parse_whole(const std::string& option, const std::string& text, std::optional<int>& out,
                                        const char* range);
 

@@ -6,7 +6,7 @@
 #include <algorithm>
 #include <utility>
 
-#include "kernels/sources.h"
+#include "core/sources.h"
 
 namespace syncscope::gl {
 

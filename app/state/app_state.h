@@ -9,7 +9,7 @@
 #include <string>
 
 #include "app/state/timeline.h"
-#include "kernels/run.h"
+#include "core/run.h"
 
 namespace syncscope::app {
 

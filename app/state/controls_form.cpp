@@ -1,6 +1,6 @@
 #include "app/state/controls_form.h"
 
-#include "kernels/config_codec.h"
+#include "core/config_codec.h"
 
 #include <filesystem>
 

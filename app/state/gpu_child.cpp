@@ -1,6 +1,6 @@
 #include "app/state/gpu_child.h"
 
-#include "kernels/kernel_file.h"
+#include "core/kernel_file.h"
 
 #include <fcntl.h>
 #include <poll.h>

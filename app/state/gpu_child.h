@@ -17,7 +17,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cuda/gpu_runner.h"
+#include "core/cuda/gpu_runner.h"
 
 namespace syncscope::app {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <variant>
 
-#include "kernels/kernel_file.h"
+#include "core/kernel_file.h"
 
 namespace syncscope::app {
 

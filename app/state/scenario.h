@@ -9,8 +9,8 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernels/config_codec.h"
-#include "kernels/run.h"
+#include "core/config_codec.h"
+#include "core/run.h"
 
 namespace syncscope::app {
 

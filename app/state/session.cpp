@@ -1,6 +1,6 @@
 #include "app/state/session.h"
 
-#include "kernels/config_codec.h"
+#include "core/config_codec.h"
 
 #include <algorithm>
 

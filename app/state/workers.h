@@ -11,9 +11,9 @@
 #include <optional>
 #include <thread>
 
-#include "kernels/cuda/gpu_runner.h"
-#include "kernels/outcomes.h"
-#include "kernels/run.h"
+#include "core/cuda/gpu_runner.h"
+#include "core/outcomes.h"
+#include "core/run.h"
 
 namespace syncscope::app {
 

@@ -10,8 +10,8 @@
 
 #include "app/ui/panels.h"
 #include "app/view/performance_model.h"
-#include "kernels/cuda/gpu_runner.h"
-#include "kernels/kernel_file.h"
+#include "core/cuda/gpu_runner.h"
+#include "core/kernel_file.h"
 
 namespace syncscope::ui {
 namespace {

@@ -12,7 +12,7 @@
 #include <tuple>
 
 #include "app/state/timeline.h"
-#include "kernels/sources.h"
+#include "core/sources.h"
 #include "sim/describe.h"
 
 namespace syncscope::app {

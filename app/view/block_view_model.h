@@ -9,7 +9,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/run.h"
+#include "core/run.h"
 #include "sim/trace.h"
 
 namespace syncscope::app {

@@ -4,7 +4,7 @@
 #include <set>
 #include <sstream>
 
-#include "kernels/sources.h"
+#include "core/sources.h"
 
 namespace syncscope::app {
 

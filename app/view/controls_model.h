@@ -8,8 +8,8 @@
 #include <vector>
 
 #include "app/state/controls_form.h"
-#include "kernels/registry.h"
-#include "kernels/run.h"
+#include "core/registry.h"
+#include "core/run.h"
 
 namespace syncscope::app {
 

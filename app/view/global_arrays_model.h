@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/run.h"
+#include "core/run.h"
 
 namespace syncscope::app {
 

@@ -5,7 +5,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/run.h"
+#include "core/run.h"
 
 namespace syncscope::app {
 

@@ -4,11 +4,11 @@
 #include <filesystem>
 #include <variant>
 
-#include "kernels/kernel_file.h"
+#include "core/kernel_file.h"
 #include "kernels/ladders.h"
-#include "kernels/perf_json.h"
-#include "kernels/registry.h"
-#include "kernels/run.h"
+#include "core/perf_json.h"
+#include "core/registry.h"
+#include "core/run.h"
 #include "sim/warp_instructions.h"
 
 namespace syncscope::app {

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "kernels/perf.h"
+#include "core/perf.h"
 
 namespace syncscope::app {
 

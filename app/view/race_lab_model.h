@@ -7,8 +7,8 @@
 #include <utility>
 #include <vector>
 
-#include "kernels/outcomes.h"
-#include "kernels/run.h"
+#include "core/outcomes.h"
+#include "core/run.h"
 
 namespace syncscope::app {
 

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "app/state/workers.h"
-#include "kernels/run.h"
+#include "core/run.h"
 
 namespace syncscope::app {
 

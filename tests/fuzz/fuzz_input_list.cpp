@@ -10,8 +10,8 @@
 #include <fstream>
 #include <string>
 
-#include "kernels/registry.h"
-#include "kernels/run.h"
+#include "core/registry.h"
+#include "core/run.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size < 1 || size > (1 << 20)) return -1;

@@ -10,7 +10,7 @@
 #include <string>
 
 #include "app/state/scenario.h"
-#include "kernels/registry.h"
+#include "core/registry.h"
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
   if (size > (1 << 20)) return -1;

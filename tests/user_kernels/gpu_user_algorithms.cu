@@ -1,5 +1,5 @@
 // The test suite's own kernels on the GPU: the same headers, dispatched like the product's list.
-#include "kernels/cuda/gpu_dispatch.cuh"
+#include "core/cuda/gpu_dispatch.cuh"
 #include "tests/user_kernels/list.h"
 
 namespace syncscope::user {

@@ -1,5 +1,5 @@
 // SIMT twins of the test suite's own algorithms (sim/simt.h); built with -fsanitize-coverage=trace-pc.
-#include "kernels/simt_twins.h"
+#include "core/simt_twins.h"
 #include "tests/user_kernels/list.h"
 
 namespace syncscope::user {

@@ -1,4 +1,4 @@
-#include "kernels/sources.h"
+#include "core/sources.h"
 
 #include <map>
 #include <mutex>

@@ -1,4 +1,4 @@
-#include "kernels/outcomes.h"
+#include "core/outcomes.h"
 
 #include <algorithm>
 #include <map>

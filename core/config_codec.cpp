@@ -1,4 +1,4 @@
-#include "kernels/config_codec.h"
+#include "core/config_codec.h"
 
 #include <charconv>
 #include <climits>

@@ -7,7 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernels/perf.h"
+#include "core/perf.h"
 
 namespace syncscope {
 

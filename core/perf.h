@@ -1,7 +1,7 @@
 // `syncscope perf`: every rung of both ladders timed on the GPU against a device-to-device copy and
 // CUB's DeviceScan::InclusiveSum / DeviceReduce::Sum, measured in the same run, and checked against
-// the CPU reference. Plain C++: the timing itself is in kernels/cuda/perf_runner.cu (GPU builds;
-// others say why they cannot), the JSON in kernels/perf_json.h, so the app reads saved results without a GPU.
+// the CPU reference. Plain C++: the timing itself is in core/cuda/perf_runner.cu (GPU builds;
+// others say why they cannot), the JSON in core/perf_json.h, so the app reads saved results without a GPU.
 #pragma once
 
 #include <functional>

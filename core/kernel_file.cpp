@@ -1,4 +1,4 @@
-#include "kernels/kernel_file.h"
+#include "core/kernel_file.h"
 
 #include <dlfcn.h>
 #include <sys/wait.h>
@@ -17,8 +17,8 @@
 #include <regex>
 #include <sstream>
 
-#include "kernels/cuda/gpu_runner.h"
-#include "kernels/sources.h"
+#include "core/cuda/gpu_runner.h"
+#include "core/sources.h"
 #include "sim/fault_guard.h"
 
 namespace syncscope {
@@ -180,8 +180,8 @@ std::optional<KernelFileError> build_library(const fs::path& path, const fs::pat
     if (fs::exists(dir / "syncscope_kernel_file.h.gch", ec)) return dir.string();
     const fs::path staging = dir.string() + ".tmp" + std::to_string(getpid());
     fs::create_directories(staging, ec);
-    std::ofstream(staging / "syncscope_kernel_file.h") << "#pragma once\n#include \"kernels/registry.h\"\n"
-                                                          "#include \"kernels/simt_twins.h\"\n";
+    std::ofstream(staging / "syncscope_kernel_file.h") << "#pragma once\n#include \"core/registry.h\"\n"
+                                                          "#include \"core/simt_twins.h\"\n";
     std::vector<std::string> args = arguments(extra);
     const std::vector<std::string> rest = {"-I" + include, "-x", "c++-header", (staging / "syncscope_kernel_file.h").string(),
                                            "-o", (staging / "syncscope_kernel_file.h.gch").string()};
@@ -220,7 +220,7 @@ std::optional<KernelFileError> build_library(const fs::path& path, const fs::pat
 // ---- the same file on the GPU ----
 // Built on the first GPU run of a loaded kernel, not at load time: nvcc takes tens of seconds, and
 // most runs never touch the GPU. The library exports one function that runs the algorithm's host
-// code on CudaRuntime (kernels/cuda/gpu_dispatch.cuh), as the built-in kernels' runner does.
+// code on CudaRuntime (core/cuda/gpu_dispatch.cuh), as the built-in kernels' runner does.
 #ifdef SYNCSCOPE_KERNEL_NVCC
 constexpr const char* kNvccFlags = "-std=c++20 -O2 --fmad=false -lineinfo -arch=native -shared -Xcompiler -fPIC";
 #endif
@@ -273,7 +273,7 @@ void load_for_gpu(GpuKernelFile& k, uint64_t headers_hash) {
     }
     const fs::path work = cache / ("gpu-build-" + hex(key) + "-" + std::to_string(getpid()));
     fs::create_directories(work, ec);
-    std::ofstream(work / "gpu.cu") << "#include \"kernels/cuda/gpu_dispatch.cuh\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
+    std::ofstream(work / "gpu.cu") << "#include \"core/cuda/gpu_dispatch.cuh\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
                                       "#define SYNCSCOPE_KERNEL_FILE(Algorithm) extern \"C\" syncscope::GpuRun "
                                       "syncscope_kernel_file_gpu_run(const syncscope::Problem& p, "
                                       "const std::vector<double>& in) { return "

@@ -1,8 +1,8 @@
 #include <cuda_runtime.h>
 
 #include "kernels/algorithms.h"
-#include "kernels/cuda/gpu_dispatch.cuh"
-#include "kernels/cuda/gpu_runner.h"
+#include "core/cuda/gpu_dispatch.cuh"
+#include "core/cuda/gpu_runner.h"
 
 namespace syncscope {
 namespace {

@@ -9,7 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
-#include "kernels/run.h"
+#include "core/run.h"
 
 namespace syncscope {
 

@@ -1,6 +1,6 @@
 // Linked instead of gpu_runner.cu when the build has no CUDA compiler.
-#include "kernels/cuda/gpu_runner.h"
-#include "kernels/perf.h"
+#include "core/cuda/gpu_runner.h"
+#include "core/perf.h"
 
 namespace syncscope {
 

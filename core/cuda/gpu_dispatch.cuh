@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cuda/cuda_runtime.cuh"
-#include "kernels/cuda/gpu_runner.h"
+#include "core/cuda/cuda_runtime.cuh"
+#include "core/cuda/gpu_runner.h"
 
 namespace syncscope::cuda {
 

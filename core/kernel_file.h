@@ -9,7 +9,7 @@
 #include <string>
 #include <variant>
 
-#include "kernels/registry.h"
+#include "core/registry.h"
 
 namespace syncscope {
 

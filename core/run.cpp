@@ -1,4 +1,4 @@
-#include "kernels/run.h"
+#include "core/run.h"
 
 #include <algorithm>
 #include <atomic>

@@ -1,10 +1,10 @@
-#include "kernels/registry.h"
+#include "core/registry.h"
 
 #include "kernels/algorithms.h"
 
 namespace syncscope {
 
-void link_builtin_simt_twins();  // kernels/registry_simt.cpp
+void link_builtin_simt_twins();  // core/registry_simt.cpp
 
 const Registry& builtin_registry() {
   link_builtin_simt_twins();

@@ -1,7 +1,7 @@
 #include <algorithm>
 #include <fstream>
 
-#include "kernels/perf_json.h"
+#include "core/perf_json.h"
 
 namespace syncscope {
 namespace {

@@ -1,6 +1,6 @@
 // The built-in algorithms' SIMT twins (sim/simt.h). Built with -fsanitize-coverage=trace-pc.
 #include "kernels/algorithms.h"
-#include "kernels/simt_twins.h"
+#include "core/simt_twins.h"
 
 namespace syncscope {
 

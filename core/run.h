@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "kernels/algorithm.h"
-#include "kernels/registry.h"
+#include "core/registry.h"
 #include "sim/describe.h"
 #include "sim/run_budget.h"
 #include "sim/simulator.h"

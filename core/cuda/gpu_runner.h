@@ -29,7 +29,7 @@ struct GpuRun {
 
 GpuRun run_on_gpu(const std::string& algorithm, const Problem& problem, const std::vector<double>& input);
 
-// A kernel file loaded at run time (kernels/kernel_file.h) runs on the GPU through this hook, which
+// A kernel file loaded at run time (core/kernel_file.h) runs on the GPU through this hook, which
 // the loader sets: run_on_gpu hands it every algorithm the build does not have. It answers
 // nullopt for a name it does not know either.
 using LoadedKernelGpuRunner = std::optional<GpuRun> (*)(const std::string& algorithm, const Problem& problem,

@@ -6,8 +6,8 @@
 #include <string>
 #include <vector>
 
-#include "kernels/cuda/gpu_runner.h"
-#include "kernels/run.h"
+#include "core/cuda/gpu_runner.h"
+#include "core/run.h"
 
 namespace syncscope {
 

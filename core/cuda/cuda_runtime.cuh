@@ -12,7 +12,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "kernels/cuda/device_ctx.cuh"
+#include "core/cuda/device_ctx.cuh"
 
 namespace syncscope::cuda {
 
@@ -37,7 +37,7 @@ class CudaRuntime {
     input_ = alloc("input", static_cast<int>(input.size()));
     check(cudaMemcpy(input_.ptr, input.data(), input.size() * sizeof(T), cudaMemcpyHostToDevice), "copy input");
   }
-  // For timing one algorithm many times (kernels/cuda/perf_runner.cu): the input is already on the
+  // For timing one algorithm many times (core/cuda/perf_runner.cu): the input is already on the
   // device (not owned), and an allocation asked for again by name returns the same memory,
   // untouched, so a timed run measures only the algorithm's launches (and its own memsets).
   struct ReuseAllocations {};

@@ -14,11 +14,11 @@
 #include <vector>
 
 #include "kernels/algorithms.h"
-#include "kernels/cuda/cuda_runtime.cuh"
-#include "kernels/cuda/gpu_dispatch.cuh"
-#include "kernels/cuda/gpu_runner.h"
+#include "core/cuda/cuda_runtime.cuh"
+#include "core/cuda/gpu_dispatch.cuh"
+#include "core/cuda/gpu_runner.h"
 #include "kernels/ladders.h"
-#include "kernels/perf.h"
+#include "core/perf.h"
 #include "sim/splitmix64.h"
 
 namespace syncscope {
