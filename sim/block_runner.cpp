@@ -742,13 +742,9 @@ CellValue BlockRunner::warp_call(const WarpCall& call, LineId line) {
   const WarpUnit::LaneResult& r = warps_.result(t);
   if (recording_) {
     const uint8_t flags = static_cast<uint8_t>((r.poison ? kValuePoison : 0) | (r.own ? kOwnValue : 0));
-    const bool shuffle = call.op == WarpOp::ShflUp || call.op == WarpOp::ShflDown || call.op == WarpOp::ShflIdx ||
-                         call.op == WarpOp::ShflXor;
-    const EventKind kind = call.op == WarpOp::SyncWarp ? EventKind::WarpSync
-                           : shuffle                   ? EventKind::Shuffle
-                                                       : EventKind::WarpVote;
-    emit({kind, flags, static_cast<uint16_t>(t), line, static_cast<uint16_t>(call.op), shuffle ? r.source : 0, 0,
-          r.bits});
+    const EventKind kind = event_kind_of(call.op);
+    emit({kind, flags, static_cast<uint16_t>(t), line, static_cast<uint16_t>(call.op),
+          kind == EventKind::Shuffle ? r.source : 0, 0, r.bits});
   }
   const CellValue out{r.bits, r.poison};
   if (switch_each_access_) yield();

@@ -26,21 +26,7 @@ std::string format_value(DType dtype, uint32_t bits, bool poison) {
   return format_number(dtype, bits_to_double(dtype, bits));
 }
 
-std::string warp_op_name(WarpOp op) {
-  switch (op) {
-    case WarpOp::ShflUp: return "shfl_up";
-    case WarpOp::ShflDown: return "shfl_down";
-    case WarpOp::ShflIdx: return "shfl_idx";
-    case WarpOp::ShflXor: return "shfl_xor";
-    case WarpOp::SyncWarp: return "sync_warp";
-    case WarpOp::Ballot: return "ballot";
-    case WarpOp::Any: return "any";
-    case WarpOp::All: return "all";
-    case WarpOp::ActiveMask: return "active_mask";
-    case WarpOp::None: break;
-  }
-  return "warp operation";
-}
+std::string warp_op_name(WarpOp op) { return warp_op_info(op).name; }
 
 std::string atomic_op_name(AtomicOp op) {
   switch (op) {
@@ -54,8 +40,12 @@ std::string atomic_op_name(AtomicOp op) {
   return "atomic";
 }
 
-std::string vote_text(WarpOp op, uint32_t result) {
-  if (op == WarpOp::Any || op == WarpOp::All) return result ? "1" : "0";
+std::string vote_text(WarpOp op, uint32_t result, DType dtype, bool poison) {
+  switch (warp_op_info(op).result) {
+    case WarpResult::Bool: return result ? "1" : "0";
+    case WarpResult::Value: return format_value(dtype, result, poison);
+    default: break;
+  }
   char text[16];
   std::snprintf(text, sizeof text, "0x%08x", result);
   return text;
@@ -80,7 +70,7 @@ std::string describe_event(const Event& e, const Trace& t, DType dtype) {
     if (e.flags & kOutOfBounds) s << " (out of bounds)";
     s << " = " << format_value(cell_type, e.value_bits, e.flags & kValuePoison);
   } else if (e.kind == EventKind::WarpVote) {
-    s << warp_op_name(static_cast<WarpOp>(e.array)) << " = " << vote_text(static_cast<WarpOp>(e.array), e.value_bits);
+    s << warp_op_name(static_cast<WarpOp>(e.array)) << " = " << vote_text(static_cast<WarpOp>(e.array), e.value_bits, dtype, e.flags & kValuePoison);
   } else if (e.kind == EventKind::Fence) {
     s << "fence (__threadfence)";
   } else if (e.kind == EventKind::Shuffle) {

@@ -22,7 +22,9 @@ std::string format_seconds(double seconds);
 std::string warp_op_name(WarpOp op);  // "shfl_up", ..., "sync_warp", "ballot", "active_mask"
 std::string atomic_op_name(AtomicOp op);  // "atomic_add", ...
 // A vote's result as the step view shows it: any/all 0 or 1, ballot and active_mask as 0x0000ffff.
-std::string vote_text(WarpOp op, uint32_t result);
+// A vote's, reduction's or match's result as reports print it: 0/1, a mask in hex, or a value of
+// the kernel's type ('?' when it derives from uninitialized memory).
+std::string vote_text(WarpOp op, uint32_t result, DType dtype, bool poison = false);
 std::string array_name(const Trace& t, int id);
 
 // "reads shared[0] = 0", "writes output[3] = 6", "shfl_up gets 3 from lane 2", "waits at the barrier",

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "contract/warp_ops.h"
 #include "sim/source_lines.h"
 
 namespace syncscope::sim {
@@ -17,11 +18,21 @@ enum class EventKind : uint8_t {
   WarpSync,
   Shuffle,
   Exit,
-  WarpVote,  // ballot / any / all / active_mask: `array` holds the WarpOp, value_bits the result
+  WarpVote,  // votes, reductions, matches and active_mask (contract/warp_ops.h): `array` holds the WarpOp, value_bits the result
   Fence,     // __threadfence(): ordering only, no value
 };
 
-enum class WarpOp : uint8_t { None, ShflUp, ShflDown, ShflIdx, ShflXor, SyncWarp, Ballot, Any, All, ActiveMask };
+using syncscope::WarpKind;
+using syncscope::WarpOp;  // contract/warp_ops.h: the table of warp operations
+
+// The event a warp operation of this kind records.
+constexpr EventKind event_kind_of(WarpOp op) {
+  switch (warp_op_info(op).kind) {
+    case WarpKind::Shuffle: return EventKind::Shuffle;
+    case WarpKind::Sync: return EventKind::WarpSync;
+    default: return EventKind::WarpVote;
+  }
+}
 
 // Read-modify-write operations on one cell (atomicAdd, ...). An atomic is recorded as a write event
 // with kAtomic set, its old value in old_bits and what it stored in value_bits.

@@ -4,10 +4,12 @@
 #pragma once
 
 #include <array>
+#include <type_traits>
 #include "sim/source_location.h"
 #include <type_traits>
 
 #include "contract/kernel_api.h"
+#include "contract/kernel_context.h"
 #include "sim/block_runner.h"
 #include "sim/source_lines.h"
 #include "sim/value.h"
@@ -148,73 +150,62 @@ CaptionNumbers caption_numbers(Ints... values) {
 // call reaches the warp. The plain forms take every lane of the thread's warp; the *_sync forms
 // take CUDA's explicit mask (and shuffles a segment width), and a mask that names a lane that does
 // not take part is reported.
+// The warp operations' methods, one row of contract/warp_ops.h each, by the row's kind.
+#define SYNCSCOPE_SIM_WARP_METHODS(op, name, name_sync, intrinsic, kind, arg, result, gives) \
+  SYNCSCOPE_SIM_WARP_##kind(op, name, name_sync, result)
+#define SYNCSCOPE_SIM_WARP_Shuffle(op, name, name_sync, result)                                              \
+  template <class V>                                                                                          \
+  V name(V v, int arg, SourceLocation loc = SourceLocation::current()) {                                      \
+    return shuffle(WarpOp::op, false, 0, v, arg, kWarpSize, loc);                                              \
+  }                                                                                                           \
+  template <class V>                                                                                          \
+  V name_sync(unsigned mask, V v, int arg, int width = kWarpSize, SourceLocation loc = SourceLocation::current()) { \
+    return shuffle(WarpOp::op, true, mask, v, arg, width, loc);                                                \
+  }
+#define SYNCSCOPE_SIM_WARP_Vote(op, name, name_sync, result)                                                \
+  vote_t<WarpResult::result> name(bool pred, SourceLocation loc = SourceLocation::current()) {               \
+    return static_cast<vote_t<WarpResult::result>>(self().warp({WarpOp::op, pred ? 1u : 0u}, loc).bits);      \
+  }                                                                                                           \
+  vote_t<WarpResult::result> name_sync(unsigned mask, bool pred, SourceLocation loc = SourceLocation::current()) { \
+    return static_cast<vote_t<WarpResult::result>>(                                                           \
+        self().warp({WarpOp::op, pred ? 1u : 0u, false, 0, true, mask}, loc).bits);                           \
+  }
+#define SYNCSCOPE_SIM_WARP_Sync(op, name, name_sync, result)                                                \
+  void name(SourceLocation loc = SourceLocation::current()) { self().warp({WarpOp::op}, loc); }               \
+  void name(unsigned mask, SourceLocation loc = SourceLocation::current()) {                                   \
+    self().warp({WarpOp::op, 0, false, 0, true, mask}, loc);                                                   \
+  }
+#define SYNCSCOPE_SIM_WARP_Reduce(op, name, name_sync, result)                                              \
+  template <class V>                                                                                          \
+  V name(V v, SourceLocation loc = SourceLocation::current()) {                                               \
+    return reduce(WarpOp::op, false, 0, v, loc);                                                               \
+  }                                                                                                           \
+  template <class V>                                                                                          \
+  V name_sync(unsigned mask, V v, SourceLocation loc = SourceLocation::current()) {                           \
+    return reduce(WarpOp::op, true, mask, v, loc);                                                             \
+  }
+#define SYNCSCOPE_SIM_WARP_Match(op, name, name_sync, result)                                               \
+  template <class V>                                                                                          \
+  unsigned name(V v, SourceLocation loc = SourceLocation::current()) {                                        \
+    return self().warp({WarpOp::op, bits_of(v), poison_of(v)}, loc).bits;                                      \
+  }                                                                                                           \
+  template <class V>                                                                                          \
+  unsigned name_sync(unsigned mask, V v, SourceLocation loc = SourceLocation::current()) {                    \
+    return self().warp({WarpOp::op, bits_of(v), poison_of(v), 0, true, mask}, loc).bits;                       \
+  }
+
+// A vote's result on the GPU: a lane mask (ballot) or a predicate (any, all).
+template <WarpResult R>
+using vote_t = std::conditional_t<R == WarpResult::Mask, unsigned, int>;
+
+// Warp-wide operations and atomics, written once for both contexts: each one's warp() decides how a
+// call reaches the warp. The plain forms take every lane of the thread's warp; the *_sync forms
+// take CUDA's explicit mask (and shuffles a segment width), and a mask that names a lane that does
+// not take part is reported.
 template <class Ctx>
 class WarpOps {
  public:
-  template <class V>
-  V shfl_up(V v, int delta, SourceLocation loc = SourceLocation::current()) {
-    return shuffle(WarpOp::ShflUp, false, 0, v, delta, kWarpSize, loc);
-  }
-  template <class V>
-  V shfl_down(V v, int delta, SourceLocation loc = SourceLocation::current()) {
-    return shuffle(WarpOp::ShflDown, false, 0, v, delta, kWarpSize, loc);
-  }
-  template <class V>
-  V shfl_idx(V v, int source_lane, SourceLocation loc = SourceLocation::current()) {
-    return shuffle(WarpOp::ShflIdx, false, 0, v, source_lane, kWarpSize, loc);
-  }
-  template <class V>
-  V shfl_xor(V v, int lane_mask, SourceLocation loc = SourceLocation::current()) {
-    return shuffle(WarpOp::ShflXor, false, 0, v, lane_mask, kWarpSize, loc);
-  }
-  template <class V>
-  V shfl_up_sync(unsigned mask, V v, int delta, int width = kWarpSize,
-                 SourceLocation loc = SourceLocation::current()) {
-    return shuffle(WarpOp::ShflUp, true, mask, v, delta, width, loc);
-  }
-  template <class V>
-  V shfl_down_sync(unsigned mask, V v, int delta, int width = kWarpSize,
-                   SourceLocation loc = SourceLocation::current()) {
-    return shuffle(WarpOp::ShflDown, true, mask, v, delta, width, loc);
-  }
-  template <class V>
-  V shfl_sync(unsigned mask, V v, int source_lane, int width = kWarpSize,
-              SourceLocation loc = SourceLocation::current()) {
-    return shuffle(WarpOp::ShflIdx, true, mask, v, source_lane, width, loc);
-  }
-  template <class V>
-  V shfl_xor_sync(unsigned mask, V v, int lane_mask, int width = kWarpSize,
-                  SourceLocation loc = SourceLocation::current()) {
-    return shuffle(WarpOp::ShflXor, true, mask, v, lane_mask, width, loc);
-  }
-
-  // __syncwarp()
-  void sync_warp(SourceLocation loc = SourceLocation::current()) {
-    self().warp({WarpOp::SyncWarp}, loc);
-  }
-  void sync_warp(unsigned mask, SourceLocation loc = SourceLocation::current()) {
-    self().warp({WarpOp::SyncWarp, 0, false, 0, true, mask}, loc);
-  }
-
-  // __ballot_sync / __any_sync / __all_sync, and the same over the whole warp
-  unsigned ballot(bool pred, SourceLocation loc = SourceLocation::current()) {
-    return self().warp({WarpOp::Ballot, pred ? 1u : 0u}, loc).bits;
-  }
-  int any(bool pred, SourceLocation loc = SourceLocation::current()) {
-    return static_cast<int>(self().warp({WarpOp::Any, pred ? 1u : 0u}, loc).bits);
-  }
-  int all(bool pred, SourceLocation loc = SourceLocation::current()) {
-    return static_cast<int>(self().warp({WarpOp::All, pred ? 1u : 0u}, loc).bits);
-  }
-  unsigned ballot_sync(unsigned mask, bool pred, SourceLocation loc = SourceLocation::current()) {
-    return self().warp({WarpOp::Ballot, pred ? 1u : 0u, false, 0, true, mask}, loc).bits;
-  }
-  int any_sync(unsigned mask, bool pred, SourceLocation loc = SourceLocation::current()) {
-    return static_cast<int>(self().warp({WarpOp::Any, pred ? 1u : 0u, false, 0, true, mask}, loc).bits);
-  }
-  int all_sync(unsigned mask, bool pred, SourceLocation loc = SourceLocation::current()) {
-    return static_cast<int>(self().warp({WarpOp::All, pred ? 1u : 0u, false, 0, true, mask}, loc).bits);
-  }
+  SYNCSCOPE_WARP_OPERATIONS(SYNCSCOPE_SIM_WARP_METHODS)
 
   // atomicAdd / atomicMin / atomicMax / atomicExch / atomicCAS on a shared or global cell:
   // `T old = c.atomic_add(total[0], v);`. Atomics never race with each other; an atomic and a
@@ -273,6 +264,29 @@ class WarpOps {
 
  private:
   Ctx& self() { return static_cast<Ctx&>(*this); }
+  template <class V>
+  static uint32_t bits_of(V v) {
+    if constexpr (is_val<V>::value) return to_bits(v.v);
+    else return to_bits(v);
+  }
+  template <class V>
+  static bool poison_of(V v) {
+    if constexpr (is_val<V>::value) return v.poison;
+    else return false;
+  }
+  // __reduce_add_sync and friends take whole numbers only, as on the GPU.
+  template <class V>
+  V reduce(WarpOp op, bool masked, unsigned mask, V v, const SourceLocation& loc) {
+    if constexpr (is_val<V>::value) {
+      using S = typename V::scalar_type;
+      static_assert(std::is_integral_v<S>, "warp reductions (__reduce_add_sync) take whole numbers");
+      const CellValue r = self().warp({op, to_bits(v.v), v.poison, 0, masked, mask}, loc);
+      return V(from_bits<S>(r.bits), r.poison);
+    } else {
+      static_assert(std::is_integral_v<V> && sizeof(V) == 4, "warp reductions (__reduce_add_sync) take 32-bit whole numbers");
+      return from_bits<V>(self().warp({op, to_bits(v), false, 0, masked, mask}, loc).bits);
+    }
+  }
   template <class V>
   V shuffle(WarpOp op, bool masked, unsigned mask, V v, int arg, int width, const SourceLocation& loc) {
     if constexpr (is_val<V>::value) {
@@ -360,21 +374,13 @@ class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
     const CaptionNumbers n = caption_numbers(values...);
     r_.simt_caption(format, n.values.data(), n.count);
   }
-  using WarpOps<SimtCtx>::shfl_up;
-  using WarpOps<SimtCtx>::shfl_down;
-  using WarpOps<SimtCtx>::shfl_idx;
-  using WarpOps<SimtCtx>::shfl_xor;
-  using WarpOps<SimtCtx>::shfl_up_sync;
-  using WarpOps<SimtCtx>::shfl_down_sync;
-  using WarpOps<SimtCtx>::shfl_sync;
-  using WarpOps<SimtCtx>::shfl_xor_sync;
-  using WarpOps<SimtCtx>::sync_warp;
-  using WarpOps<SimtCtx>::ballot;
-  using WarpOps<SimtCtx>::any;
-  using WarpOps<SimtCtx>::all;
-  using WarpOps<SimtCtx>::ballot_sync;
-  using WarpOps<SimtCtx>::any_sync;
-  using WarpOps<SimtCtx>::all_sync;
+#define SYNCSCOPE_SIMT_USING(op, name, name_sync, intrinsic, kind, arg, result, gives) SYNCSCOPE_SIMT_USING_##kind(name, name_sync)
+#define SYNCSCOPE_SIMT_USING_Shuffle(name, name_sync) using WarpOps<SimtCtx>::name; using WarpOps<SimtCtx>::name_sync;
+#define SYNCSCOPE_SIMT_USING_Vote SYNCSCOPE_SIMT_USING_Shuffle
+#define SYNCSCOPE_SIMT_USING_Reduce SYNCSCOPE_SIMT_USING_Shuffle
+#define SYNCSCOPE_SIMT_USING_Match SYNCSCOPE_SIMT_USING_Shuffle
+#define SYNCSCOPE_SIMT_USING_Sync(name, name_sync) using WarpOps<SimtCtx>::name;
+  SYNCSCOPE_WARP_OPERATIONS(SYNCSCOPE_SIMT_USING)
   using WarpOps<SimtCtx>::atomic_add;
   using WarpOps<SimtCtx>::atomic_min;
   using WarpOps<SimtCtx>::atomic_max;
@@ -398,5 +404,9 @@ class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
     return r_.simt_warp_call(call, loc);
   }
 };
+
+// The contract (contract/kernel_context.h): the simulator's contexts offer every call a kernel may make.
+static_assert(KernelContext<SimCtx>, "SimCtx must offer every call of contract/kernel_context.h");
+static_assert(KernelContext<SimtCtx>, "SimtCtx must offer every call of contract/kernel_context.h");
 
 }  // namespace syncscope::sim

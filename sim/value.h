@@ -4,6 +4,7 @@
 // number. It also counts additions, one of the per-thread metrics.
 #pragma once
 
+#include <climits>
 #include <compare>
 #include <cstdint>
 #include <type_traits>
@@ -27,7 +28,14 @@ struct Val {
   constexpr Val(T value) : v(value) {}  // NOLINT: implicit, so `T(0)` and `v + 1` read naturally
   constexpr Val(T value, bool poisoned) : v(value), poison(poisoned) {}
 
-  constexpr explicit operator T() const { return v; }
+  // The number as another arithmetic type, as a cast does on the GPU: `int(v)` makes an index of a
+  // loaded value (a histogram's bin). The result is a plain number: where it is used as an index,
+  // the access checks its bounds.
+  template <class U>
+    requires std::is_arithmetic_v<U>
+  constexpr explicit operator U() const {
+    return static_cast<U>(v);
+  }
 
   friend Val operator+(Val a, Val b) {
     count_add();
@@ -46,6 +54,43 @@ struct Val {
     }
     return {a.v / b.v, a.poison || b.poison};
   }
+  // Whole numbers: remainder and bit operations, as the GPU computes them (a zero divisor gives an
+  // undefined result there: poison here).
+  friend Val operator%(Val a, Val b)
+    requires std::is_integral_v<T>
+  {
+    if (b.v == 0 || (a.v == INT32_MIN && b.v == -1)) return {0, true};
+    return {a.v % b.v, a.poison || b.poison};
+  }
+  friend Val operator&(Val a, Val b)
+    requires std::is_integral_v<T>
+  {
+    return {a.v & b.v, a.poison || b.poison};
+  }
+  friend Val operator|(Val a, Val b)
+    requires std::is_integral_v<T>
+  {
+    return {a.v | b.v, a.poison || b.poison};
+  }
+  friend Val operator^(Val a, Val b)
+    requires std::is_integral_v<T>
+  {
+    return {a.v ^ b.v, a.poison || b.poison};
+  }
+  friend Val operator<<(Val a, int bits)
+    requires std::is_integral_v<T>
+  {
+    return {T(uint32_t(a.v) << (bits & 31)), a.poison};
+  }
+  friend Val operator>>(Val a, int bits)
+    requires std::is_integral_v<T>
+  {
+    return {T(a.v >> (bits & 31)), a.poison};
+  }
+  Val& operator%=(Val b) { return *this = *this % b; }
+  Val& operator&=(Val b) { return *this = *this & b; }
+  Val& operator|=(Val b) { return *this = *this | b; }
+  Val& operator^=(Val b) { return *this = *this ^ b; }
   Val operator-() const { return Val(T(0)) - *this; }
   Val operator+() const { return *this; }
 

@@ -89,16 +89,19 @@ WarpUnit::Waiting WarpUnit::waiting(int thread) const {
   return {};
 }
 
+// What each lane gets, by the operation's row in contract/warp_ops.h: its kind says which operands
+// it has; the cases below are each operation's meaning.
 void WarpUnit::complete(int w, const Group& g) {
   Warp& warp = warps_[w];
   const int first = w * kWarpSize;
-  // Votes: one answer for every lane of the group.
-  uint32_t ballot = 0;
-  bool vote_poison = false;
+  // Collectives: one answer over every lane of the group.
+  uint32_t ballot = 0, sum = 0;
+  bool any_poison = false;
   for (uint32_t m = g.mask; m; m &= m - 1) {
     const int lane = std::countr_zero(m);
     if (warp.bits[lane]) ballot |= 1u << lane;
-    vote_poison |= warp.poison[lane] != 0;
+    sum += warp.bits[lane];  // two's complement: the same bits for int and unsigned, wrapping as the GPU's add
+    any_poison |= warp.poison[lane] != 0;
   }
   for (uint32_t m = g.mask; m; m &= m - 1) {
     const int lane = std::countr_zero(m);
@@ -116,10 +119,22 @@ void WarpUnit::complete(int w, const Group& g) {
         r = {undefined ? 0 : warp.bits[s.lane], undefined || warp.poison[s.lane] != 0, s.lane, s.own};
         break;
       }
-      case WarpOp::Ballot: r.bits = ballot, r.poison = vote_poison; break;
-      case WarpOp::Any: r.bits = ballot != 0, r.poison = vote_poison; break;
-      case WarpOp::All: r.bits = ballot == g.mask, r.poison = vote_poison; break;
-      default: break;
+      case WarpOp::Ballot: r.bits = ballot, r.poison = any_poison; break;
+      case WarpOp::Any: r.bits = ballot != 0, r.poison = any_poison; break;
+      case WarpOp::All: r.bits = ballot == g.mask, r.poison = any_poison; break;
+      case WarpOp::ReduceAdd: r.bits = sum, r.poison = any_poison; break;
+      case WarpOp::MatchAny: {
+        // The lanes whose value has the same bits as this lane's; unknown when any compared value is.
+        for (uint32_t o = g.mask; o; o &= o - 1) {
+          const int other = std::countr_zero(o);
+          if (warp.bits[other] == warp.bits[lane]) r.bits |= 1u << other;
+        }
+        r.poison = any_poison;
+        break;
+      }
+      case WarpOp::SyncWarp:
+      case WarpOp::None:
+      case WarpOp::ActiveMask: break;
     }
   }
 }

@@ -2,8 +2,11 @@
 // in it, and every algorithm's listed sources must be there.
 #include <gtest/gtest.h>
 
+#include <fstream>
 #include <sstream>
 
+#include "contract/warp_ops.h"
+#include "core/api_table.h"
 #include "core/sources.h"
 #include "tests/test_util.h"
 
@@ -22,6 +25,26 @@ std::string line_of(const SourceFile& f, uint32_t line) {
   for (uint32_t k = 1; std::getline(in, s); ++k)
     if (k == line) return s;
   return "";
+}
+
+// The warp operations' table (contract/warp_ops.h) is where their rows in kernels/README.md come
+// from: the page has every one as `syncscope list --api` writes it.
+TEST(Contract, TheReadmeHasEveryWarpOperationsRow) {
+  std::ifstream in(data_path("kernels/README.md"));
+  if (!in && std::getenv("SYNCSCOPE_DATA_DIR")) GTEST_SKIP() << "kernels/README.md is not in this copy";
+  ASSERT_TRUE(in) << data_path("kernels/README.md");
+  std::stringstream page;
+  page << in.rdbuf();
+  const std::vector<std::string> rows = warp_api_rows();
+  EXPECT_EQ(rows.size(), std::size(kWarpOps) - 2);  // every operation but None and ActiveMask
+  for (const std::string& row : rows) EXPECT_NE(page.str().find(row + "\n"), std::string::npos) << "missing: " << row;
+}
+
+TEST(Contract, TheTableNamesEveryOperationOnce) {
+  for (size_t k = 0; k < std::size(kWarpOps); ++k) {
+    EXPECT_EQ(static_cast<size_t>(kWarpOps[k].op), k) << kWarpOps[k].name;
+    for (size_t j = 0; j < k; ++j) EXPECT_STRNE(kWarpOps[k].name, kWarpOps[j].name);
+  }
 }
 
 TEST(Sources, EveryAlgorithmsFilesAreEmbedded) {

@@ -25,17 +25,17 @@ struct KernelRun {
   int rolled_back = 0;
 };
 
-// Runs `kernel(c, input, output, n)` over `grid` × `block` with float data.
-template <class Kernel>
+// Runs `kernel(c, input, output, n)` over `grid` × `block` with float data (Elem: int for int32).
+template <class Elem = float, class Kernel>
 KernelRun run_kernel(Kernel kernel, Dim3 grid, Dim3 block, int shared_bytes, const std::vector<float>& input,
                      int out_count, sim::SimOptions options = {}) {
   sim::Simulator simulator(options);
-  sim::SimRuntime<float> rt(simulator, input);
+  sim::SimRuntime<Elem> rt(simulator, std::vector<Elem>(input.begin(), input.end()));
   auto out = rt.alloc("out", out_count);
   rt.launch("test_kernel", kernel, grid, block, shared_bytes, rt.input(), out, static_cast<int>(input.size()));
   KernelRun r;
   const sim::ArrayStore& a = simulator.global(out.id);
-  for (int i = 0; i < out_count; ++i) r.out.push_back(sim::from_bits<float>(a.bits[i]));
+  for (int i = 0; i < out_count; ++i) r.out.push_back(static_cast<float>(sim::from_bits<Elem>(a.bits[i])));
   r.poison = a.poison;
   r.parallel_launches = simulator.parallel_launches();
   r.rolled_back = simulator.rolled_back_launches();

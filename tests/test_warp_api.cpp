@@ -62,6 +62,59 @@ TEST(WarpApi, AWidthSplitsTheWarpIntoSegments) {
   }
 }
 
+// __reduce_add_sync and __match_any_sync (contract/warp_ops.h), each half of the warp with its own
+// mask: lane t holds t % 5; each lane writes the sum of its half, then the lanes holding its value.
+struct ReduceAndMatchInHalves {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    const int t = c.thread_idx().x;
+    const unsigned half = t < 16 ? 0x0000ffffu : 0xffff0000u;
+    const T v = T(x[t]);
+    const T sum = c.reduce_add_sync(half, v);
+    const unsigned same = c.match_any_sync(half, int(v) % 5);
+    y[t] = sum;
+    y[32 + t] = T(static_cast<int>(same));
+  }
+};
+
+TEST(WarpApi, ReduceAddAndMatchAnyOverTheirMasks) {
+  for (const char* s : kSchedules) {
+    const KernelRun r = run_kernel<int>(ReduceAndMatchInHalves{}, Dim3{1}, Dim3{32}, 0, iota(32), 64, with_schedule(s));
+    ASSERT_FALSE(r.trace.error) << s << ": " << r.trace.error->message;
+    for (int t = 0; t < 32; ++t) {
+      const int first = t < 16 ? 0 : 16;
+      int sum = 0;
+      unsigned same = 0;
+      for (int l = first; l < first + 16; ++l) {
+        sum += l;
+        if (l % 5 == t % 5) same |= 1u << l;
+      }
+      EXPECT_EQ(r.out[t], sum) << s << " lane " << t;
+      EXPECT_EQ(static_cast<unsigned>(static_cast<int>(r.out[32 + t])), same) << s << " lane " << t;
+    }
+  }
+}
+
+// A sum over a value from uninitialized memory is unknown for every lane.
+struct ReduceOfPoison {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array, Array y, int) const {
+    using T = value_of<Array>;
+    auto s = shared_array<T, 32>(c, "never_written");
+    const int t = c.thread_idx().x;
+    const T v = t == 7 ? T(s[t]) : T(1);
+    y[t] = c.reduce_add(v);
+  }
+};
+
+TEST(WarpApi, AReductionOverAnUnknownValueIsUnknown) {
+  const KernelRun r = run_kernel<int>(ReduceOfPoison{}, Dim3{1}, Dim3{32}, shared_bytes_for(32), iota(32), 32,
+                                      with_schedule("lockstep"));
+  ASSERT_FALSE(r.trace.error);
+  for (int t = 0; t < 32; ++t) EXPECT_TRUE(r.poison[t]) << t;
+}
+
 // The two halves of a warp shuffle at different lines at once, each with its own mask.
 struct HalvesShuffleApart {
   template <class Ctx, class Array>
@@ -420,7 +473,7 @@ TEST(WarpApi, AtomicsAcrossBlocksDoNotRaceButAPlainReadOfTheirCellDoes) {
 
 TEST(StarterKernels, EveryScheduleMatchesTheReference) {
   std::mt19937 rng(11);
-  for (const char* algo : {"atomic-reduce", "warp-vote", "brent-kung-scan"}) {
+  for (const char* algo : {"atomic-reduce", "warp-vote", "brent-kung-scan", "warp-histogram"}) {
     for (int k = 0; k < 12; ++k) {
       RunOptions o{.algorithm = algo};
       o.n = std::uniform_int_distribution<int>(1, 3000)(rng);
@@ -445,6 +498,12 @@ TEST(StarterKernels, TheirBugsAreReported) {
     const RunResult plain = run_algorithm(o, user::starter_registry());
     ASSERT_FALSE(plain.sim.trace.hazards.empty()) << s;
     EXPECT_EQ(plain.sim.trace.hazards.groups()[0].first.severity, sim::Severity::Error) << s;
+
+    // Two warps' leaders of one bin add with a plain +=: a lost update between warps.
+    RunOptions h{.algorithm = "warp-histogram", .n = 64, .tpb = 64, .input = "ones", .schedule = s, .bug = "plain-add"};
+    const RunResult histogram = run_algorithm(h, user::starter_registry());
+    ASSERT_FALSE(histogram.sim.trace.hazards.empty()) << s;
+    EXPECT_EQ(histogram.sim.trace.hazards.groups()[0].first.severity, sim::Severity::Error) << s;
 
     RunOptions v{.algorithm = "warp-vote", .n = 64, .tpb = 64, .input = "iota", .schedule = s,
                  .bug = "full-mask-in-branch"};

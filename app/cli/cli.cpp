@@ -9,6 +9,7 @@
 #include "app/command_line/config_args.h"
 #include "app/cli/perf_command.h"
 #include "app/cli/report.h"
+#include "core/api_table.h"
 #include "core/kernel_file.h"
 #include "core/outcomes.h"
 #include "core/registry.h"
@@ -128,9 +129,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   app.name("syncscope");
   app.require_subcommand(0, 1);
 
-  bool list_as_json = false;
+  bool list_as_json = false, list_api = false;
   auto* list = app.add_subcommand("list", "algorithms with their parameters and defaults");
   list->add_flag("--json", list_as_json, "JSON instead of text");
+  list->add_flag("--api", list_api, "the warp operations a kernel may call, as kernels/README.md's table rows");
 
   // Listed for --help only: the entry point opens the window before this parser sees "gui".
   app.add_subcommand("gui", "open the app (flags: `syncscope gui --help`): step view, presenter mode, GIF / sheet / trace export");
@@ -170,6 +172,10 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
 
   try {
     if (list->parsed()) {
+      if (list_api) {
+        for (const std::string& row : warp_api_rows()) out << row << "\n";
+        return kExitRan;
+      }
       if (list_as_json) out << list_json(builtin_registry()).dump(1) << "\n";
       else print_list(out, builtin_registry());
       return kExitRan;

@@ -327,10 +327,11 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
       ShuffleRound& r = rounds[{warp, round}];
       if (r.first_order < 0) {
         r.warp = warp;
-        r.op = sim::warp_op_name(e.kind == sim::EventKind::WarpSync ? sim::WarpOp::SyncWarp
-                                                                     : static_cast<sim::WarpOp>(e.array));
-        if (e.kind == sim::EventKind::WarpVote)
-          r.op += " = " + sim::vote_text(static_cast<sim::WarpOp>(e.array), e.value_bits);
+        const sim::WarpOp warp_op = static_cast<sim::WarpOp>(e.array);
+        r.op = sim::warp_op_name(warp_op);
+        // One answer for the round (a vote, a sum); a match answers each lane differently.
+        if (e.kind == sim::EventKind::WarpVote && warp_op_info(warp_op).kind != WarpKind::Match)
+          r.op += " = " + sim::vote_text(warp_op, e.value_bits, kernel_dtype, e.flags & sim::kValuePoison);
         r.line = e.line;
         r.first_order = order;
       }

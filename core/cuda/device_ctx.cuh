@@ -8,8 +8,14 @@
 #include <type_traits>
 
 #include "contract/kernel_api.h"
+#include "contract/kernel_context.h"
+#include "contract/warp_ops.h"
 
 namespace syncscope::cuda {
+
+// A vote's result: a lane mask (ballot) or a predicate (any, all).
+template <WarpResult R>
+using vote_t = std::conditional_t<R == WarpResult::Mask, unsigned, int>;
 
 template <class T>
 struct DeviceArray {
@@ -42,40 +48,50 @@ class DeviceCtx {
   // For the simulator's step view (contract/kernel_api.h); nothing to do on the GPU.
   template <class... Ints>
   __device__ __forceinline__ void caption(const char*, Ints...) const {}
-  __device__ __forceinline__ void sync_warp() const { __syncwarp(warp_mask()); }
-  __device__ __forceinline__ void sync_warp(unsigned mask) const { __syncwarp(mask); }
 
-  template <class T>
-  __device__ __forceinline__ T shfl_up(T v, int delta) const { return __shfl_up_sync(warp_mask(), v, delta); }
-  template <class T>
-  __device__ __forceinline__ T shfl_down(T v, int delta) const { return __shfl_down_sync(warp_mask(), v, delta); }
-  template <class T>
-  __device__ __forceinline__ T shfl_idx(T v, int lane) const { return __shfl_sync(warp_mask(), v, lane); }
-  template <class T>
-  __device__ __forceinline__ T shfl_xor(T v, int mask) const { return __shfl_xor_sync(warp_mask(), v, mask); }
-  template <class T>
-  __device__ __forceinline__ T shfl_up_sync(unsigned mask, T v, int delta, int width = kWarpSize) const {
-    return __shfl_up_sync(mask, v, delta, width);
+  // The warp operations, one row of contract/warp_ops.h each: the CUDA intrinsic of the row, with
+  // every lane of the warp the block has as the plain form's mask.
+#define SYNCSCOPE_DEVICE_WARP_METHODS(op, name, name_sync, intrinsic, kind, arg, result, gives) \
+  SYNCSCOPE_DEVICE_WARP_##kind(name, name_sync, intrinsic, result)
+#define SYNCSCOPE_DEVICE_WARP_Shuffle(name, name_sync, intrinsic, result)                                   \
+  template <class T>                                                                                         \
+  __device__ __forceinline__ T name(T v, int arg) const { return intrinsic(warp_mask(), v, arg); }           \
+  template <class T>                                                                                         \
+  __device__ __forceinline__ T name_sync(unsigned mask, T v, int arg, int width = kWarpSize) const {         \
+    return intrinsic(mask, v, arg, width);                                                                   \
   }
-  template <class T>
-  __device__ __forceinline__ T shfl_down_sync(unsigned mask, T v, int delta, int width = kWarpSize) const {
-    return __shfl_down_sync(mask, v, delta, width);
+#define SYNCSCOPE_DEVICE_WARP_Vote(name, name_sync, intrinsic, result)                                      \
+  __device__ __forceinline__ vote_t<WarpResult::result> name(bool pred) const { return intrinsic(warp_mask(), pred); } \
+  __device__ __forceinline__ vote_t<WarpResult::result> name_sync(unsigned mask, bool pred) const {          \
+    return intrinsic(mask, pred);                                                                            \
   }
-  template <class T>
-  __device__ __forceinline__ T shfl_sync(unsigned mask, T v, int lane, int width = kWarpSize) const {
-    return __shfl_sync(mask, v, lane, width);
+#define SYNCSCOPE_DEVICE_WARP_Sync(name, name_sync, intrinsic, result)                                      \
+  __device__ __forceinline__ void name() const { intrinsic(warp_mask()); }                                   \
+  __device__ __forceinline__ void name(unsigned mask) const { intrinsic(mask); }
+#define SYNCSCOPE_DEVICE_WARP_Reduce(name, name_sync, intrinsic, result)                                    \
+  template <class T>                                                                                         \
+  __device__ __forceinline__ T name(T v) const { return name_sync(warp_mask(), v); }                         \
+  template <class T>                                                                                         \
+  __device__ __forceinline__ T name_sync(unsigned mask, T v) const {                                         \
+    static_assert(std::is_integral_v<T> && sizeof(T) == 4, "warp reductions take 32-bit whole numbers");     \
+    SYNCSCOPE_DEVICE_REDUCE(intrinsic, mask, v)                                                              \
   }
-  template <class T>
-  __device__ __forceinline__ T shfl_xor_sync(unsigned mask, T v, int lane_mask, int width = kWarpSize) const {
-    return __shfl_xor_sync(mask, v, lane_mask, width);
-  }
-
-  __device__ __forceinline__ unsigned ballot(bool pred) const { return __ballot_sync(warp_mask(), pred); }
-  __device__ __forceinline__ int any(bool pred) const { return __any_sync(warp_mask(), pred); }
-  __device__ __forceinline__ int all(bool pred) const { return __all_sync(warp_mask(), pred); }
-  __device__ __forceinline__ unsigned ballot_sync(unsigned mask, bool pred) const { return __ballot_sync(mask, pred); }
-  __device__ __forceinline__ int any_sync(unsigned mask, bool pred) const { return __any_sync(mask, pred); }
-  __device__ __forceinline__ int all_sync(unsigned mask, bool pred) const { return __all_sync(mask, pred); }
+#define SYNCSCOPE_DEVICE_WARP_Match(name, name_sync, intrinsic, result)                                     \
+  template <class T>                                                                                         \
+  __device__ __forceinline__ unsigned name(T v) const { return intrinsic(warp_mask(), v); }                  \
+  template <class T>                                                                                         \
+  __device__ __forceinline__ unsigned name_sync(unsigned mask, T v) const { return intrinsic(mask, v); }
+// __reduce_*_sync exists from sm_80; older targets (the build's compute_75 PTX) add through shuffles
+// from every lane of the mask, which gives the same sum.
+#if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
+#define SYNCSCOPE_DEVICE_REDUCE(intrinsic, mask, v) return intrinsic(mask, v);
+#else
+#define SYNCSCOPE_DEVICE_REDUCE(intrinsic, mask, v)                                                          \
+  T sum = 0;                                                                                                 \
+  for (unsigned m = mask; m; m &= m - 1) sum += __shfl_sync(mask, v, __ffs(m) - 1);                         \
+  return sum;
+#endif
+  SYNCSCOPE_WARP_OPERATIONS(SYNCSCOPE_DEVICE_WARP_METHODS)
 
   // Atomics on a shared or global cell (`c.atomic_add(total[0], v)`). Floats have no atomicMin,
   // atomicMax or atomicCAS: a CAS loop on the bits with the simulator's comparisons stands in.
@@ -187,6 +203,9 @@ class DeviceCtx {
 
   int shared_offset_ = 0;
 };
+
+// The contract (contract/kernel_context.h): the GPU's context offers every call a kernel may make.
+static_assert(KernelContext<DeviceCtx>, "DeviceCtx must offer every call of contract/kernel_context.h");
 
 template <class Kernel, class... Args>
 __global__ void run_kernel(Kernel kernel, Args... args) {

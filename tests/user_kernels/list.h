@@ -6,6 +6,7 @@
 
 #include "assets/kernels/atomic_reduce.h"
 #include "assets/kernels/brent_kung_scan.h"
+#include "assets/kernels/warp_histogram.h"
 #include "assets/kernels/warp_vote.h"
 #include "kernels/algorithms.h"
 #include "core/cuda/gpu_runner.h"
@@ -23,7 +24,8 @@ using HeldOutAlgorithms = kernels::AlgorithmList<BlellochScan, SequentialReduce,
 
 // The starter kernel files of assets/kernels, compiled in as well: their GPU runs and every
 // schedule's results are tested here; tests/kernel_files loads them at run time.
-using StarterAlgorithms = kernels::AlgorithmList<my_kernels::AtomicReduce, my_kernels::BrentKungScan, my_kernels::WarpVote>;
+using StarterAlgorithms = kernels::AlgorithmList<my_kernels::AtomicReduce, my_kernels::BrentKungScan, my_kernels::WarpVote,
+                                                my_kernels::WarpHistogram>;
 
 // Operations whose result depends on how lanes converge, checked against lockstep's answer.
 using ProbeAlgorithms = kernels::AlgorithmList<ActiveMaskProbe>;
