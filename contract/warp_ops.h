@@ -7,7 +7,8 @@
 //
 // Columns: the operation; the kernel's call over every lane of its warp; the call with CUDA's
 // explicit mask (the same name for kind Sync); the CUDA intrinsic; the kind; a shuffle's third
-// operand (`_` for the other kinds); how a result reads in reports; what each lane gets.
+// operand or a reduction's operator on two lanes' bits (`_` for the other kinds); how a result reads
+// in reports; what each lane gets.
 //
 // Kinds and their operands (mask: the lanes taking part; the plain call takes every lane the block
 // has in the warp):
@@ -29,7 +30,7 @@
   X(Ballot, ballot, ballot_sync, __ballot_sync, Vote, _, Mask, "a bit per lane whose predicate is true")              \
   X(Any, any, any_sync, __any_sync, Vote, _, Bool, "1 when any lane's predicate is true")                             \
   X(All, all, all_sync, __all_sync, Vote, _, Bool, "1 when every lane's predicate is true")                           \
-  X(ReduceAdd, reduce_add, reduce_add_sync, __reduce_add_sync, Reduce, _, Value,                                      \
+  X(ReduceAdd, reduce_add, reduce_add_sync, __reduce_add_sync, Reduce, +, Value,                                      \
     "the sum of every lane's value (whole numbers)")                                                                 \
   X(MatchAny, match_any, match_any_sync, __match_any_sync, Match, _, Mask, "a bit per lane holding the same value as it")
 
@@ -56,7 +57,7 @@ struct WarpOpInfo {
   const char* name_sync;  // with an explicit mask: "shfl_up_sync"
   const char* intrinsic;  // CUDA's: "__shfl_up_sync"
   WarpKind kind;
-  const char* arg;        // a shuffle's third operand: "delta"
+  const char* arg;        // a shuffle's third operand ("delta"), a reduction's operator ("+")
   WarpResult result;
   const char* gives;  // what each lane gets
 };

@@ -89,24 +89,48 @@ WarpUnit::Waiting WarpUnit::waiting(int thread) const {
   return {};
 }
 
+namespace {
+
+// A reduction's operator on two lanes' bits, from its row of contract/warp_ops.h (two's complement:
+// the same bits for int and unsigned, and + wraps as the GPU's add does).
+uint32_t combine(WarpOp op, uint32_t a, uint32_t b) {
+#define SYNCSCOPE_COMBINE(op, name, name_sync, intrinsic, kind, arg, result, gives) SYNCSCOPE_COMBINE_##kind(op, arg)
+#define SYNCSCOPE_COMBINE_Reduce(op, arg) \
+  case WarpOp::op: return a arg b;
+#define SYNCSCOPE_COMBINE_Shuffle(op, arg)
+#define SYNCSCOPE_COMBINE_Vote(op, arg)
+#define SYNCSCOPE_COMBINE_Sync(op, arg)
+#define SYNCSCOPE_COMBINE_Match(op, arg)
+  switch (op) {
+    SYNCSCOPE_WARP_OPERATIONS(SYNCSCOPE_COMBINE)
+    default: return a;
+  }
+}
+
+}  // namespace
+
 // What each lane gets, by the operation's row in contract/warp_ops.h: its kind says which operands
 // it has; the cases below are each operation's meaning.
 void WarpUnit::complete(int w, const Group& g) {
   Warp& warp = warps_[w];
   const int first = w * kWarpSize;
   // Collectives: one answer over every lane of the group.
-  uint32_t ballot = 0, sum = 0;
+  uint32_t ballot = 0, reduced = 0;
   bool any_poison = false;
   for (uint32_t m = g.mask; m; m &= m - 1) {
     const int lane = std::countr_zero(m);
     if (warp.bits[lane]) ballot |= 1u << lane;
-    sum += warp.bits[lane];  // two's complement: the same bits for int and unsigned, wrapping as the GPU's add
+    reduced = m == g.mask ? warp.bits[lane] : combine(g.op, reduced, warp.bits[lane]);
     any_poison |= warp.poison[lane] != 0;
   }
   for (uint32_t m = g.mask; m; m &= m - 1) {
     const int lane = std::countr_zero(m);
     LaneResult& r = results_[first + lane];
     r = {0, false, lane, false};
+    if (warp_op_info(g.op).kind == WarpKind::Reduce) {
+      r.bits = reduced, r.poison = any_poison;
+      continue;
+    }
     switch (g.op) {
       case WarpOp::ShflUp:
       case WarpOp::ShflDown:
@@ -122,7 +146,6 @@ void WarpUnit::complete(int w, const Group& g) {
       case WarpOp::Ballot: r.bits = ballot, r.poison = any_poison; break;
       case WarpOp::Any: r.bits = ballot != 0, r.poison = any_poison; break;
       case WarpOp::All: r.bits = ballot == g.mask, r.poison = any_poison; break;
-      case WarpOp::ReduceAdd: r.bits = sum, r.poison = any_poison; break;
       case WarpOp::MatchAny: {
         // The lanes whose value has the same bits as this lane's; unknown when any compared value is.
         for (uint32_t o = g.mask; o; o &= o - 1) {
@@ -132,9 +155,7 @@ void WarpUnit::complete(int w, const Group& g) {
         r.poison = any_poison;
         break;
       }
-      case WarpOp::SyncWarp:
-      case WarpOp::None:
-      case WarpOp::ActiveMask: break;
+      default: break;  // __syncwarp delivers nothing; reductions are above
     }
   }
 }

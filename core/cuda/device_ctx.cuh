@@ -52,44 +52,44 @@ class DeviceCtx {
   // The warp operations, one row of contract/warp_ops.h each: the CUDA intrinsic of the row, with
   // every lane of the warp the block has as the plain form's mask.
 #define SYNCSCOPE_DEVICE_WARP_METHODS(op, name, name_sync, intrinsic, kind, arg, result, gives) \
-  SYNCSCOPE_DEVICE_WARP_##kind(name, name_sync, intrinsic, result)
-#define SYNCSCOPE_DEVICE_WARP_Shuffle(name, name_sync, intrinsic, result)                                   \
+  SYNCSCOPE_DEVICE_WARP_##kind(name, name_sync, intrinsic, arg, result)
+#define SYNCSCOPE_DEVICE_WARP_Shuffle(name, name_sync, intrinsic, op, result)                                   \
   template <class T>                                                                                         \
   __device__ __forceinline__ T name(T v, int arg) const { return intrinsic(warp_mask(), v, arg); }           \
   template <class T>                                                                                         \
   __device__ __forceinline__ T name_sync(unsigned mask, T v, int arg, int width = kWarpSize) const {         \
     return intrinsic(mask, v, arg, width);                                                                   \
   }
-#define SYNCSCOPE_DEVICE_WARP_Vote(name, name_sync, intrinsic, result)                                      \
+#define SYNCSCOPE_DEVICE_WARP_Vote(name, name_sync, intrinsic, op, result)                                      \
   __device__ __forceinline__ vote_t<WarpResult::result> name(bool pred) const { return intrinsic(warp_mask(), pred); } \
   __device__ __forceinline__ vote_t<WarpResult::result> name_sync(unsigned mask, bool pred) const {          \
     return intrinsic(mask, pred);                                                                            \
   }
-#define SYNCSCOPE_DEVICE_WARP_Sync(name, name_sync, intrinsic, result)                                      \
+#define SYNCSCOPE_DEVICE_WARP_Sync(name, name_sync, intrinsic, op, result)                                      \
   __device__ __forceinline__ void name() const { intrinsic(warp_mask()); }                                   \
   __device__ __forceinline__ void name(unsigned mask) const { intrinsic(mask); }
-#define SYNCSCOPE_DEVICE_WARP_Reduce(name, name_sync, intrinsic, result)                                    \
+#define SYNCSCOPE_DEVICE_WARP_Reduce(name, name_sync, intrinsic, op, result)                                    \
   template <class T>                                                                                         \
   __device__ __forceinline__ T name(T v) const { return name_sync(warp_mask(), v); }                         \
   template <class T>                                                                                         \
   __device__ __forceinline__ T name_sync(unsigned mask, T v) const {                                         \
     static_assert(std::is_integral_v<T> && sizeof(T) == 4, "warp reductions take 32-bit whole numbers");     \
-    SYNCSCOPE_DEVICE_REDUCE(intrinsic, mask, v)                                                              \
+    SYNCSCOPE_DEVICE_REDUCE(intrinsic, op, mask, v)                                                          \
   }
-#define SYNCSCOPE_DEVICE_WARP_Match(name, name_sync, intrinsic, result)                                     \
+#define SYNCSCOPE_DEVICE_WARP_Match(name, name_sync, intrinsic, op, result)                                     \
   template <class T>                                                                                         \
   __device__ __forceinline__ unsigned name(T v) const { return intrinsic(warp_mask(), v); }                  \
   template <class T>                                                                                         \
   __device__ __forceinline__ unsigned name_sync(unsigned mask, T v) const { return intrinsic(mask, v); }
-// __reduce_*_sync exists from sm_80; older targets (the build's compute_75 PTX) add through shuffles
-// from every lane of the mask, which gives the same sum.
+// __reduce_*_sync exists from sm_80; older targets (the build's compute_75 PTX) combine every lane
+// of the mask through shuffles with the row's operator, which gives the same result.
 #if !defined(__CUDA_ARCH__) || __CUDA_ARCH__ >= 800
-#define SYNCSCOPE_DEVICE_REDUCE(intrinsic, mask, v) return intrinsic(mask, v);
+#define SYNCSCOPE_DEVICE_REDUCE(intrinsic, op, mask, v) return intrinsic(mask, v);
 #else
-#define SYNCSCOPE_DEVICE_REDUCE(intrinsic, mask, v)                                                          \
-  T sum = 0;                                                                                                 \
-  for (unsigned m = mask; m; m &= m - 1) sum += __shfl_sync(mask, v, __ffs(m) - 1);                         \
-  return sum;
+#define SYNCSCOPE_DEVICE_REDUCE(intrinsic, op, mask, v)                                                      \
+  T all = __shfl_sync(mask, v, __ffs(mask) - 1);                                                             \
+  for (unsigned m = mask & (mask - 1); m; m &= m - 1) all = all op __shfl_sync(mask, v, __ffs(m) - 1);      \
+  return all;
 #endif
   SYNCSCOPE_WARP_OPERATIONS(SYNCSCOPE_DEVICE_WARP_METHODS)
 
