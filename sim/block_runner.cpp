@@ -13,10 +13,9 @@
 #include <sstream>
 #include <type_traits>
 
+#include "sim/array_pool.h"
 #include "sim/code_address.h"
 #include "sim/describe.h"
-#include "sim/sim_ctx.h"
-#include "sim/simulator.h"
 
 namespace syncscope::sim {
 namespace {
@@ -76,9 +75,9 @@ std::vector<ThreadCounters> BlockRunner::thread_counters() const {
   return out;
 }
 
-BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int block_linear, Mode mode,
+BlockRunner::Outcome BlockRunner::run(BlockHost& host, LaunchState& launch, int block_linear, Mode mode,
                                       const Schedule& schedule, std::vector<EventObserver*> observers) {
-  sim_ = &sim;
+  host_ = &host;
   launch_ = &launch;
   block_linear_ = block_linear;
   const Dim3 g = launch.grid;
@@ -90,8 +89,6 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
   simt_ = mode == Mode::Scheduled && schedule.kind == ScheduleKind::Lockstep;
   recording_ = !observers_.empty();
   fast_accesses_ = !recording_ && !switch_each_access_ && !simt_;
-  // A fast run is the forward schedule itself; only other schedules may need to undo it.
-  keep_undo_log_ = mode == Mode::Fast && schedule.kind != ScheduleKind::Forward;
 
   if (static_cast<int>(threads_.size()) < threads_per_block_) threads_.resize(threads_per_block_);
   for (int t = 0; t < threads_per_block_; ++t) {
@@ -114,15 +111,15 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
   failed_ = false;
   order_sensitive_ = false;
   error_.reset();
-  undo_.clear();
+  memory_.start_block(block_linear, mode == Mode::Fast && schedule.kind != ScheduleKind::Forward);
   reset_simt_positions();
   new_interval();
   if (fault_guard_enabled()) {
     prepare_fault_stack();
-    tls_running_fiber = &cur_;
+    tls_running_fiber = &running_guard_;
   }
   scheduler_fiber_ = os_thread_fiber();
-  budget_ = &sim.options().budget;
+  budget_ = &host.budget();
   ops_ = 0;
   ops_skipped_ = 0;
   late_basic_blocks_ = 0;
@@ -146,18 +143,10 @@ BlockRunner::Outcome BlockRunner::run(Simulator& sim, LaunchState& launch, int b
     abandon_fibers();
   }
   watched_.disarm();
-  if (tls_running_fiber == &cur_) tls_running_fiber = nullptr;
+  if (tls_running_fiber == &running_guard_) tls_running_fiber = nullptr;
   observers_.clear();
   recording_ = false;
   return {shadow_.raced(), failed_, order_sensitive_};
-}
-
-void BlockRunner::undo_global_writes() {
-  for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
-    it->array->bits[it->index] = it->bits;
-    it->array->poison[it->index] = it->poison;
-  }
-  undo_.clear();
 }
 
 void BlockRunner::start_thread(int t) {
@@ -165,7 +154,9 @@ void BlockRunner::start_thread(int t) {
   if (!th.stack.sp) th.stack = boost::context::protected_fixedsize_stack(kFiberStackBytes).allocate();
   th.runner = this;
   th.index = t;
-  th.fault_landing = nullptr;
+  th.guard.fault_landing = nullptr;
+  th.guard.stack_top = reinterpret_cast<uintptr_t>(th.stack.sp);
+  th.guard.stack_size = th.stack.size;
   if (!th.tsan_fiber) th.tsan_fiber = create_fiber();
   stack_reused(th.stack);
   // Guard-paged stacks all start at the same offset within a page, so without this every fiber's
@@ -187,7 +178,7 @@ void BlockRunner::thread_main(void* simthread) {
 void BlockRunner::thread_loop(int t) {
   // The fiber outlives blocks: after the kernel returns it waits here for the next block.
   for (;;) {
-    threads_[t].runtime_depth = 1;  // the runtime's, but for the kernel call below (and after a landing)
+    threads_[t].guard.runtime_depth = 1;  // the runtime's, but for the kernel call below (and after a landing)
     // No context switch may happen inside a catch handler: the C++ runtime keeps the exceptions
     // being handled per OS thread, not per fiber.
     bool finished = false;
@@ -195,7 +186,7 @@ void BlockRunner::thread_loop(int t) {
     FaultLanding landing;
     if (fault_guard_enabled()) {
       if (sigsetjmp(landing.where, 0) != 0) {  // the handler cleared the landing
-        threads_[t].runtime_depth = 1;
+        threads_[t].guard.runtime_depth = 1;
         frames_below_abandoned(threads_[t].stack);
         tls_simt_kernel = nullptr;
         watched_.disarm();
@@ -212,28 +203,26 @@ void BlockRunner::thread_loop(int t) {
         transfer(kScheduler);
         continue;
       }
-      threads_[t].fault_landing = &landing;
+      threads_[t].guard.fault_landing = &landing;
     }
     try {
       if (simt_ && launch_->simt_kernel) {
-        SimtCtx ctx(*this, t);
         tls_simt_kernel = this;
-        threads_[t].runtime_depth = 0;
-        launch_->simt_kernel(launch_->closure, ctx);
-        threads_[t].runtime_depth = 1;
+        threads_[t].guard.runtime_depth = 0;
+        launch_->simt_kernel(launch_->closure, *this, t);
+        threads_[t].guard.runtime_depth = 1;
         tls_simt_kernel = nullptr;
       } else {
-        SimCtx ctx(*this, t);
-        threads_[t].runtime_depth = 0;
-        launch_->kernel(launch_->closure, ctx);
-        threads_[t].runtime_depth = 1;
+        threads_[t].guard.runtime_depth = 0;
+        launch_->kernel(launch_->closure, *this, t);
+        threads_[t].guard.runtime_depth = 1;
       }
       finished = true;
     } catch (const KernelAbort&) {
-      threads_[t].runtime_depth = 1;
+      threads_[t].guard.runtime_depth = 1;
       tls_simt_kernel = nullptr;
     } catch (const std::exception& e) {
-      threads_[t].runtime_depth = 1;
+      threads_[t].guard.runtime_depth = 1;
       tls_simt_kernel = nullptr;
       fail(SimErrorKind::Kernel, std::string("the kernel threw: ") + e.what(), {});
     }
@@ -343,101 +332,29 @@ ArrayStore& BlockRunner::simt_shared_array(DType dtype, int count, const char* n
 CellValue BlockRunner::load_bits(ArrayStore& a, int index, LineId line) {
   const RuntimeSection runtime = in_runtime();
   if (simt_) simt_park_before_operation();
-  SimThread& th = *cur_;
   const bool shared = a.space == MemSpace::Shared;
   count_operation(line);
-  if (shared) ++th.counters.shared_reads; else ++th.counters.global_reads;
-  uint32_t bits = 0;
-  uint8_t flags = 0;
-  if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
-    flags = kOutOfBounds | kValuePoison;
-    shadow_.out_of_bounds(a, index, current_, line, false);
-  } else {
-    const bool parallel = claims_.active();
-    if (!shared && parallel) claims_.claim(a, index, block_linear_, false);
-    const auto [cell_bits, poison] = RelaxedCell::read(a, index, parallel);
-    bits = cell_bits;
-    if (poison) [[unlikely]] {
-      flags |= kValuePoison;
-      if (poison == kNeverWritten) shadow_.uninitialized_read(a, index, current_, line);
-    }
-    with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_read(a, index, s, current_, line, flags); });
-  }
+  if (shared) ++cur_->counters.shared_reads; else ++cur_->counters.global_reads;
+  const CellAccess r = memory_.read(a, index, current_, line);
   if (recording_)
-    emit({shared ? EventKind::SharedRead : EventKind::GlobalRead, flags, static_cast<uint16_t>(current_), line,
-          static_cast<uint16_t>(a.id), index, 0, bits});
+    emit({shared ? EventKind::SharedRead : EventKind::GlobalRead, r.flags, static_cast<uint16_t>(current_), line,
+          static_cast<uint16_t>(a.id), index, 0, r.bits});
   if (switch_each_access_) yield();
-  return {bits, (flags & kValuePoison) != 0};
-}
-
-bool BlockRunner::claim_for_write(ArrayStore& a, int index) {
-  const bool parallel = claims_.active();
-  if (a.space == MemSpace::Global && parallel) {
-    claims_.back_up_chunk(a, index);
-    claims_.claim(a, index, block_linear_, true);
-  }
-  return parallel;
+  return {r.bits, (r.flags & kValuePoison) != 0};
 }
 
 void BlockRunner::store_bits(ArrayStore& a, int index, CellValue v, LineId line) {
   const RuntimeSection runtime = in_runtime();
   if (simt_) simt_park_before_operation();
-  SimThread& th = *cur_;
   const bool shared = a.space == MemSpace::Shared;
   count_operation(line);
-  if (shared) ++th.counters.shared_writes; else ++th.counters.global_writes;
-  uint8_t flags = v.poison ? kValuePoison : 0;
-  uint32_t old = 0;
-  const uint32_t bits = v.bits;
-  if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
-    flags |= kOutOfBounds;
-    shadow_.out_of_bounds(a, index, current_, line, true);
-  } else {
-    const bool parallel = claim_for_write(a, index);
-    const auto [old_bits, old_poison] = RelaxedCell::read(a, index, parallel);
-    old = old_bits;
-    if (old_poison) flags |= kOldPoison;
-    with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_write(a, index, s, current_, line, flags); });
-    if (keep_undo_log_ && !shared) undo_.push_back({&a, index, old, old_poison});
-    RelaxedCell::write(a, index, {bits, static_cast<uint8_t>(v.poison ? kDerivedFromPoison : 0)}, parallel);
-  }
+  if (shared) ++cur_->counters.shared_writes; else ++cur_->counters.global_writes;
+  const CellAccess r = memory_.write(a, index, v, current_, line);
   if (recording_)
-    emit({shared ? EventKind::SharedWrite : EventKind::GlobalWrite, flags, static_cast<uint16_t>(current_), line,
-          static_cast<uint16_t>(a.id), index, old, bits});
+    emit({shared ? EventKind::SharedWrite : EventKind::GlobalWrite, r.flags, static_cast<uint16_t>(current_), line,
+          static_cast<uint16_t>(a.id), index, r.old, r.bits});
   if (switch_each_access_) yield();
 }
-
-namespace {
-
-// What an atomic stores, computed on the cell's bits the way the GPU's atom instruction does.
-uint32_t atomic_result(DType dtype, AtomicOp op, uint32_t old, uint32_t operand, uint32_t compare) {
-  const bool is_float = dtype == DType::Float32;
-  switch (op) {
-    case AtomicOp::Add:
-      if (is_float) {
-        // atom.add.f32 rounds to nearest even and flushes subnormal inputs and results to
-        // sign-preserving zero (PTX ISA).
-        auto flush = [](float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; };
-        return to_bits(flush(flush(from_bits<float>(old)) + flush(from_bits<float>(operand))));
-      }
-      return old + operand;
-    case AtomicOp::Min:
-    case AtomicOp::Max: {
-      // Floats have no atomicMin/Max on the GPU: DeviceCtx runs a CAS loop with these comparisons.
-      const bool take = is_float ? (op == AtomicOp::Min ? from_bits<float>(operand) < from_bits<float>(old)
-                                                        : from_bits<float>(operand) > from_bits<float>(old))
-                                 : (op == AtomicOp::Min ? from_bits<int32_t>(operand) < from_bits<int32_t>(old)
-                                                        : from_bits<int32_t>(operand) > from_bits<int32_t>(old));
-      return take ? operand : old;
-    }
-    case AtomicOp::Exch: return operand;
-    case AtomicOp::Cas: return old == compare ? operand : old;  // bit for bit, as atomicCAS compares
-    case AtomicOp::None: break;
-  }
-  return old;
-}
-
-}  // namespace
 
 CellValue BlockRunner::atomic(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare,
                               LineId line) {
@@ -468,38 +385,14 @@ CellValue BlockRunner::atomic_in_place(ArrayStore& a, int index, AtomicOp op, Ce
   if (shared) ++th.counters.shared_reads, ++th.counters.shared_writes;
   else ++th.counters.global_reads, ++th.counters.global_writes;
   order_sensitive_ = true;
-  uint8_t flags = kAtomic;
-  uint32_t old = 0, stored = 0;
-  bool old_poison = true;
-  if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
-    flags |= kOutOfBounds | kValuePoison;
-    shadow_.out_of_bounds(a, index, current_, line, true);
-  } else {
-    const bool parallel = claim_for_write(a, index);
-    const auto [old_bits, old_poison_byte] = RelaxedCell::read(a, index, parallel);
-    old = old_bits;
-    old_poison = old_poison_byte != 0;
-    if (old_poison) {
-      flags |= kOldPoison;
-      // An exchange stores a value that does not depend on the old one: filling a cell nothing
-      // wrote yet is how a block publishes (the old value it returns is still shown as ?).
-      if (old_poison_byte == kNeverWritten && op != AtomicOp::Exch) shadow_.uninitialized_read(a, index, current_, line);
-    }
-    with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_atomic(a, index, s, current_, line, flags); });
-    if (keep_undo_log_ && !shared) undo_.push_back({&a, index, old, old_poison_byte});
-    stored = atomic_result(a.dtype, op, old, operand.bits, compare.bits);
-    bool poison = operand.poison || (op != AtomicOp::Exch && old_poison) || (op == AtomicOp::Cas && compare.poison);
-    if (op == AtomicOp::Cas && stored == old && !compare.poison) poison = old_poison;
-    if (poison) flags |= kValuePoison;
-    RelaxedCell::write(a, index, {stored, static_cast<uint8_t>(poison ? kDerivedFromPoison : 0)}, parallel);
-  }
+  const CellAccess r = memory_.atomic(a, index, op, operand, compare, current_, line);
   if (recording_) {
-    Event e{shared ? EventKind::SharedWrite : EventKind::GlobalWrite, flags, static_cast<uint16_t>(current_), line,
-            static_cast<uint16_t>(a.id), index, old, stored};
+    Event e{shared ? EventKind::SharedWrite : EventKind::GlobalWrite, r.flags, static_cast<uint16_t>(current_), line,
+            static_cast<uint16_t>(a.id), index, r.old, r.bits};
     e.atomic = op;
     emit(e);
   }
-  return {old, old_poison};
+  return {r.old, r.old_poison};
 }
 
 void BlockRunner::record_barrier(LineId line) {
@@ -527,19 +420,6 @@ uint32_t BlockRunner::active_mask(LineId line) {
           0, mask});
   if (switch_each_access_) yield();
   return mask;
-}
-
-std::string BlockRunner::describe_threads(const std::vector<int>& threads) const {
-  std::ostringstream out;
-  for (size_t i = 0; i < threads.size();) {
-    size_t j = i;
-    while (j + 1 < threads.size() && threads[j + 1] == threads[j] + 1) ++j;
-    if (i) out << ", ";
-    out << 'T' << threads[i];
-    if (j > i) out << "-T" << threads[j];
-    i = j + 1;
-  }
-  return out.str();
 }
 
 bool BlockRunner::all_blocked_resolve() {
@@ -607,7 +487,7 @@ void BlockRunner::release_barrier() {
 }
 
 void BlockRunner::new_interval() {
-  shadow_.start_interval(sim_->next_interval(), step_);
+  shadow_.start_interval(ArrayPool::next_interval(), step_);
   captioned_this_step_ = false;
 }
 
@@ -662,37 +542,13 @@ void BlockRunner::report_stuck_warp_operations(const std::map<LineId, std::vecto
 
 void BlockRunner::check_warp_mask(const WarpCall& call, LineId line) {
   const int t = current_;
-  const int w = t / kWarpSize;
-  const uint32_t me = 1u << (t % kWarpSize);
-  auto mask_text = [&] {
-    char text[16];
-    std::snprintf(text, sizeof text, "0x%08x", call.mask);
-    return std::string(warp_op_name(call.op)) + " at " + LineTable::describe(line) + " (T" + std::to_string(t) +
-           ") has mask " + text;
-  };
-  if (!(call.mask & me)) {
-    shadow_.mask_hazard(MaskProblem::CallerNotInMask, call.mask, t, -1, kNoLine, line);
-    fail_in_thread(SimErrorKind::WarpDivergence,
-                   mask_text() + ", which does not name its own lane " + std::to_string(t % kWarpSize) +
-                       "; a lane calls a *_sync operation only with a mask that includes itself",
-                   {line});
-  }
-  if (const uint32_t absent = call.mask & ~warps_.full_mask(w)) {
-    const int lane = std::countr_zero(absent);
-    shadow_.mask_hazard(MaskProblem::LaneNotInBlock, call.mask, t, lane, kNoLine, line);
-    fail_in_thread(SimErrorKind::WarpDivergence,
-                   mask_text() + ", which names lane " + std::to_string(lane) + " of warp " + std::to_string(w) +
-                       ", but the block's warp has only " + std::to_string(warps_.lanes(w)) + " lanes",
-                   {line});
-  }
-  if (const uint32_t gone = call.mask & warps_.exited_mask(w)) {
-    const int lane = w * kWarpSize + std::countr_zero(gone);
-    shadow_.mask_hazard(MaskProblem::LaneExited, call.mask, t, lane, kNoLine, line);
-    fail_in_thread(SimErrorKind::WarpDivergence,
-                   mask_text() + ", which names T" + std::to_string(lane) +
-                       ", but T" + std::to_string(lane) + " already exited: every lane in the mask must take part",
-                   {line});
-  }
+  const std::optional<WarpUnit::MaskViolation> bad = warps_.check_mask(t, call.mask);
+  if (!bad) return;
+  shadow_.mask_hazard(bad->problem, call.mask, t, bad->thread, kNoLine, line);
+  fail_in_thread(SimErrorKind::WarpDivergence,
+                 describe_mask_violation(call.op, LineTable::describe(line), t, call.mask, bad->problem, bad->thread,
+                                         warps_.lanes(t / kWarpSize)),
+                 {line});
 }
 
 CellValue BlockRunner::warp_call(const WarpCall& call, LineId line) {
@@ -703,10 +559,7 @@ CellValue BlockRunner::warp_call(const WarpCall& call, LineId line) {
   SimThread& th = threads_[t];
   count_operation(line);
   if (call.width < 1 || call.width > kWarpSize || (call.width & (call.width - 1)))
-    fail_in_thread(SimErrorKind::Kernel,
-                   warp_op_name(call.op) + " at " + LineTable::describe(line) + ": width " + std::to_string(call.width) +
-                       " must be a power of two from 1 to 32",
-                   {line});
+    fail_in_thread(SimErrorKind::Kernel, describe_bad_width(call.op, LineTable::describe(line), call.width), {line});
   if (call.masked) {
     check_warp_mask(call, line);
   } else if (warps_.exited_mask(w)) [[unlikely]] {
@@ -756,7 +609,7 @@ ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name) 
   const int slot = cur_->shared_allocs++;
   SharedCarving::Declared d = shared_.declare(current_, slot, dtype, count, name);
   if (!d.array) fail_in_thread(SimErrorKind::SharedMemory, std::move(d.error), {});
-  if (d.fresh) d.array->id = sim_->shared_array_id(*launch_, slot, *d.array);
+  if (d.fresh) d.array->id = host_->shared_array_id(*launch_, slot, *d.array);
   return *d.array;
 }
 
@@ -767,22 +620,6 @@ std::string BlockRunner::last_line_of(int t, LineId line, uintptr_t pc) const {
   if (!where.empty()) return where;
   if (step_ > 0 && barrier_line_ != kNoLine) return "unknown (its last barrier: " + LineTable::describe(barrier_line_) + ")";
   return "unknown";
-}
-
-std::string BlockRunner::runaway_message(int thread, const std::string& last_line, int64_t stopped_ns) const {
-  const double seconds = static_cast<double>(stopped_ns - started_ns_) / 1e9;
-  std::ostringstream text;
-  text << "T" << thread << " of block " << block_linear_ << " is still running after " << format_seconds(seconds)
-       << (step_ == 0 ? std::string(" without reaching a barrier")
-                      : " without reaching its next barrier (it passed " + std::to_string(step_) +
-                            (step_ == 1 ? " barrier)" : " barriers)"))
-       << "; last line executed: " << last_line << " (the time budget is " << format_seconds(budget_->seconds)
-       << " a block; --time-limit raises it)";
-  return text.str();
-}
-
-std::string BlockRunner::cancelled_message() const {
-  return "the simulation was cancelled (block " + std::to_string(block_linear_) + ", step " + std::to_string(step_) + ")";
 }
 
 void BlockRunner::check_budget(LineId line) {
@@ -799,10 +636,9 @@ void BlockRunner::check_budget(LineId line) {
     // A loop around a barrier passes one soon (release_barrier names that loop): basic blocks
     // count from the last barrier.
     if (++late_basic_blocks_ < 64 * threads_per_block_ && !budget_->cancelled()) return;
-    if (FaultLanding* landing = cur_->fault_landing) {
-      cur_->fault_landing = nullptr;
-      landing->signal = watchdog_signal();
-      landing->address = reinterpret_cast<const void*>(cur_->simt_pc);
+    if (FaultLanding* landing = cur_->guard.fault_landing) {
+      cur_->guard.fault_landing = nullptr;
+      set_preempted(*landing, reinterpret_cast<const void*>(cur_->simt_pc));
       siglongjmp(landing->where, 1);
     }
     return;  // no landing (a built-in kernel): its next API call stops it
@@ -814,34 +650,27 @@ void BlockRunner::check_budget(LineId line) {
   fail_in_thread(stop.kind, std::move(stop.message), std::move(lines));
 }
 
-std::string BlockRunner::too_many_operations_message(int thread, const std::string& last_line) const {
-  return "block " + std::to_string(block_linear_) + " made more than " + std::to_string(max_ops_) +
-         " kernel operations (memory accesses, shuffles, atomics) in one launch (the work budget; --time-limit raises "
-         "it); is a loop endless? T" + std::to_string(thread) + " was at " + last_line;
+BudgetFacts BlockRunner::budget_facts(int barriers_passed) const {
+  return {block_linear_, barriers_passed, static_cast<double>(now_ns() - started_ns_) / 1e9, budget_->seconds, max_ops_};
 }
 
 BlockRunner::BudgetStop BlockRunner::budget_stop(int thread, LineId line, uintptr_t pc) const {
-  if (budget_->cancelled()) return {SimErrorKind::Cancelled, cancelled_message()};
-  const int64_t now = now_ns();
+  if (budget_->cancelled()) return {SimErrorKind::Cancelled, describe_cancelled(block_linear_, step_)};
+  const BudgetFacts facts = budget_facts(step_);
   const std::string where = last_line_of(thread, line, pc);
-  if (operations() > max_ops_) return {SimErrorKind::StepBudget, too_many_operations_message(thread, where)};
-  return {SimErrorKind::TimeBudget, runaway_message(thread, where, now)};
+  if (operations() > max_ops_) return {SimErrorKind::StepBudget, describe_too_many_operations(facts, thread, where)};
+  return {SimErrorKind::TimeBudget, describe_runaway(facts, thread, where)};
 }
 
 bool BlockRunner::over_budget_at_barrier(LineId line) {
   if (budget_->cancelled()) {
-    fail(SimErrorKind::Cancelled, cancelled_message(), {});
+    fail(SimErrorKind::Cancelled, describe_cancelled(block_linear_, step_), {});
     return true;
   }
   const bool out_of_steps = step_ + 1 >= max_steps_;
   if (!out_of_steps && now_ns() <= deadline_ns_) return false;
-  std::ostringstream why;
-  why << "block " << block_linear_ << " passed " << step_ + 1 << " barriers ";
-  if (out_of_steps) why << "in one launch (the step budget)";
-  else why << "and is still running after " << format_seconds(static_cast<double>(now_ns() - started_ns_) / 1e9)
-           << " (the time budget is " << format_seconds(budget_->seconds) << " a block)";
-  why << "; is the loop around " << LineTable::describe(line) << " endless? (--time-limit raises the budget)";
-  fail(out_of_steps ? SimErrorKind::StepBudget : SimErrorKind::TimeBudget, why.str(), {line});
+  fail(out_of_steps ? SimErrorKind::StepBudget : SimErrorKind::TimeBudget,
+       describe_endless_barrier_loop(budget_facts(step_ + 1), out_of_steps, LineTable::describe(line)), {line});
   return true;
 }
 
@@ -861,7 +690,7 @@ void BlockRunner::fail(SimErrorKind kind, std::string message, std::vector<LineI
 
 void BlockRunner::fail_in_thread(SimErrorKind kind, std::string message, std::vector<LineId> lines) {
   fail(kind, std::move(message), std::move(lines));
-  cur_->fault_landing = nullptr;  // the unwinding below is the runtime's, not the kernel's: no preemption
+  cur_->guard.fault_landing = nullptr;  // the unwinding below is the runtime's, not the kernel's: no preemption
   throw KernelAbort{};
 }
 

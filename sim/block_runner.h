@@ -11,10 +11,12 @@
 //              the block's global writes are undone and it runs again Scheduled.
 //
 // The runner owns the fibers and hands the CPU between them; the units it drives each own one
-// concern: Scheduler (who runs next), ShadowChecker (the race detector and its reports), WarpUnit
-// (shuffles and __syncwarp), SharedCarving (the block's shared arrays), BlockClaims (parallel
-// launches). The hot paths (load/store) are inline: the always-on observers (per-thread counters
-// and the shadow memory) are updated right here; optional observers see every event.
+// concern: Scheduler (who runs next), MemoryAccess (an access's value path and its checks),
+// ShadowChecker (the race detector and its reports), WarpUnit (shuffles, votes, __syncwarp),
+// SharedCarving (the block's shared arrays), BlockClaims (parallel launches). The fast paths of
+// load/store are inline: the always-on observers (per-thread counters and the shadow memory) are
+// updated right here; everything else goes through MemoryAccess, and optional observers see every
+// event.
 #pragma once
 
 #include <array>
@@ -34,10 +36,13 @@
 #include "sim/block_claims.h"
 #include "sim/context_switch.h"
 #include "sim/counters.h"
+#include "sim/event_observer.h"
 #include "sim/events.h"
 #include "sim/hazards.h"
+#include "sim/kernel_entry.h"
 #include "sim/limits.h"
 #include "sim/memory.h"
+#include "sim/memory_access.h"
 #include "sim/run_budget.h"
 #include "sim/schedule.h"
 #include "sim/scheduler.h"
@@ -51,26 +56,19 @@
 
 namespace syncscope::sim {
 
-class Simulator;
-class SimCtx;
 class BlockRunner;
+struct LaunchState;
+struct BudgetFacts;  // sim/describe.h
 
-// Sees every event of the blocks it is attached to, in schedule order.
-class EventObserver {
+// What a block run needs of the simulation it belongs to (sim/simulator.h is one).
+class BlockHost {
  public:
-  virtual ~EventObserver() = default;
-  virtual void on_event(const Event& e) = 0;
-  // The block passed a barrier (barrier == line) or finished (barrier == kNoLine); the first
-  // `count` entries of `shared` are the block's shared arrays as they are now.
-  virtual void on_step_end(LineId barrier, const std::deque<ArrayStore>& shared, int count) = 0;
-  // The kernel's caption for the current step (its first in the step).
-  virtual void on_caption(const std::string& text) { (void)text; }
-};
+  virtual const RunBudget& budget() const = 0;
+  // The trace's id for shared array `slot` of a launch (the same for every block of the launch).
+  virtual int shared_array_id(LaunchState& launch, int slot, const ArrayStore& a) = 0;
 
-// One 32-bit cell's content as it travels between a kernel and the runner.
-struct CellValue {
-  uint32_t bits = 0;
-  bool poison = false;
+ protected:
+  ~BlockHost() = default;
 };
 
 // The runner whose SIMT lane is executing kernel code on this OS thread right now, else nullptr.
@@ -89,11 +87,11 @@ struct LaunchState {
   Dim3 grid, block;
   int shared_bytes = 0;
   uint32_t first_interval = 0;  // intervals at or after this belong to this launch
-  void (*kernel)(void* closure, SimCtx& c) = nullptr;
+  KernelEntry kernel = nullptr;
   void* closure = nullptr;
   // The same kernel instantiated with SimtCtx in an instrumented translation unit (sim/simt.h), or
   // nullptr when none was built: lockstep then aligns lanes by their count of operations.
-  void (*simt_kernel)(void* closure, SimCtx& c) = nullptr;
+  KernelEntry simt_kernel = nullptr;
   std::vector<int> shared_array_ids;  // trace ids of this launch's shared arrays, by allocation order
 };
 
@@ -113,7 +111,7 @@ class BlockRunner {
   BlockRunner(const BlockRunner&) = delete;
   BlockRunner& operator=(const BlockRunner&) = delete;
 
-  Outcome run(Simulator& sim, LaunchState& launch, int block_linear, Mode mode, const Schedule& schedule,
+  Outcome run(BlockHost& host, LaunchState& launch, int block_linear, Mode mode, const Schedule& schedule,
               std::vector<EventObserver*> observers);
 
   // Runners (and their fibers' stacks) outlive simulations: the app re-simulates on every change.
@@ -127,7 +125,7 @@ class BlockRunner {
   int steps_taken() const { return step_ + 1; }
   const HazardLog& hazards() const { return shadow_.hazards(); }
   const std::optional<SimError>& error() const { return error_; }
-  void undo_global_writes();
+  void undo_global_writes() { memory_.undo_global_writes(); }
 
   // While set, every global access claims its cell for this block (sim/block_claims.h); a conflict
   // means the launch must roll back and run its blocks in order.
@@ -242,12 +240,6 @@ class BlockRunner {
  private:
   // An atomic's read-modify-write, without the lockstep park before it or the switch after it.
   CellValue atomic_in_place(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare, LineId line);
-  struct UndoEntry {
-    ArrayStore* array;
-    int index;
-    uint32_t bits;
-    uint8_t poison;
-  };
 
   // Every kernel operation counts towards the block's budget (sim/run_budget.h); every
   // kCheckEvery-th looks at the clock and the cancel flag.
@@ -265,10 +257,8 @@ class BlockRunner {
   uint64_t operations() const { return ops_ - ops_skipped_; }
   // Cancelled, out of time or out of steps at a barrier release; true when the block failed.
   bool over_budget_at_barrier(LineId line);
-  // "T5 of block 0 is still running after 2 s without reaching a barrier; last line executed: x.h:42"
-  std::string runaway_message(int thread, const std::string& last_line, int64_t stopped_ns) const;
-  std::string cancelled_message() const;
-  std::string too_many_operations_message(int thread, const std::string& last_line) const;
+  // The budget's facts for its messages (sim/describe.h), now.
+  BudgetFacts budget_facts(int barriers_passed) const;
   // Why the budget stops the block, with `thread` at `line` (or, without one, at `pc`: an
   // interrupted instruction); the place is looked up only when the message names it.
   struct BudgetStop {
@@ -281,21 +271,8 @@ class BlockRunner {
   std::string last_line_of(int t, LineId line, uintptr_t pc) const;
   template <class F>
   decltype(auto) outside_kernel(F&& work);
-  // A write's claim on a global cell during a parallel launch (sim/block_claims.h); true when the
-  // launch runs in parallel.
-  bool claim_for_write(ArrayStore& a, int index);
   // The current simulated thread is in the simulator's own code until this goes out of scope.
-  RuntimeSection in_runtime() { return RuntimeSection(cur_ ? &cur_->runtime_depth : nullptr); }
-  // Runs a shadow check on the cell's shadow, or on a relaxed copy of it for a global cell during a
-  // parallel attempt, where another block may be at the same cell (sim/block_claims.h).
-  template <class Check>
-  void with_shadow(ArrayStore& a, int index, bool parallel, Check&& check) {
-    if (!parallel || a.space == MemSpace::Shared) return check(a.shadow[index]);
-    const CellShadow was = RelaxedCell::load_shadow(a.shadow[index]);
-    CellShadow now = was;
-    check(now);
-    RelaxedCell::store_shadow(a.shadow[index], was, now);
-  }
+  RuntimeSection in_runtime() { return RuntimeSection(cur_ ? &cur_->guard.runtime_depth : nullptr); }
   [[noreturn]] void fail_in_thread(SimErrorKind kind, std::string message, std::vector<LineId> lines);
   void fail(SimErrorKind kind, std::string message, std::vector<LineId> lines);
 
@@ -328,6 +305,7 @@ class BlockRunner {
     void* to = to_thread ? to_thread->context : scheduler_context_;
     current_ = target;
     cur_ = to_thread;
+    running_guard_ = to_thread ? &to_thread->guard : nullptr;
     tls_running_thread_counters = to_thread ? &to_thread->counters : nullptr;
 #if defined(SYNCSCOPE_ASAN_FIBERS) || defined(SYNCSCOPE_TSAN_FIBERS)
     void* saved = nullptr;
@@ -366,9 +344,8 @@ class BlockRunner {
   void end_step(LineId barrier);
   void make_runnable(int t);
   void abandon_fibers();
-  std::string describe_threads(const std::vector<int>& threads) const;
 
-  Simulator* sim_ = nullptr;
+  BlockHost* host_ = nullptr;
   LaunchState* launch_ = nullptr;
   int block_linear_ = 0;
   Dim3 block_idx_;
@@ -379,7 +356,6 @@ class BlockRunner {
   bool simt_ = false;                // lockstep: lanes park before each operation (pick_simt)
   bool recording_ = false;       // observers attached
   bool fast_accesses_ = false;   // neither recording nor switching at every access
-  bool keep_undo_log_ = false;
   std::vector<EventObserver*> observers_;
 
   std::vector<SimThread> threads_;  // never reallocated: suspended fibers refer to their SimThread
@@ -388,10 +364,12 @@ class BlockRunner {
   WarpUnit warps_;
   SharedCarving shared_;
   BlockClaims claims_;
+  MemoryAccess memory_{shadow_, claims_};  // declared after the checkers it holds
   void* scheduler_context_ = nullptr;  // the scheduler's context while a simulated thread runs
   FiberIdentity scheduler_fiber_;      // its stack, for the sanitizers (sim/context_switch.h)
   int current_ = kScheduler;
   SimThread* cur_ = nullptr;  // threads_[current_]
+  GuardedFiber* running_guard_ = nullptr;  // cur_'s, for the fault guard's handlers (tls_running_fiber)
   int running_ = 0;  // threads not yet exited
   int at_barrier_ = 0;  // threads waiting at a barrier in this step
   LineId barrier_line_ = kNoLine;  // where the first of them waits
@@ -401,7 +379,6 @@ class BlockRunner {
   bool failed_ = false;
   bool order_sensitive_ = false;
   std::optional<SimError> error_;
-  std::vector<UndoEntry> undo_;
   // the budget (sim/run_budget.h)
   const RunBudget* budget_ = nullptr;
   uint64_t ops_ = 0;  // kernel operations of this block run, plus ops_skipped_

@@ -213,4 +213,81 @@ std::string format_seconds(double seconds) {
   return text;
 }
 
+std::string describe_mask_violation(WarpOp op, const std::string& line, int thread, uint32_t mask, MaskProblem problem,
+                                    int other, int lanes) {
+  char hex[16];
+  std::snprintf(hex, sizeof hex, "0x%08x", mask);
+  const std::string call = warp_op_name(op) + " at " + line + " (T" + std::to_string(thread) + ") has mask " + hex;
+  switch (problem) {
+    case MaskProblem::CallerNotInMask:
+      return call + ", which does not name its own lane " + std::to_string(thread % kWarpSize) +
+             "; a lane calls a *_sync operation only with a mask that includes itself";
+    case MaskProblem::LaneNotInBlock:
+      return call + ", which names lane " + std::to_string(other) + " of warp " +
+             std::to_string(thread / kWarpSize) + ", but the block's warp has only " + std::to_string(lanes) + " lanes";
+    case MaskProblem::LaneExited:
+    case MaskProblem::LaneElsewhere:
+      return call + ", which names T" + std::to_string(other) + ", but T" + std::to_string(other) +
+             " already exited: every lane in the mask must take part";
+  }
+  return call;
+}
+
+std::string describe_bad_width(WarpOp op, const std::string& line, int width) {
+  return warp_op_name(op) + " at " + line + ": width " + std::to_string(width) + " must be a power of two from 1 to 32";
+}
+
+std::string elements_differ(long count, size_t of) {
+  std::string text = std::to_string(count);
+  if (of) text += " of " + std::to_string(of) + " elements";
+  else text += count == 1 ? " element" : " elements";
+  // "1 of 8 elements differs": the verb agrees with the one, not with the eight.
+  return text + (count == 1 ? " differs" : " differ");
+}
+
+std::string describe_threads(const std::vector<int>& threads) {
+  std::ostringstream out;
+  for (size_t i = 0; i < threads.size();) {
+    size_t j = i;
+    while (j + 1 < threads.size() && threads[j + 1] == threads[j] + 1) ++j;
+    if (i) out << ", ";
+    out << 'T' << threads[i];
+    if (j > i) out << "-T" << threads[j];
+    i = j + 1;
+  }
+  return out.str();
+}
+
+std::string describe_runaway(const BudgetFacts& f, int thread, const std::string& last_line) {
+  const int passed = f.barriers_passed;
+  std::ostringstream text;
+  text << "T" << thread << " of block " << f.block << " is still running after " << format_seconds(f.seconds)
+       << (passed == 0 ? std::string(" without reaching a barrier")
+                       : " without reaching its next barrier (it passed " + std::to_string(passed) +
+                             (passed == 1 ? " barrier)" : " barriers)"))
+       << "; last line executed: " << last_line << " (the time budget is " << format_seconds(f.budget_seconds)
+       << " a block; --time-limit raises it)";
+  return text.str();
+}
+
+std::string describe_too_many_operations(const BudgetFacts& f, int thread, const std::string& last_line) {
+  return "block " + std::to_string(f.block) + " made more than " + std::to_string(f.max_operations) +
+         " kernel operations (memory accesses, shuffles, atomics) in one launch (the work budget; --time-limit raises "
+         "it); is a loop endless? T" + std::to_string(thread) + " was at " + last_line;
+}
+
+std::string describe_endless_barrier_loop(const BudgetFacts& f, bool out_of_steps, const std::string& loop_line) {
+  std::ostringstream why;
+  why << "block " << f.block << " passed " << f.barriers_passed << " barriers ";
+  if (out_of_steps) why << "in one launch (the step budget)";
+  else why << "and is still running after " << format_seconds(f.seconds) << " (the time budget is "
+           << format_seconds(f.budget_seconds) << " a block)";
+  why << "; is the loop around " << loop_line << " endless? (--time-limit raises the budget)";
+  return why.str();
+}
+
+std::string describe_cancelled(int block, int step) {
+  return "the simulation was cancelled (block " + std::to_string(block) + ", step " + std::to_string(step) + ")";
+}
+
 }  // namespace syncscope::sim

@@ -46,4 +46,35 @@ struct Diagnosis {
 };
 std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups);
 
+// A *_sync call whose mask cannot work: "shfl_down_sync at x.h:12 (T3) has mask 0x0000fff0, which
+// does not name its own lane 3; ...". `other`: the thread the mask names wrongly; `lanes`: how many
+// lanes the caller's warp has.
+std::string describe_mask_violation(WarpOp op, const std::string& line, int thread, uint32_t mask, MaskProblem problem,
+                                    int other, int lanes);
+// A shuffle's width that is not a power of two from 1 to 32.
+std::string describe_bad_width(WarpOp op, const std::string& line, int width);
+
+// "1 element differs", "3 of 8 elements differ": a count of differing elements, the verb agreeing
+// (`of` 0: without the total).
+std::string elements_differ(long count, size_t of = 0);
+
+// "T0-T3, T5": threads as ranges.
+std::string describe_threads(const std::vector<int>& threads);
+
+// Why the run's budget (sim/run_budget.h) stopped a block: the one wording of runaway messages.
+struct BudgetFacts {
+  int block = 0;
+  int barriers_passed = 0;     // by the block so far
+  double seconds = 0;          // how long the block had run
+  double budget_seconds = 0;   // a block's time budget
+  uint64_t max_operations = 0; // a block's work budget
+};
+// "T5 of block 0 is still running after 2 s without reaching a barrier; last line executed: x.h:42 (...)"
+std::string describe_runaway(const BudgetFacts& f, int thread, const std::string& last_line);
+// "block 0 made more than N kernel operations ... T5 was at x.h:42"
+std::string describe_too_many_operations(const BudgetFacts& f, int thread, const std::string& last_line);
+// "block 0 passed 100000 barriers in one launch (the step budget); is the loop around x.h:40 endless? ..."
+std::string describe_endless_barrier_loop(const BudgetFacts& f, bool out_of_steps, const std::string& loop_line);
+std::string describe_cancelled(int block, int step);
+
 }  // namespace syncscope::sim

@@ -8,17 +8,18 @@
 #include <mutex>
 #include <vector>
 
-#include "sim/sim_thread.h"
-#include "sim/watchdog.h"
 
 namespace syncscope::sim {
 namespace {
 
 std::atomic<bool> enabled{false};
+// The watchdog's signal and its test, as it installed them (install_preemption_handler).
+std::atomic<int> preemption_signal{0};
+std::atomic<bool (*)()> preemption_requested{nullptr};
 constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 
 void on_fault(int sig, siginfo_t* info, void*) {
-  SimThread* const running = tls_running_fiber ? *tls_running_fiber : nullptr;
+  GuardedFiber* const running = tls_running_fiber ? *tls_running_fiber : nullptr;
   FaultLanding* landing = running ? running->fault_landing : nullptr;
   if (!landing) {  // not in a guarded kernel: what the signal would have done
     signal(sig, SIG_DFL);
@@ -50,14 +51,14 @@ Interrupted interrupted_at(void* context) {
 // thread to, a guarded kernel is running, and the interrupted code runs on that fiber's own stack
 // (not halfway through a switch to it).
 void on_preempt(int sig, siginfo_t*, void* context) {
-  const WatchedRunner* watched = tls_watched_runner;
-  if (!watched || !watched->preempt_requested()) return;
-  SimThread* const running = tls_running_fiber ? *tls_running_fiber : nullptr;
+  bool (*requested)() = preemption_requested.load(std::memory_order_relaxed);
+  if (!requested || !requested()) return;
+  GuardedFiber* const running = tls_running_fiber ? *tls_running_fiber : nullptr;
   FaultLanding* landing = running ? running->fault_landing : nullptr;
   if (!landing || running->runtime_depth > 0) return;
   const Interrupted at = interrupted_at(context);
-  const auto top = reinterpret_cast<uintptr_t>(running->stack.sp);
-  if (at.sp > top || at.sp < top - running->stack.size) return;
+  const uintptr_t top = running->stack_top;
+  if (at.sp > top || at.sp < top - running->stack_size) return;
   running->fault_landing = nullptr;
   landing->signal = sig;
   landing->address = reinterpret_cast<const void*>(at.pc);
@@ -66,12 +67,14 @@ void on_preempt(int sig, siginfo_t*, void* context) {
 
 }  // namespace
 
-void install_preemption_handler() {
+void install_preemption_handler(int sig, bool (*requested)()) {
+  preemption_requested = requested;
+  preemption_signal = sig;
   struct sigaction action {};
   action.sa_sigaction = on_preempt;
   action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER | SA_RESTART;  // SA_NODEFER: see enable_fault_guard
   sigemptyset(&action.sa_mask);
-  sigaction(watchdog_signal(), &action, nullptr);
+  sigaction(sig, &action, nullptr);
 }
 
 void enable_fault_guard() {
@@ -107,7 +110,12 @@ void prepare_fault_stack() {
   sigaltstack(&alternate, nullptr);
 }
 
-bool preempted(const FaultLanding& landing) { return landing.signal == watchdog_signal(); }
+bool preempted(const FaultLanding& landing) { return landing.signal != 0 && landing.signal == preemption_signal.load(); }
+
+void set_preempted(FaultLanding& landing, const void* address) {
+  landing.signal = preemption_signal.load();
+  landing.address = address;
+}
 
 std::string describe_fault(const FaultLanding& landing) {
   const char* name = landing.signal == SIGSEGV ? "SIGSEGV (invalid memory access"
@@ -120,7 +128,7 @@ std::string describe_fault(const FaultLanding& landing) {
 }
 
 int* running_fiber_runtime_depth() {
-  SimThread* const running = tls_running_fiber ? *tls_running_fiber : nullptr;
+  GuardedFiber* const running = tls_running_fiber ? *tls_running_fiber : nullptr;
   return running ? &running->runtime_depth : nullptr;
 }
 

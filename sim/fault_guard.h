@@ -20,10 +20,17 @@ struct FaultLanding {
   const void* address = nullptr;
 };
 
-struct SimThread;
-// The block runner's "thread running now" (nullptr: its scheduler) on this OS thread, set once per
-// block run: the handler finds the running fiber's landing through it, so thread switches pay nothing.
-inline thread_local SimThread* const* tls_running_fiber = nullptr;
+// What the handlers need of a simulated thread's fiber (sim/sim_thread.h holds one per thread).
+struct GuardedFiber {
+  FaultLanding* fault_landing = nullptr;  // while its kernel runs, where a fault returns to
+  int runtime_depth = 0;                  // inside the simulator's own code: no preemption (RuntimeSection)
+  uintptr_t stack_top = 0;                // its stack: [stack_top - stack_size, stack_top)
+  size_t stack_size = 0;
+};
+
+// The block runner's "fiber running now" (nullptr: its scheduler) on this OS thread, set once per
+// block run: the handler finds the running fiber's landing through it.
+inline thread_local GuardedFiber* const* tls_running_fiber = nullptr;
 
 // While a simulated thread is inside the simulator's own code (the API's out-of-line parts, the line
 // table), the watchdog's preemption waits: that code may hold a lock or be halfway through an
@@ -52,11 +59,14 @@ int* running_fiber_runtime_depth();
 
 void enable_fault_guard();
 // The watchdog's signal leaves a guarded kernel the same way (sim/watchdog.h); the watchdog
-// installs it before it sends one.
-void install_preemption_handler();
+// installs it before it sends one, with its test of whether it asked this OS thread to leave.
+void install_preemption_handler(int signal, bool (*requested)());
 // The landing was reached by the watchdog's preemption, not a fault; `address` is the kernel's
 // instruction it interrupted.
 bool preempted(const FaultLanding& landing);
+// Leaves the running kernel through its landing as a preemption would, at `address` (for a thread
+// the runtime itself found over its budget).
+void set_preempted(FaultLanding& landing, const void* address);
 bool fault_guard_enabled();
 // An alternate signal stack for this OS thread (once), so a fiber's stack overflow can be caught.
 void prepare_fault_stack();

@@ -45,14 +45,16 @@ template <class Ctx, class Access, class T, class Kernel, class... Args>
 }
 
 template <class T, class Kernel, class... Args>
-void run_plain(void* closure, SimCtx& c) {
+void run_plain(void* closure, BlockRunner& runner, int thread) {
+  SimCtx c(runner, thread);
   run_closure<SimCtx, PlainAccess, T, Kernel, Args...>(closure, c);
 }
 
 // Flattened: the whole kernel is one function, so the addresses of its basic blocks follow the
 // source and compare as program positions.
 template <class T, class Kernel, class... Args>
-[[gnu::flatten]] void run_simt(void* closure, SimCtx& c) {
+[[gnu::flatten]] void run_simt(void* closure, BlockRunner& runner, int thread) {
+  SimtCtx c(runner, thread);
   run_closure<SimtCtx, SimtAccess, T, Kernel, Args...>(closure, c);
 }
 

@@ -30,8 +30,7 @@ struct SimThread {
   uintptr_t simt_pc = 0;
   uint32_t simt_op = 0;
   void* tsan_fiber = nullptr;  // ThreadSanitizer builds only (sim/context_switch.h)
-  FaultLanding* fault_landing = nullptr;  // while its kernel runs, where a fault returns to (sim/fault_guard.h)
-  int runtime_depth = 0;                  // inside the simulator's own code: no preemption (RuntimeSection)
+  GuardedFiber guard;  // its landing for faults and preemption, and its stack (sim/fault_guard.h)
 };
 
 }  // namespace syncscope::sim

@@ -12,10 +12,9 @@
 
 #include <typeinfo>
 
-namespace syncscope::sim {
+#include "sim/kernel_entry.h"
 
-class SimCtx;
-using KernelEntry = void (*)(void* closure, SimCtx& c);
+namespace syncscope::sim {
 
 void register_simt_twin(const std::type_info& closure, KernelEntry entry);
 KernelEntry find_simt_twin(const std::type_info& closure);  // nullptr when none was built

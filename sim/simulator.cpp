@@ -4,7 +4,6 @@
 #include <mutex>
 #include <thread>
 
-#include "sim/sim_ctx.h"
 #include "sim/trace_recorder.h"
 
 namespace syncscope::sim {
@@ -260,14 +259,14 @@ void Simulator::launch(std::string label, Dim3 grid, Dim3 block, int shared_byte
   ls.kernel = kernel;
   ls.closure = closure;
   ls.simt_kernel = simt_kernel;
-  ls.first_interval = next_interval();
+  ls.first_interval = ArrayPool::next_interval();
 
   const std::vector<int> detailed = detailed_blocks(grid.count());
   lt.blocks.resize(detailed.size());
   BlockTotals totals;
   if (!try_in_parallel(ls, lt, detailed, totals)) {
     // Shadow stamps of an abandoned parallel attempt must not look like this launch's accesses.
-    ls.first_interval = next_interval();
+    ls.first_interval = ArrayPool::next_interval();
     totals = BlockTotals{};
     lt.blocks.assign(detailed.size(), BlockTrace{});
     run_in_order(ls, lt, detailed, totals);

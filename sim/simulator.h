@@ -41,7 +41,7 @@ struct SimOptions {
   RunBudget budget;
 };
 
-class Simulator {
+class Simulator final : public BlockHost {
  public:
   explicit Simulator(SimOptions options);
   ~Simulator();
@@ -67,10 +67,10 @@ class Simulator {
   int parallel_launches() const { return parallel_launches_; }
   int rolled_back_launches() const { return rolled_back_launches_; }
 
-  // --- for BlockRunner ---
-  uint32_t next_interval() { return ArrayPool::next_interval(); }
+  // --- for BlockRunner (BlockHost) ---
+  const RunBudget& budget() const override { return options_.budget; }
+  int shared_array_id(LaunchState& launch, int slot, const ArrayStore& a) override;
   void record_error(SimError e);
-  int shared_array_id(LaunchState& launch, int slot, const ArrayStore& a);
 
  private:
   // What the blocks of a launch add up to; one per worker during a parallel attempt.

@@ -2,7 +2,7 @@
 // snapshot of every shared array at each step's end.
 #pragma once
 
-#include "sim/block_runner.h"
+#include "sim/event_observer.h"
 #include "sim/trace.h"
 
 namespace syncscope::sim {

@@ -10,11 +10,14 @@
 #pragma once
 
 #include <algorithm>
+#include <bit>
 #include <cstdint>
+#include <optional>
 #include <vector>
 
 #include "contract/kernel_api.h"
 #include "sim/events.h"
+#include "sim/hazards.h"
 #include "sim/limits.h"
 #include "sim/source_lines.h"
 
@@ -67,6 +70,22 @@ class WarpUnit {
   const LaneResult& result(int thread) const { return results_[thread]; }
   int first_lane(int warp) const { return warp * kWarpSize; }
   int lanes(int warp) const { return std::min(kWarpSize, threads_per_block_ - warp * kWarpSize); }
+  // A masked call's mask must name the calling lane and only lanes that can still arrive: the first
+  // problem of thread `t`'s mask, with the thread it names (-1: the caller itself; LaneNotInBlock:
+  // the lane of the warp, which no thread of the block is).
+  struct MaskViolation {
+    MaskProblem problem;
+    int thread = -1;
+  };
+  std::optional<MaskViolation> check_mask(int t, uint32_t mask) const {
+    const int w = t / kWarpSize;
+    if (!(mask & (1u << (t % kWarpSize)))) return MaskViolation{MaskProblem::CallerNotInMask, -1};
+    if (const uint32_t absent = mask & ~full_mask(w))
+      return MaskViolation{MaskProblem::LaneNotInBlock, std::countr_zero(absent)};
+    if (const uint32_t gone = mask & exited_mask(w))
+      return MaskViolation{MaskProblem::LaneExited, w * kWarpSize + std::countr_zero(gone)};
+    return std::nullopt;
+  }
   // The operation lane `thread` waits at: its mask, who arrived, and whether the mask was explicit.
   struct Waiting {
     uint32_t mask = 0;

@@ -46,7 +46,10 @@ class Watchdog {
   static constexpr auto kIdleScanEvery = std::chrono::milliseconds(100);
 
   Watchdog() {
-    install_preemption_handler();
+    install_preemption_handler(watchdog_signal(), [] {
+      const WatchedRunner* watched = tls_watched_runner;
+      return watched && watched->preempt_requested();
+    });
     std::thread([this] { loop(); }).detach();
   }
 

@@ -8,7 +8,8 @@
 #include <vector>
 
 #include "core/cuda/cuda_runtime.cuh"
-#include "core/cuda/gpu_runner.h"
+#include "core/cuda/gpu_run.h"
+#include "kernels/algorithm.h"
 
 namespace syncscope::cuda {
 

@@ -1,0 +1,124 @@
+#include "sim/memory_access.h"
+
+#include <cmath>
+
+namespace syncscope::sim {
+namespace {
+
+// What an atomic stores, computed on the cell's bits the way the GPU's atom instruction does.
+uint32_t atomic_result(DType dtype, AtomicOp op, uint32_t old, uint32_t operand, uint32_t compare) {
+  const bool is_float = dtype == DType::Float32;
+  switch (op) {
+    case AtomicOp::Add:
+      if (is_float) {
+        // atom.add.f32 rounds to nearest even and flushes subnormal inputs and results to
+        // sign-preserving zero (PTX ISA).
+        auto flush = [](float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; };
+        return to_bits(flush(flush(from_bits<float>(old)) + flush(from_bits<float>(operand))));
+      }
+      return old + operand;
+    case AtomicOp::Min:
+    case AtomicOp::Max: {
+      // Floats have no atomicMin/Max on the GPU: DeviceCtx runs a CAS loop with these comparisons.
+      const bool take = is_float ? (op == AtomicOp::Min ? from_bits<float>(operand) < from_bits<float>(old)
+                                                        : from_bits<float>(operand) > from_bits<float>(old))
+                                 : (op == AtomicOp::Min ? from_bits<int32_t>(operand) < from_bits<int32_t>(old)
+                                                        : from_bits<int32_t>(operand) > from_bits<int32_t>(old));
+      return take ? operand : old;
+    }
+    case AtomicOp::Exch: return operand;
+    case AtomicOp::Cas: return old == compare ? operand : old;  // bit for bit, as atomicCAS compares
+    case AtomicOp::None: break;
+  }
+  return old;
+}
+
+}  // namespace
+
+void MemoryAccess::undo_global_writes() {
+  for (auto it = undo_.rbegin(); it != undo_.rend(); ++it) {
+    it->array->bits[it->index] = it->bits;
+    it->array->poison[it->index] = it->poison;
+  }
+  undo_.clear();
+}
+
+bool MemoryAccess::claim_for_write(ArrayStore& a, int index) {
+  const bool parallel = claims_.active();
+  if (a.space == MemSpace::Global && parallel) {
+    claims_.back_up_chunk(a, index);
+    claims_.claim(a, index, block_linear_, true);
+  }
+  return parallel;
+}
+
+CellAccess MemoryAccess::read(ArrayStore& a, int index, int thread, LineId line) {
+  CellAccess r;
+  if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
+    r.flags = kOutOfBounds | kValuePoison;
+    shadow_.out_of_bounds(a, index, thread, line, false);
+    return r;
+  }
+  const bool parallel = claims_.active();
+  if (a.space == MemSpace::Global && parallel) claims_.claim(a, index, block_linear_, false);
+  const auto [bits, poison] = RelaxedCell::read(a, index, parallel);
+  r.bits = bits;
+  if (poison) [[unlikely]] {
+    r.flags |= kValuePoison;
+    if (poison == kNeverWritten) shadow_.uninitialized_read(a, index, thread, line);
+  }
+  with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_read(a, index, s, thread, line, r.flags); });
+  return r;
+}
+
+CellAccess MemoryAccess::write(ArrayStore& a, int index, CellValue v, int thread, LineId line) {
+  CellAccess r;
+  r.flags = v.poison ? kValuePoison : 0;
+  r.bits = v.bits;
+  if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
+    r.flags |= kOutOfBounds;
+    shadow_.out_of_bounds(a, index, thread, line, true);
+    return r;
+  }
+  const bool parallel = claim_for_write(a, index);
+  const auto [old_bits, old_poison] = RelaxedCell::read(a, index, parallel);
+  r.old = old_bits;
+  r.old_poison = old_poison != 0;
+  if (old_poison) r.flags |= kOldPoison;
+  with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_write(a, index, s, thread, line, r.flags); });
+  remember_for_undo(a, index, old_bits, old_poison);
+  RelaxedCell::write(a, index, {v.bits, static_cast<uint8_t>(v.poison ? kDerivedFromPoison : 0)}, parallel);
+  return r;
+}
+
+CellAccess MemoryAccess::atomic(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare,
+                                int thread, LineId line) {
+  CellAccess r;
+  r.flags = kAtomic;
+  r.old_poison = true;
+  if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
+    r.flags |= kOutOfBounds | kValuePoison;
+    shadow_.out_of_bounds(a, index, thread, line, true);
+    return r;
+  }
+  const bool parallel = claim_for_write(a, index);
+  const auto [old_bits, old_poison_byte] = RelaxedCell::read(a, index, parallel);
+  r.old = old_bits;
+  r.old_poison = old_poison_byte != 0;
+  if (r.old_poison) {
+    r.flags |= kOldPoison;
+    // An exchange stores a value that does not depend on the old one: filling a cell nothing
+    // wrote yet is how a block publishes (the old value it returns is still shown as ?).
+    if (old_poison_byte == kNeverWritten && op != AtomicOp::Exch) shadow_.uninitialized_read(a, index, thread, line);
+  }
+  with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_atomic(a, index, s, thread, line, r.flags); });
+  remember_for_undo(a, index, old_bits, old_poison_byte);
+  r.bits = atomic_result(a.dtype, op, r.old, operand.bits, compare.bits);
+  bool poison = operand.poison || (op != AtomicOp::Exch && r.old_poison) || (op == AtomicOp::Cas && compare.poison);
+  if (op == AtomicOp::Cas && r.bits == r.old && !compare.poison) poison = r.old_poison;
+  if (poison) r.flags |= kValuePoison;
+  RelaxedCell::write(a, index, {r.bits, static_cast<uint8_t>(poison ? kDerivedFromPoison : 0)}, parallel);
+  return r;
+}
+
+}  // namespace syncscope::sim

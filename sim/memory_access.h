@@ -1,0 +1,81 @@
+// The value path of one access to a cell, by one simulated thread: bounds, the cell's poison, the
+// parallel launch's claims (sim/block_claims.h), the race detector's look at the cell's shadow
+// (sim/shadow_checker.h) and the undo log of a fast run. Its checkers are members, called directly:
+// no virtual call on an access. It knows nothing of fibers, schedules or events; the block runner
+// counts, parks, records and switches around it.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include "contract/kernel_api.h"
+#include "sim/block_claims.h"
+#include "sim/events.h"
+#include "sim/memory.h"
+#include "sim/shadow_checker.h"
+
+namespace syncscope::sim {
+
+// One 32-bit cell's content as it travels between a kernel and the runner.
+struct CellValue {
+  uint32_t bits = 0;
+  bool poison = false;
+};
+
+// What an access saw and did, as its event records it.
+struct CellAccess {
+  uint8_t flags = 0;   // kOutOfBounds, kValuePoison, kOldPoison, kAtomic (sim/events.h)
+  uint32_t old = 0;    // the cell before a write or an atomic
+  uint32_t bits = 0;   // what a read got, or what a write or an atomic stored
+  bool old_poison = false;
+};
+
+class MemoryAccess {
+ public:
+  MemoryAccess(ShadowChecker& shadow, BlockClaims& claims) : shadow_(shadow), claims_(claims) {}
+
+  // A fast run that another schedule may have to redo keeps what each global write overwrote.
+  void start_block(int block_linear, bool keep_undo_log) {
+    block_linear_ = block_linear;
+    keep_undo_log_ = keep_undo_log;
+    undo_.clear();
+  }
+  void undo_global_writes();
+
+  CellAccess read(ArrayStore& a, int index, int thread, LineId line);
+  CellAccess write(ArrayStore& a, int index, CellValue v, int thread, LineId line);
+  // One read-modify-write of the cell, computed on its bits the way the GPU's atom instruction does.
+  CellAccess atomic(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare, int thread,
+                    LineId line);
+
+ private:
+  struct UndoEntry {
+    ArrayStore* array;
+    int index;
+    uint32_t bits;
+    uint8_t poison;
+  };
+  // A write's claim on a global cell during a parallel launch; true when the launch runs in parallel.
+  bool claim_for_write(ArrayStore& a, int index);
+  // Runs a shadow check on the cell's shadow, or on a relaxed copy of it for a global cell during a
+  // parallel attempt, where another block may be at the same cell (sim/block_claims.h).
+  template <class Check>
+  void with_shadow(ArrayStore& a, int index, bool parallel, Check&& check) {
+    if (!parallel || a.space == MemSpace::Shared) return check(a.shadow[index]);
+    const CellShadow was = RelaxedCell::load_shadow(a.shadow[index]);
+    CellShadow now = was;
+    check(now);
+    RelaxedCell::store_shadow(a.shadow[index], was, now);
+  }
+  void remember_for_undo(ArrayStore& a, int index, uint32_t bits, uint8_t poison) {
+    if (keep_undo_log_ && a.space == MemSpace::Global) undo_.push_back({&a, index, bits, poison});
+  }
+
+  ShadowChecker& shadow_;
+  BlockClaims& claims_;
+  int block_linear_ = 0;
+  bool keep_undo_log_ = false;
+  std::vector<UndoEntry> undo_;
+};
+
+}  // namespace syncscope::sim
