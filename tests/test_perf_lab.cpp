@@ -3,6 +3,8 @@
 // match hand counts, and `syncscope perf` reads and writes its JSON and refuses bad options.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <bit>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -65,10 +67,16 @@ TEST(BankConflicts, AtTpb128StrideTwoIsFourWay) {
   EXPECT_EQ(worst[2], 4);  // stride 2: words 0, 4, ..., 124: banks 0, 4, ..., 28, four words each
 }
 
+// "None" must mean accesses without conflict, not no accesses seen: every step of the tree has
+// its warp instructions (degree 1), and the same measurement finds rung 2's conflicts at that TPB.
 TEST(BankConflicts, SequentialAddressingHasNone) {
   for (int tpb : {64, 256, 1024}) {
     const std::vector<int> worst = worst_degree_per_step(lockstep("reduce-3-sequential", tpb, tpb));
-    for (size_t s = 0; s < worst.size(); ++s) EXPECT_LE(worst[s], 1) << "TPB " << tpb << " step " << s;
+    const size_t tree_steps = std::bit_width(static_cast<unsigned>(tpb)) - 1;  // log2(TPB) halvings
+    ASSERT_GE(worst.size(), tree_steps + 1) << "TPB " << tpb;
+    for (size_t s = 0; s <= tree_steps; ++s) EXPECT_EQ(worst[s], 1) << "TPB " << tpb << " step " << s;
+    const std::vector<int> strided = worst_degree_per_step(lockstep("reduce-2-strided-index", tpb, tpb));
+    EXPECT_GT(*std::max_element(strided.begin(), strided.end()), 1) << "TPB " << tpb;
   }
 }
 
@@ -86,7 +94,11 @@ TEST(BankConflicts, ReadersOfOneWordShareIt) {
   // reduce-9's last block: every lane of warp 0 reads warp_sums[lane], and thread 0 alone reads
   // last_block[0] — one word, so never a conflict; a broadcast is not counted as one either.
   const std::vector<int> worst = worst_degree_per_step(lockstep("reduce-9-single-pass", 4096, 256));
+  ASSERT_FALSE(worst.empty());
   for (int d : worst) EXPECT_LE(d, 1);
+  // The broadcasts were seen as accesses (degree 1), not missed (no step without shared accesses
+  // would give 0 and still pass the bound above).
+  EXPECT_EQ(*std::max_element(worst.begin(), worst.end()), 1);
 }
 
 TEST(Divergence, InterleavedDivergesAndSequentialOnlyBelowAWarp) {

@@ -331,7 +331,7 @@ TEST(ResultsModel, SideBySideWithGpuDiff) {
   EXPECT_TRUE(m.rows[5].gpu_differs);
   EXPECT_FALSE(m.rows[4].gpu_differs_from_sim);
   EXPECT_FALSE(m.gpu_ok);
-  EXPECT_EQ(m.gpu_verdict, "GPU ≠ simulator: 1 elements differ; 1 differ from the CPU");
+  EXPECT_EQ(m.gpu_verdict, "GPU ≠ simulator: 1 element differs; 1 differs from the CPU");
   EXPECT_EQ(build_results(*r, nullptr, true, &a.status).gpu_status, "GPU: running…");
 }
 

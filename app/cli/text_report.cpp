@@ -162,7 +162,7 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
   const Comparison& c = r.comparison;
   out << "match: " << (c.match ? "yes" : "no");
   if (c.differing > 0)
-    out << " (" << c.differing << " of " << r.expected.size() << " elements differ: "
+    out << " (" << sim::elements_differ(c.differing, r.expected.size()) << ": "
         << indices_text(c.differing_indices, c.differing) << ")";
   out << "\n";
   if (t.error) out << "error: " << t.error->message << "\n";
@@ -190,7 +190,7 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
           << gpu->run.milliseconds << " ms\n" << std::defaultfloat;
       if (gpu->vs_sim.identical) out << "gpu-vs-sim: identical\n";
       else
-        out << "gpu-vs-sim: " << gpu->vs_sim.differing << " elements differ: "
+        out << "gpu-vs-sim: " << sim::elements_differ(gpu->vs_sim.differing) << ": "
             << indices_text(gpu->vs_sim.differing_indices, gpu->vs_sim.differing) << "\n";
     }
   }

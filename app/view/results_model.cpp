@@ -50,8 +50,7 @@ ResultsModel build_results(const RunResult& run, const GpuAnswer* gpu, bool runn
   const Comparison& c = run.comparison;
   m.sim_ok = c.match;
   m.sim_verdict = c.match ? "simulator = CPU reference"
-                          : "simulator ≠ CPU reference: " + std::to_string(c.differing) + " of " +
-                                std::to_string(run.expected.size()) + " elements differ";
+                          : "simulator ≠ CPU reference: " + sim::elements_differ(c.differing, run.expected.size());
   m.has_gpu_column = shows_gpu(run, gpu);
   if (running) {
     m.gpu_status = "GPU: running…";
@@ -75,8 +74,8 @@ ResultsModel build_results(const RunResult& run, const GpuAnswer* gpu, bool runn
     const int vs_sim = gpu->compared.vs_sim.differing, vs_ref = gpu->compared.vs_reference.differing;
     m.gpu_ok = vs_sim == 0;
     m.gpu_verdict = vs_sim == 0 ? "GPU = simulator, bit for bit"
-                                : "GPU ≠ simulator: " + std::to_string(vs_sim) + " elements differ";
-    m.gpu_verdict += vs_ref == 0 ? "; GPU = CPU reference" : "; " + std::to_string(vs_ref) + " differ from the CPU";
+                                : "GPU ≠ simulator: " + sim::elements_differ(vs_sim);
+    m.gpu_verdict += vs_ref == 0 ? "; GPU = CPU reference" : "; " + std::to_string(vs_ref) + (vs_ref == 1 ? " differs" : " differ") + " from the CPU";
   }
   return m;
 }
