@@ -32,6 +32,12 @@
   X(All, all, all_sync, __all_sync, Vote, _, Bool, "1 when every lane's predicate is true")                           \
   X(ReduceAdd, reduce_add, reduce_add_sync, __reduce_add_sync, Reduce, +, Value,                                      \
     "the sum of every lane's value (whole numbers)")                                                                 \
+  X(ReduceAnd, reduce_and, reduce_and_sync, __reduce_and_sync, Reduce, &, Value,                                      \
+    "the bitwise AND of every lane's value (whole numbers)")                                                         \
+  X(ReduceOr, reduce_or, reduce_or_sync, __reduce_or_sync, Reduce, |, Value,                                          \
+    "the bitwise OR of every lane's value (whole numbers)")                                                          \
+  X(ReduceXor, reduce_xor, reduce_xor_sync, __reduce_xor_sync, Reduce, ^, Value,                                      \
+    "the bitwise XOR of every lane's value (whole numbers)")                                                         \
   X(MatchAny, match_any, match_any_sync, __match_any_sync, Match, _, Mask, "a bit per lane holding the same value as it")
 
 namespace syncscope {

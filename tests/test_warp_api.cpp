@@ -96,6 +96,41 @@ TEST(WarpApi, ReduceAddAndMatchAnyOverTheirMasks) {
   }
 }
 
+// __reduce_and/or/xor_sync over a mask of the odd lanes (lane t holds 3t + 1): each lane of the mask
+// gets the bitwise fold of the mask's values; the even lanes pass their own value through.
+struct BitwiseReductionsOverOddLanes {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    const int t = c.thread_idx().x;
+    const T v = T(x[t]) * T(3) + T(1);
+    if (t % 2 == 1) {
+      const unsigned odd = 0xaaaaaaaau;
+      y[t] = c.reduce_and_sync(odd, v);
+      y[32 + t] = c.reduce_or_sync(odd, v);
+      y[64 + t] = c.reduce_xor_sync(odd, v);
+    } else {
+      y[t] = y[32 + t] = y[64 + t] = v;
+    }
+  }
+};
+
+TEST(WarpApi, BitwiseReductionsFoldEveryLaneOfTheirMask) {
+  int all_and = -1, any_or = 0, odd_xor = 0;
+  for (int l = 1; l < 32; l += 2) all_and &= 3 * l + 1, any_or |= 3 * l + 1, odd_xor ^= 3 * l + 1;
+  for (const char* s : kSchedules) {
+    const KernelRun r =
+        run_kernel<int>(BitwiseReductionsOverOddLanes{}, Dim3{1}, Dim3{32}, 0, iota(32), 96, with_schedule(s));
+    ASSERT_FALSE(r.trace.error) << s << ": " << r.trace.error->message;
+    for (int t = 0; t < 32; ++t) {
+      const bool odd = t % 2 == 1;
+      EXPECT_EQ(r.out[t], odd ? all_and : 3 * t + 1) << s << " lane " << t;
+      EXPECT_EQ(r.out[32 + t], odd ? any_or : 3 * t + 1) << s << " lane " << t;
+      EXPECT_EQ(r.out[64 + t], odd ? odd_xor : 3 * t + 1) << s << " lane " << t;
+    }
+  }
+}
+
 // A sum over a value from uninitialized memory is unknown for every lane.
 struct ReduceOfPoison {
   template <class Ctx, class Array>
