@@ -15,6 +15,7 @@
 #include "app/state/app_state.h"
 #include "app/state/session.h"
 #include "app/ui/theme.h"
+#include "app/view/step_layout.h"
 
 namespace syncscope::gl {
 class OverviewStrips;
@@ -39,8 +40,12 @@ struct FrameGeometry {
   void clear() { *this = FrameGeometry{}; }
 };
 
+// Text as the current window's font measures it (ImGui::CalcTextSize's numbers), for layouts made
+// without a window (app/view/step_layout.h).
+app::TextMetrics text_metrics();
+
 // A label in a box `room` wide: as it is when it fits, else cut to fit with "…" at the end (the
-// full text is on hover where the panel offers it). Records it in `audit`.
+// full text is on hover where the panel offers it; app::fit_text's rule). Records it in `audit`.
 std::string fit_label(const std::string& text, float room, FrameGeometry* audit = nullptr);
 // A line of text in the rest of the row, cut by fit_label's rule, whole on hover; dim: disabled colour.
 struct UiContext;
