@@ -72,7 +72,7 @@ void apply_style(ui::UiContext& ui, const gl::Window& window) {
   ui.theme = ui.state.presenter ? ui::Theme::presenter() : ui::Theme::normal();
   ui.theme.apply_to_imgui();
   if (ui.state.presenter) ImGui::GetStyle().ScaleAllSizes(std::max(1.0f, window.font_size() / 18.0f));
-  ++ui.layout_generation;  // each mode, and each presenter size, has its own arrangement
+  ++ui.arrangement.generation;  // each mode, and each presenter size, has its own arrangement
 }
 
 void set_presenter(ui::UiContext& ui, gl::Window& window, bool on) {
@@ -84,7 +84,7 @@ void set_presenter(ui::UiContext& ui, gl::Window& window, bool on) {
 void draw_frame(ui::UiContext& ui, const std::vector<int>& keys, double* block_view_ms) {
   ui::handle_keys(ui, keys);
   ui::draw_panels(ui);
-  if (block_view_ms) *block_view_ms = ui.panel_ms["Block view"];
+  if (block_view_ms) *block_view_ms = ui.arrangement.draw_ms["Block view"];
 }
 
 int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
@@ -173,7 +173,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   AppState state;
   Session session(state);
   ui::UiContext ui(state, session);
-  ui.focus_start = o.focus;
+  ui.step_view.focus_start = o.focus;
   gl::OverviewStrips overview;
   if (!overview.ok()) err << "syncscope: " << overview.error() << " (overview strips disabled)\n";
   ui.overview = overview.ok() ? &overview : nullptr;
@@ -205,7 +205,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   if (o.gpu_runs > 0) session.run_gpu_outcomes(o.gpu_runs);
   if (o.compare_schedules || o.gpu_runs > 0) {
     session.settle();
-    ui.panel_open["Race lab"] = true;  // presenter mode shows it on demand: it was asked for
+    ui.arrangement.open["Race lab"] = true;  // presenter mode shows it on demand: it was asked for
   }
   if (o.launch || o.step) {
     if (o.launch) state.go_to(state.timeline().index_of(*o.launch, o.step.value_or(0)));
@@ -228,7 +228,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       err << "syncscope: " << bad << "\n";
       return command_line::kExitBadArguments;
     }
-    ui.handout = true;
+    ui.step_view.handout = true;
   }
   std::optional<Handouts> menu_handout;
   struct {
@@ -239,11 +239,11 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   auto end_menu_handout = [&](const std::string& message) {
     ui.message = message;
     menu_handout.reset();
-    ui.handout = false;
+    ui.step_view.handout = false;
     state.go_to(before_handout.position);
     state.set_replay(before_handout.replay);
     if (before_handout.playing) state.toggle_play();
-    if (before_handout.block_view) ui.panel_restore["Block view"] = *before_handout.block_view;
+    if (before_handout.block_view) ui.arrangement.restore["Block view"] = *before_handout.block_view;
   };
   int shown_tpb = 0;
   float styled_font_px = window->font_size();
@@ -262,7 +262,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   int exit_code = command_line::kExitRan;
   std::optional<PlayThrough> play_through;
   if (o.play_through) play_through.emplace(o.width, o.height);
-  while (!window->should_close() && !ui.quit) {
+  while (!window->should_close() && !ui.requests.quit) {
     session.poll();
     if (state.run() && state.run()->config.problem.tpb != shown_tpb) {
       // A new block size opens fitted to the panel: small blocks large, large ones a colour per cell.
@@ -271,18 +271,18 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     }
     // File > Export GIF / sheet / step view: drawn as the command line would, then the view is put
     // back where it was.
-    if (ui.export_handout && !menu_handout && !handouts.wanted()) {
-      menu_handout.emplace(*ui.export_handout);
+    if (ui.requests.export_handout && !menu_handout && !handouts.wanted()) {
+      menu_handout.emplace(*ui.requests.export_handout);
       if (std::string bad = menu_handout->check(state); !bad.empty()) {
         ui.message = bad;
         menu_handout.reset();
       } else {
         before_handout = {state.position(), state.replay(), state.playback().playing, std::nullopt};
-        if (auto it = ui.panel_rects.find("Block view"); it != ui.panel_rects.end()) before_handout.block_view = it->second;
+        if (auto it = ui.arrangement.rects.find("Block view"); it != ui.arrangement.rects.end()) before_handout.block_view = it->second;
         if (state.playback().playing) state.toggle_play();
-        ui.handout = true;
+        ui.step_view.handout = true;
       }
-      ui.export_handout.reset();
+      ui.requests.export_handout.reset();
     }
     Handouts* handout = handouts.wanted() ? &handouts : menu_handout ? &*menu_handout : nullptr;
     // Hand-outs: the step view alone, each frame where the next picture is (after the first few
@@ -329,7 +329,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       state.tick(ImGui::GetIO().DeltaTime);
     }
     double block_view = 0;
-    ui.panel_rects.clear();
+    ui.arrangement.rects.clear();
     ui.geometry.clear();
     if (block_view_only || handout) {
       ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
@@ -340,11 +340,11 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     } else {
       draw_frame(ui, window->take_pressed_keys(), &block_view);
     }
-    if (ui.layout_generation > 0) ui.layout_generation = 0;  // a reset applies for one frame
+    if (ui.arrangement.generation > 0) ui.arrangement.generation = 0;  // a reset applies for one frame
     if (!o.screenshot.empty() && frame == 3) window->capture_next_frame(o.screenshot);
-    if (!ui.export_png.empty()) {
-      window->capture_next_frame(ui.export_png);
-      ui.export_png.clear();
+    if (!ui.requests.export_png.empty()) {
+      window->capture_next_frame(ui.requests.export_png);
+      ui.requests.export_png.clear();
     }
     window->end_frame();
     ++frame;
@@ -356,7 +356,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       block_ms.push_back(block_view);
       triangles.push_back(window->last_frame_triangles());
       if (!block_view_only)
-        for (const auto& [name, ms] : ui.panel_ms) panel_ms[name].push_back(ms);
+        for (const auto& [name, ms] : ui.arrangement.draw_ms) panel_ms[name].push_back(ms);
       if (static_cast<int>(frame_ms.size()) >= o.bench_frames) {
         phases.push_back({block_view_only ? "block view alone" : "whole app", frame_ms, frame_cpu_ms, block_ms, triangles});
         frame_ms.clear();
@@ -388,15 +388,15 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       }
       ui.message = captured->empty() ? "exported PNG" : *captured;
     }
-    if (ui.toggle_presenter) {
-      ui.toggle_presenter = false;
+    if (ui.requests.toggle_presenter) {
+      ui.requests.toggle_presenter = false;
       set_presenter(ui, *window, !state.presenter);
     }
     if (!o.state_file.empty()) {
       nlohmann::json now = state.describe();
       now["message"] = ui.message;
       now["kernel"] = session.kernel_watch().status();
-      for (const auto& [name, r] : ui.panel_rects) now["panels"][name] = r;
+      for (const auto& [name, r] : ui.arrangement.rects) now["panels"][name] = r;
       const ui::FrameGeometry& g = ui.geometry;
       now["geometry"] = {{"rows", g.rows},
                          {"step_view_area", g.step_view_area},

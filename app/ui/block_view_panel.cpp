@@ -326,7 +326,7 @@ int replay_controls(UiContext& ui, const RunResult& run, const app::BlockViewMod
   app::AppState& s = ui.state;
   const int total = static_cast<int>(m.operations.size());
   if (s.replay() < 0) return -1;
-  if (!ui.handout) {  // a hand-out keeps the operation's sentence, not the slider
+  if (!ui.step_view.handout) {  // a hand-out keeps the operation's sentence, not the slider
     if (ImGui::ArrowButton("##back", ImGuiDir_Left)) s.move_replay(-1);
     ImGui::SameLine();
     int at = s.replay();
@@ -447,7 +447,7 @@ void draw_block_view_panel(UiContext& ui) {
   for (int b : blocks) held.push_back(cached_model(ui, *run, launch, step, b));
   std::vector<const app::BlockViewModel*> models = views_of(held);
   if (models.size() == 1) s.set_replay_total(static_cast<int>(models.front()->operations.size()));
-  if (!ui.handout) draw_toolbar(ui, lt, models);
+  if (!ui.step_view.handout) draw_toolbar(ui, lt, models);
   const float natural = app::natural_cell_width(models, text);  // measures every cell's text: once a frame
   if (lt.find_block(s.focus_block()) == nullptr && ui.session.simulating())
     report.waiting_for = "recording block " + std::to_string(s.focus_block()) + "...";
@@ -465,10 +465,10 @@ void draw_block_view_panel(UiContext& ui) {
   const int replay = models.size() == 1 ? replay_controls(ui, *run, *models.front(), launch, step) : -1;
 
   FocusState& fs = ui.state_of<FocusState>();
-  if (ui.focus_start) {
+  if (ui.step_view.focus_start) {
     fs.on = true;
-    fs.first = *ui.focus_start;
-    ui.focus_start.reset();
+    fs.first = *ui.step_view.focus_start;
+    ui.step_view.focus_start.reset();
   }
   const bool can_focus = models.size() == 1 && models.front()->threads > 64;
   if (can_focus) {
