@@ -422,14 +422,6 @@ void draw_toolbar(UiContext& ui, const sim::LaunchTrace& lt, const std::vector<c
 
 }  // namespace
 
-app::TextMetrics text_metrics() {
-  return {ImGui::GetFontSize(), [](std::string_view text, float font_px) {
-            if (text.empty()) return 0.0f;
-            const ImVec2 size = ImGui::GetFont()->CalcTextSizeA(font_px, FLT_MAX, 0.0f, text.data(), text.data() + text.size());
-            return std::floor(size.x + 0.99999f);  // as ImGui::CalcTextSize rounds
-          }};
-}
-
 void draw_block_view_panel(UiContext& ui) {
   if (!begin_panel(ui, "Block view")) return;
   const RunResult* run = run_to_draw(ui, true, "simulating...");

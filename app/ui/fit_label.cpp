@@ -2,6 +2,8 @@
 // GUI tests.
 #include <imgui.h>
 
+#include <cmath>
+
 #include "app/ui/panels.h"
 
 namespace syncscope::ui {
@@ -11,6 +13,14 @@ void FrameGeometry::label(const std::string& text, float text_w, float box_w) {
   if (text_w > box_w + 0.5f)
     overflowing.push_back(text + " (" + std::to_string(static_cast<int>(text_w)) + " > " +
                           std::to_string(static_cast<int>(box_w)) + ")");
+}
+
+app::TextMetrics text_metrics() {
+  return {ImGui::GetFontSize(), [](std::string_view text, float font_px) {
+            if (text.empty()) return 0.0f;
+            const ImVec2 size = ImGui::GetFont()->CalcTextSizeA(font_px, FLT_MAX, 0.0f, text.data(), text.data() + text.size());
+            return std::floor(size.x + 0.99999f);  // as ImGui::CalcTextSize rounds
+          }};
 }
 
 std::string fit_label(const std::string& text, float room, FrameGeometry* audit) {
