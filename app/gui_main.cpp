@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "app/command_line/config_args.h"
+#include "app/command_line/kernel_option.h"
 #include "app/gl/overview_strip.h"
 #include "app/export/perfetto_trace.h"
 #include "app/gl/window.h"
@@ -81,6 +82,87 @@ void set_presenter(ui::UiContext& ui, gl::Window& window, bool on) {
   apply_style(ui, window);
 }
 
+// Where the window's layout is kept between sessions ("" when nowhere, or when the file there
+// cannot be used: then `unusable` says why). Such a file is not handed to Dear ImGui (a FIFO would
+// block it, binary data would be parsed) and not saved over either: the user's file stays as it is.
+std::string layout_file(std::string* unusable) {
+  const std::string dir = gl::config_dir();
+  if (dir.empty()) return "";  // nowhere to keep the layout: not persisted
+  const std::string layout = dir + "/layout.ini";
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(layout, ec))) return layout;  // written when the app closes
+  if (auto read = read_layout_file(layout); read.index() == 1) {
+    *unusable = std::get<1>(read);
+    return "";
+  }
+  return layout;
+}
+
+// --trace FILE: the run as Perfetto / Chrome trace-event JSON; false (said on `err`) when it could
+// not be written.
+bool write_trace(const AppState& state, const std::string& path, std::ostream& out, std::ostream& err) {
+  const auto failed = state.run() ? write_file_atomically(path, perfetto_trace(*state.run()).dump() + "\n")
+                                  : std::optional<std::string>("no run to write");
+  if (failed) {
+    err << "syncscope: " << path << ": " << *failed << "\n";
+    return false;
+  }
+  out << path << ": the run as Perfetto trace-event JSON (ui.perfetto.dev)\n";
+  return true;
+}
+
+// --bench-frames: first the whole app, then the block view alone filling the window.
+struct BenchPhase {
+  std::string name;
+  std::vector<double> wall, cpu, build, triangles;
+};
+
+void print_bench_report(std::ostream& out, int bench_frames, const std::vector<BenchPhase>& phases,
+                        const std::map<std::string, std::vector<double>>& panel_ms, const AppState& state,
+                        const gl::Window& window) {
+  out << bench_frames << " frames per row, TPB " << (state.run() ? state.run()->config.problem.tpb : 0)
+      << (state.replay() >= 0 ? ", replaying one operation per frame, " : ", playing one step per frame, ") << window.width() << "x" << window.height()
+      << " offscreen; CPU = this process, GL driver threads included\n";
+  out << std::fixed << std::setprecision(2);
+  out << "frame of               wall ms: median    p95   CPU ms: median    p95   block view build ms: median    p95   triangles\n";
+  for (const BenchPhase& p : phases)
+    out << std::left << std::setw(22) << p.name << std::right << std::setw(17) << percentile(p.wall, 0.5) << std::setw(7)
+        << percentile(p.wall, 0.95) << std::setw(16) << percentile(p.cpu, 0.5) << std::setw(7) << percentile(p.cpu, 0.95)
+        << std::setw(29) << percentile(p.build, 0.5) << std::setw(7) << percentile(p.build, 0.95) << std::setw(12)
+        << std::setprecision(0) << percentile(p.triangles, 0.5) << std::setprecision(2) << "\n";
+  std::vector<std::pair<double, std::string>> slowest;
+  for (const auto& [name, ms] : panel_ms) slowest.emplace_back(percentile(ms, 0.5), name);
+  std::sort(slowest.rbegin(), slowest.rend());
+  out << "slowest panels to build (median ms):";
+  for (size_t k = 0; k < std::min<size_t>(3, slowest.size()); ++k) out << (k ? ", " : " ") << slowest[k].second << " " << slowest[k].first;
+  out << "\n";
+}
+
+// --state-file, for the GUI tests: the position, each panel's rectangle and the geometry the panels
+// drew with. Rewritten when anything changed, and every 30 frames (alive).
+void write_state_file(const std::string& path, const ui::UiContext& ui, const gl::Window& window, int frame,
+                      std::string& last_written) {
+  nlohmann::json now = ui.state.describe();
+  now["message"] = ui.message;
+  now["kernel"] = ui.session.kernel_watch().status();
+  for (const auto& [name, r] : ui.arrangement.rects) now["panels"][name] = r;
+  const ui::FrameGeometry& g = ui.geometry;
+  now["geometry"] = {{"rows", g.rows},
+                     {"step_view_area", g.step_view_area},
+                     {"cell_w", g.cell_w},
+                     {"race_lab_bars", g.race_lab_bars},
+                     {"labels", g.labels},
+                     {"overflowing", g.overflowing},
+                     {"window", {window.width(), window.height()}},
+                     {"zoom", ui.state.zoom}};
+  const std::string key = now.dump();
+  if (key != last_written || frame % 30 == 0) {
+    now["frame"] = frame;
+    write_file_atomically(path, now.dump() + "\n");
+  }
+  last_written = key;
+}
+
 void draw_frame(ui::UiContext& ui, const std::vector<int>& keys, double* block_view_ms) {
   ui::handle_keys(ui, keys);
   ui::draw_panels(ui);
@@ -99,19 +181,8 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   Registry registry = builtin_registry();
   std::optional<KernelFile> kernel;
   if (!o.kernel_file.empty()) {
-    auto loaded = load_kernel_file(o.kernel_file);
-    if (auto* e = std::get_if<KernelFileError>(&loaded)) {
-      err << "syncscope: " << e->message << "\n" << e->compiler_output;
-      return command_line::kExitBadArguments;
-    }
-    kernel = std::get<KernelFile>(std::move(loaded));
-    auto with_kernel = registry_with(kernel->entry);
-    if (auto* taken = std::get_if<std::string>(&with_kernel)) {
-      err << "syncscope: --kernel " << o.kernel_file << ": " << *taken << "\n";
-      return command_line::kExitBadArguments;
-    }
-    registry = std::move(std::get<Registry>(with_kernel));
-    if (o.config.options.algorithm.empty()) o.config.options.algorithm = kernel->entry.info.name;
+    kernel = command_line::load_kernel_option(o.kernel_file, registry, o.config.options, err);
+    if (!kernel) return command_line::kExitBadArguments;
   }
   Handouts handouts(o.handouts);
   const bool offscreen = !o.screenshot.empty() || o.bench_frames > 0 || o.play_through || handouts.wanted() || !o.trace.empty();
@@ -148,20 +219,9 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   wo.visible = !offscreen;
   wo.vsync = !offscreen;
   if (!offscreen) {
-    const std::string dir = gl::config_dir();
-    const std::string layout = dir + "/layout.ini";
-    std::error_code ec;
-    if (dir.empty()) {
-      // nowhere to keep the layout: not persisted
-    } else if (!std::filesystem::exists(std::filesystem::symlink_status(layout, ec))) {
-      wo.layout_file = layout;  // written when the app closes
-    } else if (auto read = read_layout_file(layout); read.index() == 1) {
-      // Not handed to Dear ImGui (a FIFO would block it, binary data would be parsed), and not
-      // saved over either: the user's file stays as it is.
-      fall_back(std::get<1>(read), "the default layout is used and the file is left as it is");
-    } else {
-      wo.layout_file = layout;
-    }
+    std::string unusable;
+    wo.layout_file = layout_file(&unusable);
+    if (!unusable.empty()) fall_back(unusable, "the default layout is used and the file is left as it is");
   }
   std::string why;
   auto window = gl::Window::open(wo, &why);
@@ -214,13 +274,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   // Where the step has fewer operations, the step view stops at its last (and the slider says so).
   if (o.replay) state.set_replay(*o.replay);
   if (!o.trace.empty()) {
-    const auto failed = state.run() ? write_file_atomically(o.trace, perfetto_trace(*state.run()).dump() + "\n")
-                                    : std::optional<std::string>("no run to write");
-    if (failed) {
-      err << "syncscope: " << o.trace << ": " << *failed << "\n";
-      return command_line::kExitInternal;
-    }
-    out << o.trace << ": the run as Perfetto trace-event JSON (ui.perfetto.dev)\n";
+    if (!write_trace(state, o.trace, out, err)) return command_line::kExitInternal;
     if (!handouts.wanted() && o.screenshot.empty()) return command_line::kExitRan;
   }
   if (handouts.wanted()) {
@@ -250,11 +304,6 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
 
   std::string last_state;
   std::vector<double> frame_ms, frame_cpu_ms, block_ms, triangles;
-  // --bench-frames: first the whole app, then the block view alone filling the window.
-  struct BenchPhase {
-    std::string name;
-    std::vector<double> wall, cpu, build, triangles;
-  };
   std::vector<BenchPhase> phases;
   std::map<std::string, std::vector<double>> panel_ms;  // the whole app's frames: each panel's build time
   bool block_view_only = false;
@@ -392,28 +441,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       ui.requests.toggle_presenter = false;
       set_presenter(ui, *window, !state.presenter);
     }
-    if (!o.state_file.empty()) {
-      nlohmann::json now = state.describe();
-      now["message"] = ui.message;
-      now["kernel"] = session.kernel_watch().status();
-      for (const auto& [name, r] : ui.arrangement.rects) now["panels"][name] = r;
-      const ui::FrameGeometry& g = ui.geometry;
-      now["geometry"] = {{"rows", g.rows},
-                         {"step_view_area", g.step_view_area},
-                         {"cell_w", g.cell_w},
-                         {"race_lab_bars", g.race_lab_bars},
-                         {"labels", g.labels},
-                         {"overflowing", g.overflowing},
-                         {"window", {window->width(), window->height()}},
-                         {"zoom", state.zoom}};
-      // Rewritten when anything changed, and every 30 frames (alive).
-      const std::string key = now.dump();
-      if (key != last_state || frame % 30 == 0) {
-        now["frame"] = frame;
-        write_file_atomically(o.state_file, now.dump() + "\n");
-      }
-      last_state = key;
-    }
+    if (!o.state_file.empty()) write_state_file(o.state_file, ui, *window, frame, last_state);
     if (frame % 30 == 1) {  // describe() runs the algorithm's host code (the block count): not every frame
       std::string title = "syncscope";
       if (state.run()) title += " - " + state.run()->config.describe();
@@ -425,24 +453,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     (play_through->failed() ? err : out) << play_through->report();
     if (play_through->failed()) exit_code = command_line::kExitInternal;
   }
-  if (o.bench_frames) {
-    out << o.bench_frames << " frames per row, TPB " << (state.run() ? state.run()->config.problem.tpb : 0)
-        << (state.replay() >= 0 ? ", replaying one operation per frame, " : ", playing one step per frame, ") << window->width() << "x" << window->height()
-        << " offscreen; CPU = this process, GL driver threads included\n";
-    out << std::fixed << std::setprecision(2);
-    out << "frame of               wall ms: median    p95   CPU ms: median    p95   block view build ms: median    p95   triangles\n";
-    for (const BenchPhase& p : phases)
-      out << std::left << std::setw(22) << p.name << std::right << std::setw(17) << percentile(p.wall, 0.5) << std::setw(7)
-          << percentile(p.wall, 0.95) << std::setw(16) << percentile(p.cpu, 0.5) << std::setw(7) << percentile(p.cpu, 0.95)
-          << std::setw(29) << percentile(p.build, 0.5) << std::setw(7) << percentile(p.build, 0.95) << std::setw(12)
-          << std::setprecision(0) << percentile(p.triangles, 0.5) << std::setprecision(2) << "\n";
-    std::vector<std::pair<double, std::string>> slowest;
-    for (const auto& [name, ms] : panel_ms) slowest.emplace_back(percentile(ms, 0.5), name);
-    std::sort(slowest.rbegin(), slowest.rend());
-    out << "slowest panels to build (median ms):";
-    for (size_t k = 0; k < std::min<size_t>(3, slowest.size()); ++k) out << (k ? ", " : " ") << slowest[k].second << " " << slowest[k].first;
-    out << "\n";
-  }
+  if (o.bench_frames) print_bench_report(out, o.bench_frames, phases, panel_ms, state, *window);
   return exit_code;
 }
 
