@@ -25,6 +25,7 @@
 #include <vector>
 
 #include "app/command_line/config_args.h"
+#include "app/command_line/kernel_option.h"
 #include "app/gl/overview_strip.h"
 #include "app/export/perfetto_trace.h"
 #include "app/gl/window.h"
@@ -72,7 +73,7 @@ void apply_style(ui::UiContext& ui, const gl::Window& window) {
   ui.theme = ui.state.presenter ? ui::Theme::presenter() : ui::Theme::normal();
   ui.theme.apply_to_imgui();
   if (ui.state.presenter) ImGui::GetStyle().ScaleAllSizes(std::max(1.0f, window.font_size() / 18.0f));
-  ++ui.layout_generation;  // each mode, and each presenter size, has its own arrangement
+  ++ui.arrangement.generation;  // each mode, and each presenter size, has its own arrangement
 }
 
 void set_presenter(ui::UiContext& ui, gl::Window& window, bool on) {
@@ -81,10 +82,91 @@ void set_presenter(ui::UiContext& ui, gl::Window& window, bool on) {
   apply_style(ui, window);
 }
 
+// Where the window's layout is kept between sessions ("" when nowhere, or when the file there
+// cannot be used: then `unusable` says why). Such a file is not handed to Dear ImGui (a FIFO would
+// block it, binary data would be parsed) and not saved over either: the user's file stays as it is.
+std::string layout_file(std::string* unusable) {
+  const std::string dir = gl::config_dir();
+  if (dir.empty()) return "";  // nowhere to keep the layout: not persisted
+  const std::string layout = dir + "/layout.ini";
+  std::error_code ec;
+  if (!std::filesystem::exists(std::filesystem::symlink_status(layout, ec))) return layout;  // written when the app closes
+  if (auto read = read_layout_file(layout); read.index() == 1) {
+    *unusable = std::get<1>(read);
+    return "";
+  }
+  return layout;
+}
+
+// --trace FILE: the run as Perfetto / Chrome trace-event JSON; false (said on `err`) when it could
+// not be written.
+bool write_trace(const AppState& state, const std::string& path, std::ostream& out, std::ostream& err) {
+  const auto failed = state.run() ? write_file_atomically(path, perfetto_trace(*state.run()).dump() + "\n")
+                                  : std::optional<std::string>("no run to write");
+  if (failed) {
+    err << "syncscope: " << path << ": " << *failed << "\n";
+    return false;
+  }
+  out << path << ": the run as Perfetto trace-event JSON (ui.perfetto.dev)\n";
+  return true;
+}
+
+// --bench-frames: first the whole app, then the block view alone filling the window.
+struct BenchPhase {
+  std::string name;
+  std::vector<double> wall, cpu, build, triangles;
+};
+
+void print_bench_report(std::ostream& out, int bench_frames, const std::vector<BenchPhase>& phases,
+                        const std::map<std::string, std::vector<double>>& panel_ms, const AppState& state,
+                        const gl::Window& window) {
+  out << bench_frames << " frames per row, TPB " << (state.run() ? state.run()->config.problem.tpb : 0)
+      << (state.replay() >= 0 ? ", replaying one operation per frame, " : ", playing one step per frame, ") << window.width() << "x" << window.height()
+      << " offscreen; CPU = this process, GL driver threads included\n";
+  out << std::fixed << std::setprecision(2);
+  out << "frame of               wall ms: median    p95   CPU ms: median    p95   block view build ms: median    p95   triangles\n";
+  for (const BenchPhase& p : phases)
+    out << std::left << std::setw(22) << p.name << std::right << std::setw(17) << percentile(p.wall, 0.5) << std::setw(7)
+        << percentile(p.wall, 0.95) << std::setw(16) << percentile(p.cpu, 0.5) << std::setw(7) << percentile(p.cpu, 0.95)
+        << std::setw(29) << percentile(p.build, 0.5) << std::setw(7) << percentile(p.build, 0.95) << std::setw(12)
+        << std::setprecision(0) << percentile(p.triangles, 0.5) << std::setprecision(2) << "\n";
+  std::vector<std::pair<double, std::string>> slowest;
+  for (const auto& [name, ms] : panel_ms) slowest.emplace_back(percentile(ms, 0.5), name);
+  std::sort(slowest.rbegin(), slowest.rend());
+  out << "slowest panels to build (median ms):";
+  for (size_t k = 0; k < std::min<size_t>(3, slowest.size()); ++k) out << (k ? ", " : " ") << slowest[k].second << " " << slowest[k].first;
+  out << "\n";
+}
+
+// --state-file, for the GUI tests: the position, each panel's rectangle and the geometry the panels
+// drew with. Rewritten when anything changed, and every 30 frames (alive).
+void write_state_file(const std::string& path, const ui::UiContext& ui, const gl::Window& window, int frame,
+                      std::string& last_written) {
+  nlohmann::json now = ui.state.describe();
+  now["message"] = ui.message;
+  now["kernel"] = ui.session.kernel_watch().status();
+  for (const auto& [name, r] : ui.arrangement.rects) now["panels"][name] = r;
+  const ui::FrameGeometry& g = ui.geometry;
+  now["geometry"] = {{"rows", g.rows},
+                     {"step_view_area", g.step_view_area},
+                     {"cell_w", g.cell_w},
+                     {"race_lab_bars", g.race_lab_bars},
+                     {"labels", g.labels},
+                     {"overflowing", g.overflowing},
+                     {"window", {window.width(), window.height()}},
+                     {"zoom", ui.state.zoom}};
+  const std::string key = now.dump();
+  if (key != last_written || frame % 30 == 0) {
+    now["frame"] = frame;
+    write_file_atomically(path, now.dump() + "\n");
+  }
+  last_written = key;
+}
+
 void draw_frame(ui::UiContext& ui, const std::vector<int>& keys, double* block_view_ms) {
   ui::handle_keys(ui, keys);
   ui::draw_panels(ui);
-  if (block_view_ms) *block_view_ms = ui.panel_ms["Block view"];
+  if (block_view_ms) *block_view_ms = ui.arrangement.draw_ms["Block view"];
 }
 
 int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
@@ -99,19 +181,8 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   Registry registry = builtin_registry();
   std::optional<KernelFile> kernel;
   if (!o.kernel_file.empty()) {
-    auto loaded = load_kernel_file(o.kernel_file);
-    if (auto* e = std::get_if<KernelFileError>(&loaded)) {
-      err << "syncscope: " << e->message << "\n" << e->compiler_output;
-      return command_line::kExitBadArguments;
-    }
-    kernel = std::get<KernelFile>(std::move(loaded));
-    auto with_kernel = registry_with(kernel->entry);
-    if (auto* taken = std::get_if<std::string>(&with_kernel)) {
-      err << "syncscope: --kernel " << o.kernel_file << ": " << *taken << "\n";
-      return command_line::kExitBadArguments;
-    }
-    registry = std::move(std::get<Registry>(with_kernel));
-    if (o.config.options.algorithm.empty()) o.config.options.algorithm = kernel->entry.info.name;
+    kernel = command_line::load_kernel_option(o.kernel_file, registry, o.config.options, err);
+    if (!kernel) return command_line::kExitBadArguments;
   }
   Handouts handouts(o.handouts);
   const bool offscreen = !o.screenshot.empty() || o.bench_frames > 0 || o.play_through || handouts.wanted() || !o.trace.empty();
@@ -148,20 +219,9 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   wo.visible = !offscreen;
   wo.vsync = !offscreen;
   if (!offscreen) {
-    const std::string dir = gl::config_dir();
-    const std::string layout = dir + "/layout.ini";
-    std::error_code ec;
-    if (dir.empty()) {
-      // nowhere to keep the layout: not persisted
-    } else if (!std::filesystem::exists(std::filesystem::symlink_status(layout, ec))) {
-      wo.layout_file = layout;  // written when the app closes
-    } else if (auto read = read_layout_file(layout); read.index() == 1) {
-      // Not handed to Dear ImGui (a FIFO would block it, binary data would be parsed), and not
-      // saved over either: the user's file stays as it is.
-      fall_back(std::get<1>(read), "the default layout is used and the file is left as it is");
-    } else {
-      wo.layout_file = layout;
-    }
+    std::string unusable;
+    wo.layout_file = layout_file(&unusable);
+    if (!unusable.empty()) fall_back(unusable, "the default layout is used and the file is left as it is");
   }
   std::string why;
   auto window = gl::Window::open(wo, &why);
@@ -173,7 +233,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   AppState state;
   Session session(state);
   ui::UiContext ui(state, session);
-  ui.focus_start = o.focus;
+  ui.step_view.focus_start = o.focus;
   gl::OverviewStrips overview;
   if (!overview.ok()) err << "syncscope: " << overview.error() << " (overview strips disabled)\n";
   ui.overview = overview.ok() ? &overview : nullptr;
@@ -205,7 +265,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   if (o.gpu_runs > 0) session.run_gpu_outcomes(o.gpu_runs);
   if (o.compare_schedules || o.gpu_runs > 0) {
     session.settle();
-    ui.panel_open["Race lab"] = true;  // presenter mode shows it on demand: it was asked for
+    ui.arrangement.open["Race lab"] = true;  // presenter mode shows it on demand: it was asked for
   }
   if (o.launch || o.step) {
     if (o.launch) state.go_to(state.timeline().index_of(*o.launch, o.step.value_or(0)));
@@ -214,13 +274,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   // Where the step has fewer operations, the step view stops at its last (and the slider says so).
   if (o.replay) state.set_replay(*o.replay);
   if (!o.trace.empty()) {
-    const auto failed = state.run() ? write_file_atomically(o.trace, perfetto_trace(*state.run()).dump() + "\n")
-                                    : std::optional<std::string>("no run to write");
-    if (failed) {
-      err << "syncscope: " << o.trace << ": " << *failed << "\n";
-      return command_line::kExitInternal;
-    }
-    out << o.trace << ": the run as Perfetto trace-event JSON (ui.perfetto.dev)\n";
+    if (!write_trace(state, o.trace, out, err)) return command_line::kExitInternal;
     if (!handouts.wanted() && o.screenshot.empty()) return command_line::kExitRan;
   }
   if (handouts.wanted()) {
@@ -228,7 +282,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       err << "syncscope: " << bad << "\n";
       return command_line::kExitBadArguments;
     }
-    ui.handout = true;
+    ui.step_view.handout = true;
   }
   std::optional<Handouts> menu_handout;
   struct {
@@ -239,22 +293,17 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   auto end_menu_handout = [&](const std::string& message) {
     ui.message = message;
     menu_handout.reset();
-    ui.handout = false;
+    ui.step_view.handout = false;
     state.go_to(before_handout.position);
     state.set_replay(before_handout.replay);
     if (before_handout.playing) state.toggle_play();
-    if (before_handout.block_view) ui.panel_restore["Block view"] = *before_handout.block_view;
+    if (before_handout.block_view) ui.arrangement.restore["Block view"] = *before_handout.block_view;
   };
   int shown_tpb = 0;
   float styled_font_px = window->font_size();
 
   std::string last_state;
   std::vector<double> frame_ms, frame_cpu_ms, block_ms, triangles;
-  // --bench-frames: first the whole app, then the block view alone filling the window.
-  struct BenchPhase {
-    std::string name;
-    std::vector<double> wall, cpu, build, triangles;
-  };
   std::vector<BenchPhase> phases;
   std::map<std::string, std::vector<double>> panel_ms;  // the whole app's frames: each panel's build time
   bool block_view_only = false;
@@ -262,7 +311,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   int exit_code = command_line::kExitRan;
   std::optional<PlayThrough> play_through;
   if (o.play_through) play_through.emplace(o.width, o.height);
-  while (!window->should_close() && !ui.quit) {
+  while (!window->should_close() && !ui.requests.quit) {
     session.poll();
     if (state.run() && state.run()->config.problem.tpb != shown_tpb) {
       // A new block size opens fitted to the panel: small blocks large, large ones a colour per cell.
@@ -271,18 +320,18 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     }
     // File > Export GIF / sheet / step view: drawn as the command line would, then the view is put
     // back where it was.
-    if (ui.export_handout && !menu_handout && !handouts.wanted()) {
-      menu_handout.emplace(*ui.export_handout);
+    if (ui.requests.export_handout && !menu_handout && !handouts.wanted()) {
+      menu_handout.emplace(*ui.requests.export_handout);
       if (std::string bad = menu_handout->check(state); !bad.empty()) {
         ui.message = bad;
         menu_handout.reset();
       } else {
         before_handout = {state.position(), state.replay(), state.playback().playing, std::nullopt};
-        if (auto it = ui.panel_rects.find("Block view"); it != ui.panel_rects.end()) before_handout.block_view = it->second;
+        if (auto it = ui.arrangement.rects.find("Block view"); it != ui.arrangement.rects.end()) before_handout.block_view = it->second;
         if (state.playback().playing) state.toggle_play();
-        ui.handout = true;
+        ui.step_view.handout = true;
       }
-      ui.export_handout.reset();
+      ui.requests.export_handout.reset();
     }
     Handouts* handout = handouts.wanted() ? &handouts : menu_handout ? &*menu_handout : nullptr;
     // Hand-outs: the step view alone, each frame where the next picture is (after the first few
@@ -329,7 +378,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       state.tick(ImGui::GetIO().DeltaTime);
     }
     double block_view = 0;
-    ui.panel_rects.clear();
+    ui.arrangement.rects.clear();
     ui.geometry.clear();
     if (block_view_only || handout) {
       ImGui::SetNextWindowPos(ImVec2(0, 0), ImGuiCond_Always);
@@ -340,11 +389,11 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     } else {
       draw_frame(ui, window->take_pressed_keys(), &block_view);
     }
-    if (ui.layout_generation > 0) ui.layout_generation = 0;  // a reset applies for one frame
+    if (ui.arrangement.generation > 0) ui.arrangement.generation = 0;  // a reset applies for one frame
     if (!o.screenshot.empty() && frame == 3) window->capture_next_frame(o.screenshot);
-    if (!ui.export_png.empty()) {
-      window->capture_next_frame(ui.export_png);
-      ui.export_png.clear();
+    if (!ui.requests.export_png.empty()) {
+      window->capture_next_frame(ui.requests.export_png);
+      ui.requests.export_png.clear();
     }
     window->end_frame();
     ++frame;
@@ -356,7 +405,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       block_ms.push_back(block_view);
       triangles.push_back(window->last_frame_triangles());
       if (!block_view_only)
-        for (const auto& [name, ms] : ui.panel_ms) panel_ms[name].push_back(ms);
+        for (const auto& [name, ms] : ui.arrangement.draw_ms) panel_ms[name].push_back(ms);
       if (static_cast<int>(frame_ms.size()) >= o.bench_frames) {
         phases.push_back({block_view_only ? "block view alone" : "whole app", frame_ms, frame_cpu_ms, block_ms, triangles});
         frame_ms.clear();
@@ -388,32 +437,11 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
       }
       ui.message = captured->empty() ? "exported PNG" : *captured;
     }
-    if (ui.toggle_presenter) {
-      ui.toggle_presenter = false;
+    if (ui.requests.toggle_presenter) {
+      ui.requests.toggle_presenter = false;
       set_presenter(ui, *window, !state.presenter);
     }
-    if (!o.state_file.empty()) {
-      nlohmann::json now = state.describe();
-      now["message"] = ui.message;
-      now["kernel"] = session.kernel_watch().status();
-      for (const auto& [name, r] : ui.panel_rects) now["panels"][name] = r;
-      const ui::FrameGeometry& g = ui.geometry;
-      now["geometry"] = {{"rows", g.rows},
-                         {"step_view_area", g.step_view_area},
-                         {"cell_w", g.cell_w},
-                         {"race_lab_bars", g.race_lab_bars},
-                         {"labels", g.labels},
-                         {"overflowing", g.overflowing},
-                         {"window", {window->width(), window->height()}},
-                         {"zoom", state.zoom}};
-      // Rewritten when anything changed, and every 30 frames (alive).
-      const std::string key = now.dump();
-      if (key != last_state || frame % 30 == 0) {
-        now["frame"] = frame;
-        write_file_atomically(o.state_file, now.dump() + "\n");
-      }
-      last_state = key;
-    }
+    if (!o.state_file.empty()) write_state_file(o.state_file, ui, *window, frame, last_state);
     if (frame % 30 == 1) {  // describe() runs the algorithm's host code (the block count): not every frame
       std::string title = "syncscope";
       if (state.run()) title += " - " + state.run()->config.describe();
@@ -425,24 +453,7 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
     (play_through->failed() ? err : out) << play_through->report();
     if (play_through->failed()) exit_code = command_line::kExitInternal;
   }
-  if (o.bench_frames) {
-    out << o.bench_frames << " frames per row, TPB " << (state.run() ? state.run()->config.problem.tpb : 0)
-        << (state.replay() >= 0 ? ", replaying one operation per frame, " : ", playing one step per frame, ") << window->width() << "x" << window->height()
-        << " offscreen; CPU = this process, GL driver threads included\n";
-    out << std::fixed << std::setprecision(2);
-    out << "frame of               wall ms: median    p95   CPU ms: median    p95   block view build ms: median    p95   triangles\n";
-    for (const BenchPhase& p : phases)
-      out << std::left << std::setw(22) << p.name << std::right << std::setw(17) << percentile(p.wall, 0.5) << std::setw(7)
-          << percentile(p.wall, 0.95) << std::setw(16) << percentile(p.cpu, 0.5) << std::setw(7) << percentile(p.cpu, 0.95)
-          << std::setw(29) << percentile(p.build, 0.5) << std::setw(7) << percentile(p.build, 0.95) << std::setw(12)
-          << std::setprecision(0) << percentile(p.triangles, 0.5) << std::setprecision(2) << "\n";
-    std::vector<std::pair<double, std::string>> slowest;
-    for (const auto& [name, ms] : panel_ms) slowest.emplace_back(percentile(ms, 0.5), name);
-    std::sort(slowest.rbegin(), slowest.rend());
-    out << "slowest panels to build (median ms):";
-    for (size_t k = 0; k < std::min<size_t>(3, slowest.size()); ++k) out << (k ? ", " : " ") << slowest[k].second << " " << slowest[k].first;
-    out << "\n";
-  }
+  if (o.bench_frames) print_bench_report(out, o.bench_frames, phases, panel_ms, state, *window);
   return exit_code;
 }
 

@@ -440,6 +440,35 @@ TEST(Session, InvalidValueKeepsTheLastGoodRun) {
   EXPECT_TRUE(session.check().errors.empty());
 }
 
+// The Performance panel's results are found and simulated on the session's worker, not in a frame:
+// nothing until they arrive, then the shipped file (a broken one beside it named) and every rung.
+TEST(Session, PerformanceResultsArriveFromTheWorker) {
+  const std::filesystem::path dir = std::filesystem::temp_directory_path() / "syncscope-perf-results-test";
+  std::filesystem::create_directories(dir);
+  std::ofstream(dir / "broken.json") << "{ not json";
+  AppState state;
+  Session session(state);
+  EXPECT_EQ(session.perf_results(), nullptr);
+  session.load_perf_results({{dir.string(), std::string(SYNCSCOPE_SOURCE_DIR) + "/assets/perf"}, dir.string()});
+  session.settle();
+  const PerfResults* r = session.perf_results();
+  ASSERT_NE(r, nullptr);
+  ASSERT_TRUE(r->perf.has_value());
+  EXPECT_FALSE(r->perf->own_run);
+  EXPECT_NE(r->perf->path.find("assets/perf/"), std::string::npos);
+  ASSERT_EQ(r->problems.size(), 1u);
+  EXPECT_NE(r->problems.front().find("broken.json"), std::string::npos);
+  ASSERT_FALSE(r->metrics("reduce").empty());
+  ASSERT_FALSE(r->metrics("scan").empty());
+  EXPECT_EQ(r->metrics("reduce").front().first, "reduce-1-interleaved");
+  for (const auto& [name, m] : r->metrics("scan")) EXPECT_GT(m.steps, 0) << name;
+  // Asked again (every frame while the panel waits): the answer stays, nothing runs again.
+  session.load_perf_results({{"/nonexistent"}, ""});
+  session.settle();
+  EXPECT_EQ(session.perf_results(), r);
+  std::filesystem::remove_all(dir);
+}
+
 TEST(Session, FollowingAnUnrecordedBlockRunsAgainWithItRecorded) {
   AppState state;
   Session session(state);

@@ -7,6 +7,7 @@
 #include <optional>
 
 #include "app/command_line/config_args.h"
+#include "app/command_line/kernel_option.h"
 #include "app/cli/perf_command.h"
 #include "app/cli/report.h"
 #include "core/api_table.h"
@@ -29,15 +30,6 @@ struct RunFlags {
   std::optional<int> gpu_runs;
   std::string kernel_file;  // --kernel FILE
 };
-
-// The compiler's message for a kernel file, and its output up to a screenful.
-void print_kernel_error(std::ostream& err, const KernelFileError& e) {
-  err << "syncscope: " << e.message << "\n";
-  if (e.compiler_output.empty()) return;
-  std::istringstream lines(e.compiler_output);
-  int shown = 0;
-  for (std::string line; std::getline(lines, line) && shown < 30; ++shown) err << "  " << line << "\n";
-}
 
 constexpr int kDefaultGpuRuns = 100;
 
@@ -68,21 +60,10 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
     return kExitRan;
   }
   if (!flags.kernel_file.empty()) {
-    auto loaded = load_kernel_file(flags.kernel_file);
-    if (auto* e = std::get_if<KernelFileError>(&loaded)) {
-      print_kernel_error(err, *e);
-      return kExitBadArguments;
-    }
-    const KernelFile& k = std::get<KernelFile>(loaded);
-    auto with_kernel = registry_with(k.entry);
-    if (auto* taken = std::get_if<std::string>(&with_kernel)) {
-      err << "syncscope: --kernel " << flags.kernel_file << ": " << *taken << "\n";
-      return kExitBadArguments;
-    }
-    registry = std::move(std::get<Registry>(with_kernel));
-    if (args.options.algorithm.empty()) args.options.algorithm = k.entry.info.name;
-    err << "syncscope: " << flags.kernel_file << ": " << k.entry.info.name << ", "
-        << (k.from_cache ? std::string("from the cache") : "compiled in " + std::to_string(k.compile_seconds).substr(0, 4) + " s")
+    const std::optional<KernelFile> k = load_kernel_option(flags.kernel_file, registry, args.options, err);
+    if (!k) return kExitBadArguments;
+    err << "syncscope: " << flags.kernel_file << ": " << k->entry.info.name << ", "
+        << (k->from_cache ? std::string("from the cache") : "compiled in " + std::to_string(k->compile_seconds).substr(0, 4) + " s")
         << "\n";
   } else if (args.options.algorithm.empty()) {
     err << "syncscope: run: ALGO is required: name an algorithm (`syncscope list`) or give --kernel FILE\n";

@@ -55,6 +55,7 @@ void Session::adopt_kernel() {
 bool Session::poll() {
   bool changed = false;
   if (kernel_watch_.poll()) adopt_kernel();
+  if (auto perf = perf_worker_.take()) perf_results_ = std::move(*perf);
   std::optional<SimAnswer> answer = simulation_.take();
   if (answer && answer->run->sim.trace.error && answer->run->sim.trace.error->kind == sim::SimErrorKind::Cancelled)
     answer.reset();  // cancelled or overtaken: the last run stays on screen
@@ -131,7 +132,14 @@ void Session::settle() {
   gpu_worker_.wait_idle();
   schedules_worker_.wait_idle();
   gpu_runs_worker_.wait_idle();
+  perf_worker_.wait_idle();
   poll();
+}
+
+void Session::load_perf_results(PerfResultsJob job) {
+  if (perf_requested_) return;
+  perf_requested_ = true;
+  perf_worker_.submit(std::move(job));
 }
 
 void Session::run_gpu() {

@@ -74,6 +74,11 @@ class Session {
   // Show the run under one schedule (from the lab's outcome list).
   void use_schedule(const std::string& schedule);
 
+  // The Performance panel's saved results and the simulator's facts about every rung: found and
+  // simulated on a worker the first time the panel asks (later asks change nothing).
+  void load_perf_results(PerfResultsJob job);
+  const PerfResults* perf_results() const { return perf_results_ ? &*perf_results_ : nullptr; }  // nullptr until they arrive
+
   std::optional<std::string> open_scenario(const std::string& path);  // nullopt: opened
   std::optional<std::string> save_scenario(const std::string& path) const;
   std::string title() const { return title_; }
@@ -100,6 +105,9 @@ class Session {
   OutcomesWorker schedules_worker_{[this](const OutcomesJob& job) { return run_outcomes_job(job, gpu_helper_); }};
   OutcomesWorker gpu_runs_worker_{[this](const OutcomesJob& job) { return run_outcomes_job(job, gpu_helper_); }};
   std::optional<OutcomesAnswer> schedules_, gpu_runs_;
+  PerfResultsWorker perf_worker_{gather_perf_results};
+  bool perf_requested_ = false;
+  std::optional<PerfResults> perf_results_;
 };
 
 }  // namespace syncscope::app

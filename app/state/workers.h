@@ -11,6 +11,7 @@
 #include <optional>
 #include <thread>
 
+#include "app/state/perf_results.h"
 #include "core/cuda/gpu_runner.h"
 #include "core/outcomes.h"
 #include "core/run.h"
@@ -127,5 +128,8 @@ struct OutcomesAnswer {
 };
 using OutcomesWorker = LatestJobWorker<OutcomesJob, OutcomesAnswer>;
 OutcomesAnswer run_outcomes_job(const OutcomesJob& job, const std::string& gpu_helper);
+
+// The Performance panel's saved results and the simulator's facts about every rung.
+using PerfResultsWorker = LatestJobWorker<PerfResultsJob, PerfResults>;
 
 }  // namespace syncscope::app

@@ -13,6 +13,11 @@
 namespace syncscope::ui {
 namespace {
 
+// The file the user picked among the kernel's files ("" follows the barrier).
+struct CodeFileChoice {
+  std::string file;
+};
+
 // The barrier ending the step, lines executed in it, and a gutter mark on lines that raced (red
 // across warps, amber inside one warp, as everywhere).
 void line_background(const UiContext& ui, ImDrawList* dl, const app::CodeLineView& l, ImVec2 p, ImVec2 q) {
@@ -75,8 +80,8 @@ void draw_code_panel(UiContext& ui) {
   const RunResult* run = run_to_draw(ui);
   if (!run) return;
   const sim::BlockTrace* b = ui.state.focused_trace();
-  const app::CodeModel m =
-      app::build_code_view(*run, ui.state.launch(), ui.state.step(), b ? b->block : 0, ui.code_file);
+  std::string& chosen = ui.state_of<CodeFileChoice>().file;
+  const app::CodeModel m = app::build_code_view(*run, ui.state.launch(), ui.state.step(), b ? b->block : 0, chosen);
   struct Followed {  // the step the panel last followed
     int position = -1;
     uint64_t run = 0;
@@ -88,13 +93,13 @@ void draw_code_panel(UiContext& ui) {
     for (int f = 0; f < static_cast<int>(m.files.size()); ++f) {
       const ImGuiTabItemFlags flags = moved && f == m.file ? ImGuiTabItemFlags_SetSelected : 0;
       if (ImGui::BeginTabItem(m.files[f].c_str(), nullptr, flags)) {
-        if (f != m.file && !moved) ui.code_file = m.files[f];  // the user picked another file
+        if (f != m.file && !moved) chosen = m.files[f];  // the user picked another file
         ImGui::EndTabItem();
       }
     }
     ImGui::EndTabBar();
   }
-  if (moved) ui.code_file.clear();  // follow the barrier again after a step
+  if (moved) chosen.clear();  // follow the barrier again after a step
   // A kernel file being compiled again, or whose last save did not compile: the run on screen is
   // the last good one; the compiler's first error is marked at its line.
   const app::KernelWatch& watch = ui.session.kernel_watch();

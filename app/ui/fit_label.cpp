@@ -2,6 +2,8 @@
 // GUI tests.
 #include <imgui.h>
 
+#include <cmath>
+
 #include "app/ui/panels.h"
 
 namespace syncscope::ui {
@@ -13,21 +15,18 @@ void FrameGeometry::label(const std::string& text, float text_w, float box_w) {
                           std::to_string(static_cast<int>(box_w)) + ")");
 }
 
+app::TextMetrics text_metrics() {
+  return {ImGui::GetFontSize(), [](std::string_view text, float font_px) {
+            if (text.empty()) return 0.0f;
+            const ImVec2 size = ImGui::GetFont()->CalcTextSizeA(font_px, FLT_MAX, 0.0f, text.data(), text.data() + text.size());
+            return std::floor(size.x + 0.99999f);  // as ImGui::CalcTextSize rounds
+          }};
+}
+
 std::string fit_label(const std::string& text, float room, FrameGeometry* audit) {
-  std::string shown = text;
-  if (ImGui::CalcTextSize(text.c_str()).x > room) {
-    // Cut at a character boundary (UTF-8 continuation bytes stay with their lead byte).
-    const std::string ellipsis = "…";
-    size_t keep = text.size();
-    while (keep > 0) {
-      --keep;
-      while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
-      shown = text.substr(0, keep) + ellipsis;
-      if (ImGui::CalcTextSize(shown.c_str()).x <= room) break;
-    }
-    if (keep == 0) shown.clear();
-  }
-  if (audit && !shown.empty()) audit->label(shown, ImGui::CalcTextSize(shown.c_str()).x, room);
+  const app::TextMetrics metrics = text_metrics();
+  std::string shown = app::fit_text(text, room, metrics);
+  if (audit && !shown.empty()) audit->label(shown, metrics.width(shown), room);
   return shown;
 }
 

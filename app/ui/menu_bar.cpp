@@ -52,13 +52,13 @@ std::optional<std::string> act(UiContext& ui, Dialog kind, const std::string& pa
   switch (kind) {
     case Dialog::Open: return ui.session.open_scenario(path);
     case Dialog::Save: return ui.session.save_scenario(path);
-    case Dialog::Export: ui.export_png = path; return std::nullopt;
+    case Dialog::Export: ui.requests.export_png = path; return std::nullopt;
     case Dialog::Gif:
     case Dialog::Sheet:
     case Dialog::StepPng: {
       app::HandoutRequest request;
       (kind == Dialog::Gif ? request.gif : kind == Dialog::Sheet ? request.sheet : request.step_png) = path;
-      ui.export_handout = request;
+      ui.requests.export_handout = request;
       return std::nullopt;
     }
     case Dialog::Trace:
@@ -137,7 +137,7 @@ void place_window(const UiContext& ui, const PanelPlace& r, bool now) {
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float top = ImGui::GetFrameHeight();  // the menu bar
   const float sx = d.x / 1600.0f, sy = (d.y - top) / 1000.0f;
-  const ImGuiCond cond = now || ui.layout_generation > 0 ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  const ImGuiCond cond = now || ui.arrangement.generation > 0 ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   const float h = r.h < 0 ? 1000.0f - r.y : r.h;
   ImGui::SetNextWindowPos(ImVec2(r.x * sx, top + r.y * sy), cond);
   ImGui::SetNextWindowSize(ImVec2(r.w * sx, h * sy), cond);
@@ -149,9 +149,9 @@ void place_window(const UiContext& ui, const PanelPlace& r, bool now) {
 
 void toggle_panel(UiContext& ui, const PanelSpec& spec) {
   const bool on_demand = (ui.state.presenter ? spec.presenter : spec.normal).on_demand;
-  bool& open = ui.panel_open[spec.name];
+  bool& open = ui.arrangement.open[spec.name];
   open = on_demand ? !open : true;
-  ui.panel_raise[spec.name] = open;
+  ui.arrangement.raise[spec.name] = open;
 }
 
 bool begin_panel(UiContext& ui, const char* name) {
@@ -159,35 +159,35 @@ bool begin_panel(UiContext& ui, const char* name) {
   const PanelPlace& place = ui.state.presenter ? spec->presenter : spec->normal;
   bool* open = nullptr;
   if (place.on_demand) {
-    open = &ui.panel_open[name];
+    open = &ui.arrangement.open[name];
     if (!*open) return false;
   }
   bool raise = false;
-  if (auto it = ui.panel_raise.find(name); it != ui.panel_raise.end()) {
+  if (auto it = ui.arrangement.raise.find(name); it != ui.arrangement.raise.end()) {
     raise = it->second;
-    ui.panel_raise.erase(it);
+    ui.arrangement.raise.erase(it);
   }
   // Normal mode: the key brings a panel to the front where it is; presenter mode puts it in its place.
   // A hand-out is placed by its exporter.
   if (raise && !ui.state.presenter) {
     ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
     ImGui::SetNextWindowFocus();
-  } else if (!ui.handout) {
+  } else if (!ui.step_view.handout) {
     place_window(ui, place, raise);
   }
-  if (auto it = ui.panel_restore.find(name); it != ui.panel_restore.end()) {  // after place_window: this wins
+  if (auto it = ui.arrangement.restore.find(name); it != ui.arrangement.restore.end()) {  // after place_window: this wins
     const auto& [x, y, w, h] = it->second;
     ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Always);
-    ui.panel_restore.erase(it);
+    ui.arrangement.restore.erase(it);
   }
-  const ImGuiWindowFlags flags = place.no_title || ui.handout ? ImGuiWindowFlags_NoTitleBar : 0;
+  const ImGuiWindowFlags flags = place.no_title || ui.step_view.handout ? ImGuiWindowFlags_NoTitleBar : 0;
   if (!ImGui::Begin(name, open, flags)) {
     ImGui::End();
     return false;
   }
   const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
-  ui.panel_rects[name] = {p.x, p.y, s.x, s.y};
+  ui.arrangement.rects[name] = {p.x, p.y, s.x, s.y};
   return true;
 }
 
@@ -218,11 +218,11 @@ void handle_keys(UiContext& ui, const std::vector<int>& keys) {
       case GLFW_KEY_END: s.last(); break;
       case GLFW_KEY_PERIOD: s.move_replay(1); break;
       case GLFW_KEY_COMMA: s.move_replay(-1); break;
-      case GLFW_KEY_F11: ui.toggle_presenter = true; break;
+      case GLFW_KEY_F11: ui.requests.toggle_presenter = true; break;
       case GLFW_KEY_ESCAPE:  // hides presenter mode's panels shown over the step view
-        for (auto& [name, open] : ui.panel_open) open = false;
+        for (auto& [name, open] : ui.arrangement.open) open = false;
         break;
-      case GLFW_KEY_Q | kCtrlKey: ui.quit = true; break;
+      case GLFW_KEY_Q | kCtrlKey: ui.requests.quit = true; break;
       default:
         for (const PanelSpec& spec : panel_table())
           if (spec.function_key && key == GLFW_KEY_F1 + spec.function_key - 1) toggle_panel(ui, spec);
@@ -266,7 +266,7 @@ void draw_menu_bar(UiContext& ui) {
           ui.geometry.rows[std::string("menu: ") + e.label] = {a.x, a.y, b.x - a.x, b.y - a.y};
         }
       ImGui::Separator();
-      if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.quit = true;
+      if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.requests.quit = true;
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Timeline")) {
@@ -278,14 +278,14 @@ void draw_menu_bar(UiContext& ui) {
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("View")) {
-      if (ImGui::MenuItem("Presenter mode", "F11", s.presenter)) ui.toggle_presenter = true;
-      if (ImGui::MenuItem("Reset layout")) ++ui.layout_generation;
+      if (ImGui::MenuItem("Presenter mode", "F11", s.presenter)) ui.requests.toggle_presenter = true;
+      if (ImGui::MenuItem("Reset layout")) ++ui.arrangement.generation;
       ImGui::Separator();
       for (const PanelSpec& spec : panel_table()) {
         if (!spec.function_key) continue;
         std::string key = "F";  // appended: GCC 12 warns falsely (-Wrestrict) on "F" + ...
         key += std::to_string(spec.function_key);
-        const bool shown = !(s.presenter ? spec.presenter : spec.normal).on_demand || ui.panel_open[spec.name];
+        const bool shown = !(s.presenter ? spec.presenter : spec.normal).on_demand || ui.arrangement.open[spec.name];
         if (ImGui::MenuItem(spec.name, key.c_str(), shown)) toggle_panel(ui, spec);
       }
       ImGui::EndMenu();

@@ -32,7 +32,7 @@ void draw_panels(UiContext& ui) {
   for (const PanelSpec& spec : panel_table()) {
     const auto start = std::chrono::steady_clock::now();
     spec.draw(ui);
-    ui.panel_ms[spec.name] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+    ui.arrangement.draw_ms[spec.name] = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
   }
 }
 

@@ -15,6 +15,7 @@
 #include "app/state/app_state.h"
 #include "app/state/session.h"
 #include "app/ui/theme.h"
+#include "app/view/step_layout.h"
 
 namespace syncscope::gl {
 class OverviewStrips;
@@ -39,45 +40,62 @@ struct FrameGeometry {
   void clear() { *this = FrameGeometry{}; }
 };
 
+// Text as the current window's font measures it (ImGui::CalcTextSize's numbers), for layouts made
+// without a window (app/view/step_layout.h).
+app::TextMetrics text_metrics();
+
 // A label in a box `room` wide: as it is when it fits, else cut to fit with "…" at the end (the
-// full text is on hover where the panel offers it). Records it in `audit`.
+// full text is on hover where the panel offers it; app::fit_text's rule). Records it in `audit`.
 std::string fit_label(const std::string& text, float room, FrameGeometry* audit = nullptr);
 // A line of text in the rest of the row, cut by fit_label's rule, whole on hover; dim: disabled colour.
 struct UiContext;
 void text_fitted(UiContext& ui, const std::string& text, bool dim = false);
 
-struct UiContext {
-  UiContext(app::AppState& s, app::Session& session_) : state(s), session(session_), theme(Theme::normal()) {}
-  app::AppState& state;
-  app::Session& session;
-  Theme theme;
-  gl::OverviewStrips* overview = nullptr;
-  std::string code_file;  // the code panel's chosen file ("" follows the barrier)
-  int layout_generation = 0;  // bumped by View > Reset layout
-  // Requests to the main loop.
+// What panels ask of the main loop, which acts on it between frames.
+struct LoopRequests {
   std::string export_png;  // save the next frame here
   // File > Export GIF / sheet / step view: the hand-out to draw, as `gui --gif/--sheet/--step-png`
   // would (the main loop draws it over the next frames, then puts the view back).
   std::optional<app::HandoutRequest> export_handout;
   bool quit = false;
   bool toggle_presenter = false;
-  std::optional<int> focus_start;  // gui --focus T: the step view's focus window starts at thread T
+};
+
+// Where the panels are and how they are arranged (normal or presenter mode): kept by begin_panel,
+// the View menu and the F-keys, read by the main loop and the state file the GUI tests read.
+struct PanelArrangement {
+  int generation = 0;  // bumped by View > Reset layout
+  // Where each panel is on screen this frame (x, y, w, h), and how long it took to draw (ms).
+  std::map<std::string, std::array<float, 4>> rects;
+  std::map<std::string, double> draw_ms;
+  // Presenter mode's on-demand panels that are open, and panels to put back in their place and
+  // bring to the front this frame (asked for by their key).
+  std::map<std::string, bool> open;
+  std::map<std::string, bool> raise;
+  // Panels to put back where they were (x, y, w, h) this frame: after a hand-out drew the step view
+  // over the whole window.
+  std::map<std::string, std::array<float, 4>> restore;
+};
+
+// How the main loop sets the step view up.
+struct StepViewSetup {
   // Drawing a hand-out (GIF, sheet, step-view PNG): the step view alone, filling the window, without
   // its title, toolbar and slider.
   bool handout = false;
+  std::optional<int> focus_start;  // gui --focus T: the step view's focus window starts at thread T
+};
+
+struct UiContext {
+  UiContext(app::AppState& s, app::Session& session_) : state(s), session(session_), theme(Theme::normal()) {}
+  app::AppState& state;
+  app::Session& session;
+  Theme theme;
+  gl::OverviewStrips* overview = nullptr;  // the global arrays' textures
   std::string message;  // shown in the menu bar (file operations)
-  // Where each panel is on screen this frame (x, y, w, h), for the state file the GUI tests read,
-  // and how long it took to draw (ms).
-  std::map<std::string, std::array<float, 4>> panel_rects;
-  std::map<std::string, double> panel_ms;
-  FrameGeometry geometry;
-  // Presenter mode's on-demand panels that are open, and panels to put back in their place and
-  // bring to the front this frame (asked for by their key).
-  std::map<std::string, bool> panel_open;
-  std::map<std::string, bool> panel_raise;
-  // Panels to put back where they were (x, y, w, h) this frame: after a hand-out drew the step view
-  // over the whole window.
-  std::map<std::string, std::array<float, 4>> panel_restore;
+  LoopRequests requests;
+  PanelArrangement arrangement;
+  StepViewSetup step_view;
+  FrameGeometry geometry;  // what the GUI tests check about this frame
 
   // A panel's own state (caches, fields being edited), one of each type, made on first use and
   // living as long as the window: panels keep nothing in statics.

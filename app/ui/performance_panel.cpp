@@ -16,14 +16,11 @@
 namespace syncscope::ui {
 namespace {
 
+// The choices on the panel and the model cut for them; the results it is cut from are the session's.
 struct PerformanceState {
-  bool loaded = false;
-  std::optional<app::LoadedPerf> perf;
-  std::vector<std::string> problems;
   int ladder = 1;  // 0 reduce, 1 scan
   int dtype = 0;   // 0 int32, 1 float32
   long long n = 0;
-  std::vector<std::pair<std::string, app::RungMetrics>> metrics[2];
   struct ModelKey {
     int ladder = -1, dtype = -1;
     long long n = -1;
@@ -34,12 +31,10 @@ struct PerformanceState {
   std::optional<app::PerformanceModel> model;
 };
 
-void load(PerformanceState& st) {
-  st.loaded = true;
+// Where saved results are looked for: this machine's own runs first, then the shipped ones.
+app::PerfResultsJob perf_results_job() {
   const std::string own = perf_results_dir();
-  st.perf = app::load_newest_perf(
-      {own, "assets/perf", (std::filesystem::path(SYNCSCOPE_SOURCE_DIR) / "assets/perf").string()}, own, &st.problems);
-  for (int l = 0; l < 2; ++l) st.metrics[l] = app::simulate_rung_metrics(l ? "scan" : "reduce");
+  return {{own, "assets/perf", (std::filesystem::path(SYNCSCOPE_SOURCE_DIR) / "assets/perf").string()}, own};
 }
 
 ImU32 rung_colour(int k, int count) {
@@ -50,7 +45,7 @@ ImU32 rung_colour(int k, int count) {
 }
 
 // Returns whether the simulator's facts fit beside the bars (else they are only in the tooltips).
-bool draw_bars(UiContext& ui, const app::PerformanceModel& m, const std::vector<std::pair<std::string, app::RungMetrics>>& metrics) {
+bool draw_bars(UiContext& ui, const app::PerformanceModel& m, const app::LadderMetrics& metrics) {
   const Theme& th = ui.theme;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeightWithSpacing();
@@ -180,12 +175,18 @@ void draw_performance_panel(UiContext& ui) {
   ImGui::SetNextWindowBgAlpha(1.0f);  // drawn over the step view: nothing of it may show through
   if (!begin_panel(ui, "Performance")) return;
   PerformanceState& st = ui.state_of<PerformanceState>();
-  if (!st.loaded) load(st);
-  if (!st.perf) {
+  const app::PerfResults* results = ui.session.perf_results();
+  if (!results) {  // the session's worker finds and simulates them (once)
+    ui.session.load_perf_results(perf_results_job());
+    ImGui::TextDisabled("simulating... (finding saved results and simulating every rung)");
+    ImGui::End();
+    return;
+  }
+  if (!results->perf) {
     ImGui::TextWrapped("No saved performance results: run `syncscope perf --save FILE` on a GPU machine and put the "
                        "file in assets/perf/ (or run it here, with a GPU: results go to %s).",
                        perf_results_dir().c_str());
-    for (const std::string& p : st.problems) ImGui::TextColored(ImColor(ui.theme.bad), "%s", p.c_str());
+    for (const std::string& p : results->problems) ImGui::TextColored(ImColor(ui.theme.bad), "%s", p.c_str());
     ImGui::End();
     return;
   }
@@ -200,7 +201,7 @@ void draw_performance_panel(UiContext& ui) {
   const std::string gpu_here = gpu.usable ? gpu.device : "";
   const PerformanceState::ModelKey key{st.ladder, st.dtype, st.n, gpu_here};
   if (!st.model || st.model_key != key) {  // cut from the whole report: only when a choice changes
-    st.model = app::build_performance(*st.perf, st.ladder ? "scan" : "reduce", st.dtype ? DType::Float32 : DType::Int32,
+    st.model = app::build_performance(*results->perf, st.ladder ? "scan" : "reduce", st.dtype ? DType::Float32 : DType::Int32,
                                       st.n, gpu_here);
     st.model_key = key;
   }
@@ -215,7 +216,7 @@ void draw_performance_panel(UiContext& ui) {
     ImGui::SameLine();
     ImGui::TextDisabled("GB/s: %s", st.ladder ? "2·n·4 bytes (read + write)" : "n·4 bytes (read)");
   }
-  const bool facts_beside = draw_bars(ui, m, st.metrics[st.ladder]);
+  const bool facts_beside = draw_bars(ui, m, results->metrics(st.ladder ? "scan" : "reduce"));
   text_fitted(ui, facts_beside ? "beside each bar, the simulator at the rung's classroom size: additions, global and "
                                  "shared accesses per element, steps, worst bank conflict, divergent warp instructions "
                                  "(hover a bar)"

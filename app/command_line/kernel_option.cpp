@@ -1,0 +1,36 @@
+#include "app/command_line/kernel_option.h"
+
+#include <sstream>
+
+namespace syncscope::command_line {
+namespace {
+
+void print_kernel_error(std::ostream& err, const KernelFileError& e) {
+  err << "syncscope: " << e.message << "\n";
+  if (e.compiler_output.empty()) return;
+  std::istringstream lines(e.compiler_output);
+  int shown = 0;
+  for (std::string line; std::getline(lines, line) && shown < 30; ++shown) err << "  " << line << "\n";
+}
+
+}  // namespace
+
+std::optional<KernelFile> load_kernel_option(const std::string& path, Registry& registry, RunOptions& options,
+                                             std::ostream& err) {
+  auto loaded = load_kernel_file(path);
+  if (auto* e = std::get_if<KernelFileError>(&loaded)) {
+    print_kernel_error(err, *e);
+    return std::nullopt;
+  }
+  KernelFile kernel = std::get<KernelFile>(std::move(loaded));
+  auto with_kernel = registry_with(kernel.entry);
+  if (auto* taken = std::get_if<std::string>(&with_kernel)) {
+    err << "syncscope: --kernel " << path << ": " << *taken << "\n";
+    return std::nullopt;
+  }
+  registry = std::move(std::get<Registry>(with_kernel));
+  if (options.algorithm.empty()) options.algorithm = kernel.entry.info.name;
+  return kernel;
+}
+
+}  // namespace syncscope::command_line

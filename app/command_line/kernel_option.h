@@ -1,0 +1,19 @@
+// --kernel FILE, taken the same way by both entry points (`syncscope run`, `syncscope gui`).
+#pragma once
+
+#include <optional>
+#include <ostream>
+#include <string>
+
+#include "core/kernel_file.h"
+#include "core/run.h"
+
+namespace syncscope::command_line {
+
+// The kernel file compiled (or found in the cache) and added to `registry`; the run's algorithm
+// defaults to it. When it cannot be used, why goes to `err` (the compiler's first lines under the
+// message) and the result is empty: bad arguments (exit code 2).
+std::optional<KernelFile> load_kernel_option(const std::string& path, Registry& registry, RunOptions& options,
+                                             std::ostream& err);
+
+}  // namespace syncscope::command_line
