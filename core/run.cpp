@@ -13,7 +13,6 @@
 #include <sstream>
 
 #include "kernels/reference.h"
-#include "sim/limits.h"
 #include "sim/splitmix64.h"
 
 namespace syncscope {
@@ -24,6 +23,30 @@ std::string trim(const std::string& s) {
   const auto b = s.find_first_not_of(" \t");
   const auto e = s.find_last_not_of(" \t");
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
+}
+
+bool in_range(ConfigField f, double v) {
+  const FieldRange& range = *field_info(f).range;
+  return v >= range.min && v <= range.max;
+}
+
+// "threads per block must be 1..1024": the field's noun and range from the table.
+std::string must_be(ConfigField f, const std::string& before_range = "") {
+  return std::string(field_info(f).noun) + " must be " + before_range + limit_text(f);
+}
+
+// Algorithms phrase their own limits (kernels/ knows no ConfigField), starting with the option they
+// concern: "--tpb 48: block-reduce halves the block ...". The option names the field; "VALUE: "
+// after it, when there, is the value.
+ConfigError algorithm_refusal(const std::string& why) {
+  const std::string option = why.substr(0, why.find(' '));
+  const ConfigField field = field_of_option(option).value_or(ConfigField::Algorithm);
+  const size_t value_start = option.size() + 1;
+  const size_t value_end = why.find(": ", value_start);
+  const bool value_follows = value_end != std::string::npos && value_end > value_start &&
+                             why.find(' ', value_start) == value_end + 1;
+  if (!value_follows) return ConfigError{field, "", why, /*message_names_option=*/true};
+  return ConfigError{field, why.substr(value_start, value_end - value_start), why.substr(value_end + 2)};
 }
 
 }  // namespace
@@ -193,7 +216,7 @@ std::variant<RunConfig, ConfigError> resolve(const Registry& registry, const Run
   if (!c.algorithm) {
     std::string known;
     for (const auto& e : registry.all()) known += (known.empty() ? "" : ", ") + e.info.name;
-    return ConfigError{"ALGO", o.algorithm, "unknown algorithm; known: " + known};
+    return ConfigError{ConfigField::Algorithm, o.algorithm, "unknown algorithm; known: " + known};
   }
   const AlgoInfo& info = c.algorithm->info;
   c.problem = info.defaults;
@@ -201,7 +224,7 @@ std::variant<RunConfig, ConfigError> resolve(const Registry& registry, const Run
   if (o.dtype) {
     if (*o.dtype == "float32") c.problem.dtype = DType::Float32;
     else if (*o.dtype == "int32") c.problem.dtype = DType::Int32;
-    else return ConfigError{"--dtype", *o.dtype, "expected float32 or int32"};
+    else return ConfigError{ConfigField::Dtype, *o.dtype, "expected float32 or int32"};
   }
   if (o.bug && *o.bug != "none") {
     std::string names;
@@ -210,88 +233,88 @@ std::variant<RunConfig, ConfigError> resolve(const Registry& registry, const Run
       names += (names.empty() ? "" : ", ") + info.bugs[k].name;
     }
     if (c.problem.bug == 0)
-      return ConfigError{"--bug", *o.bug,
+      return ConfigError{ConfigField::Bug, *o.bug,
                          info.name + (names.empty() ? " has no bug variants" : " has no such variant; variants: " + names)};
   }
   if (o.schedule) {
     std::string why;
     auto s = sim::Schedule::parse(*o.schedule, &why);
-    if (!s) return ConfigError{"--schedule", *o.schedule, why};
+    if (!s) return ConfigError{ConfigField::Schedule, *o.schedule, why};
     c.schedule = *s;
   }
   if (o.time_limit) {
     double seconds = 0;
     const std::string& text = *o.time_limit;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), seconds);
-    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !std::isfinite(seconds) ||
-        seconds < sim::kMinSecondsPerBlock || seconds > sim::kMaxSecondsPerBlock)
-      return ConfigError{"--time-limit", text,
-                         "seconds a block may run must be a number in 0.05..86400"};
+    if (text.empty() || ec != std::errc() || end != text.data() + text.size() || !in_range(ConfigField::TimeLimit, seconds))
+      return ConfigError{ConfigField::TimeLimit, text, must_be(ConfigField::TimeLimit, "a number in ")};
     c.time_limit_s = seconds;
   }
   if (o.input) {
     std::string why;
     auto in = InputSpec::parse(*o.input, &why);
-    if (!in) return ConfigError{"--input", *o.input, why};
+    if (!in) return ConfigError{ConfigField::Input, *o.input, why};
     c.input = *in;
   }
   if (o.rows) {
     if (!info.two_dimensional)
-      return ConfigError{"--rows", std::to_string(*o.rows), info.name + " works on one row; --rows applies to 2D algorithms (axis-sum)"};
-    if (*o.rows < 1 || *o.rows > 65535)
-      return ConfigError{"--rows", std::to_string(*o.rows), "rows must be 1..65535 (one block per row, gridDim.y)"};
+      return ConfigError{ConfigField::Rows, std::to_string(*o.rows),
+                         info.name + " works on one row; " + field_info(ConfigField::Rows).option +
+                             " applies to 2D algorithms (axis-sum)"};
+    if (!in_range(ConfigField::Rows, *o.rows))
+      return ConfigError{ConfigField::Rows, std::to_string(*o.rows),
+                         must_be(ConfigField::Rows) + " (one block per row, gridDim.y)"};
     c.problem.rows = *o.rows;
   }
   if (o.tpb) {
-    if (*o.tpb < 1 || *o.tpb > sim::kMaxThreadsPerBlock)
-      return ConfigError{"--tpb", std::to_string(*o.tpb),
-                         "threads per block must be 1.." + std::to_string(sim::kMaxThreadsPerBlock)};
+    if (!in_range(ConfigField::Tpb, *o.tpb))
+      return ConfigError{ConfigField::Tpb, std::to_string(*o.tpb), must_be(ConfigField::Tpb)};
     c.problem.tpb = *o.tpb;
   }
   const int rows = info.two_dimensional ? c.problem.rows : 1;
-  const std::string n_meaning = info.two_dimensional ? "elements per row" : "elements";
   if (o.n) {
-    if (*o.n < 1 || *o.n > sim::kMaxElements)
-      return ConfigError{"--n", std::to_string(*o.n), n_meaning + " must be 1.." + std::to_string(sim::kMaxElements)};
+    if (!in_range(ConfigField::N, *o.n))
+      return ConfigError{ConfigField::N, std::to_string(*o.n),
+                         info.two_dimensional ? "elements per row must be " + limit_text(ConfigField::N)
+                                              : must_be(ConfigField::N)};
     c.problem.n = *o.n;
   }
   if (c.input.kind == InputKind::Values) {
     const int count = static_cast<int>(c.input.values.size());
     if (!o.n) {
       if (count % rows != 0)
-        return ConfigError{"--input", std::to_string(count) + " values",
+        return ConfigError{ConfigField::Input, std::to_string(count) + " values",
                            "cannot split into " + std::to_string(rows) + " rows of equal length"};
       c.problem.n = count / rows;
     } else if (count != c.problem.n * rows) {
-      return ConfigError{"--input", std::to_string(count) + " values",
-                         "expected " + std::to_string(int64_t{c.problem.n} * rows) + " values for --n " +
-                             std::to_string(c.problem.n) +
-                             (info.two_dimensional ? " × --rows " + std::to_string(rows) : std::string())};
+      return ConfigError{ConfigField::Input, std::to_string(count) + " values",
+                         "expected " + std::to_string(int64_t{c.problem.n} * rows) + " values for " +
+                             field_info(ConfigField::N).option + " " + std::to_string(c.problem.n) +
+                             (info.two_dimensional
+                                  ? " × " + std::string(field_info(ConfigField::Rows).option) + " " + std::to_string(rows)
+                                  : std::string())};
     }
     for (size_t k = 0; k < c.input.values.size(); ++k) {
       const double v = c.input.values[k];
       if (c.problem.dtype == DType::Int32 &&
           (v != std::floor(v) || v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()))
-        return ConfigError{"--input", format_number(DType::Float32, v),
+        return ConfigError{ConfigField::Input, format_number(DType::Float32, v),
                            "value " + std::to_string(k + 1) + " is not an int32 (whole number in -2147483648..2147483647)"};
       if (c.problem.dtype == DType::Float32 && std::fabs(v) > std::numeric_limits<float>::max())
-        return ConfigError{"--input", std::to_string(v), "value " + std::to_string(k + 1) + " does not fit in float32"};
+        return ConfigError{ConfigField::Input, std::to_string(v), "value " + std::to_string(k + 1) + " does not fit in float32"};
     }
   }
-  if (int64_t{c.problem.n} * rows > sim::kMaxElements)
-    return ConfigError{"--n", std::to_string(c.problem.n),
+  if (!in_range(ConfigField::N, static_cast<double>(int64_t{c.problem.n} * rows)))
+    return ConfigError{ConfigField::N, std::to_string(c.problem.n),
                        std::to_string(c.problem.n) + " × " + std::to_string(rows) + " rows = " +
                            std::to_string(int64_t{c.problem.n} * rows) + " elements; the limit is " +
-                           std::to_string(sim::kMaxElements)};
+                           shortest_text(field_info(ConfigField::N).range->max)};
   c.problem.rows = rows;
-  if (std::string why = c.algorithm->check(c.problem); !why.empty()) {
-    // Algorithms phrase their own limits, starting with the option they concern.
-    return ConfigError{why.substr(0, why.find(' ')), "", why};
-  }
+  if (std::string why = c.algorithm->check(c.problem); !why.empty()) return algorithm_refusal(why);
   const int blocks = o.blocks.empty() ? 0 : c.blocks();  // runs the host code: only when asked
   for (int b : o.blocks) {
     if (b < 0 || b >= blocks)
-      return ConfigError{"--block", std::to_string(b),
+      return ConfigError{ConfigField::Blocks, std::to_string(b),
                          "the first launch has " + std::to_string(blocks) + " block" + (blocks == 1 ? "" : "s") +
                              " (0.." + std::to_string(blocks - 1) + ")"};
   }

@@ -1,7 +1,7 @@
-// One simulated run as the CLI and the app ask for it: options as the user typed them, resolved
-// against the algorithm's defaults and checked against the limits (bad input gets a message naming
-// the option, the value and the limit), the input generated, the simulation run, the CPU reference
-// computed and compared.
+// One simulated run as the CLI and the app ask for it: options as the user typed them (the fields
+// are core/config_fields.h's table), resolved against the algorithm's defaults and checked against
+// the limits (bad input gets a ConfigError naming the field, the value and the limit), the input
+// generated, the simulation run, the CPU reference computed and compared.
 #pragma once
 
 #include <atomic>
@@ -12,6 +12,7 @@
 #include <variant>
 #include <vector>
 
+#include "core/config_fields.h"
 #include "kernels/algorithm.h"
 #include "core/registry.h"
 #include "sim/describe.h"
@@ -31,16 +32,7 @@ struct InputSpec {
   std::string text() const;    // as the CLI spells it: iota, ones, random:7, 1,2,3, @data.txt
   // nullopt and *error set when the text is not an input.
   static std::optional<InputSpec> parse(const std::string& text, std::string* error);
-};
-
-// What the user asked for; unset fields take the algorithm's defaults.
-struct RunOptions {
-  std::string algorithm;
-  std::optional<int> n, rows, tpb;
-  std::optional<std::string> dtype, input, schedule;
-  std::optional<std::string> bug;  // a variant's name (--bug); unset or "none": the correct kernel
-  std::vector<int> blocks;  // blocks to record in full (--block)
-  std::optional<std::string> time_limit;  // seconds a block may run (--time-limit)
+  bool operator==(const InputSpec&) const = default;
 };
 
 struct RunConfig {
@@ -54,18 +46,8 @@ struct RunConfig {
   int blocks() const;  // of the first launch
   std::string bug_name() const;  // "none" or the variant's name
   std::string describe() const;  // "kogge-stone n=8 tpb=8 blocks=1 dtype=float32 input=iota schedule=lockstep"
-};
-
-struct ConfigError {
-  std::string option;  // "--tpb"
-  std::string value;   // "2000"
-  std::string message; // "threads per block must be 1..1024"
-  // "--tpb 2000: threads per block must be 1..1024"; messages that name the option themselves
-  // (an algorithm's own limits) stand alone.
-  std::string text() const {
-    if (message.rfind("--", 0) == 0) return message;
-    return option + (value.empty() ? "" : " " + value) + ": " + message;
-  }
+  // The same entry of the same registry, and every field equal.
+  bool operator==(const RunConfig&) const = default;
 };
 
 std::variant<RunConfig, ConfigError> resolve(const Registry& registry, const RunOptions& options);

@@ -28,6 +28,7 @@ struct Problem {
   int bug = 0;   // 0: the correct kernel; k: the algorithm's k-th bug variant (AlgoInfo::bugs[k-1])
 
   int input_count() const { return n * rows; }
+  bool operator==(const Problem&) const = default;
 };
 
 // A classic mistake an algorithm can be run with (`--bug NAME`), switched on inside the very same

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <memory>
 #include <random>
+#include <set>
 
 #include "app/state/scenario.h"
 #include "app/view/controls_model.h"
@@ -18,19 +19,10 @@
 namespace syncscope::test {
 namespace {
 
+// The whole configuration: RunConfig::operator== compares every field, the time limit included.
 void expect_same(const RunConfig& a, const RunConfig& b, const std::string& path) {
-  SCOPED_TRACE(path + ": " + a.describe());
-  EXPECT_EQ(a.algorithm, b.algorithm);
-  EXPECT_EQ(a.problem.n, b.problem.n);
-  EXPECT_EQ(a.problem.rows, b.problem.rows);
-  EXPECT_EQ(a.problem.tpb, b.problem.tpb);
-  EXPECT_EQ(a.problem.dtype, b.problem.dtype);
-  EXPECT_EQ(a.problem.bug, b.problem.bug);
-  EXPECT_EQ(a.input.kind, b.input.kind);
-  EXPECT_EQ(a.input.seed, b.input.seed);
-  EXPECT_EQ(a.input.values, b.input.values);
-  EXPECT_EQ(a.schedule, b.schedule);
-  EXPECT_EQ(a.detail_blocks, b.detail_blocks);
+  EXPECT_TRUE(a == b) << path << ":\n  " << options_to_json(options_of(a)).dump() << "\n  "
+                      << options_to_json(options_of(b)).dump();
 }
 
 RunConfig resolved(const Registry& registry, const RunOptions& o) {
@@ -67,6 +59,7 @@ RunConfig random_config(const Registry& registry, std::mt19937& rng) {
     const char* schedules[] = {"lockstep", "forward", "reverse"};
     o.schedule = pick(0, 3) == 3 ? "random:" + std::to_string(pick(1, 99)) : schedules[pick(0, 2)];
     o.blocks = {pick(0, 2)};
+    if (pick(0, 2)) o.time_limit = shortest_text(std::uniform_real_distribution<double>(0.05, 1000)(rng));
     auto r = resolve(registry, o);
     if (auto* c = std::get_if<RunConfig>(&r)) return *c;
   }
@@ -74,10 +67,13 @@ RunConfig random_config(const Registry& registry, std::mt19937& rng) {
 
 TEST(Codec, RandomConfigurationsSurviveEveryPath) {
   std::mt19937 rng(11);
+  std::set<std::string> keys_written;
   for (const Registry* registry : {&builtin_registry(), &user::held_out_registry()})
     for (int k = 0; k < 150; ++k) {
       const RunConfig c = random_config(*registry, rng);
       const RunOptions o = options_of(c);
+      const nlohmann::json written = options_to_json(o);
+      for (const auto& [key, value] : written.items()) keys_written.insert(key);
       expect_same(c, resolved(*registry, o), "options");
 
       const auto back = options_from_json(nlohmann::json::parse(options_to_json(o).dump()));
@@ -91,6 +87,59 @@ TEST(Codec, RandomConfigurationsSurviveEveryPath) {
 
       expect_same(c, resolved(*registry, app::ControlsForm::from(c).to_options(c.algorithm)), "form");
     }
+  // A new row of the field table must be exercised here too.
+  for (const FieldInfo& field : kFieldInfos) EXPECT_TRUE(keys_written.contains(field.key)) << field.key << " never round-tripped";
+}
+
+TEST(Codec, ConfigurationsDifferInAnyField) {
+  const RunConfig c = resolved(builtin_registry(), {.algorithm = "kogge-stone"});
+  EXPECT_EQ(c, resolved(builtin_registry(), {.algorithm = "kogge-stone"}));
+  for (const RunOptions& other : std::vector<RunOptions>{
+           {.algorithm = "kogge-stone", .n = 9},
+           {.algorithm = "kogge-stone", .tpb = 16},
+           {.algorithm = "kogge-stone", .dtype = "int32"},
+           {.algorithm = "kogge-stone", .input = "ones"},
+           {.algorithm = "kogge-stone", .schedule = "forward"},
+           {.algorithm = "kogge-stone", .bug = "in-place"},
+           {.algorithm = "kogge-stone", .blocks = {0}},
+           {.algorithm = "kogge-stone", .time_limit = "3"},
+           {.algorithm = "block-reduce"}})
+    EXPECT_FALSE(c == resolved(builtin_registry(), other)) << options_to_json(other).dump();
+}
+
+// An error carries its field; each front end spells it its own way from the table.
+TEST(Codec, AnErrorNamesItsFieldInEachFrontEndsWords) {
+  const auto refused = resolve(builtin_registry(), {.algorithm = "kogge-stone", .tpb = 2000});
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(refused));
+  const ConfigError& e = std::get<ConfigError>(refused);
+  EXPECT_EQ(e.field, ConfigField::Tpb);
+  EXPECT_EQ(e.text(), "--tpb 2000: threads per block must be 1..1024");
+  EXPECT_EQ(e.json_text(), "\"tpb\" 2000: threads per block must be 1..1024");
+  EXPECT_EQ(e.form_text(), "2000: threads per block must be 1..1024");
+
+  const auto blocks = resolve(builtin_registry(), {.algorithm = "kogge-stone", .blocks = {3}});
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(blocks));
+  EXPECT_EQ(std::get<ConfigError>(blocks).field, ConfigField::Blocks);
+  EXPECT_EQ(std::get<ConfigError>(blocks).text(), "--block 3: the first launch has 1 block (0..0)");
+  EXPECT_EQ(std::get<ConfigError>(blocks).json_text(), "\"blocks\" 3: the first launch has 1 block (0..0)");
+
+  // An algorithm's own wording names its option; the field is found from it.
+  const auto algorithm_says = resolve(builtin_registry(), {.algorithm = "hierarchical-scan", .tpb = 1});
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(algorithm_says));
+  EXPECT_EQ(std::get<ConfigError>(algorithm_says).field, ConfigField::Tpb);
+  EXPECT_EQ(std::get<ConfigError>(algorithm_says).text(),
+            "--tpb 1 cannot shrink the block sums level by level; hierarchical-scan needs --tpb 2 or more");
+}
+
+// Ranges and help come from the simulator's limits through the table.
+TEST(Codec, TheTableTakesItsLimitsFromTheSimulator) {
+  EXPECT_EQ(limit_text(ConfigField::Tpb), "1.." + std::to_string(sim::kMaxThreadsPerBlock));
+  EXPECT_EQ(limit_text(ConfigField::N), "1.." + std::to_string(sim::kMaxElements));
+  EXPECT_EQ(help_text(ConfigField::TimeLimit),
+            "seconds one block may run before the simulation stops it as a runaway, 0.05..86400 (default 2)");
+  EXPECT_EQ(help_text(ConfigField::Blocks), "block to show in full (repeatable; default: all when <= 4, else 0)");
+  EXPECT_EQ(field_of_option("--block"), ConfigField::Blocks);
+  EXPECT_EQ(field_of_option("--nope"), std::nullopt);
 }
 
 // The words after `syncscope run` give the same configuration when the real executable parses them.

@@ -162,10 +162,10 @@ TEST_F(StateFiles, TheValuesFieldReadsAFileButNotAFifo) {
   f.values = "@" + fifo;
   check = check_form(builtin_registry(), f);
   EXPECT_FALSE(check.config);
-  EXPECT_EQ(check.errors.at("input"), f.values + ": not a regular file; the values field reads @FILE from a file");
+  EXPECT_EQ(check.errors.at(ConfigField::Input), f.values + ": not a regular file; the values field reads @FILE from a file");
   f.values = "@" + (dir_ / "none.txt").string();
   check = check_form(builtin_registry(), f);
-  EXPECT_NE(check.errors.at("input").find("cannot read @"), std::string::npos) << check.errors.at("input");
+  EXPECT_NE(check.errors.at(ConfigField::Input).find("cannot read @"), std::string::npos) << check.errors.at(ConfigField::Input);
 }
 
 }  // namespace

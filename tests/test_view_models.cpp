@@ -74,20 +74,29 @@ TEST(ControlsModel, BadFieldGetsItsMessageAndNoConfig) {
   f.tpb = 2000;
   FormCheck c = check_form(builtin_registry(), f);
   EXPECT_FALSE(c.config);
-  ASSERT_EQ(c.errors.count("tpb"), 1u);
-  EXPECT_EQ(c.errors["tpb"], "2000: threads per block must be 1..1024");
+  ASSERT_EQ(c.errors.count(ConfigField::Tpb), 1u);
+  EXPECT_EQ(c.errors[ConfigField::Tpb], "2000: threads per block must be 1..1024");
   f = ControlsForm{};
   f.input = InputChoice::Values;
   f.values = "1,2,x";
   c = check_form(builtin_registry(), f);
-  ASSERT_EQ(c.errors.count("input"), 1u);
-  EXPECT_NE(c.errors["input"].find("'x'"), std::string::npos);
+  ASSERT_EQ(c.errors.count(ConfigField::Input), 1u);
+  EXPECT_NE(c.errors[ConfigField::Input].find("'x'"), std::string::npos);
   f = ControlsForm{};
   f.algorithm = "block-reduce";
   f.tpb = 48;
   c = check_form(builtin_registry(), f);
-  ASSERT_EQ(c.errors.count("tpb"), 1u);
-  EXPECT_NE(c.errors["tpb"].find("power of two"), std::string::npos);
+  ASSERT_EQ(c.errors.count(ConfigField::Tpb), 1u);
+  // The algorithm's own wording, its value split off like every other field's.
+  EXPECT_EQ(c.errors[ConfigField::Tpb].rfind("48: block-reduce halves the block", 0), 0u) << c.errors[ConfigField::Tpb];
+  EXPECT_NE(c.errors[ConfigField::Tpb].find("power of two"), std::string::npos);
+  // A seed box holds an int: a negative one is refused, not wrapped into another seed.
+  f = ControlsForm{};
+  f.schedule = ScheduleChoice::Random;
+  f.schedule_seed = -3;
+  c = check_form(builtin_registry(), f);
+  EXPECT_FALSE(c.config);
+  EXPECT_EQ(c.errors.at(ConfigField::Schedule), "-3: a seed is a whole number, 0 or more");
 }
 
 TEST(ControlsModel, AlgorithmsGroupedAndFormRoundTrips) {
@@ -430,7 +439,7 @@ TEST(Session, InvalidValueKeepsTheLastGoodRun) {
   session.edit(bad);
   session.settle();
   EXPECT_EQ(state.run(), good);  // still on screen
-  EXPECT_EQ(session.check().errors.at("tpb"), "0: threads per block must be 1..1024");
+  EXPECT_EQ(session.check().errors.at(ConfigField::Tpb), "0: threads per block must be 1..1024");
   ControlsForm better = bad;
   better.tpb = 4;
   session.edit(better);
@@ -553,6 +562,11 @@ TEST(Session, ScenarioOpensAtItsStep) {
   EXPECT_EQ(session.title(), "Seed 000: prefix sum, complete version (two blocks, two launches)");
   EXPECT_EQ(session.form().n, 15);
   EXPECT_TRUE(session.open_scenario("/nonexistent.json").has_value());
+  // A refused value is named by its key in the file, with the value and the limit.
+  const std::string bad = (std::filesystem::temp_directory_path() / "syncscope-bad-tpb.json").string();
+  std::ofstream(bad) << R"({"algorithm": "kogge-stone", "tpb": 2000})";
+  EXPECT_EQ(session.open_scenario(bad), bad + ": \"tpb\" 2000: threads per block must be 1..1024");
+  std::filesystem::remove(bad);
 }
 
 }  // namespace

@@ -1,9 +1,11 @@
 // What the two entry points (`syncscope run ...` in app/cli, `syncscope gui ...` in app/gui_main)
-// share: the configuration options, their checking, and the exit codes.
+// share: the configuration options, their checking, and the exit codes. The options are generated
+// from the field table (core/config_fields.h): their names, help and limits live there.
 #pragma once
 
 #include <CLI/CLI.hpp>
 
+#include <map>
 #include <optional>
 #include <string>
 #include <vector>
@@ -20,14 +22,15 @@ inline constexpr int kExitBadArguments = 2;
 struct ConfigArgs {
   RunOptions options;
   // Whole numbers arrive as text so that a bad one gets our message (option, value, limit).
-  std::optional<std::string> n, rows, tpb;
-  std::vector<std::string> blocks;
+  std::map<ConfigField, std::optional<std::string>> whole_words;
+  std::map<ConfigField, std::vector<std::string>> whole_lists;  // repeatable (--block)
 };
 
-// "--n abc" -> message; the range is checked where the limits live (core/run.cpp).
+// "--n abc" -> message; the range is checked where the limits are applied (core/run.cpp).
 std::optional<std::string> parse_whole(const std::string& option, const std::string& text, std::optional<int>& out,
                                        const char* range);
 
+// Every field of the table but the positional ALGO, which each command names itself.
 void add_config_options(CLI::App& cmd, ConfigArgs& args);
 // Converts the whole-number options into args.options; the message (exit code 2) if one is bad.
 std::optional<std::string> finish_config(ConfigArgs& args);

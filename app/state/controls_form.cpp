@@ -3,28 +3,26 @@
 #include "core/config_codec.h"
 
 #include <filesystem>
+#include <tuple>
 
 namespace syncscope::app {
 
 RunOptions ControlsForm::to_options(const AlgorithmEntry* algorithm) const {
   RunOptions o;
   o.algorithm = this->algorithm;
+  if (algorithm && algorithm->info.two_dimensional) o.rows = rows;
   if (input == InputChoice::Values) {
     o.input = values;  // n follows from the values
-    if (algorithm && algorithm->info.two_dimensional) o.rows = rows;
   } else {
     o.n = n;
-    if (algorithm && algorithm->info.two_dimensional) o.rows = rows;
-    o.input = input == InputChoice::Iota ? "iota" : input == InputChoice::Ones ? "ones" : "random:" + std::to_string(input_seed);
+    InputSpec spec;
+    spec.kind = input;
+    spec.seed = static_cast<uint64_t>(input_seed);  // check_form refuses a negative seed first
+    o.input = spec.text();
   }
   o.tpb = tpb;
   o.dtype = std::string(sim::to_string(dtype));
-  switch (schedule) {
-    case ScheduleChoice::Lockstep: o.schedule = "lockstep"; break;
-    case ScheduleChoice::Forward: o.schedule = "forward"; break;
-    case ScheduleChoice::Reverse: o.schedule = "reverse"; break;
-    case ScheduleChoice::Random: o.schedule = "random:" + std::to_string(schedule_seed); break;
-  }
+  o.schedule = sim::Schedule{.kind = schedule, .seed = static_cast<uint64_t>(schedule_seed)}.name();
   o.blocks = blocks;
   o.bug = bug;
   o.time_limit = time_limit;
@@ -38,27 +36,11 @@ ControlsForm ControlsForm::from(const RunConfig& c) {
   f.rows = c.problem.rows;
   f.tpb = c.problem.tpb;
   f.dtype = c.problem.dtype;
-  switch (c.input.kind) {
-    case InputKind::Iota: f.input = InputChoice::Iota; break;
-    case InputKind::Ones: f.input = InputChoice::Ones; break;
-    case InputKind::Random:
-      f.input = InputChoice::Random;
-      f.input_seed = static_cast<int>(c.input.seed);
-      break;
-    case InputKind::Values:
-      f.input = InputChoice::Values;
-      f.values = c.input.text();
-      break;
-  }
-  switch (c.schedule.kind) {
-    case sim::ScheduleKind::Lockstep: f.schedule = ScheduleChoice::Lockstep; break;
-    case sim::ScheduleKind::Forward: f.schedule = ScheduleChoice::Forward; break;
-    case sim::ScheduleKind::Reverse: f.schedule = ScheduleChoice::Reverse; break;
-    case sim::ScheduleKind::Random:
-      f.schedule = ScheduleChoice::Random;
-      f.schedule_seed = static_cast<int>(c.schedule.seed);
-      break;
-  }
+  f.input = c.input.kind;
+  if (c.input.kind == InputKind::Random) f.input_seed = static_cast<int>(c.input.seed);
+  if (c.input.kind == InputKind::Values) f.values = c.input.text();
+  f.schedule = c.schedule.kind;
+  if (c.schedule.kind == sim::ScheduleKind::Random) f.schedule_seed = static_cast<int>(c.schedule.seed);
   f.blocks = c.detail_blocks;
   f.bug = c.bug_name();
   f.time_limit = options_of(c).time_limit;
@@ -86,7 +68,16 @@ FormCheck check_form(const Registry& registry, const ControlsForm& form) {
     const std::string path = form.values.substr(1);
     std::error_code ec;
     if (path == "-" || (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))) {
-      check.errors["input"] = form.values + ": not a regular file; the values field reads @FILE from a file";
+      check.errors[ConfigField::Input] = form.values + ": not a regular file; the values field reads @FILE from a file";
+      return check;
+    }
+  }
+  // A seed box holds an int; a negative one is refused rather than wrapped into another seed.
+  for (auto [used, seed, field] : {std::tuple{form.input == InputChoice::Random, form.input_seed, ConfigField::Input},
+                                   std::tuple{form.schedule == ScheduleChoice::Random, form.schedule_seed,
+                                              ConfigField::Schedule}}) {
+    if (used && seed < 0) {
+      check.errors[field] = std::to_string(seed) + ": a seed is a whole number, 0 or more";
       return check;
     }
   }
@@ -97,17 +88,7 @@ FormCheck check_form(const Registry& registry, const ControlsForm& form) {
     return check;
   }
   const ConfigError& e = std::get<ConfigError>(resolved);
-  std::string field = e.option;
-  if (field.rfind("--", 0) == 0) field = field.substr(2);
-  if (field == "ALGO") field = "algorithm";
-  if (field == "block") field = "blocks";
-  // The panel words it for its fields, not for command-line options.
-  std::string message = e.message;
-  if (message.rfind("--", 0) == 0) {
-    const auto colon = message.find(": ");
-    if (colon != std::string::npos) message = message.substr(colon + 2);
-  }
-  check.errors[field] = (e.value.empty() ? "" : e.value + ": ") + message;
+  check.errors[e.field] = e.form_text();
   return check;
 }
 

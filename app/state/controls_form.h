@@ -12,8 +12,8 @@
 
 namespace syncscope::app {
 
-enum class InputChoice { Iota, Ones, Random, Values };
-enum class ScheduleChoice { Lockstep, Forward, Reverse, Random };
+using InputChoice = InputKind;
+using ScheduleChoice = sim::ScheduleKind;
 
 struct ControlsForm {
   std::string algorithm = "kogge-stone";
@@ -28,7 +28,7 @@ struct ControlsForm {
   ScheduleChoice schedule = ScheduleChoice::Lockstep;
   int schedule_seed = 1;
   std::vector<int> blocks;  // recorded in full
-  std::optional<std::string> time_limit;  // --time-limit as given (the command line, a scenario); unset: the default
+  std::optional<std::string> time_limit;  // as given (the command line, a scenario); unset: the default
 
   RunOptions to_options(const AlgorithmEntry* algorithm) const;
   static ControlsForm from(const RunConfig& config);
@@ -38,7 +38,8 @@ struct ControlsForm {
 
 struct FormCheck {
   std::optional<RunConfig> config;
-  std::map<std::string, std::string> errors;  // field ("n", "tpb", "input", ...) -> message
+  // The field's message, shown under it: "2000: threads per block must be 1..1024".
+  std::map<ConfigField, std::string> errors;
 };
 FormCheck check_form(const Registry& registry, const ControlsForm& form);
 

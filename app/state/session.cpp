@@ -178,7 +178,7 @@ std::optional<std::string> Session::open_scenario(const std::string& path) {
   if (auto* why = std::get_if<std::string>(&loaded)) return *why;
   const Scenario& s = std::get<Scenario>(loaded);
   auto resolved = resolve(*registry_, s.options);
-  if (auto* e = std::get_if<ConfigError>(&resolved)) return path + ": " + e->text();
+  if (auto* e = std::get_if<ConfigError>(&resolved)) return path + ": " + e->json_text();  // named as the file names it
   RunConfig config = std::get<RunConfig>(resolved);
   form_ = ControlsForm::from(config);
   check_ = FormCheck{config, {}};

@@ -11,7 +11,7 @@
 namespace syncscope::ui {
 namespace {
 
-void field_error(const UiContext& ui, const app::FormCheck& check, const char* field) {
+void field_error(const UiContext& ui, const app::FormCheck& check, ConfigField field) {
   auto it = check.errors.find(field);
   if (it == check.errors.end()) return;
   ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.bad).Value);
@@ -72,7 +72,7 @@ void draw_controls_panel(UiContext& ui) {
     ImGui::EndCombo();
   }
   whole_on_hover(algorithm_shown, f.algorithm);
-  field_error(ui, check, "algorithm");
+  field_error(ui, check, ConfigField::Algorithm);
 
   if (!model.bugs.empty()) {
     const std::string bug_full = f.bug == "none" ? "none (correct)" : f.bug, bug_shown = preview(ui, bug_full);
@@ -91,27 +91,27 @@ void draw_controls_panel(UiContext& ui) {
       ImGui::EndCombo();
     }
     whole_on_hover(bug_shown, bug_full);
-    field_error(ui, check, "bug");
+    field_error(ui, check, ConfigField::Bug);
   }
 
   const bool values = f.input == app::InputChoice::Values;
   if (values) ImGui::BeginDisabled();
   changed |= ImGui::InputInt(model.two_dimensional ? "n per row" : "n", &f.n, 1, 64);
   if (values) ImGui::EndDisabled();
-  field_error(ui, check, "n");
+  field_error(ui, check, ConfigField::N);
   if (model.two_dimensional) {
     changed |= ImGui::InputInt("rows", &f.rows, 1, 4);
-    field_error(ui, check, "rows");
+    field_error(ui, check, ConfigField::Rows);
   }
   changed |= ImGui::InputInt("threads/block", &f.tpb, 1, 32);
-  field_error(ui, check, "tpb");
+  field_error(ui, check, ConfigField::Tpb);
 
   int dtype = f.dtype == DType::Int32 ? 1 : 0;
   if (choice(ui, "dtype", &dtype, {"float32", "int32"})) {
     f.dtype = dtype ? DType::Int32 : DType::Float32;
     changed = true;
   }
-  field_error(ui, check, "dtype");
+  field_error(ui, check, ConfigField::Dtype);
 
   int input = static_cast<int>(f.input);
   if (choice(ui, "input", &input, {"iota (0, 1, 2, ...)", "ones", "random", "typed values"})) {
@@ -128,7 +128,7 @@ void draw_controls_panel(UiContext& ui) {
       changed = true;
     }
   }
-  field_error(ui, check, "input");
+  field_error(ui, check, ConfigField::Input);
 
   int schedule = static_cast<int>(f.schedule);
   if (choice(ui, "schedule", &schedule, {"lockstep", "forward", "reverse", "random"})) {
@@ -140,8 +140,9 @@ void draw_controls_panel(UiContext& ui) {
                       "forward: thread 0 runs to its barrier, then thread 1, ...\n"
                       "reverse: the highest thread first\nrandom: a random thread at every access");
   if (f.schedule == app::ScheduleChoice::Random) changed |= ImGui::InputInt("schedule seed", &f.schedule_seed);
-  field_error(ui, check, "schedule");
-  field_error(ui, check, "blocks");
+  field_error(ui, check, ConfigField::Schedule);
+  field_error(ui, check, ConfigField::Blocks);
+  field_error(ui, check, ConfigField::TimeLimit);  // from the command line or a scenario: the form has no box for it
   ImGui::PopItemWidth();
 
   if (changed) ui.session.edit(f);
