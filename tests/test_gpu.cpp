@@ -118,10 +118,10 @@ TEST(Gpu, AFaultingKernelCostsOnlyItsOwnProcess) {
   const RunResult bad = run_algorithm({.algorithm = "axis-sum", .n = 1022, .rows = 4, .tpb = 1024, .bug = "as-written"});
   const RunResult good = run_algorithm({.algorithm = "kogge-stone", .n = 5000, .tpb = 256});
 
-  const auto in_child = app::run_on_gpu_in_child(syncscope_executable(), "axis-sum", bad.config.problem, bad.input, 3);
+  const auto in_child = app::run_on_gpu_in_child(syncscope_executable(), bad.config, bad.input, 3);
   ASSERT_EQ(in_child.size(), 1u);
   EXPECT_EQ(in_child[0].error, "kernel execution: an illegal memory access was encountered");
-  const auto next_child = app::run_on_gpu_in_child(syncscope_executable(), "kogge-stone", good.config.problem, good.input, 1);
+  const auto next_child = app::run_on_gpu_in_child(syncscope_executable(), good.config, good.input, 1);
   ASSERT_EQ(next_child.size(), 1u);
   expect_gpu_equals_simulator(good, next_child[0]);
   expect_gpu_equals_simulator(good, run_on_gpu("kogge-stone", good.config.problem, good.input));

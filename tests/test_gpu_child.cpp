@@ -5,10 +5,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <fstream>
 #include <sstream>
 
 #include "app/state/gpu_child.h"
+#include "core/config_codec.h"
 #include "core/outcomes.h"
 #include "tests/test_util.h"
 
@@ -35,7 +37,7 @@ class FakeChild {
 
 TEST(GpuChild, TheRealChildAnswersOrSaysWhyThereIsNoGpu) {
   const RunResult r = run_algorithm({.algorithm = "kogge-stone", .n = 300, .tpb = 64});
-  const auto runs = app::run_on_gpu_in_child(syncscope_executable(), "kogge-stone", r.config.problem, r.input, 3);
+  const auto runs = app::run_on_gpu_in_child(syncscope_executable(), r.config, r.input, 3);
   if (gpu_status().usable) {
     ASSERT_EQ(runs.size(), 3u);
     for (const GpuRun& g : runs) {
@@ -55,7 +57,7 @@ TEST(GpuChild, AnswersAreReadBitForBitAndAFaultEndsTheRuns) {
       "echo 'ok 0.25 3 3f800000 40000000 7fc00000'\n"
       "echo 'error kernel execution: an illegal memory access was encountered'");
   const RunResult r = run_algorithm({.algorithm = "kogge-stone", .n = 3, .tpb = 4});
-  const auto runs = app::run_on_gpu_in_child(child.path(), "kogge-stone", r.config.problem, r.input, 5);
+  const auto runs = app::run_on_gpu_in_child(child.path(), r.config, r.input, 5);
   ASSERT_EQ(runs.size(), 3u);
   EXPECT_TRUE(runs[0].ok);
   EXPECT_DOUBLE_EQ(runs[0].milliseconds, 0.5);
@@ -71,23 +73,23 @@ TEST(GpuChild, AnswersAreReadBitForBitAndAFaultEndsTheRuns) {
 TEST(GpuChild, AChildThatDiesOrHangsOrIsMissingIsReported) {
   const RunResult r = run_algorithm({.algorithm = "kogge-stone"});
   const FakeChild dies("exit 3");
-  auto runs = app::run_on_gpu_in_child(dies.path(), "kogge-stone", r.config.problem, r.input, 2);
+  auto runs = app::run_on_gpu_in_child(dies.path(), r.config, r.input, 2);
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].error, "the GPU helper ended after 0 of 2 runs: exit status 3");
 
   const FakeChild crashes("echo 'ok 1 8 0 0 0 0 0 0 0 0'; kill -SEGV $$");
-  runs = app::run_on_gpu_in_child(crashes.path(), "kogge-stone", r.config.problem, r.input, 2);
+  runs = app::run_on_gpu_in_child(crashes.path(), r.config, r.input, 2);
   ASSERT_EQ(runs.size(), 2u);
   EXPECT_TRUE(runs[0].ok);
   EXPECT_NE(runs[1].error.find("ended after 1 of 2 runs: killed by signal Segmentation fault"), std::string::npos)
       << runs[1].error;
 
   const FakeChild hangs("exec sleep 30");
-  runs = app::run_on_gpu_in_child(hangs.path(), "kogge-stone", r.config.problem, r.input, 1, 1);
+  runs = app::run_on_gpu_in_child(hangs.path(), r.config, r.input, 1, 1);
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].error, "the GPU helper gave no answer within 1 s; stopped it");
 
-  runs = app::run_on_gpu_in_child("/nonexistent/syncscope", "kogge-stone", r.config.problem, r.input, 1);
+  runs = app::run_on_gpu_in_child("/nonexistent/syncscope", r.config, r.input, 1);
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].error, "cannot start the GPU helper /nonexistent/syncscope: No such file or directory");
 }
@@ -96,19 +98,59 @@ TEST(GpuChild, AMalformedRequestIsRefusedWithTheReason) {
   std::istringstream wrong_header("hello\n");
   std::ostringstream out;
   EXPECT_EQ(app::gpu_child_main(wrong_header, out), 2);
-  EXPECT_EQ(out.str(), "error malformed GPU request: expected 'syncscope-gpu-request 1'\n");
+  EXPECT_EQ(out.str(), "error malformed GPU request: expected 'syncscope-gpu-request 2'\n");
 
   std::istringstream short_input(
-      "syncscope-gpu-request 1\nalgorithm kogge-stone\nproblem 8 1 8 0 0\nruns 1\ninput 8\n"
+      "syncscope-gpu-request 2\nconfig {\"algorithm\": \"kogge-stone\", \"n\": 8, \"tpb\": 8}\nruns 1\ninput 8\n"
       "3ff0000000000000 4000000000000000\n");
   out.str("");
   EXPECT_EQ(app::gpu_child_main(short_input, out), 2);
   EXPECT_EQ(out.str(), "error malformed GPU request: fewer than 8 input values\n");
 
-  std::istringstream bad_dtype("syncscope-gpu-request 1\nalgorithm kogge-stone\nproblem 8 1 8 7 0\n");
+  std::istringstream wrong_count(
+      "syncscope-gpu-request 2\nconfig {\"algorithm\": \"kogge-stone\", \"n\": 8}\nruns 1\ninput 2\n"
+      "3ff0000000000000 4000000000000000\n");
+  out.str("");
+  EXPECT_EQ(app::gpu_child_main(wrong_count, out), 2);
+  EXPECT_EQ(out.str(), "error malformed GPU request: expected 'input 8', the configuration's count\n");
+
+  // The configuration is the codec's: its errors name the field by its key.
+  std::istringstream bad_dtype("syncscope-gpu-request 2\nconfig {\"algorithm\": \"kogge-stone\", \"dtype\": \"float64\"}\n");
   out.str("");
   EXPECT_EQ(app::gpu_child_main(bad_dtype, out), 2);
-  EXPECT_EQ(out.str(), "error malformed GPU request: expected 'problem N ROWS TPB DTYPE BUG'\n");
+  EXPECT_EQ(out.str(), "error malformed GPU request: \"dtype\" float64: expected float32 or int32\n");
+
+  std::istringstream wrong_type("syncscope-gpu-request 2\nconfig {\"algorithm\": \"kogge-stone\", \"tpb\": \"many\"}\n");
+  out.str("");
+  EXPECT_EQ(app::gpu_child_main(wrong_type, out), 2);
+  EXPECT_EQ(out.str(), "error malformed GPU request: \"tpb\" must be a whole number, got \"many\"\n");
+
+  std::istringstream not_json("syncscope-gpu-request 2\nconfig {n: 8\n");
+  out.str("");
+  EXPECT_EQ(app::gpu_child_main(not_json, out), 2);
+  EXPECT_EQ(out.str(), "error malformed GPU request: the configuration is not JSON\n");
+}
+
+// The request carries the configuration in the codec's form, which the child resolves to the same
+// run (the bug variant included), and the input's bits.
+TEST(GpuChild, TheRequestIsTheCodecsConfigurationAndTheInputsBits) {
+  const RunResult r = run_algorithm({.algorithm = "kogge-stone", .n = 3, .tpb = 4, .bug = "in-place"});
+  const FakeChild echo("cat > \"$0.request\"; echo 'ok 1 3 0 0 0'");
+  ASSERT_TRUE(app::run_on_gpu_in_child(echo.path(), r.config, r.input, 1).front().ok);
+  std::ifstream sent(echo.path() + ".request");
+  std::string header, config_line;
+  std::getline(sent, header);
+  std::getline(sent, config_line);
+  std::remove((echo.path() + ".request").c_str());
+  EXPECT_EQ(header, "syncscope-gpu-request 2");
+  ASSERT_EQ(config_line.rfind("config ", 0), 0u) << config_line;
+  const auto options = options_from_json(nlohmann::json::parse(config_line.substr(7)));
+  ASSERT_TRUE(std::holds_alternative<RunOptions>(options));
+  EXPECT_EQ(std::get<RunOptions>(options).bug, "in-place");
+  EXPECT_FALSE(std::get<RunOptions>(options).input) << "the input travels as bits";
+  const auto resolved = resolve(builtin_registry(), std::get<RunOptions>(options));
+  ASSERT_TRUE(std::holds_alternative<RunConfig>(resolved));
+  EXPECT_EQ(std::get<RunConfig>(resolved), r.config);  // r's input is the default, iota
 }
 
 }  // namespace

@@ -1,5 +1,6 @@
 #include "app/state/gpu_child.h"
 
+#include "core/config_codec.h"
 #include "core/kernel_file.h"
 
 #include <fcntl.h>
@@ -23,18 +24,20 @@ extern char** environ;
 namespace syncscope::app {
 namespace {
 
-constexpr const char* kMagic = "syncscope-gpu-request 1";
+constexpr const char* kMagic = "syncscope-gpu-request 2";
 constexpr long long kMaxInput = 1LL << 28;
 
-std::string request_text(const std::string& algorithm, const Problem& p, const std::vector<double>& input, int runs) {
+std::string request_text(const RunConfig& config, const std::vector<double>& input, int runs) {
+  // The input's values travel as bits: a file or standard input is not read again in the child, and
+  // a double's text would not always read back the same.
+  RunOptions options = options_of(config);
+  options.input.reset();
   std::string s;
-  s.reserve(input.size() * 17 + 128);
+  s.reserve(input.size() * 17 + 256);
   s += kMagic;
-  s += "\nalgorithm " + algorithm;
-  if (const std::string path = loaded_kernel_path(algorithm); !path.empty()) s += "\nkernel " + path;
-  s += "\nproblem " + std::to_string(p.n) + " " + std::to_string(p.rows) + " " +
-       std::to_string(p.tpb) + " " + std::to_string(static_cast<int>(p.dtype)) + " " + std::to_string(p.bug) +
-       "\nruns " + std::to_string(runs) + "\ninput " + std::to_string(input.size()) + "\n";
+  if (const std::string path = loaded_kernel_path(config.algorithm->info.name); !path.empty()) s += "\nkernel " + path;
+  s += "\nconfig " + options_to_json(options).dump() + "\nruns " + std::to_string(runs) + "\ninput " +
+       std::to_string(input.size()) + "\n";
   char word[20];
   for (double v : input) {
     uint64_t bits;
@@ -154,10 +157,9 @@ std::string own_executable() {
   return n > 0 ? std::string(path, static_cast<size_t>(n)) : std::string("syncscope");
 }
 
-std::vector<GpuRun> run_on_gpu_in_child(const std::string& executable, const std::string& algorithm,
-                                        const Problem& problem, const std::vector<double>& input, int runs,
-                                        int timeout_seconds) {
-  const Exchange ex = exchange_with_child(executable, request_text(algorithm, problem, input, runs), timeout_seconds);
+std::vector<GpuRun> run_on_gpu_in_child(const std::string& executable, const RunConfig& config,
+                                        const std::vector<double>& input, int runs, int timeout_seconds) {
+  const Exchange ex = exchange_with_child(executable, request_text(config, input, runs), timeout_seconds);
   std::vector<GpuRun> results;
   std::istringstream answer(ex.answer);
   for (std::string line; std::getline(answer, line);) {
@@ -195,13 +197,10 @@ int gpu_child_main(std::istream& in, std::ostream& out) {
     out << "error malformed GPU request: " << what << "\n";
     return 2;
   };
-  std::string line, key, algorithm;
+  std::string line, key;
   if (!std::getline(in, line) || line != kMagic) return malformed("expected '" + std::string(kMagic) + "'");
-  Problem p;
-  int dtype = 0, runs = 0;
-  long long count = 0;
-  if (!(in >> key >> algorithm) || key != "algorithm") return malformed("expected 'algorithm NAME'");
-  if (!(in >> key)) return malformed("expected 'problem ...'");
+  if (!(in >> key)) return malformed("expected 'config {...}'");
+  Registry registry = builtin_registry();
   if (key == "kernel") {  // a kernel file the parent loaded: load it here too (from the cache)
     std::string path;
     std::getline(in >> std::ws, path);
@@ -210,14 +209,25 @@ int gpu_child_main(std::istream& in, std::ostream& out) {
       out << "error " << one_line(e->message) << "\n";
       return 0;
     }
-    if (!(in >> key)) return malformed("expected 'problem ...'");
+    auto with_kernel = registry_with(std::get<KernelFile>(loaded).entry);
+    if (auto* taken = std::get_if<std::string>(&with_kernel)) return malformed(path + ": " + *taken);
+    registry = std::move(std::get<Registry>(with_kernel));
+    if (!(in >> key)) return malformed("expected 'config {...}'");
   }
-  if (!(key == "problem" && in >> p.n >> p.rows >> p.tpb >> dtype >> p.bug) || dtype < 0 || dtype > 1)
-    return malformed("expected 'problem N ROWS TPB DTYPE BUG'");
-  p.dtype = static_cast<DType>(dtype);
+  std::string config_json;
+  if (key != "config" || !std::getline(in >> std::ws, config_json)) return malformed("expected 'config {...}'");
+  const nlohmann::json parsed = nlohmann::json::parse(config_json, nullptr, /*allow_exceptions=*/false);
+  if (parsed.is_discarded()) return malformed("the configuration is not JSON");
+  auto options = options_from_json(parsed);
+  if (auto* why = std::get_if<std::string>(&options)) return malformed(*why);
+  auto resolved = resolve(registry, std::get<RunOptions>(options));
+  if (auto* e = std::get_if<ConfigError>(&resolved)) return malformed(e->json_text());
+  const RunConfig& config = std::get<RunConfig>(resolved);
+  int runs = 0;
+  long long count = 0;
   if (!(in >> key >> runs) || key != "runs" || runs < 1) return malformed("expected 'runs R' with R >= 1");
-  if (!(in >> key >> count) || key != "input" || count < 0 || count > kMaxInput)
-    return malformed("expected 'input COUNT' with COUNT <= " + std::to_string(kMaxInput));
+  if (!(in >> key >> count) || key != "input" || count != config.problem.input_count())
+    return malformed("expected 'input " + std::to_string(config.problem.input_count()) + "', the configuration's count");
   std::vector<double> input(static_cast<size_t>(count));
   for (double& v : input) {
     uint64_t bits = 0;
@@ -225,7 +235,7 @@ int gpu_child_main(std::istream& in, std::ostream& out) {
     std::memcpy(&v, &bits, sizeof v);
   }
   for (int r = 0; r < runs; ++r) {
-    const GpuRun g = run_on_gpu(algorithm, p, input);
+    const GpuRun g = run_on_gpu(config.algorithm->info.name, config.problem, input);
     if (!g.ok) {
       out << "error " << one_line(g.error) << "\n";
       break;

@@ -7,8 +7,10 @@
 // job's answer, never the app's GPU. The CLI runs in-process (one command, one process).
 //
 // The request and answer are plain text on the child's stdin and stdout:
-//   request:  "syncscope-gpu-request 1\n" "algorithm NAME\n" "problem N ROWS TPB DTYPE BUG\n"
-//             "runs R\n" "input COUNT\n" then COUNT doubles as 16 hex digits of their bits.
+//   request:  "syncscope-gpu-request 2\n" ["kernel PATH\n"] "config JSON\n" "runs R\n" "input COUNT\n"
+//             then COUNT doubles as 16 hex digits of their bits. JSON is the configuration in the
+//             codec's form (core/config_codec.h) without its input, which the bits carry; the child
+//             resolves it as the parent did.
 //   answer:   per run "ok MILLISECONDS COUNT" and COUNT 8-hex-digit words, or one "error MESSAGE"
 //             line, after which the child stops (its context is gone).
 #pragma once
@@ -18,17 +20,17 @@
 #include <vector>
 
 #include "core/cuda/gpu_runner.h"
+#include "core/run.h"
 
 namespace syncscope::app {
 
 // This executable, to start as the child.
 std::string own_executable();
 
-// Runs `algorithm` `runs` times on the GPU in a child started from `executable`. Returns one GpuRun
-// per run; the last one carries the error when a run failed or the child died (then fewer).
-std::vector<GpuRun> run_on_gpu_in_child(const std::string& executable, const std::string& algorithm,
-                                        const Problem& problem, const std::vector<double>& input, int runs,
-                                        int timeout_seconds = 300);
+// Runs `config` on `input` `runs` times on the GPU in a child started from `executable`. Returns one
+// GpuRun per run; the last one carries the error when a run failed or the child died (then fewer).
+std::vector<GpuRun> run_on_gpu_in_child(const std::string& executable, const RunConfig& config,
+                                        const std::vector<double>& input, int runs, int timeout_seconds = 300);
 
 // `syncscope gpu-child`: answers one request. Exit code 0, or 2 for a malformed request.
 int gpu_child_main(std::istream& in, std::ostream& out);

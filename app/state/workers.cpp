@@ -16,7 +16,7 @@ GpuAnswer run_gpu_job(const std::shared_ptr<const RunResult>& run, const std::st
     a.gpu.error = a.status.reason;
     return a;
   }
-  a.gpu = run_on_gpu_in_child(gpu_helper, run->config.algorithm->info.name, run->config.problem, run->input, 1).front();
+  a.gpu = run_on_gpu_in_child(gpu_helper, run->config, run->input, 1).front();
   if (a.gpu.ok) a.compared = compare_gpu_output(*run, a.gpu.output_bits);
   return a;
 }
@@ -32,8 +32,7 @@ OutcomesAnswer run_outcomes_job(const OutcomesJob& job, const std::string& gpu_h
     a.outcomes = gpu_outcomes(config, job.run->input, job.gpu_runs);  // says why there is no GPU
   } else {
     a.outcomes = tally_gpu_runs(config, job.run->input,
-                                run_on_gpu_in_child(gpu_helper, config.algorithm->info.name, config.problem,
-                                                    job.run->input, job.gpu_runs));
+                                run_on_gpu_in_child(gpu_helper, config, job.run->input, job.gpu_runs));
   }
   return a;
 }
