@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/cli/cli.h"
+#include "core/config_fields.h"
 #include "core/cuda/gpu_runner.h"
 
 namespace syncscope::cli {
@@ -32,6 +33,23 @@ TEST(Cli, ListShowsEveryAlgorithmWithDefaults) {
   for (const char* name : {"kogge-stone", "two-phase-scan", "hierarchical-scan", "axis-sum", "block-exclusive-sum"})
     EXPECT_TRUE(contains(r.out, name)) << name;
   EXPECT_TRUE(contains(r.out, "--n 6 --rows 4 --tpb 8"));
+}
+
+// Every configuration option, its help and its limits come from the field table (core/config_fields.h).
+TEST(Cli, OptionsComeFromTheFieldTable) {
+  const Result list = cli({"list"});
+  const Result help = cli({"run", "--help"});
+  for (const FieldInfo& field : kFieldInfos) {
+    if (field.field == ConfigField::Algorithm) continue;
+    EXPECT_TRUE(contains(list.out, std::string(field.option) + " " + field.placeholder)) << field.option;
+    EXPECT_TRUE(contains(help.out + help.err, help_text(field.field))) << field.option << "\n" << help.out << help.err;
+  }
+  const Result bad_limit = cli({"run", "kogge-stone", "--time-limit", "0.01"});
+  EXPECT_EQ(bad_limit.code, 2);
+  EXPECT_EQ(bad_limit.err, "syncscope: --time-limit 0.01: seconds a block may run must be a number in 0.05..86400\n");
+  const auto doc = nlohmann::json::parse(cli({"list", "--json"}).out);
+  EXPECT_EQ(doc["limits"]["rows"], kMaxRows);
+  EXPECT_EQ(doc["limits"]["time-limit"], sim::kMaxSecondsPerBlock);
 }
 
 TEST(Cli, ListAsJson) {

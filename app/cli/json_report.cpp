@@ -4,6 +4,7 @@
 #include "app/cli/report.h"
 #include "core/config_codec.h"
 #include "sim/describe.h"
+#include "sim/limits.h"
 
 namespace syncscope::cli {
 namespace {
@@ -182,11 +183,17 @@ json list_json(const Registry& registry) {
                      {"defaults", defaults},
                      {"sources", a.sources}});
   }
+  json limits = {{"shared_bytes", sim::kMaxSharedBytesPerBlock}};
+  for (const FieldInfo& field : kFieldInfos)
+    if (field.range) {  // the largest each ranged field takes, whole numbers written as such
+      const double max = field.range->max;
+      limits[field.key] = max == std::floor(max) ? json(static_cast<int64_t>(max)) : json(max);
+    }
   return {{"algorithms", algos},
           {"schedules", json::array({"lockstep", "forward", "reverse", "random:SEED", "all"})},
           {"dtypes", json::array({"float32", "int32"})},
           {"inputs", json::array({"iota", "ones", "random:SEED", "v1,v2,..."})},
-          {"limits", {{"tpb", 1024}, {"n", 1 << 24}, {"shared_bytes", 48 * 1024}}}};
+          {"limits", limits}};
 }
 
 json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gpu, const LabReport& lab) {

@@ -128,9 +128,22 @@ void print_list(std::ostream& out, const Registry& registry) {
             << "\n";
     }
   }
-  out << "\nrun options: --n N --rows R --tpb 1..1024 --dtype float32|int32 --input iota|ones|random:SEED|v1,v2,...\n"
-         "             --bug NAME --schedule lockstep|forward|reverse|random:SEED|all --steps --block B --gpu\n"
-         "             --gpu-runs [R] --json\n";
+  // The configuration's options from the field table, then the run command's own.
+  std::vector<std::string> words;
+  for (const FieldInfo& field : kFieldInfos)
+    if (field.field != ConfigField::Algorithm) words.push_back(std::string(field.option) + " " + field.placeholder);
+  for (const char* flag : {"--steps", "--gpu", "--gpu-runs [R]", "--json"}) words.push_back(flag);
+  std::string line = "run options:";
+  const std::string indent(line.size(), ' ');
+  out << "\n";
+  for (const std::string& word : words) {
+    if (line.size() + 1 + word.size() > 100) {
+      out << line << "\n";
+      line = indent;
+    }
+    line += " " + word;
+  }
+  out << line << "\n";
 }
 
 void print_outcomes(std::ostream& out, const RunResult& r, const Outcomes& o, bool with_schedules) {
