@@ -43,54 +43,6 @@ void MemoryAccess::undo_global_writes() {
   undo_.clear();
 }
 
-bool MemoryAccess::claim_for_write(ArrayStore& a, int index) {
-  const bool parallel = claims_.active();
-  if (a.space == MemSpace::Global && parallel) {
-    claims_.back_up_chunk(a, index);
-    claims_.claim(a, index, block_linear_, true);
-  }
-  return parallel;
-}
-
-CellAccess MemoryAccess::read(ArrayStore& a, int index, int thread, LineId line) {
-  CellAccess r;
-  if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
-    r.flags = kOutOfBounds | kValuePoison;
-    shadow_.out_of_bounds(a, index, thread, line, false);
-    return r;
-  }
-  const bool parallel = claims_.active();
-  if (a.space == MemSpace::Global && parallel) claims_.claim(a, index, block_linear_, false);
-  const auto [bits, poison] = RelaxedCell::read(a, index, parallel);
-  r.bits = bits;
-  if (poison) [[unlikely]] {
-    r.flags |= kValuePoison;
-    if (poison == kNeverWritten) shadow_.uninitialized_read(a, index, thread, line);
-  }
-  with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_read(a, index, s, thread, line, r.flags); });
-  return r;
-}
-
-CellAccess MemoryAccess::write(ArrayStore& a, int index, CellValue v, int thread, LineId line) {
-  CellAccess r;
-  r.flags = v.poison ? kValuePoison : 0;
-  r.bits = v.bits;
-  if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
-    r.flags |= kOutOfBounds;
-    shadow_.out_of_bounds(a, index, thread, line, true);
-    return r;
-  }
-  const bool parallel = claim_for_write(a, index);
-  const auto [old_bits, old_poison] = RelaxedCell::read(a, index, parallel);
-  r.old = old_bits;
-  r.old_poison = old_poison != 0;
-  if (old_poison) r.flags |= kOldPoison;
-  with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_write(a, index, s, thread, line, r.flags); });
-  remember_for_undo(a, index, old_bits, old_poison);
-  RelaxedCell::write(a, index, {v.bits, static_cast<uint8_t>(v.poison ? kDerivedFromPoison : 0)}, parallel);
-  return r;
-}
-
 CellAccess MemoryAccess::atomic(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare,
                                 int thread, LineId line) {
   CellAccess r;
@@ -101,18 +53,12 @@ CellAccess MemoryAccess::atomic(ArrayStore& a, int index, AtomicOp op, CellValue
     shadow_.out_of_bounds(a, index, thread, line, true);
     return r;
   }
-  const bool parallel = claim_for_write(a, index);
-  const auto [old_bits, old_poison_byte] = RelaxedCell::read(a, index, parallel);
-  r.old = old_bits;
-  r.old_poison = old_poison_byte != 0;
-  if (r.old_poison) {
-    r.flags |= kOldPoison;
-    // An exchange stores a value that does not depend on the old one: filling a cell nothing
-    // wrote yet is how a block publishes (the old value it returns is still shown as ?).
-    if (old_poison_byte == kNeverWritten && op != AtomicOp::Exch) shadow_.uninitialized_read(a, index, thread, line);
-  }
+  const OldCell old = take_old(a, index, r);
+  const bool parallel = old.parallel;
+  // An exchange stores a value that does not depend on the old one: filling a cell nothing wrote
+  // yet is how a block publishes (the old value it returns is still shown as ?).
+  if (old.poison == kNeverWritten && op != AtomicOp::Exch) shadow_.uninitialized_read(a, index, thread, line);
   with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_atomic(a, index, s, thread, line, r.flags); });
-  remember_for_undo(a, index, old_bits, old_poison_byte);
   r.bits = atomic_result(a.dtype, op, r.old, operand.bits, compare.bits);
   bool poison = operand.poison || (op != AtomicOp::Exch && r.old_poison) || (op == AtomicOp::Cas && compare.poison);
   if (op == AtomicOp::Cas && r.bits == r.old && !compare.poison) poison = r.old_poison;

@@ -57,6 +57,13 @@ class MemoryAccess {
   };
   // A write's claim on a global cell during a parallel launch; true when the launch runs in parallel.
   bool claim_for_write(ArrayStore& a, int index);
+  // The start of a write or an atomic: its claim, the cell's old content into `r` (and the undo
+  // log), whether the launch runs in parallel and the old poison byte.
+  struct OldCell {
+    bool parallel = false;
+    uint8_t poison = 0;
+  };
+  OldCell take_old(ArrayStore& a, int index, CellAccess& r);
   // Runs a shadow check on the cell's shadow, or on a relaxed copy of it for a global cell during a
   // parallel attempt, where another block may be at the same cell (sim/block_claims.h).
   template <class Check>
@@ -77,5 +84,61 @@ class MemoryAccess {
   bool keep_undo_log_ = false;
   std::vector<UndoEntry> undo_;
 };
+
+// The paths every non-atomic access takes: inline, so the runner's general path is one function as
+// it was before this unit had a file of its own (an out-of-line call here cost global-memory-heavy
+// runs about a tenth of their speed).
+inline bool MemoryAccess::claim_for_write(ArrayStore& a, int index) {
+  const bool parallel = claims_.active();
+  if (a.space == MemSpace::Global && parallel) {
+    claims_.back_up_chunk(a, index);
+    claims_.claim(a, index, block_linear_, true);
+  }
+  return parallel;
+}
+
+inline MemoryAccess::OldCell MemoryAccess::take_old(ArrayStore& a, int index, CellAccess& r) {
+  const bool parallel = claim_for_write(a, index);
+  const auto [bits, poison] = RelaxedCell::read(a, index, parallel);
+  r.old = bits;
+  r.old_poison = poison != 0;
+  if (poison) r.flags |= kOldPoison;
+  remember_for_undo(a, index, bits, poison);
+  return {parallel, poison};
+}
+
+inline CellAccess MemoryAccess::read(ArrayStore& a, int index, int thread, LineId line) {
+  CellAccess r;
+  if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
+    r.flags = kOutOfBounds | kValuePoison;
+    shadow_.out_of_bounds(a, index, thread, line, false);
+    return r;
+  }
+  const bool parallel = claims_.active();
+  if (a.space == MemSpace::Global && parallel) claims_.claim(a, index, block_linear_, false);
+  const auto [bits, poison] = RelaxedCell::read(a, index, parallel);
+  r.bits = bits;
+  if (poison) [[unlikely]] {
+    r.flags |= kValuePoison;
+    if (poison == kNeverWritten) shadow_.uninitialized_read(a, index, thread, line);
+  }
+  with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_read(a, index, s, thread, line, r.flags); });
+  return r;
+}
+
+inline CellAccess MemoryAccess::write(ArrayStore& a, int index, CellValue v, int thread, LineId line) {
+  CellAccess r;
+  r.flags = v.poison ? kValuePoison : 0;
+  r.bits = v.bits;
+  if (static_cast<unsigned>(index) >= static_cast<unsigned>(a.size())) [[unlikely]] {
+    r.flags |= kOutOfBounds;
+    shadow_.out_of_bounds(a, index, thread, line, true);
+    return r;
+  }
+  const OldCell old = take_old(a, index, r);
+  with_shadow(a, index, old.parallel, [&](CellShadow& s) { shadow_.check_write(a, index, s, thread, line, r.flags); });
+  RelaxedCell::write(a, index, {v.bits, static_cast<uint8_t>(v.poison ? kDerivedFromPoison : 0)}, old.parallel);
+  return r;
+}
 
 }  // namespace syncscope::sim

@@ -114,20 +114,22 @@ uint32_t combine(WarpOp op, uint32_t a, uint32_t b) {
 void WarpUnit::complete(int w, const Group& g) {
   Warp& warp = warps_[w];
   const int first = w * kWarpSize;
-  // Collectives: one answer over every lane of the group.
+  // Collectives: one answer over every lane of the group (a reduction's fold only for reductions:
+  // shuffles, the hot case, complete here too).
+  const bool reduction = warp_op_info(g.op).kind == WarpKind::Reduce;
   uint32_t ballot = 0, reduced = 0;
   bool any_poison = false;
   for (uint32_t m = g.mask; m; m &= m - 1) {
     const int lane = std::countr_zero(m);
     if (warp.bits[lane]) ballot |= 1u << lane;
-    reduced = m == g.mask ? warp.bits[lane] : combine(g.op, reduced, warp.bits[lane]);
+    if (reduction) reduced = m == g.mask ? warp.bits[lane] : combine(g.op, reduced, warp.bits[lane]);
     any_poison |= warp.poison[lane] != 0;
   }
   for (uint32_t m = g.mask; m; m &= m - 1) {
     const int lane = std::countr_zero(m);
     LaneResult& r = results_[first + lane];
     r = {0, false, lane, false};
-    if (warp_op_info(g.op).kind == WarpKind::Reduce) {
+    if (reduction) {
       r.bits = reduced, r.poison = any_poison;
       continue;
     }
