@@ -67,7 +67,7 @@ say "== kernel files loaded at run time, on the GPU (the starter files; nvcc com
 export SYNCSCOPE_CACHE_DIR="$PWD/kernel-cache"
 export SYNCSCOPE_NVCC="$(command -v nvcc || echo /usr/local/cuda/bin/nvcc)"
 mkdir -p /tmp/syncscope-starters && cp starters/*.h /tmp/syncscope-starters/
-for f in atomic_reduce brent_kung_scan warp_vote; do
+for f in atomic_reduce brent_kung_scan warp_vote warp_histogram warp_bitwise; do
   file=/tmp/syncscope-starters/$f.h
   start=$(date +%s%N)
   first=$(./syncscope run --kernel "$file" --gpu 2>&1 | grep -E "^gpu-(device|vs-sim)" | tr '\n' ' ')
@@ -78,7 +78,9 @@ for f in atomic_reduce brent_kung_scan warp_vote; do
   same=0; total=0; bad=""
   for k in $(seq 0 49); do
     n=$(( (k * 7919 + 13) % 50000 + 1 ))
-    if [[ $f == brent_kung_scan ]]; then tpb=$(( 1 << (k % 11) )); else tpb=$(( (k * 131) % 1024 + 1 )); fi
+    if [[ $f == brent_kung_scan ]]; then tpb=$(( 1 << (k % 11) ))
+    elif [[ $f == warp_bitwise ]]; then tpb=$(( 32 * (k % 32 + 1) ))  # whole warps
+    else tpb=$(( (k * 131) % 1024 + 1 )); fi
     dtype=int32; (( k % 2 )) && dtype=float32
     line=$(./syncscope run --kernel "$file" --n $n --tpb $tpb --dtype $dtype --input random:$k --gpu 2>&1 |
            grep -E "^gpu-vs-sim|^gpu: (unavailable|failed)")

@@ -16,7 +16,10 @@ mkdir -p .device/assets && cp -r assets/scenarios .device/assets/
 cp scripts/device-gpu-check.sh scripts/device-perf.sh scripts/racecheck_compare.py .device/
 # The starter kernel files, with their CPU libraries compiled here (the device has no Boost
 # headers), at one absolute path both machines share.
-mkdir -p .device/starters /tmp/syncscope-starters && cp assets/kernels/*.h .device/starters/ && cp assets/kernels/*.h /tmp/syncscope-starters/
+# (and tests/kernel_files/warp_bitwise.h: the bitwise warp reductions against the GPU's intrinsics)
+mkdir -p .device/starters /tmp/syncscope-starters
+cp assets/kernels/*.h tests/kernel_files/warp_bitwise.h .device/starters/
+cp assets/kernels/*.h tests/kernel_files/warp_bitwise.h /tmp/syncscope-starters/
 for f in /tmp/syncscope-starters/*.h; do SYNCSCOPE_CACHE_DIR=$PWD/.device/kernel-cache build-device/syncscope run --kernel "$f" > /dev/null; done
 rm -rf .device/kernel-cache/include-* .device/kernel-cache/pch-*
 du -sh .device

@@ -51,6 +51,18 @@ PY
   pass "$name: every schedule gives the CPU reference's output at 5 configurations"
 done
 
+# The bitwise warp reductions (__reduce_and/or/xor_sync) against a CPU fold, under every schedule,
+# with partial warps (the lanes past n give the fold's identity) and both types.
+for config in "--n 64 --tpb 64 --dtype int32" "--n 200 --tpb 96 --dtype int32" "--n 1000 --tpb 256 --dtype float32" \
+              "--n 5 --tpb 32 --dtype int32 --input random:3"; do
+  # shellcheck disable=SC2086
+  out=$("$APP" run --kernel "$SRC/tests/kernel_files/warp_bitwise.h" $config --schedule all 2>/dev/null) ||
+    fail "warp_bitwise.h $config: exit $?"
+  grep -q "^schedules: 1 distinct output in 19 runs" <<<"$out" || fail "warp_bitwise.h $config: schedules disagree: $out"
+  grep -q "output = expected" <<<"$out" || fail "warp_bitwise.h $config: wrong output: $out"
+done
+pass "warp_bitwise.h: __reduce_and/or/xor_sync give the CPU fold under every schedule at 4 configurations"
+
 # A bug variant of the work-efficient scan goes wrong under some schedule.
 out=$("$APP" run --kernel "$SRC/assets/kernels/brent_kung_scan.h" --bug no-down-sweep-barrier --schedule all 2>/dev/null)
 distinct=$(sed -n 's/^schedules: \([0-9]*\) distinct.*/\1/p' <<<"$out")
