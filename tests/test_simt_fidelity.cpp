@@ -30,6 +30,10 @@ struct Cell {
   std::string algorithm, bug;
   int tpb = 0;
   bool lockstep_correct = false;
+  // The variant races between blocks of one launch: which block reads first is the GPU's timing,
+  // which no schedule of the simulator can know (two-phase-scan's single-kernel: 200 of 200 correct
+  // on 2026-11-22, 0 of 200 on 2026-11-25, the same GPU code).
+  bool between_blocks = false;
   int gpu_runs = 0, gpu_correct = 0;
   std::string gpu_error;
   bool gpu_majority_correct() const { return gpu_correct * 2 > gpu_runs; }
@@ -88,6 +92,7 @@ TEST(SimtFidelity, LockstepAgreesWithTheGpusMajorityVerdict) {
           const RunResult r = run_algorithm(cell_options(e, bug.name, tpb), *registry);
           // A run whose stray shared reads leave the allocation faults on a GPU: not "correct".
           Cell cell{e.info.name, bug.name, tpb, r.comparison.match && !faults_on_a_gpu(r.sim.trace)};
+          for (const auto& g : r.sim.trace.hazards.groups()) cell.between_blocks |= g.first.cross_block;
           if (registry == &builtin_registry()) gpu_in_child(r.config, cell);
           else gpu_here(r, cell);
           cells.push_back(cell);
@@ -100,9 +105,11 @@ TEST(SimtFidelity, LockstepAgreesWithTheGpusMajorityVerdict) {
     const std::string gpu = c.gpu_error.empty() ? (c.gpu_majority_correct() ? "correct" : "wrong") : "fails";
     table << "| " << c.algorithm << " | " << c.bug << " | " << c.tpb << " | " << (c.lockstep_correct ? "correct" : "wrong or faults")
           << " | " << c.gpu_correct << " / " << c.gpu_runs << (c.gpu_error.empty() ? "" : " (" + c.gpu_error + ")") << " | "
-          << gpu << " | " << (c.agrees() ? "yes" : "**no**") << " |\n";
+          << gpu << " | " << (c.agrees() ? "yes" : c.between_blocks ? "**no** (between blocks: the GPU's timing)" : "**no**")
+          << " |\n";
     agree += c.agrees();
-    if (!c.agrees() && c.tpb <= 32) ++small_disagree;
+    // Within a block of a warp or so, lockstep is how the GPU runs; between blocks nothing says.
+    if (!c.agrees() && c.tpb <= 32 && !c.between_blocks) ++small_disagree;
   }
   table << "\nlockstep agrees with the GPU's majority in " << agree << " of " << cells.size() << " cells ("
         << 100 * agree / static_cast<int>(cells.size()) << "%); " << gpu_status().device << "\n";
