@@ -1,10 +1,14 @@
 #include "core/kernel_file.h"
 
 #include <dlfcn.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <chrono>
+#include <cstring>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -18,8 +22,9 @@
 #include <sstream>
 
 #include "core/cuda/gpu_runner.h"
+#include "core/kernel_cache.h"
+#include "core/worker/kernel_worker.h"
 #include "core/sources.h"
-#include "sim/fault_guard.h"
 
 namespace syncscope {
 
@@ -61,6 +66,16 @@ std::string read_file(const fs::path& path, bool* ok) {
   return text.str();
 }
 
+// A file name inside a #line directive's quotes.
+std::string escaped_for_line_directive(const std::string& name) {
+  std::string out;
+  for (char c : name) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out;
+}
+
 // FNV-1a, 64 bits: a cache key, not a defence against anyone.
 uint64_t fnv1a(const std::string& text, uint64_t h = 1469598103934665603ull) {
   for (unsigned char c : text) {
@@ -80,16 +95,23 @@ std::string hex(uint64_t v) {
 int run_process(const std::vector<std::string>& args, std::string* output) {
   int pipe_fds[2];
   if (pipe(pipe_fds) != 0) return -1;
+  std::vector<char*> argv;  // made before fork: the child may only make async-signal-safe calls
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
   const pid_t pid = fork();
   if (pid < 0) return -1;
   if (pid == 0) {
+    // A compiler fed a pathological file must end: bounded CPU time and memory, no core file.
+    const rlimit cpu{300, 300}, memory{rlim_t{8} << 30, rlim_t{8} << 30}, core{0, 0};
+    setrlimit(RLIMIT_CPU, &cpu);
+#if !defined(__SANITIZE_ADDRESS__)
+    setrlimit(RLIMIT_AS, &memory);
+#endif
+    setrlimit(RLIMIT_CORE, &core);
     dup2(pipe_fds[1], 1);
     dup2(pipe_fds[1], 2);
     close(pipe_fds[0]);
     close(pipe_fds[1]);
-    std::vector<char*> argv;
-    for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-    argv.push_back(nullptr);
     execvp(argv[0], argv.data());
     _exit(127);
   }
@@ -107,16 +129,34 @@ KernelFileError compile_error(const std::string& output, const std::string& kern
   KernelFileError e;
   e.compiler_output = output;
   static const std::regex located(R"(^([^:\n]+):(\d+):(?:\d+:)? (?:fatal )?error: (.*)$)");
+  // "In file included from k.h:3," / "                 from k.h:3:": the kernel's #include line.
+  static const std::regex included(R"(^(?:In file included|\s+) from ([^:\n]+):(\d+)[,:]?$)");
   std::istringstream lines(output);
   std::optional<KernelFileError> first;
+  std::optional<int> kernel_include;  // the kernel's line that included the file of the next error
   for (std::string line; std::getline(lines, line);) {
     std::smatch m;
-    if (!std::regex_match(line, m, located)) continue;
+    if (std::regex_match(line, m, included)) {
+      if (fs::path(std::string(m[1])) == fs::path(kernel_path)) kernel_include = std::stoi(m[2]);
+      continue;
+    }
+    if (!std::regex_match(line, m, located)) {
+      if (line.rfind("In file included", 0) != 0) kernel_include.reset();
+      continue;
+    }
     KernelFileError found = e;
     found.file = m[1];
     found.line = std::stoi(m[2]);
     found.message = found.file + ":" + std::string(m[2]) + ": error: " + std::string(m[3]);
     if (fs::path(found.file) == fs::path(kernel_path)) return found;
+    // The first error is in a file the kernel included: headlined at the #include, in the kernel.
+    if (!first && kernel_include) {
+      found.message = kernel_path + ":" + std::to_string(*kernel_include) + ": error: in the file included here, " +
+                      found.file + ":" + std::string(m[2]) + ": " + std::string(m[3]);
+      found.file = kernel_path;
+      found.line = *kernel_include;
+      return found;
+    }
     if (!first) first = found;
   }
   if (first) return *first;
@@ -150,12 +190,17 @@ std::string unpack_headers(const fs::path& cache, uint64_t headers_hash, std::st
 // (the plain one exports the algorithm; the twin, for SIMT lockstep, gets coverage callbacks). Each
 // starts with a precompiled header of the simulator (built once per set of headers and flags), then
 // includes the file by its own path, so compiler messages and source locations name it.
-std::optional<KernelFileError> build_library(const fs::path& path, const fs::path& cache, const std::string& include,
+std::optional<KernelFileError> build_library(const KernelText& kernel, const fs::path& cache, const std::string& include,
                                              const std::string& compiler, const fs::path& library) {
   std::error_code ec;
+  const fs::path path = kernel.path;
   const fs::path work = cache / ("build-" + library.stem().string() + "-" + std::to_string(getpid()));
   fs::create_directories(work, ec);
-  const std::string quoted = "#include \"" + path.string() + "\"\n";
+  // The bytes read once (and hashed) are the bytes compiled, under the file's own name: an edit
+  // during the compile is the next load's business.
+  std::ofstream(work / "snapshot.h", std::ios::binary) << "#line 1 \"" << escaped_for_line_directive(path.string()) << "\"\n"
+                                                       << kernel.text;
+  const std::string quoted = "#include \"snapshot.h\"\n";
   // After the precompiled header: kernels/algorithm.h defined the macro empty.
   std::ofstream(work / "plain.cpp") << "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
                                        "#define SYNCSCOPE_KERNEL_FILE(Algorithm) extern \"C\" syncscope::AlgorithmEntry "
@@ -195,8 +240,9 @@ std::optional<KernelFileError> build_library(const fs::path& path, const fs::pat
     const std::string pch = precompiled(extra, out);
     if (pch.empty()) return 1;
     std::vector<std::string> args = arguments(extra);
-    const std::vector<std::string> rest = {"-I" + pch, "-I" + include, "-c", (work / unit).string(), "-o",
-                                           (work / object).string()};
+    // -iquote: the file's own `#include "helper.h"` finds its neighbours, as it would uncompiled.
+    const std::vector<std::string> rest = {"-I" + pch, "-I" + include, "-iquote", path.parent_path().string(), "-c",
+                                           (work / unit).string(), "-o", (work / object).string()};
     args.insert(args.end(), rest.begin(), rest.end());
     return run_process(args, out);
   };
@@ -208,6 +254,8 @@ std::optional<KernelFileError> build_library(const fs::path& path, const fs::pat
   if (status == 0) {
     const fs::path staged = work / "kernel.so";
     status = run_process({compiler, "-shared", (work / "plain.o").string(), (work / "twin.o").string(), "-o", staged.string()}, &output);
+    // The compiler's mode follows the umask; a library is code that runs as the user: theirs alone.
+    if (status == 0 && chmod(staged.c_str(), 0700) != 0) status = -1, output += "cannot protect the library: " + std::string(std::strerror(errno));
     if (status == 0) fs::rename(staged, library, ec);
     if (ec) status = -1, output += "cannot move the library into the cache: " + ec.message();
   }
@@ -278,8 +326,9 @@ void load_for_gpu(GpuKernelFile& k, uint64_t headers_hash) {
                                       "syncscope_kernel_file_gpu_run(const syncscope::Problem& p, "
                                       "const std::vector<double>& in) { return "
                                       "syncscope::cuda::run_algorithm_on_gpu<Algorithm>(p, in); }\n"
-                                      "#include \""
-                                   << k.path << "\"\n";
+                                      "#include \"snapshot.h\"\n";
+    std::ofstream(work / "snapshot.h", std::ios::binary) << "#line 1 \"" << escaped_for_line_directive(k.path) << "\"\n"
+                                                         << k.source;
     std::vector<std::string> args = {nvcc};
     for (const auto& w : split_words(kNvccFlags)) args.push_back(w);
     // nvcc's host compiler: the one the CPU side of kernel files uses, where it exists.
@@ -287,7 +336,8 @@ void load_for_gpu(GpuKernelFile& k, uint64_t headers_hash) {
     const std::string host_cxx = own_cxx && *own_cxx ? own_cxx : SYNCSCOPE_KERNEL_CXX;
     if (fs::exists(host_cxx, ec)) args.push_back("-ccbin=" + host_cxx);
     const fs::path staged = work / "gpu.so";
-    for (const std::string& a : {"-I" + include, (work / "gpu.cu").string(), std::string("-o"), staged.string()})
+    for (const std::string& a : {"-I" + include, "-Xcompiler=-iquote," + fs::path(k.path).parent_path().string(),
+                                 (work / "gpu.cu").string(), std::string("-o"), staged.string()})
       args.push_back(a);
     std::string output;
     const int status = run_process(args, &output);
@@ -353,25 +403,16 @@ std::string loaded_kernel_path(const std::string& algorithm) {
   return it == gpu_kernels().end() ? "" : it->second.path;
 }
 
-std::string kernel_cache_dir() {
-  if (const char* own = std::getenv("SYNCSCOPE_CACHE_DIR"); own && *own) return own;
-  fs::path base;
-  if (const char* xdg = std::getenv("XDG_CACHE_HOME"); xdg && *xdg) base = xdg;
-  else if (const char* home = std::getenv("HOME"); home && *home) base = fs::path(home) / ".cache";
-  else base = fs::temp_directory_path();
-  return (base / "syncscope" / "kernels").string();
-}
+std::string kernel_cache_dir() { return kernel_cache_path(); }
 
 std::string perf_results_dir() { return (fs::path(kernel_cache_dir()).parent_path() / "perf").string(); }
 
 std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& path_text) {
-  std::error_code ec;
-  const fs::path path = fs::absolute(path_text, ec);
-  bool readable = false;
-  const std::string source = read_file(path, &readable);
-  if (!readable || fs::is_directory(path, ec))
-    return KernelFileError{"--kernel " + path_text + ": cannot read the file", "", 0, ""};
-  if (source.find("SYNCSCOPE_KERNEL_FILE(") == std::string::npos)
+  auto read = read_kernel_text(path_text);
+  if (read.index() == 1) return KernelFileError{std::get<1>(read), "", 0, ""};
+  const KernelText& kernel = std::get<KernelText>(read);
+  const fs::path path = kernel.path;
+  if (kernel.text.find("SYNCSCOPE_KERNEL_FILE(") == std::string::npos)
     return KernelFileError{"--kernel " + path_text +
                                ": the file never names its algorithm; end it with SYNCSCOPE_KERNEL_FILE(YourAlgorithm) "
                                "(kernels/README.md, \"Your own kernel, live\")",
@@ -380,55 +421,42 @@ std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& pa
   const uint64_t headers_hash = embedded_headers_hash();
   const std::string compiler = std::getenv("SYNCSCOPE_CXX") ? std::getenv("SYNCSCOPE_CXX") : SYNCSCOPE_KERNEL_CXX;
   const uint64_t key = fnv1a(compiler + "\n" + kKernelFlags + "\n" + kLibraryFlags + "\n" + kTwinFlags + "\n" + path.string() +
-                                 "\n" + source,
+                                 "\n" + kernel.text,
                              headers_hash);
 
-  const fs::path cache = kernel_cache_dir();
-  fs::create_directories(cache, ec);
-  if (ec) return KernelFileError{"cannot create the kernel cache " + cache.string() + ": " + ec.message(), "", 0, ""};
+  auto trusted = trusted_kernel_cache();
+  if (trusted.index() == 1) return KernelFileError{std::get<1>(trusted), "", 0, ""};
+  const fs::path cache = std::get<0>(trusted);
+  remove_stale_builds(cache.string());
   const fs::path library = cache / ("kernel-" + hex(key) + ".so");
 
   KernelFile loaded;
   loaded.library = library.string();
+  std::error_code ec;
   loaded.from_cache = fs::exists(library, ec);
-  if (!loaded.from_cache) {
+  if (loaded.from_cache) {
+    if (std::string why = untrusted_because(library.string()); !why.empty())
+      return KernelFileError{"the compiled kernel cannot be trusted: " + why + "; syncscope will not run it (remove it)", "", 0, ""};
+  } else {
     const auto t0 = std::chrono::steady_clock::now();
     std::string why;
     const std::string include = unpack_headers(cache, headers_hash, &why);
     if (include.empty()) return KernelFileError{why, "", 0, ""};
-    if (auto failed = build_library(path, cache, include, compiler, library)) return *failed;
+    if (auto failed = build_library(kernel, cache, include, compiler, library)) return *failed;
     loaded.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
-  // Loaded for the life of the process: the traces it records point into its code. A library
-  // this process loaded before (an edit undone) is loaded again from a copy: dlopen would hand back
-  // the old handle without running its static initializers, and those register the kernel's SIMT
-  // twin, which must be this version's.
-  static std::mutex loaded_mutex;
-  static std::set<std::string> loaded_libraries;
-  fs::path to_open = library;
-  {
-    std::lock_guard<std::mutex> lock(loaded_mutex);
-    if (!loaded_libraries.insert(library.string()).second) {
-      static int copies = 0;
-      to_open = cache / ("again-" + hex(key) + "-" + std::to_string(getpid()) + "-" + std::to_string(++copies) + ".so");
-      fs::copy_file(library, to_open, fs::copy_options::overwrite_existing, ec);
-      if (ec) return KernelFileError{"cannot copy " + library.string() + ": " + ec.message(), "", 0, ""};
-    }
-  }
-  void* handle = dlopen(to_open.c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (to_open != library) fs::remove(to_open, ec);  // mapped: the file is no longer needed
-  if (!handle) return KernelFileError{std::string("cannot load the compiled kernel: ") + dlerror(), "", 0, ""};
-  using Entry = AlgorithmEntry (*)();
-  auto entry = reinterpret_cast<Entry>(dlsym(handle, "syncscope_kernel_file_entry"));
-  if (!entry) return KernelFileError{"the compiled kernel has no entry (SYNCSCOPE_KERNEL_FILE missing?)", "", 0, ""};
-  sim::enable_fault_guard();  // a fault in this kernel fails its run, not the program
-  loaded.entry = entry();
-  loaded.entry.info.sources = {path.string()};  // as its source locations name it
-  remember_loaded_source(path.string(), source);
+  // The kernel's code runs in a worker process of its own (core/worker/kernel_worker.h).
+  const fs::path empty = cache / "empty";
+  if (mkdir(empty.c_str(), 0500) != 0 && errno != EEXIST)
+    return KernelFileError{"cannot create " + empty.string() + ": " + std::strerror(errno), "", 0, ""};
+  auto entry = worker::KernelWorker::load({worker::own_executable_path(), library.string(), path.string(), empty.string()});
+  if (entry.index() == 1) return KernelFileError{std::get<1>(entry), path.string(), 0, ""};
+  loaded.entry = std::move(std::get<0>(entry));
+  remember_loaded_source(path.string(), kernel.text);
   {
     std::lock_guard<std::mutex> lock(gpu_kernels_mutex);
-    gpu_kernels()[loaded.entry.info.name] = GpuKernelFile{path.string(), source, nullptr, ""};
+    gpu_kernels()[loaded.entry.info.name] = GpuKernelFile{path.string(), kernel.text, nullptr, ""};
   }
   loaded_kernel_gpu_runner = &run_loaded_kernel_on_gpu;
   return loaded;

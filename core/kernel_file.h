@@ -1,8 +1,9 @@
 // Kernel files loaded at run time (`syncscope run --kernel my_scan.h`): a header in the dialect
 // of kernels/*.h that ends in SYNCSCOPE_KERNEL_FILE(MyScan), compiled by the system C++ compiler
 // against the simulator headers embedded in this build (unpacked into the cache) into a shared
-// library, then loaded into the running process. Libraries are cached under
-// $XDG_CACHE_HOME/syncscope/kernels, keyed by a hash of the file, the headers and the compiler
+// library, which a worker process loads and runs (core/worker/kernel_worker.h): the student's code
+// never runs in syncscope's own process. Libraries are cached in the user's own folder
+// (core/kernel_cache.h), keyed by a hash of the file's bytes, the headers and the compiler
 // command, so loading an unchanged file again runs no compiler.
 #pragma once
 
@@ -37,10 +38,7 @@ std::variant<Registry, std::string> registry_with(const AlgorithmEntry& loaded);
 // The file a loaded algorithm came from ("" for a built-in one): the GPU child loads it too.
 std::string loaded_kernel_path(const std::string& algorithm);
 
-// The file a loaded algorithm came from ("" for a built-in one): the GPU child loads it too.
-std::string loaded_kernel_path(const std::string& algorithm);
-
-// $XDG_CACHE_HOME/syncscope/kernels (else ~/.cache/...); SYNCSCOPE_CACHE_DIR overrides it.
+// core/kernel_cache.h's kernel_cache_path().
 std::string kernel_cache_dir();
 // Where `syncscope perf` keeps this machine's results (beside the kernel cache), for the Performance panel.
 std::string perf_results_dir();

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 
 namespace syncscope {
 namespace {
@@ -46,18 +47,31 @@ std::vector<std::string> lab_schedules() {
   return s;
 }
 
+// The CPU reference, or nullopt with o.error set (a kernel file's worker can die in it).
+static std::optional<std::vector<double>> reference_or_error(const RunConfig& config, const std::vector<double>& input, Outcomes& o) {
+  try {
+    return config.algorithm->reference(config.problem, input);
+  } catch (const std::exception& e) {
+    o.error = std::string("the CPU reference failed: ") + e.what();
+    return std::nullopt;
+  }
+}
+
 Outcomes simulate_all_schedules(const RunConfig& config) {
   Outcomes o;
   const std::vector<double> input = make_input(config);
-  const std::vector<double> expected = config.algorithm->reference(config.problem, input);
+  const std::optional<std::vector<double>> reference = reference_or_error(config, input, o);
+  if (!reference) return o;
+  const std::vector<double>& expected = *reference;
   for (const std::string& name : lab_schedules()) {
     RunConfig c = config;
     c.schedule = *sim::Schedule::parse(name, nullptr);
     c.detail_blocks = {0};
     sim::SimOptions options = sim_options(c);
     SimOutcome run = c.algorithm->simulate(c.problem, input, options);
-    // A runaway kernel is one under every schedule: one time budget spent is enough.
-    if (run.trace.error && run.trace.error->kind == sim::SimErrorKind::TimeBudget) {
+    // A runaway kernel is one under every schedule: one time budget spent is enough; so is a
+    // kernel whose worker died (no output at all).
+    if (run.trace.error && (run.trace.error->kind == sim::SimErrorKind::TimeBudget || run.output_bits.empty())) {
       o.error = name + ": " + run.trace.error->message;
       break;
     }
@@ -84,7 +98,9 @@ Outcomes gpu_outcomes(const RunConfig& config, const std::vector<double>& input,
 
 Outcomes tally_gpu_runs(const RunConfig& config, const std::vector<double>& input, const std::vector<GpuRun>& results) {
   Outcomes o;
-  const std::vector<double> expected = config.algorithm->reference(config.problem, input);
+  const std::optional<std::vector<double>> reference = reference_or_error(config, input, o);
+  if (!reference) return o;
+  const std::vector<double>& expected = *reference;
   for (const GpuRun& g : results) {
     if (!g.ok) {
       o.error = g.error;

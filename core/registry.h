@@ -3,6 +3,7 @@
 #pragma once
 
 #include <algorithm>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -23,12 +24,15 @@ struct SimOutcome {
   std::vector<sim::ArraySnapshot> globals_final;
 };
 
+// Functions rather than function pointers: a kernel file's entry calls its worker process
+// (core/worker/kernel_worker.h), and the functions carry which one.
 struct AlgorithmEntry {
   AlgoInfo info;
-  std::string (*check)(const Problem&);
-  std::vector<double> (*reference)(const Problem&, const std::vector<double>&);
-  SimOutcome (*simulate)(const Problem&, const std::vector<double>& input, const sim::SimOptions&);
-  int (*first_launch_blocks)(const Problem&) = nullptr;  // the grid its host code launches first
+  std::function<std::string(const Problem&)> check;
+  // A kernel file's reference may throw (its worker died): the run then fails with that message.
+  std::function<std::vector<double>(const Problem&, const std::vector<double>&)> reference;
+  std::function<SimOutcome(const Problem&, const std::vector<double>& input, const sim::SimOptions&)> simulate;
+  std::function<int(const Problem&)> first_launch_blocks;  // the grid its host code launches first
 };
 
 template <class Algorithm>

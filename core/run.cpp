@@ -420,7 +420,12 @@ RunResult simulate(const RunConfig& config, std::shared_ptr<const std::atomic<bo
   r.config = config;
   r.input = make_input(config);
   r.sim = config.algorithm->simulate(config.problem, r.input, sim_options(config, std::move(cancel)));
-  r.expected = config.algorithm->reference(config.problem, r.input);
+  try {
+    r.expected = config.algorithm->reference(config.problem, r.input);
+  } catch (const std::exception& e) {  // a kernel file's worker died in its reference
+    if (!r.sim.trace.error)
+      r.sim.trace.error = sim::SimError{sim::SimErrorKind::Kernel, std::string("the CPU reference failed: ") + e.what(), 0, 0, 0, {}};
+  }
   r.comparison = compare_with_reference(config.problem.dtype, r.sim.output_bits, r.sim.output_poison, r.expected);
   return r;
 }

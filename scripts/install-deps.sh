@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages syncscope builds and tests with (DESIGN.md §4); clang and its
-# runtime libraries are for the fuzzing targets (libFuzzer) only.
+# runtime libraries are for the fuzzing targets (libFuzzer) only; libseccomp and libdw (elfutils)
+# sandbox the kernel worker and name the line a kernel faulted at.
 # Idempotent: asks dpkg first and stays silent when everything is already there.
 set -euo pipefail
 
@@ -10,6 +11,7 @@ packages=(
   libboost-context-dev libcli11-dev nlohmann-json3-dev
   libstb-dev libgif-dev libgtest-dev libbenchmark-dev
   fonts-dejavu-core xvfb xauth xdotool imagemagick
+  libseccomp-dev libdw-dev
   clang libclang-rt-14-dev
 )
 # Optional peers for the benchmarks only: `scripts/install-deps.sh --bench`.

@@ -190,12 +190,15 @@ void BlockRunner::thread_loop(int t) {
         frames_below_abandoned(threads_[t].stack);
         tls_simt_kernel = nullptr;
         watched_.disarm();
-        if (!preempted(landing))
+        if (!preempted(landing)) {
+          std::vector<LineId> lines;
+          if (const std::optional<CodeLine> where = line_of_code_address(landing.pc))
+            lines.push_back(LineTable::intern(where->file, where->line, ""));
           fail(SimErrorKind::Kernel,
                "thread " + std::to_string(t) + " of block " + std::to_string(block_linear_) + " crashed: " +
-                   describe_fault(landing) + " - a pointer or index outside the kernel API?",
-               {});
-        else {
+                   describe_fault(landing, t, threads_[t].guard.stack_top - threads_[t].guard.stack_size),
+               std::move(lines));
+        } else {
           BudgetStop stop = budget_stop(t, kNoLine, reinterpret_cast<uintptr_t>(landing.address));
           fail(stop.kind, std::move(stop.message), {});
         }

@@ -1,14 +1,30 @@
 // Which source line a machine instruction of a kernel belongs to: the watchdog interrupts a thread
-// that never calls the kernel API, and the student wants the line it was stuck on, not an address.
+// that never calls the kernel API, a kernel faults or calls abort(), and the student wants the line,
+// not an address. Read from the object's own debug information with elfutils' libdw (kernel files
+// are compiled with line tables); no other process runs (the kernel worker may not start one).
 #pragma once
 
 #include <cstdint>
+#include <optional>
 #include <string>
 
 namespace syncscope::sim {
 
-// "runaway_kernel.h:33" from the debug information of the object holding `pc` (kernel files are
-// compiled with line tables), or "" when it has none or addr2line is missing.
+struct CodeLine {
+  std::string file;  // as the debug information names it (a kernel file: its absolute path)
+  uint32_t line = 0;
+  std::string text() const;  // "runaway_kernel.h:33": the file's last component
+};
+
+// The line of the instruction at `offset` from where `object` (a shared library or executable)
+// is loaded. Inlined calls are followed outwards to the first line outside the simulator's own
+// headers and the standard library: the kernel API is inlined into the kernel, and the line wanted
+// is the kernel's. nullopt without debug information (or without libdw in this build).
+std::optional<CodeLine> line_in_object(const std::string& object, uintptr_t offset);
+
+// The same for an address of this process (dladdr finds its object).
+std::optional<CodeLine> line_of_code_address(uintptr_t pc);
+// line_of_code_address(pc)->text(), or "".
 std::string describe_code_address(uintptr_t pc);
 
 }  // namespace syncscope::sim

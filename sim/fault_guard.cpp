@@ -1,11 +1,15 @@
 #include "sim/fault_guard.h"
 
+#include "sim/code_address.h"
+
 #include <signal.h>
 #include <ucontext.h>
 
 #include <atomic>
 #include <cstdio>
 #include <mutex>
+#include <optional>
+#include <string>
 #include <vector>
 
 
@@ -18,23 +22,29 @@ std::atomic<int> preemption_signal{0};
 std::atomic<bool (*)()> preemption_requested{nullptr};
 constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 
-void on_fault(int sig, siginfo_t* info, void*) {
+std::atomic<UnguardedFaultHook> unguarded_hook{nullptr};
+
+// Where the signal interrupted the thread: its instruction and stack pointer.
+struct Interrupted {
+  uintptr_t pc = 0, sp = 0;
+};
+Interrupted interrupted_at(void* context);
+
+void on_fault(int sig, siginfo_t* info, void* context) {
   GuardedFiber* const running = tls_running_fiber ? *tls_running_fiber : nullptr;
   FaultLanding* landing = running ? running->fault_landing : nullptr;
   if (!landing) {  // not in a guarded kernel: what the signal would have done
+    if (UnguardedFaultHook hook = unguarded_hook.load()) hook(sig, info, context);
     signal(sig, SIG_DFL);
     return;  // the instruction faults again, now with the default action
   }
   running->fault_landing = nullptr;
   landing->signal = sig;
   landing->address = info ? info->si_addr : nullptr;
+  landing->pc = interrupted_at(context).pc;
   siglongjmp(landing->where, 1);
 }
 
-// Where the signal interrupted the thread: its instruction and stack pointer.
-struct Interrupted {
-  uintptr_t pc = 0, sp = 0;
-};
 Interrupted interrupted_at(void* context) {
   const auto& m = static_cast<ucontext_t*>(context)->uc_mcontext;
 #if defined(__x86_64__)
@@ -92,6 +102,8 @@ void enable_fault_guard() {
   });
 }
 
+void set_unguarded_fault_hook(UnguardedFaultHook hook) { unguarded_hook = hook; }
+
 bool fault_guard_enabled() { return enabled.load(std::memory_order_relaxed); }
 
 void prepare_fault_stack() {
@@ -117,14 +129,26 @@ void set_preempted(FaultLanding& landing, const void* address) {
   landing.address = address;
 }
 
-std::string describe_fault(const FaultLanding& landing) {
-  const char* name = landing.signal == SIGSEGV ? "SIGSEGV (invalid memory access"
-                     : landing.signal == SIGBUS ? "SIGBUS (bad memory access"
-                     : landing.signal == SIGFPE ? "SIGFPE (arithmetic error, e.g. an integer division by zero"
-                                                : "SIGILL (illegal instruction";
-  char text[160];
-  std::snprintf(text, sizeof text, "%s at 0x%zx)", name, reinterpret_cast<size_t>(landing.address));
-  return text;
+std::string describe_fault(const FaultLanding& landing, int thread, uintptr_t stack_bottom) {
+  const std::optional<CodeLine> line = line_of_code_address(landing.pc);
+  const std::string at = line ? " at " + line->text() : "";
+  const auto address = reinterpret_cast<uintptr_t>(landing.address);
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "0x%zx", static_cast<size_t>(address));
+  // The fibers' stacks end in a guard page (sim/context_switch.h): a fault there is the stack
+  // running out.
+  constexpr uintptr_t kNear = 64 * 1024;
+  if (landing.signal == SIGSEGV && stack_bottom != 0 && address + kNear >= stack_bottom && address < stack_bottom + kNear)
+    return "stack overflow in T" + std::to_string(thread) + " (recursion" + at + "?)";
+  switch (landing.signal) {
+    case SIGFPE: return "integer division by zero" + at + " (SIGFPE)";
+    case SIGILL: return "illegal instruction" + at + " (SIGILL: a function that returns no value, or code the compiler "
+                        "proved unreachable?)";
+    case SIGBUS: return "bad memory access at " + std::string(hex) + at + " (SIGBUS)";
+    default:
+      return "invalid memory access at " + std::string(hex) + (address < 4096 ? " (a null pointer)" : "") + at +
+             " (SIGSEGV: a pointer or index outside the kernel API?)";
+  }
 }
 
 int* running_fiber_runtime_depth() {

@@ -9,6 +9,7 @@
 
 #include <atomic>
 #include <csetjmp>
+#include <csignal>
 #include <cstdint>
 #include <string>
 
@@ -17,7 +18,8 @@ namespace syncscope::sim {
 struct FaultLanding {
   sigjmp_buf where;
   int signal = 0;
-  const void* address = nullptr;
+  const void* address = nullptr;  // a fault's data address; a preemption's interrupted instruction
+  uintptr_t pc = 0;               // a fault's instruction
 };
 
 // What the handlers need of a simulated thread's fiber (sim/sim_thread.h holds one per thread).
@@ -58,6 +60,10 @@ class RuntimeSection {
 int* running_fiber_runtime_depth();
 
 void enable_fault_guard();
+// Called for a fault outside any guarded kernel (the kernel worker reports it, then the signal
+// takes its default action): `context` is the handler's ucontext.
+using UnguardedFaultHook = void (*)(int signal, siginfo_t* info, void* context);
+void set_unguarded_fault_hook(UnguardedFaultHook hook);
 // The watchdog's signal leaves a guarded kernel the same way (sim/watchdog.h); the watchdog
 // installs it before it sends one, with its test of whether it asked this OS thread to leave.
 void install_preemption_handler(int signal, bool (*requested)());
@@ -70,7 +76,9 @@ void set_preempted(FaultLanding& landing, const void* address);
 bool fault_guard_enabled();
 // An alternate signal stack for this OS thread (once), so a fiber's stack overflow can be caught.
 void prepare_fault_stack();
-// "SIGSEGV (invalid memory access at 0x0)"
-std::string describe_fault(const FaultLanding& landing);
+// What a fault in thread `thread` was, in a student's words, with the kernel's line where the
+// debug information has it: "stack overflow in T3 (recursion at k.h:32?)", "integer division by
+// zero at k.h:32", "invalid memory access at 0x0 (a null pointer) at k.h:32".
+std::string describe_fault(const FaultLanding& landing, int thread, uintptr_t stack_bottom);
 
 }  // namespace syncscope::sim

@@ -37,10 +37,20 @@ bool list_smallest(std::vector<int>& list, int v, size_t limit) {
 
 }  // namespace
 
+HazardLog::Key HazardLog::key_of(const HazardEvent& e) {
+  return {static_cast<int>(e.kind), static_cast<int>(e.severity), e.array,
+          (e.cross_block ? 1 : 0) | (e.second_is_write ? 2 : 0) | (static_cast<int>(e.mask_problem) << 2), e.line_first,
+          e.line_second};
+}
+
+void HazardLog::add_group(const HazardGroup& g) {
+  HazardLog one;
+  one.groups_.emplace(key_of(g.first), g);
+  merge(one);
+}
+
 void HazardLog::add(const HazardEvent& e) {
-  const Key key{static_cast<int>(e.kind), static_cast<int>(e.severity), e.array,
-                (e.cross_block ? 1 : 0) | (e.second_is_write ? 2 : 0) | (static_cast<int>(e.mask_problem) << 2), e.line_first, e.line_second};
-  auto [it, inserted] = groups_.try_emplace(key);
+  auto [it, inserted] = groups_.try_emplace(key_of(e));
   HazardGroup& g = it->second;
   if (inserted) g.first = e;
   ++g.count;

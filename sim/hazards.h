@@ -69,6 +69,8 @@ class HazardLog {
  public:
   void add(const HazardEvent& e);
   void merge(const HazardLog& other, bool cross_block_only = false);
+  // A whole group as another process's log had it (the kernel worker's answer, core/worker/).
+  void add_group(const HazardGroup& g);
   std::vector<HazardGroup> groups() const;  // ordered: errors first, then by first occurrence
   bool empty() const { return groups_.empty(); }
   uint64_t total() const;
@@ -76,6 +78,7 @@ class HazardLog {
 
  private:
   using Key = std::tuple<int, int, int, int, LineId, LineId>;  // kind, severity, array, cross, lines
+  static Key key_of(const HazardEvent& e);
   std::map<Key, HazardGroup> groups_;
 };
 

@@ -41,6 +41,12 @@ LineId LineTable::intern_slow(const char* file, uint32_t line, const char* funct
 
 const SourceLine& LineTable::get(LineId id) { return table().lines[id]; }
 
+uint32_t LineTable::size() {
+  Table& t = table();
+  std::lock_guard lock(t.mutex);
+  return t.size;
+}
+
 std::string LineTable::describe(LineId id) {
   if (id == kNoLine) return "?";
   const SourceLine& l = get(id);

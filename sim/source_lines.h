@@ -45,6 +45,12 @@ class LineTable {
   static std::string describe(LineId id);
   // Looks a line up without interning it; kNoLine when it was never seen.
   static LineId find(const std::string& file, uint32_t line);
+  // A line another process named (the kernel worker's, core/worker/): its id in this one.
+  static LineId intern(const std::string& file, uint32_t line, const std::string& function) {
+    return intern_slow(file.c_str(), line, function.c_str());
+  }
+  // Ids in use are 1 .. size() - 1.
+  static uint32_t size();
 
  private:
   static LineId intern_slow(const char* file, uint32_t line, const char* function);

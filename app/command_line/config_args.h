@@ -14,8 +14,11 @@
 
 namespace syncscope::command_line {
 
-// Exit codes: 0 ran (also when the output mismatches), 1 internal failure, 2 bad arguments.
+// Exit codes: 0 the run completed (hazards, a mismatch or not); 1 the run was stopped (a crash,
+// a runaway, a divergence, the kernel exited) or an output could not be written, or syncscope
+// itself failed; 2 bad input.
 inline constexpr int kExitRan = 0;
+inline constexpr int kExitStopped = 1;
 inline constexpr int kExitInternal = 1;
 inline constexpr int kExitBadArguments = 2;
 

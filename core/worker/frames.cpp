@@ -1,0 +1,102 @@
+#include "core/worker/frames.h"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+
+namespace syncscope::worker {
+
+namespace {
+
+bool write_all(int fd, const char* data, size_t size) {
+  while (size > 0) {
+    const ssize_t put = ::write(fd, data, size);
+    if (put < 0 && errno == EINTR) continue;
+    if (put <= 0) return false;
+    data += put;
+    size -= static_cast<size_t>(put);
+  }
+  return true;
+}
+
+bool read_all(int fd, char* data, size_t size) {
+  while (size > 0) {
+    const ssize_t got = ::read(fd, data, size);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) return false;
+    data += got;
+    size -= static_cast<size_t>(got);
+  }
+  return true;
+}
+
+uint32_t length_of(const char* bytes) {
+  uint32_t length;
+  std::memcpy(&length, bytes, 4);
+  return length;
+}
+
+}  // namespace
+
+bool write_frame(int fd, char kind, const std::string& payload) {
+  const uint32_t length = static_cast<uint32_t>(payload.size() + 1);
+  char head[5];
+  std::memcpy(head, &length, 4);
+  head[4] = kind;
+  return write_all(fd, head, 5) && write_all(fd, payload.data(), payload.size());
+}
+
+std::optional<Frame> read_frame(int fd) {
+  char head[4];
+  if (!read_all(fd, head, 4)) return std::nullopt;
+  const uint32_t length = length_of(head);
+  if (length == 0 || length > kMaxFrameBytes) return std::nullopt;
+  std::string body(length, '\0');
+  if (!read_all(fd, body.data(), length)) return std::nullopt;
+  return Frame{body[0], body.substr(1)};
+}
+
+std::optional<Frame> take_frame(std::string& bytes) {
+  if (bytes.size() < 4) return std::nullopt;
+  const uint32_t length = length_of(bytes.data());
+  if (length == 0 || length > kMaxFrameBytes) throw WireError("a frame of " + std::to_string(length) + " bytes");
+  if (bytes.size() < 4 + size_t{length}) return std::nullopt;
+  Frame f{bytes[4], bytes.substr(5, length - 1)};
+  bytes.erase(0, 4 + size_t{length});
+  return f;
+}
+
+size_t fault_frame(char (&out)[kFaultFrameBytes], FaultKind kind, int32_t number, uint64_t address,
+                   const uint64_t* frames, size_t count) {
+  if (count > kMaxFaultFrames) count = kMaxFaultFrames;
+  const uint64_t count64 = count;
+  const uint32_t length = static_cast<uint32_t>(1 + 1 + 4 + 8 + 8 + 8 * count);
+  char* at = out;
+  auto put = [&](const void* v, size_t n) {
+    std::memcpy(at, v, n);
+    at += n;
+  };
+  put(&length, 4);
+  *at++ = 'F';
+  *at++ = static_cast<char>(kind);
+  put(&number, 4);
+  put(&address, 8);
+  put(&count64, 8);
+  put(frames, 8 * count);
+  return static_cast<size_t>(at - out);
+}
+
+WorkerFault decode_fault(const std::string& payload) {
+  WireReader r(payload);
+  WorkerFault f;
+  f.kind = r.get_enum(FaultKind::RefusedCall);
+  f.number = r.get<int32_t>();
+  f.address = r.get<uint64_t>();
+  f.frames = r.get_vector<uint64_t>();
+  if (f.frames.size() > kMaxFaultFrames) throw WireError("a fault with " + std::to_string(f.frames.size()) + " frames");
+  r.expect_end();
+  return f;
+}
+
+}  // namespace syncscope::worker

@@ -1,0 +1,56 @@
+// The kernel worker's pipes carry frames: a 4-byte length, a one-letter kind, the payload
+// (core/worker/wire.h). Requests (syncscope → worker) and answers (worker → syncscope):
+//
+//   H  hello: library, kernel file, empty folder  → A AlgoInfo, or E why it cannot load
+//   C  check(Problem)                             → A string
+//   B  first_launch_blocks(Problem)               → A int32
+//   R  reference(Problem, input)                  → A doubles
+//   S  simulate(Problem, input, SimOptions)       → A SimOutcome (core/worker/worker_codec.h)
+//   any request                                   → E message: the kernel's host code threw
+//   (unasked, before the worker dies)             → F WorkerFault: a signal, exit() or a refused
+//                                                   system call, with the kernel's return addresses
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "core/worker/wire.h"
+
+namespace syncscope::worker {
+
+struct Frame {
+  char kind = 0;
+  std::string payload;
+};
+
+// Frames are at most this long: a trace of a few detailed blocks is megabytes, not gigabytes.
+inline constexpr uint32_t kMaxFrameBytes = 1u << 30;
+
+// False when the other side is gone.
+bool write_frame(int fd, char kind, const std::string& payload);
+// nullopt at the end of the pipe or on a frame that is not one (too long, cut short).
+std::optional<Frame> read_frame(int fd);
+// Whatever frame `bytes` holds: for a reader that gathered them itself. nullopt: not whole yet;
+// throws WireError when it can never be one.
+std::optional<Frame> take_frame(std::string& bytes);
+
+// What the worker says just before it dies (kind F).
+enum class FaultKind : uint8_t { Signal, Exit, RefusedCall };
+struct WorkerFault {
+  FaultKind kind = FaultKind::Signal;
+  int32_t number = 0;          // the signal, the exit status, or the system call
+  uint64_t address = 0;        // the faulting data address (signals)
+  std::vector<uint64_t> frames;  // return addresses inside the kernel's library, as offsets from its start
+};
+WorkerFault decode_fault(const std::string& payload);
+
+// The F frame, whole (length, kind, payload), built without allocating: the worker writes it from
+// a signal handler. Returns its length (at most kFaultFrameBytes).
+inline constexpr size_t kMaxFaultFrames = 32;
+inline constexpr size_t kFaultFrameBytes = 4 + 1 + 1 + 4 + 8 + 8 + 8 * kMaxFaultFrames;
+size_t fault_frame(char (&out)[kFaultFrameBytes], FaultKind kind, int32_t number, uint64_t address,
+                   const uint64_t* frames, size_t count);
+
+}  // namespace syncscope::worker

@@ -1,0 +1,274 @@
+#include "core/worker/kernel_worker.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <chrono>
+#include <climits>
+#include <cstring>
+
+#include "core/worker/frames.h"
+#include "core/worker/sandbox.h"
+#include "core/worker/worker_codec.h"
+#include "sim/code_address.h"
+
+namespace syncscope::worker {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+// After a cancel, how long the worker has to stop by itself before it is killed.
+constexpr auto kCancelGrace = std::chrono::seconds(5);
+
+void close_fd(int& fd) {
+  if (fd >= 0) ::close(fd);
+  fd = -1;
+}
+
+// The worker's stderr (the kernel's printf, a sanitizer's report) goes on to ours.
+void forward_output(int fd) {
+  char buffer[4096];
+  const ssize_t got = ::read(fd, buffer, sizeof buffer);
+  if (got > 0) (void)!::write(2, buffer, static_cast<size_t>(got));
+}
+
+// The kernel's own line among the fault's frames: the first whose innermost kernel-file line is
+// in `kernel_path` (frames in the simulator's code inlined into the library are passed over).
+std::optional<sim::CodeLine> kernel_line(const WorkerPlaces& places, const WorkerFault& fault) {
+  for (uint64_t offset : fault.frames) {
+    std::optional<sim::CodeLine> line = sim::line_in_object(places.library, offset);
+    if (line && line->file == places.kernel_path) return line;
+  }
+  return std::nullopt;
+}
+
+std::string signal_words(int sig, bool cancelled) {
+  switch (sig) {
+    case SIGABRT: return "the kernel called abort() (a failed assert?)";
+    case SIGSEGV: case SIGBUS: return "the kernel wrote outside its memory and the simulation died";
+    case SIGFPE: return "integer division by zero outside a simulated thread";
+    case SIGXCPU: return "the kernel used an hour of CPU time, the worker's limit";
+    case SIGKILL: return cancelled ? "stopped" : "the kernel's worker was killed (out of memory?)";
+    default: return std::string("the kernel's worker died of ") + strsignal(sig);
+  }
+}
+
+}  // namespace
+
+std::string own_executable_path() {
+  char path[PATH_MAX];
+  const ssize_t size = readlink("/proc/self/exe", path, sizeof path - 1);
+  return size > 0 ? std::string(path, static_cast<size_t>(size)) : std::string();
+}
+
+std::variant<AlgorithmEntry, std::string> KernelWorker::load(const WorkerPlaces& places) {
+  std::shared_ptr<KernelWorker> worker(new KernelWorker(places));
+  AlgorithmEntry entry;
+  try {
+    std::lock_guard lock(worker->mutex_);
+    if (std::string why = worker->start(); !why.empty()) return why;
+    WireReader r(worker->hello_answer_);
+    entry.info = read_algo_info(r);
+    r.expect_end();
+  } catch (const std::exception& e) {
+    return std::string("the kernel could not be loaded: ") + e.what();
+  }
+  entry.check = [worker](const Problem& p) { return worker->check(p); };
+  entry.reference = [worker](const Problem& p, const std::vector<double>& in) { return worker->reference(p, in); };
+  entry.simulate = [worker](const Problem& p, const std::vector<double>& in, const sim::SimOptions& o) {
+    return worker->simulate(p, in, o);
+  };
+  entry.first_launch_blocks = [worker](const Problem& p) { return worker->first_launch_blocks(p); };
+  return entry;
+}
+
+KernelWorker::~KernelWorker() { stop(); }
+
+void KernelWorker::stop() {
+  close_fd(request_fd_);  // the worker's loop ends at the end of its requests
+  close_fd(answer_fd_);
+  close_fd(output_fd_);
+  if (pid_ > 0) {
+    int status = 0;
+    for (int waited = 0; waitpid(pid_, &status, WNOHANG) == 0; ++waited) {
+      if (waited == 100) kill(pid_, SIGKILL);  // a second on, it is busy with a kernel: no more waiting
+      usleep(10000);
+    }
+  }
+  pid_ = -1;
+}
+
+std::string KernelWorker::start() {
+  signal(SIGPIPE, SIG_IGN);  // a worker that died mid-request must not take us with it
+  int request[2], answer[2], output[2];
+  if (pipe2(request, O_CLOEXEC) != 0) return std::string("cannot start the kernel's worker: ") + std::strerror(errno);
+  if (pipe2(answer, O_CLOEXEC) != 0 || pipe2(output, O_CLOEXEC) != 0)
+    return std::string("cannot start the kernel's worker: ") + std::strerror(errno);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, request[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, answer[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, output[1], 2);
+  std::string executable = places_.executable, command = "worker";
+  char* argv[] = {executable.data(), command.data(), nullptr};
+  char* no_environment[] = {nullptr};
+  pid_t pid = -1;
+  const int spawned = posix_spawn(&pid, executable.c_str(), &actions, nullptr, argv, no_environment);
+  posix_spawn_file_actions_destroy(&actions);
+  for (int fd : {request[0], answer[1], output[1]}) ::close(fd);
+  request_fd_ = request[1], answer_fd_ = answer[0], output_fd_ = output[0];
+  if (spawned != 0) {
+    stop();
+    return "cannot start the kernel's worker " + executable + ": " + std::strerror(spawned);
+  }
+  pid_ = pid;
+  WireWriter hello;
+  for (const std::string* s : {&places_.library, &places_.kernel_path, &places_.empty_folder}) hello.put(*s);
+  try {
+    hello_answer_ = exchange('H', hello.take(), nullptr);
+  } catch (const KernelWorkerDied& e) {
+    return e.what();
+  } catch (const std::runtime_error& e) {  // an E answer: it could not load
+    stop();
+    return e.what();
+  }
+  return "";
+}
+
+std::string KernelWorker::exchange(char kind, const std::string& request, const sim::RunBudget* budget) {
+  fault_.clear();
+  if (!write_frame(request_fd_, kind, request)) died(false);
+  std::string received;
+  bool cancelled = false;
+  Clock::time_point cancelled_at;
+  for (;;) {
+    if (budget && budget->cancelled() && !cancelled) {
+      cancelled = true;
+      cancelled_at = Clock::now();
+      kill(pid_, SIGUSR2);  // the worker's own cancel flag: the run ends as Cancelled
+    }
+    if (cancelled && Clock::now() - cancelled_at > kCancelGrace) kill(pid_, SIGKILL);
+    pollfd watched[2] = {{answer_fd_, POLLIN, 0}, {output_fd_, POLLIN, 0}};
+    if (poll(watched, 2, 50) < 0 && errno != EINTR) died(cancelled);
+    if (watched[1].revents & POLLIN) forward_output(output_fd_);
+    if (!(watched[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
+    char buffer[1 << 16];
+    const ssize_t got = ::read(answer_fd_, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got <= 0) died(cancelled);
+    received.append(buffer, static_cast<size_t>(got));
+    while (std::optional<Frame> frame = take_frame(received)) {
+      if (frame->kind == 'F') fault_ = std::move(frame->payload);
+      else if (frame->kind == 'A') return std::move(frame->payload);
+      else if (frame->kind == 'E') throw std::runtime_error(frame->payload);
+      else throw WireError(std::string("an answer of kind ") + frame->kind);
+    }
+  }
+}
+
+void KernelWorker::died(bool cancelled) {
+  for (pollfd out{output_fd_, POLLIN, 0}; poll(&out, 1, 0) > 0 && (out.revents & POLLIN);) forward_output(output_fd_);
+  close_fd(request_fd_);
+  int status = 0;
+  if (pid_ > 0) {
+    const auto deadline = Clock::now() + std::chrono::seconds(2);
+    while (waitpid(pid_, &status, WNOHANG) == 0) {
+      if (Clock::now() > deadline) kill(pid_, SIGKILL);
+      usleep(5000);
+    }
+    pid_ = -1;
+  }
+  stop();
+  std::optional<WorkerFault> fault;
+  try {
+    if (!fault_.empty()) fault = decode_fault(fault_);
+  } catch (const WireError&) {
+  }
+  const std::optional<sim::CodeLine> line = fault ? kernel_line(places_, *fault) : std::nullopt;
+  const std::string at = line ? " at " + line->text() : "";
+  std::string message;
+  if (fault && fault->kind == FaultKind::RefusedCall)
+    message = "the kernel tried to " + refused_call_words(fault->number) + at + ": not allowed (kernel files run in a sandbox)";
+  else if (WIFEXITED(status))
+    message = "the kernel called exit(" + std::to_string(WEXITSTATUS(status)) + ")" + at;
+  else if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGSEGV || WTERMSIG(status) == SIGBUS))
+    message = signal_words(WTERMSIG(status), cancelled) + (line ? "; last line executed: " + line->text() : "");
+  else if (WIFSIGNALED(status))
+    message = signal_words(WTERMSIG(status), cancelled) + at;
+  else
+    message = "the kernel's worker stopped answering";
+  std::vector<sim::LineId> lines;
+  if (line) lines.push_back(sim::LineTable::intern(line->file, line->line, ""));
+  throw KernelWorkerDied(message, std::move(lines), cancelled);
+}
+
+std::string KernelWorker::call(char kind, const std::string& request, const sim::RunBudget* budget) {
+  std::lock_guard lock(mutex_);
+  if (pid_ < 0)
+    if (std::string why = start(); !why.empty()) throw KernelWorkerDied(why, {}, false);
+  return exchange(kind, request, budget);
+}
+
+std::string KernelWorker::check(const Problem& p) {
+  WireWriter w;
+  write_problem(w, p);
+  try {
+    const std::string answer = call('C', w.take(), nullptr);
+    WireReader r(answer);
+    return r.get_string();
+  } catch (const std::exception& e) {
+    return std::string("the kernel's check() did not answer: ") + e.what();
+  }
+}
+
+int KernelWorker::first_launch_blocks(const Problem& p) {
+  WireWriter w;
+  write_problem(w, p);
+  try {
+    const std::string answer = call('B', w.take(), nullptr);
+    WireReader r(answer);
+    return r.get<int32_t>();
+  } catch (const std::exception&) {
+    return 0;  // unknown: the caller works it out another way, and the run names the failure
+  }
+}
+
+std::vector<double> KernelWorker::reference(const Problem& p, const std::vector<double>& input) {
+  WireWriter w;
+  write_problem(w, p);
+  write_doubles(w, input);
+  const std::string answer = call('R', w.take(), nullptr);
+  WireReader r(answer);
+  std::vector<double> out = read_doubles(r);
+  r.expect_end();
+  return out;
+}
+
+SimOutcome KernelWorker::simulate(const Problem& p, const std::vector<double>& input, const sim::SimOptions& options) {
+  WireWriter w;
+  write_problem(w, p);
+  write_doubles(w, input);
+  write_sim_options(w, options);
+  SimOutcome failed;
+  try {
+    const std::string answer = call('S', w.take(), &options.budget);
+    WireReader r(answer);
+    return read_outcome(r);
+  } catch (const KernelWorkerDied& d) {
+    failed.trace.error = sim::SimError{d.cancelled ? sim::SimErrorKind::Cancelled : sim::SimErrorKind::Kernel, d.what(), 0, 0,
+                                       0, d.lines};
+  } catch (const WireError& e) {
+    failed.trace.error = sim::SimError{sim::SimErrorKind::Kernel, std::string("the kernel's worker answered nonsense: ") + e.what(),
+                                       0, 0, 0, {}};
+  } catch (const std::exception& e) {
+    failed.trace.error = sim::SimError{sim::SimErrorKind::Kernel, e.what(), 0, 0, 0, {}};
+  }
+  return failed;
+}
+
+}  // namespace syncscope::worker

@@ -1,0 +1,66 @@
+// A kernel file's code runs in a worker process (`syncscope worker`, core/worker/worker_main.h),
+// never in syncscope's: the GUI and the CLI survive whatever it does. One worker serves one loaded
+// library for as long as it is loaded; calls are serialized; a worker that died is started again on
+// the next call. A call the worker did not answer comes back as a KernelWorkerDied naming what
+// happened and, where the kernel's debug information has it, its line.
+#pragma once
+
+#include <memory>
+#include <mutex>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <variant>
+#include <vector>
+
+#include "core/registry.h"
+
+namespace syncscope::worker {
+
+struct KernelWorkerDied : std::runtime_error {
+  KernelWorkerDied(std::string message, std::vector<sim::LineId> lines, bool cancelled)
+      : std::runtime_error(std::move(message)), lines(std::move(lines)), cancelled(cancelled) {}
+  std::vector<sim::LineId> lines;  // the kernel's line, when known
+  bool cancelled = false;          // the caller's cancel flag stopped it
+};
+
+struct WorkerPlaces {
+  std::string executable;    // syncscope itself
+  std::string library;       // the compiled kernel
+  std::string kernel_path;   // the kernel file, as its source locations name it
+  std::string empty_folder;  // the worker's working directory
+};
+
+class KernelWorker {
+ public:
+  // Starts the worker and loads the library: the algorithm's entry, whose every function calls the
+  // worker, or why it could not load.
+  static std::variant<AlgorithmEntry, std::string> load(const WorkerPlaces& places);
+  ~KernelWorker();
+
+  std::string check(const Problem& p);
+  int first_launch_blocks(const Problem& p);
+  std::vector<double> reference(const Problem& p, const std::vector<double>& input);
+  SimOutcome simulate(const Problem& p, const std::vector<double>& input, const sim::SimOptions& options);
+
+ private:
+  explicit KernelWorker(WorkerPlaces places) : places_(std::move(places)) {}
+  // The worker's A answer to `request`; throws KernelWorkerDied, or std::runtime_error for an E answer.
+  std::string call(char kind, const std::string& request, const sim::RunBudget* budget);
+  std::string start();  // "" or why not; sends the hello and reads the description
+  std::string exchange(char kind, const std::string& request, const sim::RunBudget* budget);
+  void stop();
+  [[noreturn]] void died(bool cancelled);
+
+  WorkerPlaces places_;
+  std::mutex mutex_;
+  int pid_ = -1;
+  int request_fd_ = -1, answer_fd_ = -1, output_fd_ = -1;
+  std::string hello_answer_;
+  std::string fault_;  // an F frame's payload, when the worker sent one
+};
+
+// `syncscope worker`'s path: this executable.
+std::string own_executable_path();
+
+}  // namespace syncscope::worker

@@ -1,0 +1,367 @@
+#include "core/worker/worker_codec.h"
+
+#include <unordered_map>
+
+namespace syncscope::worker {
+
+namespace {
+
+using sim::LineId;
+
+// A count of items each at least `min_bytes` long, then the items.
+template <class T, class Write>
+void write_list(WireWriter& w, const std::vector<T>& items, Write each) {
+  w.put<uint64_t>(items.size());
+  for (const T& item : items) each(item);
+}
+template <class T, class Read>
+std::vector<T> read_list(WireReader& r, size_t min_bytes, Read each) {
+  const uint64_t count = r.get_count(min_bytes);
+  std::vector<T> items;
+  items.reserve(count);
+  for (uint64_t k = 0; k < count; ++k) items.push_back(each());
+  return items;
+}
+
+void write_dim3(WireWriter& w, const Dim3& d) {
+  w.put<int32_t>(d.x);
+  w.put<int32_t>(d.y);
+  w.put<int32_t>(d.z);
+}
+Dim3 read_dim3(WireReader& r) {
+  Dim3 d;
+  d.x = r.get<int32_t>();
+  d.y = r.get<int32_t>();
+  d.z = r.get<int32_t>();
+  return d;
+}
+
+void write_snapshot(WireWriter& w, const sim::ArraySnapshot& s) {
+  w.put<int32_t>(s.array);
+  w.put(s.bits);
+  w.put(s.poison);
+}
+sim::ArraySnapshot read_snapshot(WireReader& r) {
+  sim::ArraySnapshot s;
+  s.array = r.get<int32_t>();
+  s.bits = r.get_vector<uint32_t>();
+  s.poison = r.get_vector<uint8_t>();
+  return s;
+}
+void write_snapshots(WireWriter& w, const std::vector<sim::ArraySnapshot>& v) {
+  write_list(w, v, [&](const sim::ArraySnapshot& s) { write_snapshot(w, s); });
+}
+std::vector<sim::ArraySnapshot> read_snapshots(WireReader& r) {
+  return read_list<sim::ArraySnapshot>(r, 20, [&] { return read_snapshot(r); });
+}
+
+void write_event(WireWriter& w, const sim::Event& e) {
+  w.put(e.kind);
+  w.put(e.flags);
+  w.put(e.thread);
+  w.put(e.line);
+  w.put(e.array);
+  w.put(e.index);
+  w.put(e.old_bits);
+  w.put(e.value_bits);
+  w.put(e.atomic);
+}
+sim::Event read_event(WireReader& r) {
+  sim::Event e;
+  e.kind = r.get_enum(sim::EventKind::Fence);
+  e.flags = r.get<uint8_t>();
+  e.thread = r.get<uint16_t>();
+  e.line = r.get<LineId>();
+  e.array = r.get<uint16_t>();
+  e.index = r.get<int32_t>();
+  e.old_bits = r.get<uint32_t>();
+  e.value_bits = r.get<uint32_t>();
+  e.atomic = r.get_enum(sim::AtomicOp::Cas);
+  return e;
+}
+
+void write_counters(WireWriter& w, const sim::ThreadCounters& c) {
+  for (uint32_t v : {c.global_reads, c.global_writes, c.shared_reads, c.shared_writes, c.barriers, c.adds}) w.put(v);
+}
+sim::ThreadCounters read_counters(WireReader& r) {
+  sim::ThreadCounters c;
+  for (uint32_t* v : {&c.global_reads, &c.global_writes, &c.shared_reads, &c.shared_writes, &c.barriers, &c.adds})
+    *v = r.get<uint32_t>();
+  return c;
+}
+
+void write_block(WireWriter& w, const sim::BlockTrace& b) {
+  w.put<int32_t>(b.block);
+  write_dim3(w, b.block_idx);
+  write_list(w, b.steps, [&](const sim::StepTrace& s) {
+    w.put(s.barrier);
+    write_list(w, s.events, [&](const sim::Event& e) { write_event(w, e); });
+    write_snapshots(w, s.shared);
+    w.put(s.caption);
+  });
+  write_list(w, b.counters, [&](const sim::ThreadCounters& c) { write_counters(w, c); });
+}
+sim::BlockTrace read_block(WireReader& r) {
+  sim::BlockTrace b;
+  b.block = r.get<int32_t>();
+  b.block_idx = read_dim3(r);
+  b.steps = read_list<sim::StepTrace>(r, 26, [&] {
+    sim::StepTrace s;
+    s.barrier = r.get<LineId>();
+    s.events = read_list<sim::Event>(r, 20, [&] { return read_event(r); });
+    s.shared = read_snapshots(r);
+    s.caption = r.get_string();
+    return s;
+  });
+  b.counters = read_list<sim::ThreadCounters>(r, 24, [&] { return read_counters(r); });
+  return b;
+}
+
+void write_launch(WireWriter& w, const sim::LaunchTrace& l) {
+  w.put(l.label);
+  write_dim3(w, l.grid);
+  write_dim3(w, l.block);
+  w.put<int32_t>(l.shared_bytes);
+  w.put<int32_t>(l.steps);
+  write_list(w, l.blocks, [&](const sim::BlockTrace& b) { write_block(w, b); });
+  write_counters(w, l.counters.total);
+  write_counters(w, l.counters.max_per_thread);
+  w.put(l.counters.threads);
+  write_snapshots(w, l.globals_after);
+  w.put(l.blocks_rerun);
+  w.put(l.simt_twin);
+}
+sim::LaunchTrace read_launch(WireReader& r) {
+  sim::LaunchTrace l;
+  l.label = r.get_string();
+  l.grid = read_dim3(r);
+  l.block = read_dim3(r);
+  l.shared_bytes = r.get<int32_t>();
+  l.steps = r.get<int32_t>();
+  l.blocks = read_list<sim::BlockTrace>(r, 32, [&] { return read_block(r); });
+  l.counters.total = read_counters(r);
+  l.counters.max_per_thread = read_counters(r);
+  l.counters.threads = r.get<uint64_t>();
+  l.globals_after = read_snapshots(r);
+  l.blocks_rerun = r.get<uint64_t>();
+  l.simt_twin = r.get_bool();
+  return l;
+}
+
+void write_hazard(WireWriter& w, const sim::HazardEvent& e) {
+  w.put(e.kind);
+  w.put(e.severity);
+  for (int v : {e.array, e.index, e.launch, e.block, e.step, e.thread_first, e.thread_second, e.block_first})
+    w.put<int32_t>(v);
+  w.put(e.line_first);
+  w.put(e.line_second);
+  for (bool b : {e.cross_block, e.same_warp, e.second_is_write, e.first_atomic, e.second_atomic}) w.put(b);
+  w.put(e.mask);
+  w.put(e.mask_problem);
+}
+sim::HazardEvent read_hazard(WireReader& r) {
+  sim::HazardEvent e{};
+  e.kind = r.get_enum(sim::HazardKind::InactiveMaskLane);
+  e.severity = r.get_enum(sim::Severity::Error);
+  for (int* v : {&e.array, &e.index, &e.launch, &e.block, &e.step, &e.thread_first, &e.thread_second, &e.block_first})
+    *v = r.get<int32_t>();
+  e.line_first = r.get<LineId>();
+  e.line_second = r.get<LineId>();
+  for (bool* b : {&e.cross_block, &e.same_warp, &e.second_is_write, &e.first_atomic, &e.second_atomic}) *b = r.get_bool();
+  e.mask = r.get<uint32_t>();
+  e.mask_problem = r.get_enum(sim::MaskProblem::CallerNotInMask);
+  return e;
+}
+
+void write_hazard_group(WireWriter& w, const sim::HazardGroup& g) {
+  write_hazard(w, g.first);
+  w.put(g.count);
+  w.put(g.blocks);
+  w.put(g.block_count);
+  w.put(g.indices);
+}
+sim::HazardGroup read_hazard_group(WireReader& r) {
+  sim::HazardGroup g;
+  g.first = read_hazard(r);
+  g.count = r.get<uint64_t>();
+  g.blocks = r.get_vector<int>();
+  g.block_count = r.get<uint64_t>();
+  g.indices = r.get_vector<int>();
+  return g;
+}
+
+void write_error(WireWriter& w, const std::optional<sim::SimError>& error) {
+  w.put(error.has_value());
+  if (!error) return;
+  w.put(error->kind);
+  w.put(error->message);
+  w.put<int32_t>(error->launch);
+  w.put<int32_t>(error->block);
+  w.put<int32_t>(error->step);
+  w.put(error->lines);
+}
+std::optional<sim::SimError> read_error(WireReader& r) {
+  if (!r.get_bool()) return std::nullopt;
+  sim::SimError e;
+  e.kind = r.get_enum(sim::SimErrorKind::Cancelled);
+  e.message = r.get_string();
+  e.launch = r.get<int32_t>();
+  e.block = r.get<int32_t>();
+  e.step = r.get<int32_t>();
+  e.lines = r.get_vector<LineId>();
+  return e;
+}
+
+// Every line id an outcome holds, to renumber them into this process's table.
+template <class F>
+void for_each_line(SimOutcome& out, std::vector<sim::HazardGroup>& hazards, F renumber) {
+  for (auto& launch : out.trace.launches)
+    for (auto& block : launch.blocks)
+      for (auto& step : block.steps) {
+        renumber(step.barrier);
+        for (auto& e : step.events) renumber(e.line);
+      }
+  for (auto& g : hazards) {
+    renumber(g.first.line_first);
+    renumber(g.first.line_second);
+  }
+  if (out.trace.error)
+    for (auto& line : out.trace.error->lines) renumber(line);
+}
+
+}  // namespace
+
+void write_problem(WireWriter& w, const Problem& p) {
+  w.put<int32_t>(p.n);
+  w.put<int32_t>(p.rows);
+  w.put<int32_t>(p.tpb);
+  w.put(p.dtype);
+  w.put<int32_t>(p.bug);
+}
+Problem read_problem(WireReader& r) {
+  Problem p;
+  p.n = r.get<int32_t>();
+  p.rows = r.get<int32_t>();
+  p.tpb = r.get<int32_t>();
+  p.dtype = r.get_enum(DType::Int32);
+  p.bug = r.get<int32_t>();
+  return p;
+}
+
+void write_algo_info(WireWriter& w, const AlgoInfo& info) {
+  for (const std::string* s : {&info.name, &info.group, &info.title, &info.description, &info.origin}) w.put(*s);
+  write_problem(w, info.defaults);
+  w.put(info.two_dimensional);
+  write_list(w, info.sources, [&](const std::string& s) { w.put(s); });
+  write_list(w, info.bugs, [&](const BugInfo& b) {
+    w.put(b.name);
+    w.put(b.shows);
+  });
+  w.put(info.float_order_depends_on_timing);
+}
+AlgoInfo read_algo_info(WireReader& r) {
+  AlgoInfo info;
+  for (std::string* s : {&info.name, &info.group, &info.title, &info.description, &info.origin}) *s = r.get_string();
+  info.defaults = read_problem(r);
+  info.two_dimensional = r.get_bool();
+  info.sources = read_list<std::string>(r, 8, [&] { return r.get_string(); });
+  info.bugs = read_list<BugInfo>(r, 16, [&] {
+    BugInfo b;
+    b.name = r.get_string();
+    b.shows = r.get_string();
+    return b;
+  });
+  info.float_order_depends_on_timing = r.get_bool();
+  return info;
+}
+
+void write_sim_options(WireWriter& w, const sim::SimOptions& o) {
+  w.put(o.schedule.kind);
+  w.put(o.schedule.seed);
+  w.put(o.detail_blocks);
+  w.put<uint64_t>(o.snapshot_limit_elements);
+  w.put<int32_t>(o.threads);
+  w.put(o.budget.seconds);
+}
+sim::SimOptions read_sim_options(WireReader& r) {
+  sim::SimOptions o;
+  o.schedule.kind = r.get_enum(sim::ScheduleKind::Random);
+  o.schedule.seed = r.get<uint64_t>();
+  o.detail_blocks = r.get_vector<int>();
+  o.snapshot_limit_elements = r.get<uint64_t>();
+  o.threads = r.get<int32_t>();
+  o.budget.seconds = r.get<double>();
+  return o;
+}
+
+void write_doubles(WireWriter& w, const std::vector<double>& v) { w.put(v); }
+std::vector<double> read_doubles(WireReader& r) { return r.get_vector<double>(); }
+
+void write_outcome(WireWriter& w, const SimOutcome& out) {
+  const sim::Trace& t = out.trace;
+  write_list(w, t.arrays, [&](const sim::ArrayInfo& a) {
+    w.put(a.name);
+    w.put(a.space);
+    w.put(a.dtype);
+    w.put<int32_t>(a.size);
+    w.put<int32_t>(a.launch);
+  });
+  write_snapshots(w, t.globals_before);
+  write_list(w, t.launches, [&](const sim::LaunchTrace& l) { write_launch(w, l); });
+  write_list(w, t.hazards.groups(), [&](const sim::HazardGroup& g) { write_hazard_group(w, g); });
+  write_error(w, t.error);
+  w.put<int32_t>(out.output_array);
+  w.put(out.output_bits);
+  w.put(out.output_poison);
+  write_snapshots(w, out.globals_final);
+  // The line table last: the reader renumbers what it read before.
+  const uint32_t lines = sim::LineTable::size();
+  w.put(lines);
+  for (uint32_t id = 1; id < lines; ++id) {
+    const sim::SourceLine& l = sim::LineTable::get(static_cast<LineId>(id));
+    w.put(l.file);
+    w.put(l.line);
+    w.put(l.function);
+  }
+}
+
+SimOutcome read_outcome(WireReader& r) {
+  SimOutcome out;
+  sim::Trace& t = out.trace;
+  t.arrays = read_list<sim::ArrayInfo>(r, 18, [&] {
+    sim::ArrayInfo a;
+    a.name = r.get_string();
+    a.space = r.get_enum(sim::MemSpace::Global);
+    a.dtype = r.get_enum(DType::Int32);
+    a.size = r.get<int32_t>();
+    a.launch = r.get<int32_t>();
+    return a;
+  });
+  t.globals_before = read_snapshots(r);
+  t.launches = read_list<sim::LaunchTrace>(r, 64, [&] { return read_launch(r); });
+  std::vector<sim::HazardGroup> hazards = read_list<sim::HazardGroup>(r, 80, [&] { return read_hazard_group(r); });
+  t.error = read_error(r);
+  out.output_array = r.get<int32_t>();
+  out.output_bits = r.get_vector<uint32_t>();
+  out.output_poison = r.get_vector<uint8_t>();
+  out.globals_final = read_snapshots(r);
+
+  const auto lines = r.get<uint32_t>();
+  if (lines == 0 || lines > 65536) throw WireError("a line table of " + std::to_string(lines) + " lines");
+  std::vector<LineId> here(lines, sim::kNoLine);
+  for (uint32_t id = 1; id < lines; ++id) {
+    std::string file = r.get_string();
+    const auto line = r.get<uint32_t>();
+    std::string function = r.get_string();
+    here[id] = sim::LineTable::intern(file, line, function);
+  }
+  r.expect_end();
+  for_each_line(out, hazards, [&](LineId& id) {
+    if (id >= lines) throw WireError("line " + std::to_string(id) + " is not in the table");
+    id = here[id];
+  });
+  for (const auto& g : hazards) t.hazards.add_group(g);
+  return out;
+}
+
+}  // namespace syncscope::worker

@@ -1,0 +1,30 @@
+// What crosses the pipe to and from the kernel worker, in the wire form of core/worker/wire.h:
+// the problem, the algorithm's description, the simulator's options and a whole SimOutcome.
+// Source lines travel as the worker's line table (file, line, function): the reader interns them
+// in this process's table and renumbers every line id of the outcome, so a trace from the worker
+// is indistinguishable from one recorded here.
+#pragma once
+
+#include "core/registry.h"
+#include "core/worker/wire.h"
+
+namespace syncscope::worker {
+
+void write_problem(WireWriter& w, const Problem& p);
+Problem read_problem(WireReader& r);
+
+void write_algo_info(WireWriter& w, const AlgoInfo& info);
+AlgoInfo read_algo_info(WireReader& r);
+
+// Everything but the cancel flag, which the worker keeps for itself (a signal sets it).
+void write_sim_options(WireWriter& w, const sim::SimOptions& o);
+sim::SimOptions read_sim_options(WireReader& r);
+
+// The outcome and, after it, the writer's line table.
+void write_outcome(WireWriter& w, const SimOutcome& out);
+SimOutcome read_outcome(WireReader& r);
+
+void write_doubles(WireWriter& w, const std::vector<double>& v);
+std::vector<double> read_doubles(WireReader& r);
+
+}  // namespace syncscope::worker

@@ -1,0 +1,115 @@
+// The kernel worker's wire form (core/worker/): what a worker sends, this process reads back
+// whole — the trace's hash, the outputs, the hazards, the error and the lines they name — and a
+// message cut short or tampered with is a WireError, never a crash.
+#include <gtest/gtest.h>
+
+#include "core/worker/frames.h"
+#include "core/worker/worker_codec.h"
+#include "tests/test_util.h"
+
+namespace syncscope::test {
+namespace {
+
+using worker::WireError;
+using worker::WireReader;
+using worker::WireWriter;
+
+RunConfig config(RunOptions o) { return std::get<RunConfig>(resolve(builtin_registry(), o)); }
+
+SimOutcome round_trip(const SimOutcome& out) {
+  WireWriter w;
+  worker::write_outcome(w, out);
+  WireReader r(w.bytes());
+  return worker::read_outcome(r);
+}
+
+TEST(WorkerCodec, AnOutcomeComesBackWhole) {
+  for (const char* algo : {"kogge-stone", "two-phase-scan", "hierarchical-scan", "block-exclusive-sum"}) {
+    RunOptions o{.algorithm = algo};
+    o.bug = algo == std::string("kogge-stone") ? "no-second-barrier" : "none";
+    const RunConfig c = config(o);
+    const SimOutcome out = c.algorithm->simulate(c.problem, make_input(c), sim_options(c));
+    const SimOutcome back = round_trip(out);
+    EXPECT_EQ(back.trace.hash(), out.trace.hash()) << algo;
+    EXPECT_EQ(back.output_bits, out.output_bits) << algo;
+    EXPECT_EQ(back.output_poison, out.output_poison) << algo;
+    EXPECT_EQ(back.output_array, out.output_array) << algo;
+    ASSERT_EQ(back.globals_final.size(), out.globals_final.size()) << algo;
+    ASSERT_EQ(back.trace.hazards.groups().size(), out.trace.hazards.groups().size()) << algo;
+    for (size_t k = 0; k < out.trace.hazards.groups().size(); ++k) {
+      const auto& a = out.trace.hazards.groups()[k];
+      const auto& b = back.trace.hazards.groups()[k];
+      EXPECT_EQ(a.count, b.count);
+      EXPECT_EQ(sim::LineTable::describe(a.first.line_first), sim::LineTable::describe(b.first.line_first));
+      EXPECT_EQ(a.indices, b.indices);
+    }
+  }
+}
+
+TEST(WorkerCodec, TheKoggeStoneRaceIsStillThere) {
+  const RunConfig c = config({.algorithm = "kogge-stone", .bug = "no-second-barrier"});
+  const SimOutcome back = round_trip(c.algorithm->simulate(c.problem, make_input(c), sim_options(c)));
+  EXPECT_FALSE(back.trace.hazards.empty());
+}
+
+TEST(WorkerCodec, AnErrorAndItsLinesComeBack) {
+  SimOutcome out;
+  const sim::LineId line = sim::LineTable::intern("/home/student/k.h", 32, "kernel");
+  out.trace.error = sim::SimError{sim::SimErrorKind::Kernel, "the kernel called abort() at k.h:32", 0, 3, 1, {line}};
+  const SimOutcome back = round_trip(out);
+  ASSERT_TRUE(back.trace.error.has_value());
+  EXPECT_EQ(back.trace.error->message, "the kernel called abort() at k.h:32");
+  EXPECT_EQ(back.trace.error->block, 3);
+  ASSERT_EQ(back.trace.error->lines.size(), 1u);
+  EXPECT_EQ(sim::LineTable::describe(back.trace.error->lines[0]), "/home/student/k.h:32");
+}
+
+TEST(WorkerCodec, EveryCutOfAMessageIsAWireError) {
+  const RunConfig c = config({.algorithm = "kogge-stone"});
+  WireWriter w;
+  worker::write_outcome(w, c.algorithm->simulate(c.problem, make_input(c), sim_options(c)));
+  const std::string whole = w.bytes();
+  for (size_t cut = 0; cut < whole.size(); cut += 1 + cut / 7) {
+    WireReader r(std::string_view(whole).substr(0, cut));
+    EXPECT_THROW(worker::read_outcome(r), WireError) << "cut at " << cut << " of " << whole.size();
+  }
+}
+
+TEST(WorkerCodec, ACountPastTheEndIsRefusedBeforeAnyAllocation) {
+  WireWriter w;
+  w.put<uint64_t>(uint64_t{1} << 60);  // "this many arrays follow"
+  WireReader r(w.bytes());
+  EXPECT_THROW(worker::read_outcome(r), WireError);
+}
+
+TEST(WorkerCodec, AlgoInfoAndProblemComeBack) {
+  const AlgoInfo& info = builtin_registry().find("kogge-stone")->info;
+  WireWriter w;
+  worker::write_algo_info(w, info);
+  WireReader r(w.bytes());
+  const AlgoInfo back = worker::read_algo_info(r);
+  r.expect_end();
+  EXPECT_EQ(back.name, info.name);
+  EXPECT_EQ(back.defaults, info.defaults);
+  ASSERT_EQ(back.bugs.size(), info.bugs.size());
+  EXPECT_EQ(back.bugs[0].name, info.bugs[0].name);
+  EXPECT_EQ(back.sources, info.sources);
+}
+
+TEST(WorkerCodec, AFaultFrameReadsBack) {
+  const uint64_t frames[] = {0x1234, 0x5678};
+  char bytes[worker::kFaultFrameBytes];
+  const size_t size = worker::fault_frame(bytes, worker::FaultKind::RefusedCall, 57, 0, frames, 2);
+  std::string pipe(bytes, size);
+  const std::optional<worker::Frame> frame = worker::take_frame(pipe);
+  ASSERT_TRUE(frame.has_value());
+  EXPECT_EQ(frame->kind, 'F');
+  EXPECT_TRUE(pipe.empty());
+  const worker::WorkerFault f = worker::decode_fault(frame->payload);
+  EXPECT_EQ(f.kind, worker::FaultKind::RefusedCall);
+  EXPECT_EQ(f.number, 57);
+  EXPECT_EQ(f.frames, (std::vector<uint64_t>{0x1234, 0x5678}));
+}
+
+}  // namespace
+}  // namespace syncscope::test
