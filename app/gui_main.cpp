@@ -145,6 +145,7 @@ void write_state_file(const std::string& path, const ui::UiContext& ui, const gl
   nlohmann::json now = ui.state.describe();
   now["message"] = ui.message;
   now["kernel"] = ui.session.kernel_watch().status();
+  if (const auto& stop = ui.session.run_stop()) now["stopped"] = stop->message;
   for (const auto& [name, r] : ui.arrangement.rects) now["panels"][name] = r;
   const ui::FrameGeometry& g = ui.geometry;
   now["geometry"] = {{"rows", g.rows},

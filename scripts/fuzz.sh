@@ -2,7 +2,7 @@
 # The libFuzzer targets of tests/fuzz, built with clang, ASan and UBSan (the `fuzz` preset).
 # Usage: scripts/fuzz.sh SECONDS [TARGET...]     each target for SECONDS (CI: 30)
 #        scripts/fuzz.sh --runs N [TARGET...]   each target for N executions (make fuzz: 1000000)
-# TARGETs: cli_options input_list scenario layout (default: all four).
+# TARGETs: cli_options input_list scenario layout worker_answer (default: all five).
 # Each starts from its seed corpus (tests/fuzz/corpus/TARGET, inputs that once failed included);
 # what it learns stays in build-fuzz/corpus. A crash leaves its input in build-fuzz/crashes and
 # fails the script: copy it into the seed corpus and fix the code.
@@ -15,7 +15,7 @@ if [[ ${limit[0]} == -max_total_time=--runs ]]; then
   shift
 fi
 targets=("$@")
-[[ ${#targets[@]} -gt 0 ]] || targets=(cli_options input_list scenario layout)
+[[ ${#targets[@]} -gt 0 ]] || targets=(cli_options input_list scenario layout worker_answer)
 [[ -f build-fuzz/build.ninja ]] || cmake --preset fuzz >/dev/null
 cmake --build --preset fuzz
 mkdir -p build-fuzz/crashes

@@ -52,6 +52,18 @@ void Session::adopt_kernel() {
   edit(showing_it ? form_ : form_.with_algorithm(*entry));
 }
 
+static std::optional<RunStop> stop_of(const RunResult& run, bool another_on_screen) {
+  const auto& error = run.sim.trace.error;
+  if (!error || error->kind == sim::SimErrorKind::Cancelled) return std::nullopt;
+  RunStop stop{error->message, "", 0, run.sim.trace.launches.empty() && another_on_screen};
+  if (!error->lines.empty()) {
+    const sim::SourceLine& line = sim::LineTable::get(error->lines.front());
+    stop.file = line.file;
+    stop.line = static_cast<int>(line.line);
+  }
+  return stop;
+}
+
 bool Session::poll() {
   bool changed = false;
   if (kernel_watch_.poll()) adopt_kernel();
@@ -59,6 +71,12 @@ bool Session::poll() {
   std::optional<SimAnswer> answer = simulation_.take();
   if (answer && answer->run->sim.trace.error && answer->run->sim.trace.error->kind == sim::SimErrorKind::Cancelled)
     answer.reset();  // cancelled or overtaken: the last run stays on screen
+  if (answer) run_stop_ = stop_of(*answer->run, state_.run() != nullptr);
+  if (answer && run_stop_ && run_stop_->before_first_launch && state_.run()) {
+    // Nothing of it to draw: the last run that ran stays on screen, the stop is said at its line.
+    simulation_note_ = run_stop_->message + "; the last run that ran stays on screen";
+    answer.reset();
+  }
   if (answer) {
     // Where the class is now: the lesson may have played on while the run was simulated (another
     // block recorded, another schedule); the position at submission only when nothing is shown.

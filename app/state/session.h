@@ -18,6 +18,15 @@
 
 namespace syncscope::app {
 
+// A run that stopped where the class should look: a kernel file's worker that died (abort(),
+// exit(), a refused system call) or a crash, with the kernel's line when it is known.
+struct RunStop {
+  std::string message;
+  std::string file;  // "" when no line is known
+  int line = 0;
+  bool before_first_launch = false;  // nothing to draw: the run on screen is the last one that ran
+};
+
 class Session {
  public:
   // GPU jobs run in child processes started from `gpu_helper` (this executable; tests pass it).
@@ -47,6 +56,8 @@ class Session {
   double simulating_for() const;
   // "cancelled" after cancel_simulation(), until the next run arrives.
   const std::string& simulation_note() const { return simulation_note_; }
+  // Why the latest run stopped, when it did.
+  const std::optional<RunStop>& run_stop() const { return run_stop_; }
   // Blocks until the workers are idle and applies their results (screenshots, tests).
   void settle();
   // The simulation's answer if it comes within `most` (the window's first frame: a quick run is
@@ -102,6 +113,7 @@ class Session {
   std::shared_ptr<std::atomic<bool>> latest_cancel_;  // the newest job's
   std::chrono::steady_clock::time_point submitted_at_;
   std::string simulation_note_;
+  std::optional<RunStop> run_stop_;
   OutcomesWorker schedules_worker_{[this](const OutcomesJob& job) { return run_outcomes_job(job, gpu_helper_); }};
   OutcomesWorker gpu_runs_worker_{[this](const OutcomesJob& job) { return run_outcomes_job(job, gpu_helper_); }};
   std::optional<OutcomesAnswer> schedules_, gpu_runs_;

@@ -1,5 +1,6 @@
 // Code: the kernel source the simulator and the GPU ran, the barrier that ends the current step
-// highlighted, the lines executed in the step marked (red where they race).
+// highlighted, the lines executed in the step marked (red where they race); a compile error or
+// the line a run stopped at said and marked.
 #include <imgui.h>
 
 #include <algorithm>
@@ -112,8 +113,18 @@ void draw_code_panel(UiContext& ui) {
     if (ImGui::IsItemHovered() && !compile_error->compiler_output.empty())
       ImGui::SetTooltip("%s", compile_error->compiler_output.substr(0, 4000).c_str());
   }
-  const int error_line =
-      compile_error && m.file < static_cast<int>(m.files.size()) && compile_error->file == m.files[m.file] ? compile_error->line : 0;
+  // A run that stopped at a line of the kernel (its worker died, a thread crashed): said and marked.
+  const std::optional<app::RunStop>& stop = ui.session.run_stop();
+  if (stop && !compile_error) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.bad).Value);
+    ImGui::TextWrapped("%s%s", stop->message.c_str(), stop->before_first_launch ? " (the run shown is the last one that ran)" : "");
+    ImGui::PopStyleColor();
+  }
+  const std::string shown_file = m.file < static_cast<int>(m.files.size()) ? m.files[m.file] : "";
+  const int error_line = compile_error && compile_error->file == shown_file ? compile_error->line
+                         : stop && !compile_error && stop->file == shown_file ? stop->line
+                                                                               : 0;
+  const std::string error_message = compile_error ? compile_error->message : stop ? stop->message : "";
   if (!m.missing.empty()) {
     ImGui::TextDisabled("%s", m.missing.c_str());
     ImGui::End();
@@ -142,12 +153,12 @@ void draw_code_panel(UiContext& ui) {
       }
     }
     if (moved) ImGui::SetScrollY(std::max(0.0f, (m.focus_line - 6) * line_h));
-    struct ShownError {  // scroll to a new compile error once
+    struct ShownError {  // scroll to a new compile error or stop once
       std::string message;
     };
     ShownError& shown_error = ui.state_of<ShownError>();
-    if (error_line && shown_error.message != compile_error->message) ImGui::SetScrollY(std::max(0.0f, (error_line - 6) * line_h));
-    shown_error.message = compile_error ? compile_error->message : "";
+    if (error_line && shown_error.message != error_message) ImGui::SetScrollY(std::max(0.0f, (error_line - 6) * line_h));
+    shown_error.message = error_message;
     ImGui::EndChild();
   }
   last.position = ui.state.position();

@@ -194,7 +194,9 @@ bool begin_panel(UiContext& ui, const char* name) {
 const RunResult* run_to_draw(UiContext& ui, bool needs_launches, const char* waiting) {
   const RunResult* run = ui.state.run();
   if (run && !(needs_launches && run->sim.trace.launches.empty())) return run;
-  if (waiting && !ui.session.simulating() && !ui.session.simulation_note().empty())
+  if (waiting && run && run->sim.trace.error && !ui.session.simulating())
+    ui.geometry.waiting_for = "the run stopped before its first launch: " + run->sim.trace.error->message;
+  else if (waiting && !ui.session.simulating() && !ui.session.simulation_note().empty())
     ui.geometry.waiting_for = "no run to show: " + ui.session.simulation_note();
   else if (waiting)
     ui.geometry.waiting_for = waiting;

@@ -303,8 +303,17 @@ sed -i 's/s\[k - dd\]/s[k - d]/' "$WORK/live.h"  # mended: the edited version ag
 for _ in $(seq 150); do [[ $(json "$STATE" "d['kernel']") == *"from the cache"* ]] && break; sleep 0.1; done
 wait_for "d['kernel']" "brent-kung-scan from live.h: from the cache"
 wait_for "d['steps']" 9
+# A save that makes thread 3 call abort(): its worker dies, the window stays up with the last
+# trace and the message at the line.
+store=$(grep -n 'c.caption("store' "$WORK/live.h" | cut -d: -f1)
+sed -i "${store}i if (c.thread_idx().x == 3) std::abort();" "$WORK/live.h"
+for _ in $(seq 200); do [[ $(json "$STATE" "d.get('stopped', '')") == *"abort"* ]] && break; sleep 0.1; done
+[[ $(json "$STATE" "d.get('stopped', '')") == "the kernel called abort() (a failed assert?) at live.h:$store" ]] ||
+  fail "an aborting save: $(json "$STATE" "d.get('stopped', 'no stop')")"
+kill -0 "$PID" || fail "the app died when the kernel called abort()"
+[[ $(json "$STATE" "d['steps']") == 9 ]] || fail "the last good trace was not kept after abort()"
 kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
-pass "a kernel file, live: edit -> new trace in ${edit_s} s; a syntax error shows line $bad and keeps the trace; mended"
+pass "a kernel file, live: edit -> new trace in ${edit_s} s; a syntax error shows line $bad and keeps the trace; mended; a save that calls abort() at line $store: the window stays up with the message at the line"
 "$APP" gui --kernel "$SRC/tests/kernel_files/crashing_kernel.h" --screenshot "$WORK/crash.png" --state-file "$WORK/crash.json" ||
   fail "the app did not survive a crashing kernel (exit $?)"
 [[ $(json "$WORK/crash.json" "d['algorithm']") == crashing ]] || fail "the crashing kernel was not shown"
