@@ -8,6 +8,8 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <stb_image_write.h>
 
+#include "core/atomic_file.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
@@ -222,8 +224,14 @@ std::optional<std::vector<unsigned char>> Window::take_pixels() {
   return p;
 }
 
-bool write_png(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba) {
-  return stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4) != 0;
+std::optional<std::string> write_png(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba) {
+  // Encoded in memory, then written in one piece: stb's own file writer neither reports a full
+  // disk nor keeps the old picture.
+  std::string png;
+  auto append = [](void* to, void* data, int size) { static_cast<std::string*>(to)->append(static_cast<char*>(data), size); };
+  if (stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4) == 0)
+    return path + ": cannot encode a " + std::to_string(width) + "x" + std::to_string(height) + " PNG";
+  return write_file_atomically(path, png);
 }
 
 std::optional<std::string> Window::take_capture_result() {
@@ -250,7 +258,7 @@ void Window::end_frame() {
     for (int y = 0; y < h; ++y)  // GL's rows start at the bottom
       std::copy_n(&pixels[static_cast<size_t>(h - 1 - y) * row], row, &flipped[static_cast<size_t>(y) * row]);
     if (!capture_path_.empty()) {
-      capture_result_ = write_png(capture_path_, w, h, flipped) ? "" : "cannot write " + capture_path_;
+      capture_result_ = write_png(capture_path_, w, h, flipped).value_or("");
       capture_path_.clear();
     }
     if (keep_pixels_) kept_pixels_ = std::move(flipped);

@@ -88,8 +88,9 @@ class Window {
   friend void on_key(GLFWwindow*, int, int, int, int);
 };
 
-// Saves RGBA pixels (top row first) as PNG; false when the file cannot be written.
-bool write_png(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba);
+// Saves RGBA pixels (top row first) as PNG, atomically (core/atomic_file.h): nullopt, or why not,
+// naming the file ("out.png: cannot write (No space left on device)").
+std::optional<std::string> write_png(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba);
 
 // $XDG_CONFIG_HOME/syncscope (or ~/.config/syncscope), created if missing.
 std::string config_dir();
