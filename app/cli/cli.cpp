@@ -91,7 +91,8 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
   if (flags.gpu) gpu = run_gpu_side(result);
   if (flags.json) out << run_json(result, flags.steps, gpu, lab).dump(1) << "\n";
   else print_run(out, result, flags.steps, gpu, lab);
-  return kExitRan;
+  // A stopped run (crash, runaway, divergence) is reported above, and a script sees it here.
+  return result.sim.trace.error ? kExitInternal : kExitRan;
 }
 
 }  // namespace

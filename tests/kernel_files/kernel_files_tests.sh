@@ -4,7 +4,7 @@
 # always fails is set then, so a compiler run would show); every starter file matches its CPU
 # reference under every schedule at several sizes and both types; lockstep runs its SIMT twin; a
 # bug variant gives wrong outputs under some schedules; a syntax error names the file and line; a
-# kernel that crashes fails its run and the program goes on; a file without SYNCSCOPE_KERNEL_FILE,
+# kernel that crashes fails its run, the program goes on and exits 1; a file without SYNCSCOPE_KERNEL_FILE,
 # a missing file and a taken name are refused (exit 2).
 # Usage: kernel_files_tests.sh path/to/syncscope source-dir
 set -euo pipefail
@@ -93,7 +93,9 @@ pass "a syntax error: exit 2, $(head -1 "$WORK/broken.err" | cut -c1-90)"
 
 # A kernel that crashes (a null pointer outside the API) fails its run, under every schedule, and
 # the program goes on to report it.
-out=$("$APP" run --kernel "$SRC/tests/kernel_files/crashing_kernel.h" --schedule all 2>&1) || fail "a crashing kernel: exit $?: $out"
+code=0
+out=$("$APP" run --kernel "$SRC/tests/kernel_files/crashing_kernel.h" --schedule all 2>&1) || code=$?
+(( code == 1 )) || fail "a crashing kernel: exit $code (a stopped run exits 1): $out"
 grep -q "^error: thread 3 of block 0 crashed: SIGSEGV (invalid memory access at 0x0)" <<<"$out" || fail "no crash report: $out"
 grep -q "^schedules: " <<<"$out" || fail "the schedules were not all run: $out"
 pass "a crashing kernel: $(grep -m1 '^error:' <<<"$out" | cut -c1-80)..., every schedule run"
@@ -109,8 +111,9 @@ for bug in spin accesses shuffles one-thread; do
   for tpb in 8 64 1024; do
     for schedule in lockstep forward; do
       start=$(date +%s%N)
-      out=$("$APP" run --kernel "$RUNAWAY" --bug "$bug" --tpb "$tpb" --n "$tpb" --schedule "$schedule" --time-limit 0.5 2>&1) ||
-        fail "runaway $bug tpb $tpb $schedule: exit $?: $out"
+      code=0
+      out=$("$APP" run --kernel "$RUNAWAY" --bug "$bug" --tpb "$tpb" --n "$tpb" --schedule "$schedule" --time-limit 0.5 2>&1) || code=$?
+      (( code == 1 )) || fail "runaway $bug tpb $tpb $schedule: exit $code (a stopped run exits 1): $out"
       took=$(( ($(date +%s%N) - start) / 1000000 ))
       (( took < 500 + 1200 )) || fail "runaway $bug tpb $tpb $schedule: took $took ms"
       error=$(grep -m1 '^error:' <<<"$out") || fail "runaway $bug tpb $tpb $schedule: no error: $out"
@@ -122,7 +125,9 @@ for bug in spin accesses shuffles one-thread; do
 done
 pass "runaway kernels (spin, accesses, shuffles, one thread) at TPB 8, 64, 1024 under lockstep and forward stop within 0.5 s + grace, naming the thread and the loop's line"
 start=$(date +%s%N)
-out=$("$APP" run --kernel "$RUNAWAY" --bug one-thread --tpb 1024 --n 1024 2>&1) || fail "runaway at the default budget: exit $?"
+code=0
+out=$("$APP" run --kernel "$RUNAWAY" --bug one-thread --tpb 1024 --n 1024 2>&1) || code=$?
+(( code == 1 )) || fail "runaway at the default budget: exit $code (a stopped run exits 1)"
 took=$(( ($(date +%s%N) - start) / 1000000 ))
 (( took < 2000 + 1200 )) || fail "runaway at the default budget: took $took ms"
 grep -q "^error: T1023 of block 0 is still running after 2" <<<"$out" || fail "runaway at the default budget: $out"
