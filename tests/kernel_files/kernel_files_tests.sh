@@ -74,7 +74,9 @@ pass "brent_kung_scan.h --bug no-down-sweep-barrier: $distinct distinct outputs 
 out=$("$APP" run --kernel "$SRC/assets/kernels/atomic_reduce.h" --n 256 --tpb 128 --bug plain-add 2>/dev/null)
 grep -q "^error: race (W[AR][RW])" <<<"$out" || fail "atomic_reduce.h --bug plain-add: no race reported: $out"
 pass "atomic_reduce.h --bug plain-add: $(grep -m1 '^error: race' <<<"$out" | cut -c1-60)..."
-out=$("$APP" run --kernel "$SRC/assets/kernels/warp_vote.h" --n 64 --tpb 64 --bug full-mask-in-branch 2>/dev/null)
+code=0
+out=$("$APP" run --kernel "$SRC/assets/kernels/warp_vote.h" --n 64 --tpb 64 --bug full-mask-in-branch 2>/dev/null) || code=$?
+(( code == 1 )) || fail "warp_vote.h --bug full-mask-in-branch: exit $code (the divergence stops the run: exit 1)"
 grep -q "^error: mask 0xffffffff at .*warp_vote.h:[0-9]* (T[0-9]*) names T" <<<"$out" ||
   fail "warp_vote.h --bug full-mask-in-branch: no mask report: $out"
 pass "warp_vote.h --bug full-mask-in-branch: $(grep -m1 '^error: mask' <<<"$out" | sed 's|/[^ ]*/||' | cut -c1-70)..."
