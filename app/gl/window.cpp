@@ -9,11 +9,13 @@
 #include <stb_image_write.h>
 
 #include "core/atomic_file.h"
+#include "core/regular_file.h"
 
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 
 namespace syncscope::gl {
 namespace {
@@ -100,7 +102,15 @@ std::unique_ptr<Window> Window::open(const WindowOptions& o, std::string* why) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   w->layout_file_ = o.layout_file;
-  io.IniFilename = w->layout_file_.empty() ? nullptr : w->layout_file_.c_str();
+  // The layout is read here and written by save_layout(), atomically: Dear ImGui's own writer
+  // would truncate the file in place, and its reader would wait on a FIFO. With no IniFilename,
+  // ImGui says when the layout changed (io.WantSaveIniSettings).
+  io.IniFilename = nullptr;
+  if (!w->layout_file_.empty()) {
+    constexpr size_t kLargestLayout = 10u << 20;
+    if (auto ini = read_regular_file(w->layout_file_, kLargestLayout); ini.index() == 0)
+      ImGui::LoadIniSettingsFromMemory(std::get<0>(ini).data(), std::get<0>(ini).size());
+  }
   if (w->offscreen_) io.DisplaySize = ImVec2(static_cast<float>(o.width), static_cast<float>(o.height));
   w->build_fonts(w->wanted_large_px());
   ImGui_ImplGlfw_InitForOpenGL(w->window_, true);
@@ -159,8 +169,20 @@ void Window::build_fonts(float large_px) {
 
 float Window::font_size() const { return presenter_ ? large_px_ : font_normal_->FontSize; }
 
+void Window::save_layout() {
+  ImGui::GetIO().WantSaveIniSettings = false;
+  if (layout_file_.empty()) return;
+  size_t size = 0;
+  const char* ini = ImGui::SaveIniSettingsToMemory(&size);
+  if (auto failed = write_file_atomically(layout_file_, std::string_view(ini, size)); failed && *failed != layout_error_) {
+    std::cerr << "syncscope: " << *failed << " (the window layout)\n";  // said once, not every few seconds
+    layout_error_ = *failed;
+  }
+}
+
 Window::~Window() {
   if (!window_) return;
+  save_layout();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
@@ -242,6 +264,7 @@ std::optional<std::string> Window::take_capture_result() {
 
 void Window::end_frame() {
   ImGui::Render();
+  if (ImGui::GetIO().WantSaveIniSettings) save_layout();
   const int w = width(), h = height();
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
   glViewport(0, 0, w, h);

@@ -79,6 +79,8 @@ class Window {
   float wanted_large_px() const;
   bool presenter_ = false;
   std::string layout_file_;
+  std::string layout_error_;  // the last failed save's message, said once
+  void save_layout();  // the layout to layout_file_, atomically
   std::string capture_path_;
   std::optional<std::string> capture_result_;
   bool keep_pixels_ = false;

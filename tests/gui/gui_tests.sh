@@ -16,6 +16,7 @@ if [[ "${3:-}" != "--inside-xvfb" ]]; then
 fi
 
 WORK=$(mktemp -d)
+export XDG_CONFIG_HOME="$WORK/config"  # the window layout the app saves: this run's, not the user's
 PID=""
 cleanup() { [[ -n "$PID" ]] && kill "$PID" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
@@ -262,6 +263,9 @@ for _ in $(seq 50); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
 wait "$PID" || fail "the app exited with $?"
 PID=""
 pass "Ctrl+Q closes the app"
+grep -q '^\[Window\]\[' "$XDG_CONFIG_HOME/syncscope/layout.ini" || fail "the window layout was not saved on closing"
+[[ -z $(find "$XDG_CONFIG_HOME/syncscope" -name '.*.tmp-*') ]] || fail "a temporary layout file was left"
+pass "the window layout is saved on closing, atomically"
 
 # Two blocks side by side: a click on the second's name makes the caption, Code and Metrics follow it.
 "$APP" gui two-phase-scan --step 0 --state-file "$STATE" &
