@@ -102,9 +102,9 @@ std::string layout_file(std::string* unusable) {
 // not be written.
 bool write_trace(const AppState& state, const std::string& path, std::ostream& out, std::ostream& err) {
   const auto failed = state.run() ? write_file_atomically(path, perfetto_trace(*state.run()).dump() + "\n")
-                                  : std::optional<std::string>("no run to write");
+                                  : std::optional<std::string>(path + ": no run to write");
   if (failed) {
-    err << "syncscope: " << path << ": " << *failed << "\n";
+    err << "syncscope: " << *failed << "\n";  // names the file
     return false;
   }
   out << path << ": the run as Perfetto trace-event JSON (ui.perfetto.dev)\n";
@@ -262,6 +262,10 @@ int run_gui(GuiOptions& o, std::ostream& out, std::ostream& err) {
   // The play-through starts drawing while the run is still being simulated, as a window would.
   if (offscreen && !o.play_through) session.settle();
   else if (!offscreen) session.settle_within(std::chrono::milliseconds(1500));
+  if (auto notice = offscreen ? session.take_scenario_notice() : std::nullopt) {  // a script fails; a window shows it
+    err << "syncscope: " << *notice << "\n";
+    return command_line::kExitBadArguments;
+  }
   if (o.compare_schedules) session.compare_schedules();
   if (o.gpu_runs > 0) session.run_gpu_outcomes(o.gpu_runs);
   if (o.compare_schedules || o.gpu_runs > 0) {

@@ -71,7 +71,7 @@ std::string Handouts::take(const AppState& s, const std::vector<unsigned char>& 
       const size_t row = static_cast<size_t>(width) * 4;
       if (shot.purpose == Purpose::StepPng) {
         std::vector<unsigned char> png(rgba.begin(), rgba.begin() + static_cast<long>(row * band_h));
-        return gl::write_png(request_.step_png, width, band_h, png) ? "" : "cannot write " + request_.step_png;
+        return gl::write_png(request_.step_png, width, band_h, png).value_or("");
       }
       sheet_width_ = width;
       sheet_.insert(sheet_.end(), rgba.begin(), rgba.begin() + static_cast<long>(row * band_h));
@@ -92,7 +92,7 @@ std::string Handouts::finish(std::string* summary) {
     *summary += request_.gif + ": " + std::to_string(gif_->frames_written()) + " frames\n";
   }
   if (!request_.sheet.empty() && bands_ > 0) {
-    if (!gl::write_png(request_.sheet, sheet_width_, sheet_height_, sheet_)) error = "cannot write " + request_.sheet;
+    if (auto failed = gl::write_png(request_.sheet, sheet_width_, sheet_height_, sheet_)) error = *failed;
     else *summary += request_.sheet + ": " + std::to_string(bands_) + " steps\n";
   }
   if (!request_.step_png.empty()) *summary += request_.step_png + ": the step view\n";

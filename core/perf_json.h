@@ -14,7 +14,8 @@ namespace syncscope {
 nlohmann::json perf_json(const PerfReport& report);
 // A saved report, or why it cannot be read ("'rungs' is missing").
 std::optional<PerfReport> perf_from_json(const nlohmann::json& j, std::string* error);
-// The same from a file: "cannot read the file", "not JSON (...)" or what perf_from_json says.
+// The same from a regular file (core/regular_file.h): "is a FIFO, not a file", "cannot open (...)",
+// "not JSON (...)" or what perf_from_json says.
 std::optional<PerfReport> perf_from_file(const std::string& path, std::string* error);
 
 }  // namespace syncscope

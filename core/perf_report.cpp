@@ -1,7 +1,7 @@
 #include <algorithm>
-#include <fstream>
 
 #include "core/perf_json.h"
+#include "core/regular_file.h"
 
 namespace syncscope {
 namespace {
@@ -108,13 +108,14 @@ std::optional<PerfReport> perf_from_json(const nlohmann::json& j, std::string* e
 }
 
 std::optional<PerfReport> perf_from_file(const std::string& path, std::string* error) {
-  std::ifstream in(path);
-  if (!in) {
-    if (error) *error = "cannot read the file";
+  constexpr size_t kLargestReport = 16u << 20;  // a report is a few kB; far more is not one
+  auto text = read_regular_file(path, kLargestReport);
+  if (text.index() == 1) {
+    if (error) *error = std::get<1>(text);
     return std::nullopt;
   }
   try {
-    return perf_from_json(nlohmann::json::parse(in), error);
+    return perf_from_json(nlohmann::json::parse(std::get<0>(text)), error);
   } catch (const nlohmann::json::exception& e) {
     if (error) *error = std::string("not JSON (") + e.what() + ")";
     return std::nullopt;

@@ -5,12 +5,15 @@
 #include <cerrno>
 #include <charconv>
 #include <cmath>
+#include <cctype>
 #include <cstring>
-#include <filesystem>
-#include <fstream>
-#include <iostream>
 #include <limits>
 #include <sstream>
+#include <string_view>
+
+#include <unistd.h>
+
+#include "core/regular_file.h"
 
 #include "kernels/reference.h"
 #include "sim/splitmix64.h"
@@ -81,68 +84,95 @@ InputSpec input_of_kind(InputKind kind, uint64_t seed = 0) {
   return spec;
 }
 
-// Numbers separated by commas, spaces or newlines, from a file ("-": standard input); a bad one is
-// named by its line and column.
+// A word of an input file as an error may quote it: a short one of letters, digits and . + - _ (a
+// mistyped number) as it is; anything else (another file's text, NAME=value from an environment,
+// binary data) only by its length.
+std::string quotable_word(std::string_view word) {
+  constexpr size_t kLongestQuoted = 24;
+  auto plain = [](char c) { return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '+' || c == '-' || c == '_'; };
+  auto printable = [](char c) { return c > ' ' && c < 0x7f; };
+  if (word.size() <= kLongestQuoted && std::all_of(word.begin(), word.end(), plain)) return "'" + std::string(word) + "'";
+  return "a word of " + std::to_string(word.size()) + " bytes" +
+         (std::all_of(word.begin(), word.end(), printable) ? "" : " with unprintable ones (binary data?)");
+}
+
+bool separates_values(char c) { return c == ',' || c == ' ' || c == '\t' || c == '\r' || c == '\n'; }
+
+// Numbers separated by commas, spaces or newlines, from a regular file or "-" (standard input); a
+// bad one is named by its line and column. Reading stops at the first bad word and once there are
+// more values than a run takes: standard input may never end (`yes 1 | syncscope run --input @-`).
 std::optional<InputSpec> parse_input_file(const std::string& path, std::string* error) {
-  constexpr std::streamoff kLargest = 256 << 20;  // 2^24 values at up to 16 characters each
-  std::ifstream file;
-  std::istream* in = &std::cin;
+  auto fail = [&](const std::string& why) {
+    if (error) *error = why;  // the error's value names the file
+    return std::nullopt;
+  };
+  int fd = STDIN_FILENO;
   if (path != "-") {
-    std::error_code ec;
-    if (std::filesystem::is_directory(path, ec)) {
-      if (error) *error = "@" + path + " is a directory; expected a file of numbers";
-      return std::nullopt;
-    }
-    file.open(path, std::ios::binary);
-    if (!file) {
-      if (error) *error = "cannot read @" + path + ": " + std::strerror(errno);
-      return std::nullopt;
-    }
-    in = &file;
+    auto opened = open_regular_file(path);
+    if (opened.index() == 1) return fail(std::get<1>(opened));
+    fd = std::get<0>(opened);
   }
-  std::string text;
-  char buffer[1 << 16];
-  while (in->read(buffer, sizeof buffer) || in->gcount() > 0) {
-    text.append(buffer, static_cast<size_t>(in->gcount()));
-    if (static_cast<std::streamoff>(text.size()) > kLargest) {
-      if (error) *error = "@" + path + " is larger than 256 MiB (at most 2^24 values are taken)";
-      return std::nullopt;
+  struct CloseFile {
+    int fd;
+    ~CloseFile() {
+      if (fd != STDIN_FILENO) ::close(fd);
     }
-  }
+  } close_file{fd};
+  constexpr uint64_t kLargest = uint64_t{256} << 20;  // 2^24 values at up to 16 characters each
+  const auto most_values = static_cast<size_t>(field_info(ConfigField::N).range->max);
   InputSpec spec = input_of_kind(InputKind::Values);
   spec.file = path == "-" ? "" : path;
+  std::string pending;  // an unfinished word at the end of what was read so far
   int line = 1;
-  size_t line_start = 0;
-  for (size_t k = 0; k < text.size();) {
-    const char c = text[k];
-    if (c == '\n') {
-      ++line;
-      line_start = ++k;
-      continue;
-    }
-    if (c == ',' || c == ' ' || c == '\t' || c == '\r') {
-      ++k;
-      continue;
-    }
-    size_t end = k;
-    while (end < text.size() && text[end] != ',' && text[end] != ' ' && text[end] != '\t' && text[end] != '\r' &&
-           text[end] != '\n')
-      ++end;
+  uint64_t column = 1, bytes = 0;
+  // One complete word: a number, or the error.
+  auto take_word = [&](uint64_t word_column) -> std::optional<std::string> {
     double v = 0;
-    const auto [stop, ec] = std::from_chars(text.data() + k, text.data() + end, v);
-    if (ec != std::errc() || stop != text.data() + end || !std::isfinite(v)) {
-      if (error)
-        *error = "@" + path + " line " + std::to_string(line) + ", column " + std::to_string(k - line_start + 1) + ": '" +
-                 text.substr(k, std::min<size_t>(end - k, 40)) + "' is not a number";
-      return std::nullopt;
-    }
+    const auto [stop, ec] = std::from_chars(pending.data(), pending.data() + pending.size(), v);
+    if (ec != std::errc() || stop != pending.data() + pending.size() || !std::isfinite(v))
+      return "line " + std::to_string(line) + ", column " + std::to_string(word_column) + ": " + quotable_word(pending) +
+             " is not a number";
+    if (spec.values.size() == most_values)
+      return "more than " + std::to_string(most_values) + " values; a run takes at most " +
+             shortest_text(field_info(ConfigField::N).range->max) + " (" + field_info(ConfigField::N).option + "'s limit)";
     spec.values.push_back(v);
-    k = end;
-  }
-  if (spec.values.empty()) {
-    if (error) *error = "@" + path + " holds no numbers";
+    pending.clear();
     return std::nullopt;
+  };
+  char buffer[1 << 16];
+  for (;;) {
+    const ssize_t got = ::read(fd, buffer, sizeof buffer);
+    if (got < 0 && errno == EINTR) continue;
+    if (got < 0) return fail(std::string("cannot read (") + std::strerror(errno) + ")");
+    if (got == 0) break;
+    bytes += static_cast<uint64_t>(got);
+    if (bytes > kLargest) return fail("larger than 256 MiB (at most 2^24 values are taken)");
+    for (ssize_t k = 0; k < got; ++k) {
+      const char c = buffer[k];
+      if (!separates_values(c)) {
+        constexpr size_t kLongestNumber = 64;  // no number is written longer; stop at once
+        if (pending.size() == kLongestNumber)
+          return fail("line " + std::to_string(line) + ", column " + std::to_string(column - pending.size()) +
+                      ": a word of more than " + std::to_string(kLongestNumber) + " bytes is not a number");
+        pending += c;
+        ++column;
+        continue;
+      }
+      if (!pending.empty()) {
+        if (auto bad = take_word(column - pending.size())) return fail(*bad);
+      }
+      if (c == '\n') {
+        ++line;
+        column = 1;
+      } else {
+        ++column;
+      }
+    }
   }
+  if (!pending.empty()) {
+    if (auto bad = take_word(column - pending.size())) return fail(*bad);
+  }
+  if (spec.values.empty()) return fail("holds no numbers");
   return spec;
 }
 

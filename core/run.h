@@ -30,7 +30,10 @@ struct InputSpec {
   std::vector<double> values;  // InputKind::Values
   std::string file;            // the values came from this file (@FILE; not for @-, standard input)
   std::string text() const;    // as the CLI spells it: iota, ones, random:7, 1,2,3, @data.txt
-  // nullopt and *error set when the text is not an input.
+  // nullopt and *error set when the text is not an input. @FILE opens only a regular file
+  // (core/regular_file.h: a FIFO, a device or a directory is refused without waiting); @- reads
+  // standard input until it ends or holds more values than a run takes. An error quotes at most the
+  // offending word, and only a short printable one.
   static std::optional<InputSpec> parse(const std::string& text, std::string* error);
   bool operator==(const InputSpec&) const = default;
 };

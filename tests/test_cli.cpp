@@ -104,7 +104,7 @@ TEST(Cli, InputFromAFileRoundTrips) {
   EXPECT_TRUE(contains(bad.err, "line 2, column 3: 'x5' is not a number")) << bad.err;
   const Result missing = cli({"run", "kogge-stone", "--input", "@" + path + ".missing"});
   EXPECT_EQ(missing.code, 2);
-  EXPECT_TRUE(contains(missing.err, "cannot read @")) << missing.err;
+  EXPECT_TRUE(contains(missing.err, "--input @" + path + ".missing: cannot open (No such file or directory)")) << missing.err;
   std::remove(path.c_str());
 }
 

@@ -401,7 +401,7 @@ TEST(Scenario, BadFilesGetMessages) {
   };
   EXPECT_EQ(bad(R"({"n": 3})"), "\"algorithm\" (text) is missing");
   EXPECT_EQ(bad(R"({"algorithm": "kogge-stone", "tpb": "eight"})"), "\"tpb\" must be a whole number, got \"eight\"");
-  EXPECT_EQ(bad(R"({"algorithm": "kogge-stone", "step": -1})"), "\"launch\" and \"step\" count from 0");
+  EXPECT_EQ(bad(R"({"algorithm": "kogge-stone", "step": -1})"), "\"step\" -1: counts from 0");
   const auto missing = load_scenario("/nonexistent/x.json");
   EXPECT_NE(std::get<std::string>(missing).find("cannot open"), std::string::npos);
 }

@@ -91,6 +91,7 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
   if (flags.gpu) gpu = run_gpu_side(result);
   if (flags.json) out << run_json(result, flags.steps, gpu, lab).dump(1) << "\n";
   else print_run(out, result, flags.steps, gpu, lab);
+  // A stopped run (crash, runaway, divergence, a worker that died) is reported above, and a script sees it here.
   return result.sim.trace.error ? kExitStopped : kExitRan;
 }
 

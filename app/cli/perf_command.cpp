@@ -5,13 +5,13 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <iostream>
 #include <map>
 #include <set>
 #include <sstream>
 
 #include "app/command_line/config_args.h"
+#include "core/atomic_file.h"
 #include "core/kernel_file.h"
 #include "kernels/ladders.h"
 #include "core/perf_json.h"
@@ -185,22 +185,19 @@ int perf_command(const PerfArgs& a, std::ostream& out, std::ostream& err, bool c
     return kExitNoGpu;
   }
   const nlohmann::json j = perf_json(r);
-  // This machine's own results, where the Performance panel looks first.
-  {
-    std::error_code ec;
-    const std::filesystem::path dir = perf_results_dir();
-    std::filesystem::create_directories(dir, ec);
-    std::ofstream own(dir / (r.date + ".json"));
-    own << j.dump(1) << "\n";
-  }
-  if (!a.save.empty()) {
-    std::ofstream file(a.save);
-    file << j.dump(1) << "\n";
-    if (!file) {
-      err << "syncscope: --save " << a.save << ": cannot write the file\n";
-      return command_line::kExitInternal;
+  // This machine's own results, where the Performance panel looks first, and --save's copy.
+  std::error_code ec;
+  const std::filesystem::path dir = perf_results_dir();
+  std::filesystem::create_directories(dir, ec);
+  bool written = true;
+  for (const std::string& path : {(dir / (r.date + ".json")).string(), a.save}) {
+    if (path.empty()) continue;
+    if (auto failed = write_file_atomically(path, j.dump(1) + "\n")) {
+      err << "syncscope: " << *failed << "\n";
+      written = false;
     }
   }
+  if (!written) return command_line::kExitInternal;
   if (a.json) out << j.dump(1) << "\n";
   else print_perf(out, r);
   bool all_correct = r.error.empty();

@@ -5,7 +5,8 @@
 #include <algorithm>
 #include <cstdlib>
 #include <cstring>
-#include <filesystem>
+
+#include "core/atomic_file.h"
 
 namespace syncscope::app {
 namespace {
@@ -43,16 +44,23 @@ Box changed_box(const RgbaImage& shown, const RgbaImage& next) {
   return {x0, y0, x1 - x0 + 1, y1 - y0 + 1};
 }
 
+// giflib's writer appends to the GifWriter's bytes: the file is written in one piece when it is
+// complete, so a failure midway leaves the old file as it was.
+int append_to_bytes(GifFileType* gif, const GifByteType* data, int size) {
+  static_cast<std::string*>(gif->UserData)->append(reinterpret_cast<const char*>(data), static_cast<size_t>(size));
+  return size;
+}
+
 }  // namespace
 
 std::unique_ptr<GifWriter> GifWriter::create(const std::string& path, int width, int height, std::string* why) {
+  std::unique_ptr<GifWriter> w(new GifWriter());
   int error = 0;
-  GifFileType* gif = EGifOpenFileName(path.c_str(), false, &error);
+  GifFileType* gif = EGifOpen(&w->bytes_, append_to_bytes, &error);
   if (!gif) {
-    *why = gif_error(("cannot create " + path).c_str(), error);
+    *why = gif_error(("cannot start " + path).c_str(), error);
     return nullptr;
   }
-  std::unique_ptr<GifWriter> w(new GifWriter());
   w->gif_ = gif;
   w->path_ = path;
   w->width_ = width;
@@ -161,11 +169,10 @@ std::string GifWriter::finish() {
   if (pending_) e = write(*pending_, pending_delay_);
   pending_.reset();
   int error = 0;
-  if (EGifCloseFile(gif_, &error) == GIF_ERROR && e.empty()) e = gif_error("cannot close the GIF", error);
+  if (EGifCloseFile(gif_, &error) == GIF_ERROR && e.empty()) e = gif_error("cannot finish the GIF", error);
   gif_ = nullptr;
-  std::error_code ec;  // giflib creates the file readable by its owner only
-  std::filesystem::permissions(path_, std::filesystem::perms::owner_read | std::filesystem::perms::owner_write |
-                                          std::filesystem::perms::group_read | std::filesystem::perms::others_read, ec);
+  if (e.empty()) e = write_file_atomically(path_, bytes_).value_or("");
+  bytes_.clear();
   return e;
 }
 

@@ -29,7 +29,8 @@ class GifWriter {
   // A frame shown for delay_cs hundredths of a second; it must have the writer's size.
   // "" on success, else why it failed.
   std::string add(const RgbaImage& frame, int delay_cs);
-  // Writes what is pending and closes the file; "" on success.
+  // Writes what is pending and then the file, atomically (core/atomic_file.h): "" on success, else
+  // why not, naming the file ("out.gif: cannot write (No space left on device)").
   std::string finish();
   int frames_written() const { return frames_; }
 
@@ -38,6 +39,7 @@ class GifWriter {
   std::string write(const RgbaImage& frame, int delay_cs);
   ::GifFileType* gif_ = nullptr;
   std::string path_;
+  std::string bytes_;  // the file so far, written over path_ by finish()
   int width_ = 0, height_ = 0, frames_ = 0;
   std::optional<RgbaImage> pending_, previous_;
   int pending_delay_ = 0;

@@ -8,10 +8,14 @@
 #include <backends/imgui_impl_opengl3.h>
 #include <stb_image_write.h>
 
+#include "core/atomic_file.h"
+#include "core/regular_file.h"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
+#include <iostream>
 
 namespace syncscope::gl {
 namespace {
@@ -98,7 +102,15 @@ std::unique_ptr<Window> Window::open(const WindowOptions& o, std::string* why) {
   ImGui::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
   w->layout_file_ = o.layout_file;
-  io.IniFilename = w->layout_file_.empty() ? nullptr : w->layout_file_.c_str();
+  // The layout is read here and written by save_layout(), atomically: Dear ImGui's own writer
+  // would truncate the file in place, and its reader would wait on a FIFO. With no IniFilename,
+  // ImGui says when the layout changed (io.WantSaveIniSettings).
+  io.IniFilename = nullptr;
+  if (!w->layout_file_.empty()) {
+    constexpr size_t kLargestLayout = 10u << 20;
+    if (auto ini = read_regular_file(w->layout_file_, kLargestLayout); ini.index() == 0)
+      ImGui::LoadIniSettingsFromMemory(std::get<0>(ini).data(), std::get<0>(ini).size());
+  }
   if (w->offscreen_) io.DisplaySize = ImVec2(static_cast<float>(o.width), static_cast<float>(o.height));
   w->build_fonts(w->wanted_large_px());
   ImGui_ImplGlfw_InitForOpenGL(w->window_, true);
@@ -157,8 +169,20 @@ void Window::build_fonts(float large_px) {
 
 float Window::font_size() const { return presenter_ ? large_px_ : font_normal_->FontSize; }
 
+void Window::save_layout() {
+  ImGui::GetIO().WantSaveIniSettings = false;
+  if (layout_file_.empty()) return;
+  size_t size = 0;
+  const char* ini = ImGui::SaveIniSettingsToMemory(&size);
+  if (auto failed = write_file_atomically(layout_file_, std::string_view(ini, size)); failed && *failed != layout_error_) {
+    std::cerr << "syncscope: " << *failed << " (the window layout)\n";  // said once, not every few seconds
+    layout_error_ = *failed;
+  }
+}
+
 Window::~Window() {
   if (!window_) return;
+  save_layout();
   ImGui_ImplOpenGL3_Shutdown();
   ImGui_ImplGlfw_Shutdown();
   ImGui::DestroyContext();
@@ -222,8 +246,14 @@ std::optional<std::vector<unsigned char>> Window::take_pixels() {
   return p;
 }
 
-bool write_png(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba) {
-  return stbi_write_png(path.c_str(), width, height, 4, rgba.data(), width * 4) != 0;
+std::optional<std::string> write_png(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba) {
+  // Encoded in memory, then written in one piece: stb's own file writer neither reports a full
+  // disk nor keeps the old picture.
+  std::string png;
+  auto append = [](void* to, void* data, int size) { static_cast<std::string*>(to)->append(static_cast<char*>(data), size); };
+  if (stbi_write_png_to_func(append, &png, width, height, 4, rgba.data(), width * 4) == 0)
+    return path + ": cannot encode a " + std::to_string(width) + "x" + std::to_string(height) + " PNG";
+  return write_file_atomically(path, png);
 }
 
 std::optional<std::string> Window::take_capture_result() {
@@ -234,6 +264,7 @@ std::optional<std::string> Window::take_capture_result() {
 
 void Window::end_frame() {
   ImGui::Render();
+  if (ImGui::GetIO().WantSaveIniSettings) save_layout();
   const int w = width(), h = height();
   glBindFramebuffer(GL_FRAMEBUFFER, framebuffer_);
   glViewport(0, 0, w, h);
@@ -250,7 +281,7 @@ void Window::end_frame() {
     for (int y = 0; y < h; ++y)  // GL's rows start at the bottom
       std::copy_n(&pixels[static_cast<size_t>(h - 1 - y) * row], row, &flipped[static_cast<size_t>(y) * row]);
     if (!capture_path_.empty()) {
-      capture_result_ = write_png(capture_path_, w, h, flipped) ? "" : "cannot write " + capture_path_;
+      capture_result_ = write_png(capture_path_, w, h, flipped).value_or("");
       capture_path_.clear();
     }
     if (keep_pixels_) kept_pixels_ = std::move(flipped);

@@ -79,6 +79,8 @@ class Window {
   float wanted_large_px() const;
   bool presenter_ = false;
   std::string layout_file_;
+  std::string layout_error_;  // the last failed save's message, said once
+  void save_layout();  // the layout to layout_file_, atomically
   std::string capture_path_;
   std::optional<std::string> capture_result_;
   bool keep_pixels_ = false;
@@ -88,8 +90,9 @@ class Window {
   friend void on_key(GLFWwindow*, int, int, int, int);
 };
 
-// Saves RGBA pixels (top row first) as PNG; false when the file cannot be written.
-bool write_png(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba);
+// Saves RGBA pixels (top row first) as PNG, atomically (core/atomic_file.h): nullopt, or why not,
+// naming the file ("out.png: cannot write (No space left on device)").
+std::optional<std::string> write_png(const std::string& path, int width, int height, const std::vector<unsigned char>& rgba);
 
 // $XDG_CONFIG_HOME/syncscope (or ~/.config/syncscope), created if missing.
 std::string config_dir();

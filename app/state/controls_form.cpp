@@ -2,7 +2,6 @@
 
 #include "core/config_codec.h"
 
-#include <filesystem>
 #include <tuple>
 
 namespace syncscope::app {
@@ -62,15 +61,11 @@ ControlsForm ControlsForm::with_algorithm(const AlgorithmEntry& a) const {
 
 FormCheck check_form(const Registry& registry, const ControlsForm& form) {
   FormCheck check;
-  // @FILE in the values field: only a regular file, read on the UI thread (a FIFO would wait for a
-  // writer and freeze the window; standard input is the terminal's).
-  if (form.input == InputChoice::Values && form.values.starts_with("@")) {
-    const std::string path = form.values.substr(1);
-    std::error_code ec;
-    if (path == "-" || (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))) {
-      check.errors[ConfigField::Input] = form.values + ": not a regular file; the values field reads @FILE from a file";
-      return check;
-    }
+  // @FILE in the values field is read on the UI thread: resolve() opens only a regular file, without
+  // waiting (core/regular_file.h); standard input is the terminal's, so @- is refused here.
+  if (form.input == InputChoice::Values && form.values == "@-") {
+    check.errors[ConfigField::Input] = "@-: standard input is the terminal's; the values field reads @FILE from a file";
+    return check;
   }
   // A seed box holds an int; a negative one is refused rather than wrapped into another seed.
   for (auto [used, seed, field] : {std::tuple{form.input == InputChoice::Random, form.input_seed, ConfigField::Input},

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/atomic_file.h"
 #include "core/config_codec.h"
 #include "core/run.h"
 
@@ -28,10 +29,6 @@ std::variant<Scenario, std::string> scenario_from_json(const nlohmann::json& j);
 std::variant<Scenario, std::string> load_scenario(const std::string& path);
 // nullopt on success, else why not.
 std::optional<std::string> save_scenario(const std::string& path, const Scenario& s);
-
-// Through a temporary file and a rename: a reader sees the old file or the new one, never half of
-// one. nullopt, or what went wrong.
-std::optional<std::string> write_file_atomically(const std::string& path, const std::string& text);
 
 // A scenario for what is on screen.
 Scenario scenario_of(const RunConfig& config, int launch, int step);

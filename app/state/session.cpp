@@ -3,8 +3,27 @@
 #include "core/config_codec.h"
 
 #include <algorithm>
+#include <utility>
 
 namespace syncscope::app {
+
+namespace {
+
+// The scenario's "launch" or "step" past the end of the run now shown (where show_at put it instead),
+// with the limit; nullopt when the run has them.
+std::optional<std::string> past_the_end(const std::string& scenario, const AppState& shown, int launch, int step) {
+  const Timeline& timeline = shown.timeline();
+  if (timeline.size() == 0 || (shown.launch() == launch && shown.step() == step)) return std::nullopt;
+  const std::string instead = "; shown at launch " + std::to_string(shown.launch()) + ", step " + std::to_string(shown.step());
+  if (shown.launch() != launch)
+    return scenario + ": \"launch\" " + std::to_string(launch) + ": this run has launches 0.." +
+           std::to_string(timeline.launches() - 1) + instead;
+  const int end = launch + 1 < timeline.launches() ? timeline.first_of_launch(launch + 1) : timeline.size();
+  return scenario + ": \"step\" " + std::to_string(step) + ": launch " + std::to_string(launch) + " has steps 0.." +
+         std::to_string(end - timeline.first_of_launch(launch) - 1) + instead;
+}
+
+}  // namespace
 
 Session::Session(AppState& state, const Registry& registry, std::string gpu_helper)
     : state_(state), registry_(&registry), gpu_helper_(std::move(gpu_helper)) {}
@@ -81,12 +100,15 @@ bool Session::poll() {
     // Where the class is now: the lesson may have played on while the run was simulated (another
     // block recorded, another schedule); the position at submission only when nothing is shown.
     int launch = state_.run() ? state_.launch() : answer->job.launch, step = state_.run() ? state_.step() : answer->job.step;
+    const bool scenario_jump = pending_jump_ && !jump_from_scenario_.empty();
     if (pending_jump_) {
       launch = pending_jump_->first;
       step = pending_jump_->second;
       pending_jump_.reset();
     }
     state_.show_at(answer->run, launch, step);
+    if (scenario_jump) scenario_notice_ = past_the_end(jump_from_scenario_, state_, launch, step);
+    jump_from_scenario_.clear();
     if (!answer->run->config.detail_blocks.empty()) state_.set_focus_block(answer->run->config.detail_blocks.front());
     gpu_.reset();
     if (run_gpu_automatically) run_gpu();
@@ -185,6 +207,7 @@ void Session::jump(int launch, int step, int block) {
   const RunResult* run = state_.run();
   if (!run) return;
   state_.show_at(state_.run_shared(), launch, step);
+  jump_from_scenario_.clear();
   state_.playback().playing = false;
   const sim::LaunchTrace& lt = run->sim.trace.launches.at(launch);
   if (!lt.find_block(block)) pending_jump_ = {launch, step};
@@ -202,9 +225,13 @@ std::optional<std::string> Session::open_scenario(const std::string& path) {
   check_ = FormCheck{config, {}};
   title_ = s.title;
   pending_jump_ = {s.launch, s.step};
+  jump_from_scenario_ = path;
+  scenario_notice_.reset();
   submit(std::move(config), s.launch, s.step);
   return std::nullopt;
 }
+
+std::optional<std::string> Session::take_scenario_notice() { return std::exchange(scenario_notice_, std::nullopt); }
 
 std::optional<std::string> Session::save_scenario(const std::string& path) const {
   const RunResult* run = state_.run();

@@ -91,6 +91,10 @@ class Session {
   const PerfResults* perf_results() const { return perf_results_ ? &*perf_results_ : nullptr; }  // nullptr until they arrive
 
   std::optional<std::string> open_scenario(const std::string& path);  // nullopt: opened
+  // What the user should be told about the scenario once its run arrived: its "launch" or "step"
+  // lies past the run's end (only the run tells how many there are), so it is shown at the last
+  // one instead. Taken once; the menu bar shows it, a script fails with it.
+  std::optional<std::string> take_scenario_notice();
   std::optional<std::string> save_scenario(const std::string& path) const;
   std::string title() const { return title_; }
 
@@ -110,6 +114,8 @@ class Session {
   std::optional<GpuAnswer> gpu_;
   std::optional<GpuStatus> gpu_status_;
   std::optional<std::pair<int, int>> pending_jump_;  // launch, step for the next run shown
+  std::string jump_from_scenario_;  // the scenario file that asked for pending_jump_, if one did
+  std::optional<std::string> scenario_notice_;
   std::shared_ptr<std::atomic<bool>> latest_cancel_;  // the newest job's
   std::chrono::steady_clock::time_point submitted_at_;
   std::string simulation_note_;

@@ -63,7 +63,7 @@ std::optional<std::string> act(UiContext& ui, Dialog kind, const std::string& pa
     }
     case Dialog::Trace:
       if (!ui.state.run()) return "no run to write yet";
-      return app::write_file_atomically(path, app::perfetto_trace(*ui.state.run()).dump() + "\n");
+      return write_file_atomically(path, app::perfetto_trace(*ui.state.run()).dump() + "\n");
     case Dialog::OpenKernel:
       if (!std::filesystem::is_regular_file(path)) return path + ": no such file";
       ui.session.open_kernel(path);
@@ -300,6 +300,7 @@ void draw_menu_bar(UiContext& ui) {
       ImGui::TextUnformatted("Hover a cell: who wrote it. Hover a thread: what it did in this step.");
       ImGui::EndMenu();
     }
+    if (auto notice = ui.session.take_scenario_notice()) ui.message = *notice;  // a scenario's step past the end
     if (!ui.message.empty()) {
       ImGui::SameLine(0, 30);
       ImGui::TextDisabled("%s", ui.message.c_str());

@@ -16,6 +16,7 @@ if [[ "${3:-}" != "--inside-xvfb" ]]; then
 fi
 
 WORK=$(mktemp -d)
+export XDG_CONFIG_HOME="$WORK/config"  # the window layout the app saves: this run's, not the user's
 PID=""
 cleanup() { [[ -n "$PID" ]] && kill "$PID" 2>/dev/null; rm -rf "$WORK"; }
 trap cleanup EXIT
@@ -193,6 +194,31 @@ if "$APP" --scenario "$SCENARIO" --gif "$WORK/x.gif" --from 99 2>"$WORK/bad.err"
 grep -q -- "--from 99" "$WORK/bad.err" || fail "--from 99: no message naming it"
 [[ -n "${GUI_SHOTS:-}" ]] && cp "$WORK"/seed003.gif "$WORK"/sheet.png "$WORK"/step.png "$GUI_SHOTS"/
 
+# ---- 1f. a write that fails: exit 1, the reason and the file named, the old file kept ----
+# A file-size limit of 4 KiB (SIGXFSZ ignored: a write past it fails with "File too large", as on
+# a full disk); each output already holds an old version that must survive.
+for output in --screenshot:shot.png --gif:anim.gif --sheet:sheet-old.png --step-png:step-old.png --trace:trace-old.json; do
+  option=${output%%:*}; file="$WORK/${output#*:}"
+  echo "the old file" >"$file"
+  code=0
+  ( ulimit -f 4; trap '' XFSZ; exec "$APP" gui kogge-stone "$option" "$file" ) >/dev/null 2>"$WORK/full.err" || code=$?
+  (( code == 1 )) || fail "$option with a full disk: exit $code, expected 1: $(cat "$WORK/full.err")"
+  grep -qF "syncscope: $file: cannot write (File too large)" "$WORK/full.err" || fail "$option with a full disk: $(cat "$WORK/full.err")"
+  [[ $(cat "$file") == "the old file" ]] || fail "$option with a full disk: the old file was not kept"
+  [[ -z $(find "$WORK" -maxdepth 1 -name ".*.tmp-*") ]] || fail "$option with a full disk: a temporary file was left"
+done
+pass "a failed write (screenshot, GIF, sheet, step PNG, trace): exit 1, 'cannot write (File too large)', the old file kept"
+# A scenario's step past the end of its run: a script fails with the limit.
+printf '{"algorithm": "kogge-stone", "step": 99}' >"$WORK/past.json"
+code=0
+"$APP" --scenario "$WORK/past.json" --screenshot "$WORK/past.png" 2>"$WORK/past.err" || code=$?
+(( code == 2 )) || fail "a scenario's step 99: exit $code"
+grep -qF "past.json: \"step\" 99: launch 0 has steps 0..7; shown at launch 0, step 7" "$WORK/past.err" || fail "step 99: $(cat "$WORK/past.err")"
+printf '{"algorithm": "kogge-stone", "time_limit": "5"}' >"$WORK/typo.json"
+if "$APP" --scenario "$WORK/typo.json" --screenshot "$WORK/typo.png" 2>"$WORK/typo.err"; then fail "an unknown key was accepted"; fi
+grep -qF 'unknown key "time_limit"; did you mean "time-limit"?' "$WORK/typo.err" || fail "time_limit: $(cat "$WORK/typo.err")"
+pass "a scenario's step past the end and an unknown key: exit 2 with the limit, the nearest key"
+
 # ---- 2. a running instance, driven with keys ----
 STATE="$WORK/state.json"
 "$APP" --state-file "$STATE" &
@@ -237,6 +263,9 @@ for _ in $(seq 50); do kill -0 "$PID" 2>/dev/null || break; sleep 0.1; done
 wait "$PID" || fail "the app exited with $?"
 PID=""
 pass "Ctrl+Q closes the app"
+grep -q '^\[Window\]\[' "$XDG_CONFIG_HOME/syncscope/layout.ini" || fail "the window layout was not saved on closing"
+[[ -z $(find "$XDG_CONFIG_HOME/syncscope" -name '.*.tmp-*') ]] || fail "a temporary layout file was left"
+pass "the window layout is saved on closing, atomically"
 
 # Two blocks side by side: a click on the second's name makes the caption, Code and Metrics follow it.
 "$APP" gui two-phase-scan --step 0 --state-file "$STATE" &
