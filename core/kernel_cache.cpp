@@ -13,6 +13,8 @@
 #include <filesystem>
 #include <vector>
 
+#include "core/regular_file.h"
+
 namespace syncscope {
 
 namespace {
@@ -99,31 +101,9 @@ std::variant<KernelText, std::string> read_kernel_text(const std::string& path_t
   using Result = std::variant<KernelText, std::string>;
   std::error_code ec;
   const fs::path path = fs::absolute(path_text, ec);
-  const std::string named = "--kernel " + path_text;
-  // O_NONBLOCK: a FIFO opens at once instead of waiting for a writer; fstat then refuses it.
-  const int fd = open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
-  if (fd < 0) return Result(std::in_place_index<1>, named + ": cannot read the file (" + std::strerror(errno) + ")");
-  struct stat info {};
-  if (fstat(fd, &info) != 0 || !S_ISREG(info.st_mode)) {
-    close(fd);
-    const char* what = S_ISDIR(info.st_mode) ? "a folder" : S_ISFIFO(info.st_mode) ? "a FIFO" : "not a regular file";
-    return Result(std::in_place_index<1>, named + ": is " + std::string(what) + "; a kernel file is a text file");
-  }
-  std::string text;
-  char buffer[1 << 16];
-  for (ssize_t got; (got = read(fd, buffer, sizeof buffer)) != 0;) {
-    if (got < 0 && errno == EINTR) continue;
-    if (got < 0) {
-      close(fd);
-      return Result(std::in_place_index<1>, named + ": cannot read the file (" + std::strerror(errno) + ")");
-    }
-    text.append(buffer, static_cast<size_t>(got));
-    if (text.size() > kMaxKernelFileBytes) {
-      close(fd);
-      return Result(std::in_place_index<1>, named + ": is larger than 1 MiB, the most a kernel file may be");
-    }
-  }
-  close(fd);
+  auto read = read_regular_file(path.string(), kMaxKernelFileBytes);
+  if (read.index() == 1) return Result(std::in_place_index<1>, "--kernel " + path_text + ": " + std::get<1>(read));
+  std::string& text = std::get<0>(read);
   // Text: no NUL byte, and UTF-8 (a continuation byte only after a lead byte that asks for it).
   int line = 1, continuation = 0;
   for (unsigned char c : text) {

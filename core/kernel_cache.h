@@ -28,9 +28,9 @@ struct KernelText {
   std::string path;  // absolute
   std::string text;
 };
-// The file at `path`, read once: a regular file (FIFOs and devices are refused without blocking)
-// of at most kMaxKernelFileBytes, text (no NUL byte, valid UTF-8). Index 1: the message, naming
-// the file and, for a bad byte, its line.
+// The file at `path`, read once (core/regular_file.h: FIFOs and devices are refused without
+// blocking) of at most kMaxKernelFileBytes, text (no NUL byte, valid UTF-8). Index 1: the
+// message, naming the file and, for a bad byte, its line.
 std::variant<KernelText, std::string> read_kernel_text(const std::string& path);
 
 }  // namespace syncscope

@@ -115,9 +115,9 @@ pass "a kernel edited during its compile: that run is the version read, the next
 
 # Files that are not kernels are refused without blocking or reading them whole.
 mkfifo "$WORK/fifo.h"
-refused "a FIFO" "is a FIFO; a kernel file is a text file" run --kernel "$WORK/fifo.h"
+refused "a FIFO" "fifo.h: is a FIFO, not a file" run --kernel "$WORK/fifo.h"
 head -c 3000000 /dev/urandom >"$WORK/big.h"
-refused "a 3 MB file" "is larger than 1 MiB" run --kernel "$WORK/big.h"
+refused "a 3 MB file" "big.h: is 2.9 MB; at most 1.0 MB is read" run --kernel "$WORK/big.h"
 printf 'SYNCSCOPE_KERNEL_FILE(X)\n\0\n' >"$WORK/binary.h"
 refused "a file with a NUL byte" "binary.h:2: a NUL byte" run --kernel "$WORK/binary.h"
 

@@ -150,7 +150,7 @@ refused() {  # refused WHAT EXPECTED-TEXT -- ARGS...
 }
 printf '#include "kernels/algorithm.h"\n' >"$WORK/unnamed.h"
 refused "a file without SYNCSCOPE_KERNEL_FILE" "SYNCSCOPE_KERNEL_FILE(YourAlgorithm)" -- run --kernel "$WORK/unnamed.h"
-refused "a missing file" "cannot read the file" -- run --kernel "$WORK/missing.h"
+refused "a missing file" "missing.h: cannot open (No such file or directory)" -- run --kernel "$WORK/missing.h"
 sed 's/"brent-kung-scan"/"kogge-stone"/' "$SRC/assets/kernels/brent_kung_scan.h" >"$WORK/taken.h"
 refused "a taken name" "already an algorithm's" -- run --kernel "$WORK/taken.h"
 refused "run without an algorithm" "name an algorithm" -- run
