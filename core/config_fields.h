@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "kernels/algorithm.h"
 #include "sim/limits.h"
 #include "sim/run_budget.h"
 
@@ -121,9 +122,6 @@ void visit_fields(Options& options, Visit&& visit) {
   std::apply([&](const auto&... row) { (visit(row.info, options.*(row.member)), ...); }, kConfigFields);
 }
 
-// The field a command-line word names ("--tpb"), if any.
-std::optional<ConfigField> field_of_option(std::string_view option);
-
 // "1..1024", "0.05..86400"; the limit note of a field without a range ("0..blocks-1"); else "".
 std::string limit_text(ConfigField f);
 // The command line's help: "threads per block, 1..1024", "..., 0.05..86400 (default 2)".
@@ -144,5 +142,9 @@ struct ConfigError {
   std::string json_text() const;  // a scenario file's: "\"tpb\" 2000: threads per block must be 1..1024"
   std::string form_text() const;  // next to the form's field: "2000: threads per block must be 1..1024"
 };
+
+// An algorithm's refusal (kernels/algorithm.h) as the configuration's error: its field, with that
+// field's value in `p` ("--tpb 48: block-reduce halves the block ...").
+ConfigError config_error(const ProblemError& refused, const Problem& p);
 
 }  // namespace syncscope

@@ -25,7 +25,7 @@ struct SimOutcome {
 
 struct AlgorithmEntry {
   AlgoInfo info;
-  std::string (*check)(const Problem&);
+  CheckResult (*check)(const Problem&);
   std::vector<double> (*reference)(const Problem&, const std::vector<double>&);
   SimOutcome (*simulate)(const Problem&, const std::vector<double>& input, const sim::SimOptions&);
   int (*first_launch_blocks)(const Problem&) = nullptr;  // the grid its host code launches first
@@ -65,6 +65,7 @@ class Registry {
  public:
   template <template <class...> class List, class... Algorithm>
   static Registry of(List<Algorithm...>) {
+    static_assert((ChecksProblems<Algorithm> && ...), "check(const Problem&) returns CheckResult (kernels/algorithm.h)");
     Registry r;
     (r.entries_.push_back({Algorithm::info(), &Algorithm::check, &Algorithm::reference,
                            &simulate_algorithm<Algorithm>, &first_launch_blocks<Algorithm>}),

@@ -35,20 +35,6 @@ std::string must_be(ConfigField f, const std::string& before_range = "") {
   return std::string(field_info(f).noun) + " must be " + before_range + limit_text(f);
 }
 
-// Algorithms phrase their own limits (kernels/ knows no ConfigField), starting with the option they
-// concern: "--tpb 48: block-reduce halves the block ...". The option names the field; "VALUE: "
-// after it, when there, is the value.
-ConfigError algorithm_refusal(const std::string& why) {
-  const std::string option = why.substr(0, why.find(' '));
-  const ConfigField field = field_of_option(option).value_or(ConfigField::Algorithm);
-  const size_t value_start = option.size() + 1;
-  const size_t value_end = why.find(": ", value_start);
-  const bool value_follows = value_end != std::string::npos && value_end > value_start &&
-                             why.find(' ', value_start) == value_end + 1;
-  if (!value_follows) return ConfigError{field, "", why, /*message_names_option=*/true};
-  return ConfigError{field, why.substr(value_start, value_end - value_start), why.substr(value_end + 2)};
-}
-
 }  // namespace
 
 std::string InputSpec::text() const {
@@ -310,7 +296,7 @@ std::variant<RunConfig, ConfigError> resolve(const Registry& registry, const Run
                            std::to_string(int64_t{c.problem.n} * rows) + " elements; the limit is " +
                            shortest_text(field_info(ConfigField::N).range->max)};
   c.problem.rows = rows;
-  if (std::string why = c.algorithm->check(c.problem); !why.empty()) return algorithm_refusal(why);
+  if (CheckResult refused = c.algorithm->check(c.problem)) return config_error(*refused, c.problem);
   const int blocks = o.blocks.empty() ? 0 : c.blocks();  // runs the host code: only when asked
   for (int b : o.blocks) {
     if (b < 0 || b >= blocks)
