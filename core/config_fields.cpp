@@ -41,6 +41,14 @@ std::string ConfigError::form_text() const {
   return (value.empty() ? "" : value + ": ") + message;
 }
 
+std::string limit_text(const CountOption& o) { return std::to_string(o.min) + ".." + std::to_string(o.max); }
+
+std::string out_of_range(const CountOption& o, long long value) {
+  if (value >= o.min && value <= o.max) return "";
+  if (o.min == 0 && o.max == std::numeric_limits<int>::max()) return std::string(o.noun) + " count from 0";
+  return std::string(o.noun) + " must be " + limit_text(o);
+}
+
 ConfigError config_error(const ProblemError& refused, const Problem& p) {
   struct Spelled {
     ConfigField field;

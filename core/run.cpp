@@ -25,6 +25,17 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
+// Value k (0-based) of an input as the user typed it, for messages: "99999999999", not "1e+11".
+// Values from a file: the shortest text that reads back the same.
+std::string typed_value(const std::string& input_text, const InputSpec& input, size_t k) {
+  if (input_text.starts_with("@")) return shortest_text(input.values[k]);
+  std::stringstream items(input_text);
+  std::string item;
+  for (size_t position = 0; std::getline(items, item, ','); ++position)
+    if (position == k) return trim(item);
+  return shortest_text(input.values[k]);
+}
+
 bool in_range(ConfigField f, double v) {
   const FieldRange& range = *field_info(f).range;
   return v >= range.min && v <= range.max;
@@ -284,10 +295,10 @@ std::variant<RunConfig, ConfigError> resolve(const Registry& registry, const Run
       const double v = c.input.values[k];
       if (c.problem.dtype == DType::Int32 &&
           (v != std::floor(v) || v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()))
-        return ConfigError{ConfigField::Input, format_number(DType::Float32, v),
+        return ConfigError{ConfigField::Input, typed_value(o.input.value_or(""), c.input, k),
                            "value " + std::to_string(k + 1) + " is not an int32 (whole number in -2147483648..2147483647)"};
       if (c.problem.dtype == DType::Float32 && std::fabs(v) > std::numeric_limits<float>::max())
-        return ConfigError{ConfigField::Input, std::to_string(v), "value " + std::to_string(k + 1) + " does not fit in float32"};
+        return ConfigError{ConfigField::Input, typed_value(o.input.value_or(""), c.input, k), "value " + std::to_string(k + 1) + " does not fit in float32"};
     }
   }
   if (!in_range(ConfigField::N, static_cast<double>(int64_t{c.problem.n} * rows)))
