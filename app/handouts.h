@@ -9,20 +9,14 @@
 #include <vector>
 
 #include "app/export/gif_writer.h"
+#include "app/handout_request.h"
 #include "app/state/app_state.h"
 
 namespace syncscope::app {
 
-struct HandoutRequest {
-  std::string gif, sheet, step_png;
-  int from = 0, to = -1;  // timeline positions, inclusive; -1: the last
-  double fps = 4;
-};
-
 class Handouts {
  public:
   explicit Handouts(HandoutRequest request) : request_(std::move(request)) {}
-  bool wanted() const { return !request_.gif.empty() || !request_.sheet.empty() || !request_.step_png.empty(); }
   // Checks the request against the run's timeline; "" when it is fine, else the message (exit 2).
   std::string check(const AppState& s) const;
   // Before a frame: puts the state where the next picture is; false when every picture is taken.

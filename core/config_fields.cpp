@@ -2,13 +2,9 @@
 
 #include <charconv>
 
-namespace syncscope {
+#include "sim/memory.h"
 
-std::optional<ConfigField> field_of_option(std::string_view option) {
-  for (const FieldInfo& info : kFieldInfos)
-    if (option == info.option) return info.field;
-  return std::nullopt;
-}
+namespace syncscope {
 
 std::string shortest_text(double v) {
   char text[32];
@@ -43,6 +39,32 @@ std::string ConfigError::json_text() const {
 std::string ConfigError::form_text() const {
   if (message_names_option) return message;
   return (value.empty() ? "" : value + ": ") + message;
+}
+
+std::string limit_text(const CountOption& o) { return std::to_string(o.min) + ".." + std::to_string(o.max); }
+
+std::string out_of_range(const CountOption& o, long long value) {
+  if (value >= o.min && value <= o.max) return "";
+  if (o.min == 0 && o.max == std::numeric_limits<int>::max()) return std::string(o.noun) + " count from 0";
+  return std::string(o.noun) + " must be " + limit_text(o);
+}
+
+ConfigError config_error(const ProblemError& refused, const Problem& p) {
+  struct Spelled {
+    ConfigField field;
+    std::string value;
+  };
+  const Spelled spelled = [&]() -> Spelled {
+    switch (refused.field) {
+      case ProblemField::N: return {ConfigField::N, std::to_string(p.n)};
+      case ProblemField::Rows: return {ConfigField::Rows, std::to_string(p.rows)};
+      case ProblemField::Tpb: return {ConfigField::Tpb, std::to_string(p.tpb)};
+      case ProblemField::Dtype: return {ConfigField::Dtype, std::string(sim::to_string(p.dtype))};
+    }
+    return {ConfigField::Algorithm, ""};
+  }();
+  if (refused.names_options) return ConfigError{spelled.field, "", refused.why, /*message_names_option=*/true};
+  return ConfigError{spelled.field, spelled.value, refused.why};
 }
 
 }  // namespace syncscope

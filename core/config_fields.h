@@ -10,12 +10,14 @@
 
 #include <array>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
 #include <vector>
 
+#include "kernels/algorithm.h"
 #include "sim/limits.h"
 #include "sim/run_budget.h"
 
@@ -121,9 +123,6 @@ void visit_fields(Options& options, Visit&& visit) {
   std::apply([&](const auto&... row) { (visit(row.info, options.*(row.member)), ...); }, kConfigFields);
 }
 
-// The field a command-line word names ("--tpb"), if any.
-std::optional<ConfigField> field_of_option(std::string_view option);
-
 // "1..1024", "0.05..86400"; the limit note of a field without a range ("0..blocks-1"); else "".
 std::string limit_text(ConfigField f);
 // The command line's help: "threads per block, 1..1024", "..., 0.05..86400 (default 2)".
@@ -144,5 +143,47 @@ struct ConfigError {
   std::string json_text() const;  // a scenario file's: "\"tpb\" 2000: threads per block must be 1..1024"
   std::string form_text() const;  // next to the form's field: "2000: threads per block must be 1..1024"
 };
+
+// The whole-number options that are not part of a run's configuration: where the app opens
+// (`gui --launch L --step K`), how it is shown and how many GPU runs to count. Their ranges live
+// here beside the configuration's, and both commands check them by this table (app/command_line):
+// `--step -1: steps count from 0`, `--gpu-runs 0: runs must be 1..100000`.
+struct CountOption {
+  const char* option;  // "--step"
+  const char* noun;    // "steps"
+  int min = 0;
+  int max = std::numeric_limits<int>::max();  // the largest int: no limit but the type's
+  const char* help;
+};
+
+namespace count_options {
+inline constexpr CountOption kLaunch{.option = "--launch", .noun = "launches", .help = "start at this launch (0-based)"};
+inline constexpr CountOption kStep{.option = "--step", .noun = "steps",
+                                   .help = "start at this step (of the whole timeline, or of --launch)"};
+inline constexpr CountOption kReplay{.option = "--replay", .noun = "operations",
+                                     .help = "start the step view this many operations into the step (0: its start)"};
+inline constexpr CountOption kFocus{.option = "--focus", .noun = "threads",
+                                    .help = "large blocks: open the step view's focus window at this thread"};
+inline constexpr CountOption kGpuRuns{.option = "--gpu-runs", .noun = "runs", .min = 1, .max = 100000,
+                                      .help = "GPU runs of the variant to count"};
+inline constexpr CountOption kWidth{.option = "--width", .noun = "window width", .min = 320, .max = 8192, .help = "window width"};
+inline constexpr CountOption kHeight{.option = "--height", .noun = "window height", .min = 240, .max = 8192,
+                                     .help = "window height"};
+inline constexpr CountOption kBenchFrames{.option = "--bench-frames", .noun = "frames",
+                                          .help = "play this many frames, print frame times, exit"};
+inline constexpr CountOption kFrom{.option = "--from", .noun = "steps",
+                                   .help = "GIF and sheet: the first step (timeline position, default 0)"};
+inline constexpr CountOption kTo{.option = "--to", .noun = "steps", .help = "GIF and sheet: the last step (default the last)"};
+}  // namespace count_options
+
+// "0..2147483647", "1..100000".
+std::string limit_text(const CountOption& o);
+// Why `value` is outside the option's range ("steps count from 0", "runs must be 1..100000"), or
+// "" when it is inside.
+std::string out_of_range(const CountOption& o, long long value);
+
+// An algorithm's refusal (kernels/algorithm.h) as the configuration's error: its field, with that
+// field's value in `p` ("--tpb 48: block-reduce halves the block ...").
+ConfigError config_error(const ProblemError& refused, const Problem& p);
 
 }  // namespace syncscope

@@ -203,7 +203,10 @@ std::optional<KernelFileError> build_library(const KernelText& kernel, const fs:
   const std::string quoted = "#include \"snapshot.h\"\n";
   // After the precompiled header: kernels/algorithm.h defined the macro empty.
   std::ofstream(work / "plain.cpp") << "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
-                                       "#define SYNCSCOPE_KERNEL_FILE(Algorithm) extern \"C\" syncscope::AlgorithmEntry "
+                                       "#define SYNCSCOPE_KERNEL_FILE(Algorithm) static_assert(syncscope::ChecksProblems<Algorithm>, "
+                                       "\"check(const Problem&) returns CheckResult: {} when it can run the problem, "
+                                       "else ProblemError{ProblemField::Tpb, \\\"why\\\"} (kernels/README.md)\"); "
+                                       "extern \"C\" syncscope::AlgorithmEntry "
                                        "syncscope_kernel_file_entry() { return {Algorithm::info(), &Algorithm::check, "
                                        "&Algorithm::reference, &syncscope::simulate_algorithm<Algorithm>, "
                                        "&syncscope::first_launch_blocks<Algorithm>}; }\n"

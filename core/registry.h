@@ -28,7 +28,7 @@ struct SimOutcome {
 // (core/worker/kernel_worker.h), and the functions carry which one.
 struct AlgorithmEntry {
   AlgoInfo info;
-  std::function<std::string(const Problem&)> check;
+  std::function<CheckResult(const Problem&)> check;
   // A kernel file's reference may throw (its worker died): the run then fails with that message.
   std::function<std::vector<double>(const Problem&, const std::vector<double>&)> reference;
   std::function<SimOutcome(const Problem&, const std::vector<double>& input, const sim::SimOptions&)> simulate;
@@ -69,6 +69,7 @@ class Registry {
  public:
   template <template <class...> class List, class... Algorithm>
   static Registry of(List<Algorithm...>) {
+    static_assert((ChecksProblems<Algorithm> && ...), "check(const Problem&) returns CheckResult (kernels/algorithm.h)");
     Registry r;
     (r.entries_.push_back({Algorithm::info(), &Algorithm::check, &Algorithm::reference,
                            &simulate_algorithm<Algorithm>, &first_launch_blocks<Algorithm>}),

@@ -28,6 +28,17 @@ std::string trim(const std::string& s) {
   return b == std::string::npos ? "" : s.substr(b, e - b + 1);
 }
 
+// Value k (0-based) of an input as the user typed it, for messages: "99999999999", not "1e+11".
+// Values from a file: the shortest text that reads back the same.
+std::string typed_value(const std::string& input_text, const InputSpec& input, size_t k) {
+  if (input_text.starts_with("@")) return shortest_text(input.values[k]);
+  std::stringstream items(input_text);
+  std::string item;
+  for (size_t position = 0; std::getline(items, item, ','); ++position)
+    if (position == k) return trim(item);
+  return shortest_text(input.values[k]);
+}
+
 bool in_range(ConfigField f, double v) {
   const FieldRange& range = *field_info(f).range;
   return v >= range.min && v <= range.max;
@@ -36,20 +47,6 @@ bool in_range(ConfigField f, double v) {
 // "threads per block must be 1..1024": the field's noun and range from the table.
 std::string must_be(ConfigField f, const std::string& before_range = "") {
   return std::string(field_info(f).noun) + " must be " + before_range + limit_text(f);
-}
-
-// Algorithms phrase their own limits (kernels/ knows no ConfigField), starting with the option they
-// concern: "--tpb 48: block-reduce halves the block ...". The option names the field; "VALUE: "
-// after it, when there, is the value.
-ConfigError algorithm_refusal(const std::string& why) {
-  const std::string option = why.substr(0, why.find(' '));
-  const ConfigField field = field_of_option(option).value_or(ConfigField::Algorithm);
-  const size_t value_start = option.size() + 1;
-  const size_t value_end = why.find(": ", value_start);
-  const bool value_follows = value_end != std::string::npos && value_end > value_start &&
-                             why.find(' ', value_start) == value_end + 1;
-  if (!value_follows) return ConfigError{field, "", why, /*message_names_option=*/true};
-  return ConfigError{field, why.substr(value_start, value_end - value_start), why.substr(value_end + 2)};
 }
 
 }  // namespace
@@ -328,10 +325,10 @@ std::variant<RunConfig, ConfigError> resolve(const Registry& registry, const Run
       const double v = c.input.values[k];
       if (c.problem.dtype == DType::Int32 &&
           (v != std::floor(v) || v < std::numeric_limits<int32_t>::min() || v > std::numeric_limits<int32_t>::max()))
-        return ConfigError{ConfigField::Input, format_number(DType::Float32, v),
+        return ConfigError{ConfigField::Input, typed_value(o.input.value_or(""), c.input, k),
                            "value " + std::to_string(k + 1) + " is not an int32 (whole number in -2147483648..2147483647)"};
       if (c.problem.dtype == DType::Float32 && std::fabs(v) > std::numeric_limits<float>::max())
-        return ConfigError{ConfigField::Input, std::to_string(v), "value " + std::to_string(k + 1) + " does not fit in float32"};
+        return ConfigError{ConfigField::Input, typed_value(o.input.value_or(""), c.input, k), "value " + std::to_string(k + 1) + " does not fit in float32"};
     }
   }
   if (!in_range(ConfigField::N, static_cast<double>(int64_t{c.problem.n} * rows)))
@@ -340,7 +337,7 @@ std::variant<RunConfig, ConfigError> resolve(const Registry& registry, const Run
                            std::to_string(int64_t{c.problem.n} * rows) + " elements; the limit is " +
                            shortest_text(field_info(ConfigField::N).range->max)};
   c.problem.rows = rows;
-  if (std::string why = c.algorithm->check(c.problem); !why.empty()) return algorithm_refusal(why);
+  if (CheckResult refused = c.algorithm->check(c.problem)) return config_error(*refused, c.problem);
   const int blocks = o.blocks.empty() ? 0 : c.blocks();  // runs the host code: only when asked
   for (int b : o.blocks) {
     if (b < 0 || b >= blocks)

@@ -4,14 +4,17 @@
 //
 //   struct MyAlgorithm {
 //     static AlgoInfo info();
-//     static std::string check(const Problem& p);   // "" or why this algorithm cannot run p
+//     static CheckResult check(const Problem& p);   // {} or why this algorithm cannot run p
 //     template <class Runtime> static void run(Runtime& rt, const Problem& p);
 //     static std::vector<double> reference(const Problem& p, const std::vector<double>& input);
 //   };
 #pragma once
 
 #include <array>
+#include <concepts>
 #include <cstddef>
+#include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,6 +32,32 @@ struct Problem {
 
   int input_count() const { return n * rows; }
   bool operator==(const Problem&) const = default;
+};
+
+// The fields of a Problem an algorithm's check can refuse. The configuration (core/config_fields.h)
+// maps each to its ConfigField, which every front end spells its own way.
+enum class ProblemField : uint8_t { N, Rows, Tpb, Dtype };
+
+// Why an algorithm cannot run a problem. The user sees the field and its value before `why`:
+// `--tpb 48: <why>` on the command line, `"tpb" 48: <why>` for a scenario, `48: <why>` under the
+// Controls form's field.
+struct ProblemError {
+  ProblemField field;
+  std::string why;
+  // `why` is a whole sentence that names the options itself ("--n 100000 at --tpb 64 needs ..."):
+  // shown as it is, still under `field`.
+  bool names_options = false;
+};
+
+// An algorithm's check(): {} when it can run the problem.
+using CheckResult = std::optional<ProblemError>;
+
+// Checked where an algorithm is registered (core/registry.h) and where a kernel file is loaded
+// (core/kernel_file.cpp), so a check() that still returns a string gets a sentence saying what to
+// return rather than a conversion error.
+template <class Algorithm>
+concept ChecksProblems = requires(const Problem& p) {
+  { Algorithm::check(p) } -> std::same_as<CheckResult>;
 };
 
 // A classic mistake an algorithm can be run with (`--bug NAME`), switched on inside the very same

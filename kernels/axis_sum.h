@@ -63,7 +63,7 @@ struct AxisSum {
             "seed 001 (puzzle 13: axis sum)", Problem{6, 4, 8, DType::Float32}, true, {"kernels/axis_sum.h"},
             kAxisSumBugs.infos()};
   }
-  static std::string check(const Problem&) { return ""; }
+  static CheckResult check(const Problem&) { return {}; }
 
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {

@@ -68,7 +68,7 @@ struct BlockExclusiveSum {
             {"kernels/block_exclusive_sum.h", "kernels/warp_primitives.h"},
             kBlockExclusiveSumBugs.infos()};
   }
-  static std::string check(const Problem&) { return ""; }
+  static CheckResult check(const Problem&) { return {}; }
 
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {

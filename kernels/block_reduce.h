@@ -55,11 +55,12 @@ struct BlockReduce {
             Problem{64, 1, 64, DType::Int32}, false, {"kernels/block_reduce.h"},
             kBlockReduceBugs.infos()};
   }
-  static std::string check(const Problem& p) {
+  static CheckResult check(const Problem& p) {
     if (p.tpb & (p.tpb - 1))
-      return "--tpb " + std::to_string(p.tpb) + ": block-reduce halves the block at every step, so --tpb must be a "
-             "power of two (1, 2, 4, ..., 1024)";
-    return "";
+      return ProblemError{ProblemField::Tpb,
+                          "block-reduce halves the block at every step, so --tpb must be a power of two (1, 2, 4, "
+                          "..., 1024)"};
+    return {};
   }
 
   template <class Runtime>

@@ -38,9 +38,12 @@ struct HierarchicalScan {
             "seed 002 (closing paragraph: the extra array S and two more kernels)",
             Problem{1000, 1, 64, DType::Float32}, false, {"kernels/hierarchical_scan.h", "kernels/kogge_stone.h"}};
   }
-  static std::string check(const Problem& p) {
-    if (p.tpb < 2 && p.n > 1) return "--tpb 1 cannot shrink the block sums level by level; hierarchical-scan needs --tpb 2 or more";
-    return "";
+  static CheckResult check(const Problem& p) {
+    if (p.tpb < 2 && p.n > 1)
+      return ProblemError{ProblemField::Tpb,
+                          "--tpb 1 cannot shrink the block sums level by level; hierarchical-scan needs --tpb 2 or more",
+                          /*names_options=*/true};
+    return {};
   }
 
   template <class Runtime>

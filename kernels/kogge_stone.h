@@ -80,7 +80,7 @@ struct KoggeStone {
             Problem{8, 1, 8, DType::Float32}, false, {"kernels/kogge_stone.h"},
             kKoggeStoneBugs.infos()};
   }
-  static std::string check(const Problem&) { return ""; }
+  static CheckResult check(const Problem&) { return {}; }
 
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {

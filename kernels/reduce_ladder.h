@@ -269,11 +269,11 @@ void reduce_in_levels(Runtime& rt, const Problem& p, Kernel kernel, BlocksFor bl
   rt.set_output(current, 1);
 }
 
-inline std::string reduce_ladder_check(const Problem& p, int min_tpb, const char* why) {
+inline CheckResult reduce_ladder_check(const Problem& p, int min_tpb, const char* why) {
   if (p.tpb < min_tpb || p.tpb > 1024 || (p.tpb & (p.tpb - 1)))
-    return "--tpb " + std::to_string(p.tpb) + ": this rung needs a power of two from " + std::to_string(min_tpb) +
-           " to 1024 (" + why + ")";
-  return "";
+    return ProblemError{ProblemField::Tpb, "this rung needs a power of two from " + std::to_string(min_tpb) +
+                                               " to 1024 (" + why + ")"};
+  return {};
 }
 
 // What every rung shares: the group, the whole-input reference and the ladder's defaults.
@@ -288,7 +288,7 @@ struct ReduceRung {
     return reference::segment_sums(p.dtype, input, p.n > 0 ? p.n : 1);
   }
   // Rungs 1-4: any power of two from 2 (rungs 5-9 say what they need).
-  static std::string check(const Problem& p) { return reduce_ladder_check(p, 2, "the tree halves the block"); }
+  static CheckResult check(const Problem& p) { return reduce_ladder_check(p, 2, "the tree halves the block"); }
   // A level's grid when each thread covers `per_thread` elements, at most `most` blocks (the
   // grid-stride rungs loop over the rest).
   static auto blocks_covering(const Problem& p, int per_thread, int most = 1 << 30) {
@@ -358,7 +358,7 @@ struct ReduceUnrollLastWarp : ReduceRung {
                 "barrier, only __syncwarp() between steps (Harris relied on volatile and implicit lockstep, "
                 "which Volta's independent thread scheduling broke). Fewer barriers, fewer loop tests.");
   }
-  static std::string check(const Problem& p) { return reduce_ladder_check(p, 64, "the last warp adds 32 away"); }
+  static CheckResult check(const Problem& p) { return reduce_ladder_check(p, 64, "the last warp adds 32 away"); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     reduce_in_levels(rt, p, ReduceUnrollLastWarpKernel{}, blocks_covering(p, 2),
@@ -385,7 +385,7 @@ struct ReduceCompleteUnroll : ReduceRung {
                 "The block size becomes a template parameter, so the compiler unrolls every step and drops "
                 "the loop counter, the stride arithmetic and the tests that depend only on the block size.");
   }
-  static std::string check(const Problem& p) { return reduce_ladder_check(p, 64, "one kernel per block size"); }
+  static CheckResult check(const Problem& p) { return reduce_ladder_check(p, 64, "one kernel per block size"); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     reduce_complete_unroll(rt, p, false, blocks_covering(p, 2), "reduce_complete_unroll");
@@ -399,7 +399,7 @@ struct ReduceMultiplePerThread : ReduceRung {
                 "apart, before the tree: the tree's barriers and idle lanes are paid once per block instead "
                 "of once per 2·blockDim elements, and the loads stream back to back.");
   }
-  static std::string check(const Problem& p) { return reduce_ladder_check(p, 64, "one kernel per block size"); }
+  static CheckResult check(const Problem& p) { return reduce_ladder_check(p, 64, "one kernel per block size"); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     reduce_complete_unroll(rt, p, true, blocks_covering(p, 2, kReduceGridStrideBlocks), "reduce_grid_stride");
@@ -413,7 +413,7 @@ struct ReduceShuffleVec4 : ReduceRung {
                 "with __shfl_down_sync: one barrier and 32 shared cells per block instead of a shared tree. "
                 "Fewer, wider memory instructions keep more bytes in flight.");
   }
-  static std::string check(const Problem& p) { return whole_warps_check(p); }
+  static CheckResult check(const Problem& p) { return whole_warps_check(p); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     reduce_in_levels(rt, p, ReduceShuffleVec4Kernel{}, blocks_covering(p, 4, kReduceGridStrideBlocks),
@@ -428,7 +428,7 @@ struct ReduceSinglePass : ReduceRung {
                 "the block that draws the last ticket adds up all the sums. No second launch and no "
                 "round trip of the partial sums through the host's stream.");
   }
-  static std::string check(const Problem& p) { return whole_warps_check(p); }
+  static CheckResult check(const Problem& p) { return whole_warps_check(p); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     const int blocks = std::max(1, blocks_covering(p, 4, kReduceGridStrideBlocks)(p.n));

@@ -302,10 +302,10 @@ struct ScanBrentKungPadded : ScanRung {
                 "traffic (scan, then add).",
                 128, 32);
   }
-  static std::string check(const Problem& p) {
+  static CheckResult check(const Problem& p) {
     if (p.tpb < 2 || p.tpb > 1024 || (p.tpb & (p.tpb - 1)))
-      return "--tpb " + std::to_string(p.tpb) + ": the Brent-Kung tree needs a power of two from 2 to 1024";
-    return "";
+      return ProblemError{ProblemField::Tpb, "the Brent-Kung tree needs a power of two from 2 to 1024"};
+    return {};
   }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
@@ -338,7 +338,7 @@ struct ScanReduceThenScan : ScanRung {
                 "registers and warps scan with shuffles, so a tile costs two barriers, not two per step.",
                 2048, 32);
   }
-  static std::string check(const Problem& p) { return whole_warps_check(p); }
+  static CheckResult check(const Problem& p) { return whole_warps_check(p); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     run_in_levels<ScanReduceThenScan>(rt, p);
@@ -375,7 +375,7 @@ struct ScanDecoupledLookback : ScanRung {
                 "write. CUB's DeviceScan works this way.",
                 4096, 32, true);
   }
-  static std::string check(const Problem& p) { return whole_warps_check(p); }
+  static CheckResult check(const Problem& p) { return whole_warps_check(p); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     const int tiles = std::max(1, ceil_div(p.n, scan_tile_elements<kLookbackChunks>(p.tpb)));

@@ -81,13 +81,15 @@ struct TwoPhaseScan {
             {"kernels/two_phase_scan.h", "kernels/kogge_stone.h"},
             kTwoPhaseBugs.infos()};
   }
-  static std::string check(const Problem& p) {
+  static CheckResult check(const Problem& p) {
     const int blocks = ceil_div(p.n, p.tpb);
     if (blocks > kMaxBlocks)
-      return "--n " + std::to_string(p.n) + " at --tpb " + std::to_string(p.tpb) + " needs " + std::to_string(blocks) +
-             " blocks; two-phase-scan handles at most " + std::to_string(kMaxBlocks) +
-             " (use hierarchical-scan for more)";
-    return "";
+      return ProblemError{ProblemField::N,
+                          "--n " + std::to_string(p.n) + " at --tpb " + std::to_string(p.tpb) + " needs " +
+                              std::to_string(blocks) + " blocks; two-phase-scan handles at most " +
+                              std::to_string(kMaxBlocks) + " (use hierarchical-scan for more)",
+                          /*names_options=*/true};
+    return {};
   }
 
   template <class Runtime>

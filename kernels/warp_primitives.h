@@ -12,10 +12,10 @@
 namespace syncscope::kernels {
 
 // The check of an algorithm built from these (host code): they need whole warps.
-inline std::string whole_warps_check(const Problem& p) {
+inline CheckResult whole_warps_check(const Problem& p) {
   if (p.tpb < kWarpSize || p.tpb > 1024 || p.tpb % kWarpSize)
-    return "--tpb " + std::to_string(p.tpb) + ": this rung needs whole warps, a multiple of 32 from 32 to 1024";
-  return "";
+    return ProblemError{ProblemField::Tpb, "this rung needs whole warps, a multiple of 32 from 32 to 1024"};
+  return {};
 }
 
 // A whole number a kernel keeps in an element-typed cell (a ticket, a tile number) as an int.

@@ -8,6 +8,7 @@
 #include <sstream>
 
 #include "app/cli/cli.h"
+#include "app/command_line/gui_options.h"
 #include "core/config_fields.h"
 #include "core/cuda/gpu_runner.h"
 
@@ -211,6 +212,68 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{{"run", "nonexistent"}, {"nonexistent", "kogge-stone"}},
         BadCase{{"run"}, {"ALGO"}},
         BadCase{{"frobnicate"}, {"frobnicate"}}));
+
+// A value is quoted as typed, not as the number it was read as.
+TEST(Cli, InputValuesAreQuotedAsTyped) {
+  const Result r = cli({"run", "kogge-stone", "--dtype", "int32", "--input", "1, 99999999999"});
+  EXPECT_EQ(r.code, 2);
+  EXPECT_EQ(r.err, "syncscope: --input 99999999999: value 2 is not an int32 (whole number in -2147483648..2147483647)\n");
+  const Result gpu_runs = cli({"run", "kogge-stone", "--gpu-runs", "0"});
+  EXPECT_EQ(gpu_runs.code, 2);
+  EXPECT_EQ(gpu_runs.err, "syncscope: --gpu-runs 0: runs must be 1..100000\n");
+}
+
+// `syncscope gui ...` reads its words before any window opens, with run's messages and exit code 2.
+struct GuiWords {
+  int code;
+  std::string out, err;
+  std::optional<command_line::GuiOptions> options;
+};
+
+GuiWords gui(std::vector<std::string> args) {
+  std::ostringstream out, err;
+  auto parsed = command_line::parse_gui_command(args, out, err);
+  if (auto* options = std::get_if<command_line::GuiOptions>(&parsed)) return {0, out.str(), err.str(), *options};
+  return {std::get<int>(parsed), out.str(), err.str(), std::nullopt};
+}
+
+TEST(GuiCommand, GoodWordsGiveTheOptions) {
+  const GuiWords r = gui({"gui", "block-reduce", "--tpb", "64", "--launch", "0", "--step", "3", "--width", "1280",
+                          "--height", "720", "--gpu-runs", "5", "--from", "1", "--to", "2"});
+  ASSERT_TRUE(r.options) << r.err;
+  EXPECT_EQ(r.options->config.options.tpb, 64);
+  EXPECT_EQ(r.options->launch, 0);
+  EXPECT_EQ(r.options->step, 3);
+  EXPECT_EQ(r.options->width, 1280);
+  EXPECT_EQ(r.options->height, 720);
+  EXPECT_EQ(r.options->gpu_runs, 5);
+  EXPECT_EQ(r.options->handouts.from, 1);
+  EXPECT_EQ(r.options->handouts.to, 2);
+  EXPECT_EQ(gui({"--scenario", "lesson.json", "--step", "2"}).options->scenario, "lesson.json");
+}
+
+TEST(GuiCommand, BadWordsGetTheirMessageAndExitTwo) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"gui", "--step", ""}, "--step '': expected a whole number in 0..2147483647"},
+      {{"gui", "--launch", "-1"}, "--launch -1: launches count from 0"},
+      {{"--step", "-1"}, "--step -1: steps count from 0"},
+      {{"gui", "--replay", "-1"}, "--replay -1: operations count from 0"},
+      {{"gui", "--focus", "x"}, "--focus x: expected a whole number in 0..2147483647"},
+      {{"gui", "--step", "99999999999"}, "--step 99999999999: expected a whole number in 0..2147483647"},
+      {{"gui", "--tpb", "99999999999"}, "--tpb 99999999999: expected a whole number in 1..1024"},
+      {{"gui", "--n", ""}, "--n '': expected a whole number in 1..16777216"},
+      {{"gui", "--width", "100"}, "--width 100: window width must be 320..8192"},
+      {{"gui", "--height", "9000"}, "--height 9000: window height must be 240..8192"},
+      {{"gui", "--gpu-runs", "0"}, "--gpu-runs 0: runs must be 1..100000"},
+      {{"gui", "--bench-frames", "1e3"}, "--bench-frames 1e3: expected a whole number in 0..2147483647"},
+      {{"gui", "--from", "-2"}, "--from -2: steps count from 0"},
+  };
+  for (const auto& [args, message] : cases) {
+    const GuiWords r = gui(args);
+    EXPECT_EQ(r.code, 2) << message;
+    EXPECT_EQ(r.err, "syncscope: " + message + "\n");
+  }
+}
 
 }  // namespace
 }  // namespace syncscope::cli

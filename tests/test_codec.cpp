@@ -123,12 +123,27 @@ TEST(Codec, AnErrorNamesItsFieldInEachFrontEndsWords) {
   EXPECT_EQ(std::get<ConfigError>(blocks).text(), "--block 3: the first launch has 1 block (0..0)");
   EXPECT_EQ(std::get<ConfigError>(blocks).json_text(), "\"blocks\" 3: the first launch has 1 block (0..0)");
 
-  // An algorithm's own wording names its option; the field is found from it.
+  // An algorithm's own sentence names its options; the field is the typed one its check gave.
   const auto algorithm_says = resolve(builtin_registry(), {.algorithm = "hierarchical-scan", .tpb = 1});
   ASSERT_TRUE(std::holds_alternative<ConfigError>(algorithm_says));
   EXPECT_EQ(std::get<ConfigError>(algorithm_says).field, ConfigField::Tpb);
   EXPECT_EQ(std::get<ConfigError>(algorithm_says).text(),
             "--tpb 1 cannot shrink the block sums level by level; hierarchical-scan needs --tpb 2 or more");
+
+  // A check's typed field and the problem's value, spelled by each front end.
+  const auto not_a_power_of_two = resolve(builtin_registry(), {.algorithm = "block-reduce", .tpb = 48});
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(not_a_power_of_two));
+  const ConfigError& power = std::get<ConfigError>(not_a_power_of_two);
+  EXPECT_EQ(power.field, ConfigField::Tpb);
+  const std::string why = "block-reduce halves the block at every step, so --tpb must be a power of two (1, 2, 4, ..., 1024)";
+  EXPECT_EQ(power.text(), "--tpb 48: " + why);
+  EXPECT_EQ(power.json_text(), "\"tpb\" 48: " + why);
+  EXPECT_EQ(power.form_text(), "48: " + why);
+
+  const auto too_many_blocks = resolve(builtin_registry(), {.algorithm = "two-phase-scan", .n = 100000, .tpb = 8});
+  ASSERT_TRUE(std::holds_alternative<ConfigError>(too_many_blocks));
+  EXPECT_EQ(std::get<ConfigError>(too_many_blocks).field, ConfigField::N);
+  EXPECT_EQ(std::get<ConfigError>(too_many_blocks).text().substr(0, 30), "--n 100000 at --tpb 8 needs 12");
 }
 
 // Ranges and help come from the simulator's limits through the table.
@@ -138,8 +153,6 @@ TEST(Codec, TheTableTakesItsLimitsFromTheSimulator) {
   EXPECT_EQ(help_text(ConfigField::TimeLimit),
             "seconds one block may run before the simulation stops it as a runaway, 0.05..86400 (default 2)");
   EXPECT_EQ(help_text(ConfigField::Blocks), "block to show in full (repeatable; default: all when <= 4, else 0)");
-  EXPECT_EQ(field_of_option("--block"), ConfigField::Blocks);
-  EXPECT_EQ(field_of_option("--nope"), std::nullopt);
 }
 
 // The words after `syncscope run` give the same configuration when the real executable parses them.

@@ -132,7 +132,7 @@ inline RunOptions random_options(const AlgorithmEntry& algo, std::mt19937& rng, 
     p.n = *o.n;
     p.rows = o.rows.value_or(1);
     p.tpb = *o.tpb;
-    if (algo.check(p).empty()) return o;
+    if (!algo.check(p)) return o;
   }
   ADD_FAILURE() << algo.info.name << "'s check() refused 1000 random configurations in a row";
   return {.algorithm = algo.info.name};

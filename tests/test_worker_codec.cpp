@@ -96,6 +96,20 @@ TEST(WorkerCodec, AlgoInfoAndProblemComeBack) {
   EXPECT_EQ(back.sources, info.sources);
 }
 
+TEST(WorkerCodec, ACheckComesBackWithItsField) {
+  for (const CheckResult& c : {CheckResult{}, CheckResult{ProblemError{ProblemField::Tpb, "must be a power of two", false}}}) {
+    WireWriter w;
+    worker::write_check(w, c);
+    WireReader r(w.bytes());
+    const CheckResult back = worker::read_check(r);
+    r.expect_end();
+    ASSERT_EQ(back.has_value(), c.has_value());
+    if (!c) continue;
+    EXPECT_EQ(back->field, ProblemField::Tpb);
+    EXPECT_EQ(back->why, "must be a power of two");
+  }
+}
+
 TEST(WorkerCodec, AFaultFrameReadsBack) {
   const uint64_t frames[] = {0x1234, 0x5678};
   char bytes[worker::kFaultFrameBytes];

@@ -41,12 +41,8 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
   if (flags.gpu_runs_text) {
     std::optional<int> runs;
     if (flags.gpu_runs_text->empty()) runs = kDefaultGpuRuns;  // the option alone
-    else if (auto bad = parse_whole("--gpu-runs", *flags.gpu_runs_text, runs, "1..100000")) {
+    else if (auto bad = parse_count(count_options::kGpuRuns, *flags.gpu_runs_text, runs)) {
       err << "syncscope: " << *bad << "\n";
-      return kExitBadArguments;
-    }
-    if (*runs < 1 || *runs > 100000) {
-      err << "syncscope: --gpu-runs " << *runs << ": runs must be 1..100000\n";
       return kExitBadArguments;
     }
     flags.gpu_runs = runs;

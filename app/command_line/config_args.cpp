@@ -10,8 +10,17 @@ std::optional<std::string> parse_whole(const std::string& option, const std::str
   int v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (text.empty() || ec != std::errc() || end != text.data() + text.size())
-    return option + " " + text + ": expected a whole number in " + range;
+    return option + " " + (text.empty() ? "''" : text) + ": expected a whole number in " + range;
   out = v;
+  return std::nullopt;
+}
+
+std::optional<std::string> parse_count(const CountOption& o, const std::string& text, std::optional<int>& out) {
+  if (auto bad = parse_whole(o.option, text, out, limit_text(o).c_str())) return bad;
+  if (std::string why = out_of_range(o, *out); !why.empty()) {
+    out.reset();
+    return std::string(o.option) + " " + text + ": " + why;
+  }
   return std::nullopt;
 }
 

@@ -33,6 +33,10 @@ struct ConfigArgs {
 std::optional<std::string> parse_whole(const std::string& option, const std::string& text, std::optional<int>& out,
                                        const char* range);
 
+// A whole-number option of core/config_fields.h's CountOption table, quoted as typed when it is bad:
+// "--step '': expected a whole number in 0..2147483647", "--launch -1: launches count from 0".
+std::optional<std::string> parse_count(const CountOption& option, const std::string& text, std::optional<int>& out);
+
 // Every field of the table but the positional ALGO, which each command names itself.
 void add_config_options(CLI::App& cmd, ConfigArgs& args);
 // Converts the whole-number options into args.options; the message (exit code 2) if one is bad.

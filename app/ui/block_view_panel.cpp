@@ -35,8 +35,8 @@ struct BlockViewCache {
 using HeldModel = std::shared_ptr<const app::BlockViewModel>;
 
 // Each step's model carries its launch's frame, so every step of a launch is laid out alike.
-HeldModel cached_model(UiContext& ui, const RunResult& run, int launch, int step, int block) {
-  BlockViewCache& cache = ui.state_of<BlockViewCache>();
+HeldModel cached_model(const BlockViewPanel& panel, const RunResult& run, int launch, int step, int block) {
+  BlockViewCache& cache = panel.own<BlockViewCache>();
   return cache.models.get({run.id, launch, step, block}, [&] {
     const auto frame = cache.frames.get({run.id, launch, -1, block}, [&] { return app::launch_frame(run, launch, block); });
     app::BlockViewModel m = app::build_block_view(run, launch, step, block);
@@ -168,14 +168,14 @@ void paint_block(ImDrawList* dl, const Theme& th, const app::BlockLayout& b) {
 
 // Hover: a cell says who wrote it; a thread lists what it did. A click on another block's name
 // makes the caption, Code and Metrics follow it.
-void cell_tooltip(const UiContext& ui, const RunResult& run, const app::BlockViewModel& m, int row, int index,
+void cell_tooltip(const BlockViewPanel& panel, const RunResult& run, const app::BlockViewModel& m, int row, int index,
                   bool after) {
   const app::SharedArrayView& a = m.arrays[row];
   ImGui::BeginTooltip();
   ImGui::Text("%s[%d]  before: %s  after: %s", a.name.c_str(), index, a.before[index].text.c_str(),
               a.after[index].text.c_str());
-  const int step = ui.state.step();
-  const app::CellOrigin o = app::cell_origin(run, ui.state.launch(), m.block, a.array, index, after ? step : step - 1);
+  const int step = panel.state.step();
+  const app::CellOrigin o = app::cell_origin(run, panel.state.launch(), m.block, a.array, index, after ? step : step - 1);
   ImGui::TextUnformatted(o.text().c_str());
   std::string readers, writers;
   for (const auto& r : m.reads)
@@ -184,23 +184,23 @@ void cell_tooltip(const UiContext& ui, const RunResult& run, const app::BlockVie
     if (w.array_row == row && w.index == index) writers += " T" + std::to_string(w.thread);
   if (!readers.empty()) ImGui::Text("read in this step by%s", readers.c_str());
   if (!writers.empty()) ImGui::Text("written in this step by%s", writers.c_str());
-  if (a.before[index].racy || a.after[index].racy) ImGui::TextColored(ImColor(ui.theme.race), "part of a data race");
+  if (a.before[index].racy || a.after[index].racy) ImGui::TextColored(ImColor(panel.theme.race), "part of a data race");
   if (const int n = std::max(a.before[index].bank_conflict, a.after[index].bank_conflict); n > 1)
-    ImGui::TextColored(ImColor(ui.theme.bank_conflict), "bank %d: its warp instruction had a %d-way bank conflict",
+    ImGui::TextColored(ImColor(panel.theme.bank_conflict), "bank %d: its warp instruction had a %d-way bank conflict",
                        (a.word_offset + index) % kWarpSize, n);
   ImGui::EndTooltip();
 }
 
-void interact(UiContext& ui, const RunResult& run, const app::BlockLayout& b) {
+void interact(const BlockViewPanel& panel, const RunResult& run, const app::BlockLayout& b) {
   if (!ImGui::IsWindowHovered()) return;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   const app::Point p{mouse.x, mouse.y};
   if (b.name && b.name->contains(p)) {
     if (!b.followed) ImGui::SetTooltip("click: the caption, Code and Metrics follow block %d", b.model->block);
-    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) ui.session.focus_block(b.model->block);
+    if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) panel.session.focus_block(b.model->block);
   }
   for (const app::Hit& hit : app::hit_test(b, p)) {
-    if (hit.kind == app::Hit::Kind::Cell) cell_tooltip(ui, run, *b.model, hit.row, hit.index, hit.after);
+    if (hit.kind == app::Hit::Kind::Cell) cell_tooltip(panel, run, *b.model, hit.row, hit.index, hit.after);
     if (hit.kind != app::Hit::Kind::Thread) continue;
     const app::ThreadView& tv = b.model->thread_views[hit.thread];
     ImGui::BeginTooltip();
@@ -247,15 +247,15 @@ void record_geometry(FrameGeometry& g, const StepViewReport& report) {
   }
 }
 
-void paint_focus_strip(UiContext& ui, const app::BlockViewModel& m, const app::FocusLayout& f, int& first, int count) {
+void paint_focus_strip(const BlockViewPanel& panel, const app::BlockViewModel& m, const app::FocusLayout& f, int& first, int count) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   // Every thread a sliver (active bright, idle dim), the window outlined; a click moves it.
   for (int t = 0; t < m.threads; ++t) {
     const float x = f.strip.x + static_cast<float>(t) * f.per_thread;
     dl->AddRectFilled(ImVec2(x, f.strip.y), ImVec2(f.strip.x + static_cast<float>(t + 1) * f.per_thread, f.strip.bottom()),
-                      m.thread_views[t].active ? ui.theme.thread_active : ui.theme.thread_idle);
+                      m.thread_views[t].active ? panel.theme.thread_active : panel.theme.thread_idle);
   }
-  dl->AddRect(ImVec2(f.window.x, f.window.y), ImVec2(f.window.right(), f.window.bottom()), ui.theme.written, 0, 0, 2.5f);
+  dl->AddRect(ImVec2(f.window.x, f.window.y), ImVec2(f.window.right(), f.window.bottom()), panel.theme.written, 0, 0, 2.5f);
   ImGui::InvisibleButton("strip", ImVec2(f.strip.w, f.strip.h));
   if (ImGui::IsItemActive())
     first = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - f.strip.x) / f.per_thread) - count / 2, 0,
@@ -264,11 +264,11 @@ void paint_focus_strip(UiContext& ui, const app::BlockViewModel& m, const app::F
 
 // The title, the caption (large; as tall as the launch's tallest, so the picture stays put), what
 // the threads did, and the bank conflicts, for the block the caption follows.
-app::Rect draw_caption(UiContext& ui, const app::BlockViewModel& shown) {
+app::Rect draw_caption(const BlockViewPanel& panel, const app::BlockViewModel& shown) {
   // Presenter mode's font is already large and its panel short: the subtitle (the timeline says
   // the step and barrier) and the activity move to the caption's tooltip.
-  const bool presenter = ui.state.presenter;
-  if (!presenter) text_fitted(ui, shown.title, true);
+  const bool presenter = panel.presenter;
+  if (!presenter) text_fitted(panel, shown.title, true);
   if (!presenter) ImGui::SetWindowFontScale(1.3f);
   const float wrap = ImGui::GetContentRegionAvail().x;
   float tallest = 0;
@@ -280,12 +280,12 @@ app::Rect draw_caption(UiContext& ui, const app::BlockViewModel& shown) {
   if (presenter && ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", shown.title.c_str(), shown.activity.c_str());
   if (tallest > caption.h + 0.5f) ImGui::Dummy(ImVec2(1, tallest - caption.h - ImGui::GetStyle().ItemSpacing.y));
   if (!presenter) {
-    if (shown.caption != shown.activity) text_fitted(ui, shown.activity, true);
+    if (shown.caption != shown.activity) text_fitted(panel, shown.activity, true);
     else ImGui::NewLine();  // the line is there in every step
   }
   if (!shown.bank_conflicts.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ui.theme.bank_conflict);
-    text_fitted(ui, shown.bank_conflicts, true);
+    ImGui::PushStyleColor(ImGuiCol_Text, panel.theme.bank_conflict);
+    text_fitted(panel, shown.bank_conflicts, true);
     ImGui::PopStyleColor();
   }
   return caption;
@@ -311,8 +311,8 @@ void focus_controls(FocusState& fs, int threads, float avail) {
 // The sub-step slider: walk through the step's operations in the order the schedule ran them.
 // Where the replay is lives in AppState (it stays on from step to step, and play animates it).
 // The checkbox that turns it on, in the toolbar.
-void replay_checkbox(UiContext& ui, const app::BlockViewModel& m) {
-  app::AppState& s = ui.state;
+void replay_checkbox(const BlockViewPanel& panel, const app::BlockViewModel& m) {
+  app::AppState& s = panel.state;
   const int total = static_cast<int>(m.operations.size());
   if (total == 0 && s.replay() < 0) return;
   bool replaying = s.replay() >= 0;
@@ -322,11 +322,11 @@ void replay_checkbox(UiContext& ui, const app::BlockViewModel& m) {
                       "Play animates them)", total);
 }
 
-int replay_controls(UiContext& ui, const RunResult& run, const app::BlockViewModel& m, int launch, int step) {
-  app::AppState& s = ui.state;
+int replay_controls(const BlockViewPanel& panel, const RunResult& run, const app::BlockViewModel& m, int launch, int step) {
+  app::AppState& s = panel.state;
   const int total = static_cast<int>(m.operations.size());
   if (s.replay() < 0) return -1;
-  if (!ui.step_view.handout) {  // a hand-out keeps the operation's sentence, not the slider
+  if (!panel.step_view.handout) {  // a hand-out keeps the operation's sentence, not the slider
     if (ImGui::ArrowButton("##back", ImGuiDir_Left)) s.move_replay(-1);
     ImGui::SameLine();
     int at = s.replay();
@@ -337,9 +337,9 @@ int replay_controls(UiContext& ui, const RunResult& run, const app::BlockViewMod
   }
   const int done = s.replay();
   if (done > 0)
-    ImGui::TextColored(ImColor(!m.operations[done - 1].racy                ? ui.theme.label
-                               : m.operations[done - 1].race_within_warp ? ui.theme.warning
-                                                                         : ui.theme.race),
+    ImGui::TextColored(ImColor(!m.operations[done - 1].racy                ? panel.theme.label
+                               : m.operations[done - 1].race_within_warp ? panel.theme.warning
+                                                                         : panel.theme.race),
                        "%d/%d  %s", done, total,
                        app::operation_text(run, launch, step, m, done - 1).c_str());
   else
@@ -362,8 +362,8 @@ ImU32 legend_colour(const Theme& th, app::LegendMark mark) {
 }
 
 // The legend of the marks on show, wrapped to the panel's width.
-void draw_legend(const UiContext& ui, const app::LegendNeeds& needs) {
-  const Theme& th = ui.theme;
+void draw_legend(const BlockViewPanel& panel, const app::LegendNeeds& needs) {
+  const Theme& th = panel.theme;
   const app::TextMetrics text = text_metrics();
   const float box = text.font_px * 0.8f, inner = ImGui::GetStyle().ItemInnerSpacing.x;
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
@@ -384,22 +384,22 @@ void draw_legend(const UiContext& ui, const app::LegendNeeds& needs) {
 }
 
 // The colour scale of a block too narrow for numbers: a cell's colour is its value.
-void draw_colour_scale(const UiContext& ui, const app::SharedArrayView& a) {
+void draw_colour_scale(const BlockViewPanel& panel, const app::SharedArrayView& a) {
   ImGui::TextUnformatted(a.lo.c_str());
   ImGui::SameLine();
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float bar_w = ImGui::GetFontSize() * 13, bar_h = ImGui::GetFontSize();
   for (int k = 0; k < 50; ++k)
     ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x + k * bar_w / 50, p.y), ImVec2(p.x + (k + 1) * bar_w / 50, p.y + bar_h),
-                                              ui.theme.shade(static_cast<float>(k) / 49));
+                                              panel.theme.shade(static_cast<float>(k) / 49));
   ImGui::Dummy(ImVec2(bar_w, bar_h));
   ImGui::SameLine();
   ImGui::Text("%s   (%s: colour = value)", a.hi.c_str(), a.name.c_str());
 }
 
 // Zoom, fit, which block, replay.
-void draw_toolbar(UiContext& ui, const sim::LaunchTrace& lt, const std::vector<const app::BlockViewModel*>& models) {
-  app::AppState& s = ui.state;
+void draw_toolbar(const BlockViewPanel& panel, const sim::LaunchTrace& lt, const std::vector<const app::BlockViewModel*>& models) {
+  app::AppState& s = panel.state;
   const float fs_ui = ImGui::GetFontSize();
   ImGui::SetNextItemWidth(fs_ui * 7);
   if (ImGui::SliderFloat("zoom", &s.zoom, 0.005f, 4.0f, "%.2fx", ImGuiSliderFlags_Logarithmic)) s.fill_block_view = false;
@@ -410,23 +410,23 @@ void draw_toolbar(UiContext& ui, const sim::LaunchTrace& lt, const std::vector<c
   ImGui::SameLine(0, fs_ui);
   int block = s.focus_block();
   ImGui::SetNextItemWidth(fs_ui * 6);
-  if (ImGui::InputInt("block", &block) && block >= 0 && block < lt.grid.count()) ui.session.focus_block(block);
+  if (ImGui::InputInt("block", &block) && block >= 0 && block < lt.grid.count()) panel.session.focus_block(block);
   ImGui::SameLine();
   ImGui::TextDisabled("of %d%s", lt.grid.count(), lt.grid.y > 1 ? " (one per row)" : "");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Blocks not recorded yet are simulated again with full detail.");
   if (models.size() == 1) {
     ImGui::SameLine(0, fs_ui);
-    replay_checkbox(ui, *models.front());
+    replay_checkbox(panel, *models.front());
   }
 }
 
 }  // namespace
 
-void draw_block_view_panel(UiContext& ui) {
-  if (!begin_panel(ui, "Block view")) return;
-  const RunResult* run = run_to_draw(ui, true, "simulating...");
+void draw_block_view_panel(const BlockViewPanel& panel) {
+  if (!begin_panel(panel, "Block view")) return;
+  const RunResult* run = run_to_draw(panel, panel.state, panel.session, true, "simulating...");
   if (!run) return;
-  app::AppState& s = ui.state;
+  app::AppState& s = panel.state;
   const int launch = s.launch(), step = s.step();
   const sim::LaunchTrace& lt = run->sim.trace.launches[launch];
   const app::TextMetrics text = text_metrics();  // at scale 1
@@ -436,31 +436,31 @@ void draw_block_view_panel(UiContext& ui) {
   // Which blocks: all recorded ones side by side when they fit, else the focused one.
   std::vector<int> blocks = s.recorded_blocks();
   std::vector<HeldModel> held;
-  for (int b : blocks) held.push_back(cached_model(ui, *run, launch, step, b));
+  for (int b : blocks) held.push_back(cached_model(panel, *run, launch, step, b));
   std::vector<const app::BlockViewModel*> models = views_of(held);
   if (models.size() == 1) s.set_replay_total(static_cast<int>(models.front()->operations.size()));
-  if (!ui.step_view.handout) draw_toolbar(ui, lt, models);
+  if (!panel.step_view.handout) draw_toolbar(panel, lt, models);
   const float natural = app::natural_cell_width(models, text);  // measures every cell's text: once a frame
-  if (lt.find_block(s.focus_block()) == nullptr && ui.session.simulating())
+  if (lt.find_block(s.focus_block()) == nullptr && panel.session.simulating())
     report.waiting_for = "recording block " + std::to_string(s.focus_block()) + "...";
   else if (models.empty())
     report.waiting_for = "no block of launch " + std::to_string(launch) + " was recorded: pick one under block";
-  if (!report.waiting_for.empty()) ImGui::TextColored(ImColor(ui.theme.warning), "%s", report.waiting_for.c_str());
+  if (!report.waiting_for.empty()) ImGui::TextColored(ImColor(panel.theme.warning), "%s", report.waiting_for.c_str());
   const int followed_block = s.focused_trace() ? s.focused_trace()->block : -1;
   if (!models.empty()) {
     // Several blocks side by side: the caption is the followed block's (as are Code and Metrics).
     const app::BlockViewModel* followed = models.front();
     for (const auto* m : models)
       if (m->block == followed_block) followed = m;
-    report.caption = draw_caption(ui, *followed);
+    report.caption = draw_caption(panel, *followed);
   }
-  const int replay = models.size() == 1 ? replay_controls(ui, *run, *models.front(), launch, step) : -1;
+  const int replay = models.size() == 1 ? replay_controls(panel, *run, *models.front(), launch, step) : -1;
 
-  FocusState& fs = ui.state_of<FocusState>();
-  if (ui.step_view.focus_start) {
+  FocusState& fs = panel.own<FocusState>();
+  if (panel.step_view.focus_start) {
     fs.on = true;
-    fs.first = *ui.step_view.focus_start;
-    ui.step_view.focus_start.reset();
+    fs.first = *panel.step_view.focus_start;
+    panel.step_view.focus_start.reset();
   }
   const bool can_focus = models.size() == 1 && models.front()->threads > 64;
   if (can_focus) {
@@ -486,7 +486,7 @@ void draw_block_view_panel(UiContext& ui) {
   if (focusing) room.h -= text.font_px * 0.8f + 8;  // the strip
   if (!app::side_by_side_fits(models, natural, room, s.fill_block_view, s.zoom, text)) {
     // Too many to show side by side at a readable size: the focused block alone.
-    held = {cached_model(ui, *run, launch, step, followed_block >= 0 ? followed_block : blocks.front())};
+    held = {cached_model(panel, *run, launch, step, followed_block >= 0 ? followed_block : blocks.front())};
     models = views_of(held);
     needs = app::legend_needs(models);
   }
@@ -500,7 +500,7 @@ void draw_block_view_panel(UiContext& ui) {
     const app::BlockViewModel& m = *models.front();
     const app::FocusWindow window = app::focus_window(m, fs.first, fs.count);
     const app::FocusLayout f = app::layout_focus(m, window, text, scaled, natural, scale.text, at, room.w, replay);
-    paint_focus_strip(ui, m, f, fs.first, fs.count);
+    paint_focus_strip(panel, m, f, fs.first, fs.count);
     fs.first = std::clamp(fs.first, 0, std::max(0, m.threads - fs.count));
     picture = f.step;
     report.blocks_drawn = 1;
@@ -510,8 +510,8 @@ void draw_block_view_panel(UiContext& ui) {
   }
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (const app::BlockLayout& b : picture.blocks) {
-    paint_block(dl, ui.theme, b);
-    interact(ui, *run, b);
+    paint_block(dl, panel.theme, b);
+    interact(panel, *run, b);
   }
   if (!picture.blocks.empty()) {
     if (focusing) ImGui::SetCursorScreenPos(ImVec2(origin.x, picture.blocks.front().rows.y0));  // under the strip
@@ -519,14 +519,14 @@ void draw_block_view_panel(UiContext& ui) {
   }
   report.picture = &picture;
   ImGui::SetWindowFontScale(1);
-  draw_legend(ui, needs);
+  draw_legend(panel, needs);
   report.legend = last_item_rect();
   // Too narrow for numbers, a cell's colour is its value: the scale, from the smallest to the largest
   // value of the array on show.
   const bool as_colours = std::any_of(picture.blocks.begin(), picture.blocks.end(), [](const auto& b) { return b.cells_as_colours; });
-  if (!models.empty() && as_colours && !models.front()->arrays.empty()) draw_colour_scale(ui, models.front()->arrays.front());
+  if (!models.empty() && as_colours && !models.front()->arrays.empty()) draw_colour_scale(panel, models.front()->arrays.front());
   report.bottom = ImGui::GetCursorScreenPos().y;
-  record_geometry(ui.geometry, report);
+  record_geometry(panel.geometry, report);
   ImGui::EndChild();
   ImGui::End();
 }

@@ -21,13 +21,13 @@ struct CodeFileChoice {
 
 // The barrier ending the step, lines executed in it, and a gutter mark on lines that raced (red
 // across warps, amber inside one warp, as everywhere).
-void line_background(const UiContext& ui, ImDrawList* dl, const app::CodeLineView& l, ImVec2 p, ImVec2 q) {
-  if (l.barrier) dl->AddRectFilled(p, q, ui.theme.barrier_line);
-  else if (l.executed) dl->AddRectFilled(p, q, ui.theme.executed_line);
-  if (l.racy) dl->AddRectFilled(p, ImVec2(p.x + 5, q.y), l.race_in_one_warp ? ui.theme.warning : ui.theme.race);
+void line_background(const CodePanel& panel, ImDrawList* dl, const app::CodeLineView& l, ImVec2 p, ImVec2 q) {
+  if (l.barrier) dl->AddRectFilled(p, q, panel.theme.barrier_line);
+  else if (l.executed) dl->AddRectFilled(p, q, panel.theme.executed_line);
+  if (l.racy) dl->AddRectFilled(p, ImVec2(p.x + 5, q.y), l.race_in_one_warp ? panel.theme.warning : panel.theme.race);
 }
 
-void draw_excerpt(UiContext& ui, const app::CodeModel& m) {
+void draw_excerpt(const CodePanel& panel, const app::CodeModel& m) {
   ImGui::BeginChild("excerpt", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
   const ImVec2 room = ImGui::GetContentRegionAvail();
   const int total = static_cast<int>(m.lines.size());
@@ -63,11 +63,11 @@ void draw_excerpt(UiContext& ui, const app::CodeModel& m) {
   for (int i = from; i < std::min(total, from + fitting); ++i) {
     const app::CodeLineView& l = m.lines[i];
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    line_background(ui, dl, l, p, ImVec2(p.x + room.x, p.y + line_h));
+    line_background(panel, dl, l, p, ImVec2(p.x + room.x, p.y + line_h));
     ImGui::TextDisabled("%3d", l.number);
     ImGui::SameLine();
     const float text_room = room.x - (ImGui::GetCursorScreenPos().x - p.x);
-    ImGui::TextUnformatted(fit_label(shown(i), text_room, &ui.geometry).c_str());
+    ImGui::TextUnformatted(fit_label(shown(i), text_room, &panel.geometry).c_str());
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.text.c_str());
   }
   ImGui::SetWindowFontScale(1);
@@ -76,19 +76,19 @@ void draw_excerpt(UiContext& ui, const app::CodeModel& m) {
 
 }  // namespace
 
-void draw_code_panel(UiContext& ui) {
-  if (!begin_panel(ui, "Code")) return;
-  const RunResult* run = run_to_draw(ui);
+void draw_code_panel(const CodePanel& panel) {
+  if (!begin_panel(panel, "Code")) return;
+  const RunResult* run = run_to_draw(panel, panel.state, panel.session);
   if (!run) return;
-  const sim::BlockTrace* b = ui.state.focused_trace();
-  std::string& chosen = ui.state_of<CodeFileChoice>().file;
-  const app::CodeModel m = app::build_code_view(*run, ui.state.launch(), ui.state.step(), b ? b->block : 0, chosen);
+  const sim::BlockTrace* b = panel.state.focused_trace();
+  std::string& chosen = panel.own<CodeFileChoice>().file;
+  const app::CodeModel m = app::build_code_view(*run, panel.state.launch(), panel.state.step(), b ? b->block : 0, chosen);
   struct Followed {  // the step the panel last followed
     int position = -1;
     uint64_t run = 0;
   };
-  Followed& last = ui.state_of<Followed>();
-  const bool moved = last.position != ui.state.position() || last.run != run->id;
+  Followed& last = panel.own<Followed>();
+  const bool moved = last.position != panel.state.position() || last.run != run->id;
 
   if (ImGui::BeginTabBar("files")) {
     for (int f = 0; f < static_cast<int>(m.files.size()); ++f) {
@@ -103,18 +103,18 @@ void draw_code_panel(UiContext& ui) {
   if (moved) chosen.clear();  // follow the barrier again after a step
   // A kernel file being compiled again, or whose last save did not compile: the run on screen is
   // the last good one; the compiler's first error is marked at its line.
-  const app::KernelWatch& watch = ui.session.kernel_watch();
+  const app::KernelWatch& watch = panel.session.kernel_watch();
   const KernelFileError* compile_error = watch.error() ? &*watch.error() : nullptr;
-  if (watch.compiling()) ImGui::TextColored(ImColor(ui.theme.warning), "%s", watch.status().c_str());
+  if (watch.compiling()) ImGui::TextColored(ImColor(panel.theme.warning), "%s", watch.status().c_str());
   if (compile_error) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.bad).Value);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImColor(panel.theme.bad).Value);
     ImGui::TextWrapped("%s (the run shown is the last that compiled)", compile_error->message.c_str());
     ImGui::PopStyleColor();
     if (ImGui::IsItemHovered() && !compile_error->compiler_output.empty())
       ImGui::SetTooltip("%s", compile_error->compiler_output.substr(0, 4000).c_str());
   }
   // A run that stopped at a line of the kernel (its worker died, a thread crashed): said and marked.
-  const std::optional<app::RunStop>& stop = ui.session.run_stop();
+  const std::optional<app::RunStop>& stop = panel.session.run_stop();
   if (stop && !compile_error) {
     ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.bad).Value);
     ImGui::TextWrapped("%s%s", stop->message.c_str(), stop->before_first_launch ? " (the run shown is the last one that ran)" : "");
@@ -132,8 +132,8 @@ void draw_code_panel(UiContext& ui) {
   }
   // Presenter mode: an excerpt around the barrier that fits the panel, indentation shared by its
   // lines removed and the text scaled down (to 70 %) so lines fit; what still does not is cut.
-  if (ui.state.presenter) {
-    draw_excerpt(ui, m);
+  if (panel.presenter) {
+    draw_excerpt(panel, m);
   } else {
     ImGui::BeginChild("source", ImVec2(0, 0), false, ImGuiWindowFlags_HorizontalScrollbar);
     const float line_h = ImGui::GetTextLineHeightWithSpacing();
@@ -145,8 +145,8 @@ void draw_code_panel(UiContext& ui) {
         const app::CodeLineView& l = m.lines[i];
         const ImVec2 p = ImGui::GetCursorScreenPos();
         const ImVec2 q(p.x + ImGui::GetWindowWidth() + ImGui::GetScrollX(), p.y + line_h);
-        line_background(ui, dl, l, p, q);
-        if (l.number == error_line) dl->AddRectFilled(p, q, ui.theme.race);
+        line_background(panel, dl, l, p, q);
+        if (l.number == error_line) dl->AddRectFilled(p, q, panel.theme.race);
         ImGui::TextDisabled("%3d", l.number);
         ImGui::SameLine();
         ImGui::TextUnformatted(l.text.c_str());
@@ -156,12 +156,12 @@ void draw_code_panel(UiContext& ui) {
     struct ShownError {  // scroll to a new compile error or stop once
       std::string message;
     };
-    ShownError& shown_error = ui.state_of<ShownError>();
+    ShownError& shown_error = panel.own<ShownError>();
     if (error_line && shown_error.message != error_message) ImGui::SetScrollY(std::max(0.0f, (error_line - 6) * line_h));
     shown_error.message = error_message;
     ImGui::EndChild();
   }
-  last.position = ui.state.position();
+  last.position = panel.state.position();
   last.run = run->id;
   ImGui::End();
 }

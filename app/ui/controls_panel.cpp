@@ -11,18 +11,18 @@
 namespace syncscope::ui {
 namespace {
 
-void field_error(const UiContext& ui, const app::FormCheck& check, ConfigField field) {
+void field_error(const ControlsPanel& panel, const app::FormCheck& check, ConfigField field) {
   auto it = check.errors.find(field);
   if (it == check.errors.end()) return;
-  ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.bad).Value);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImColor(panel.theme.bad).Value);
   ImGui::TextWrapped("%s", it->second.c_str());
   ImGui::PopStyleColor();
 }
 
 // The value a combo shows: cut by the one rule when the box is narrow (whole on hover).
-std::string preview(UiContext& ui, const std::string& full) {
+std::string preview(const ControlsPanel& panel, const std::string& full) {
   const ImGuiStyle& style = ImGui::GetStyle();
-  return fit_label(full, ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - style.FramePadding.x * 2, &ui.geometry);
+  return fit_label(full, ImGui::CalcItemWidth() - ImGui::GetFrameHeight() - style.FramePadding.x * 2, &panel.geometry);
 }
 
 void whole_on_hover(const std::string& shown, const std::string& full) {
@@ -30,8 +30,8 @@ void whole_on_hover(const std::string& shown, const std::string& full) {
 }
 
 // A combo of fixed choices; true when another was picked.
-bool choice(UiContext& ui, const char* label, int* current, std::initializer_list<const char*> items) {
-  const std::string full = *(items.begin() + *current), shown = preview(ui, full);
+bool choice(const ControlsPanel& panel, const char* label, int* current, std::initializer_list<const char*> items) {
+  const std::string full = *(items.begin() + *current), shown = preview(panel, full);
   bool picked = false;
   if (ImGui::BeginCombo(label, shown.c_str())) {
     int k = 0;
@@ -50,32 +50,32 @@ bool choice(UiContext& ui, const char* label, int* current, std::initializer_lis
 
 }  // namespace
 
-void draw_controls_panel(UiContext& ui) {
-  if (!begin_panel(ui, "Controls")) return;
-  app::ControlsForm f = ui.session.form();
-  const app::FormCheck& check = ui.session.check();
-  const app::ControlsModel model = app::build_controls_model(ui.session.registry(), f, ui.state.run());
+void draw_controls_panel(const ControlsPanel& panel) {
+  if (!begin_panel(panel, "Controls")) return;
+  app::ControlsForm f = panel.session.form();
+  const app::FormCheck& check = panel.session.check();
+  const app::ControlsModel model = app::build_controls_model(panel.session.registry(), f, panel.state.run());
   bool changed = false;
   // The labels' column as wide as the longest label, the fields the rest.
   ImGui::PushItemWidth(-(ImGui::CalcTextSize("threads/block").x + ImGui::GetStyle().ItemInnerSpacing.x * 2));
 
-  const std::string algorithm_shown = preview(ui, f.algorithm);
+  const std::string algorithm_shown = preview(panel, f.algorithm);
   if (ImGui::BeginCombo("algorithm", algorithm_shown.c_str())) {
     for (const auto& group : model.groups) {
       ImGui::TextDisabled("%s", group.title.c_str());
       for (const auto& name : group.algorithms)
         if (ImGui::Selectable(("  " + name).c_str(), name == f.algorithm) && name != f.algorithm) {
-          f = f.with_algorithm(*ui.session.registry().find(name));
+          f = f.with_algorithm(*panel.session.registry().find(name));
           changed = true;
         }
     }
     ImGui::EndCombo();
   }
   whole_on_hover(algorithm_shown, f.algorithm);
-  field_error(ui, check, ConfigField::Algorithm);
+  field_error(panel, check, ConfigField::Algorithm);
 
   if (!model.bugs.empty()) {
-    const std::string bug_full = f.bug == "none" ? "none (correct)" : f.bug, bug_shown = preview(ui, bug_full);
+    const std::string bug_full = f.bug == "none" ? "none (correct)" : f.bug, bug_shown = preview(panel, bug_full);
     if (ImGui::BeginCombo("bug", bug_shown.c_str())) {
       if (ImGui::Selectable("none (correct)", f.bug == "none")) {
         f.bug = "none";
@@ -91,30 +91,30 @@ void draw_controls_panel(UiContext& ui) {
       ImGui::EndCombo();
     }
     whole_on_hover(bug_shown, bug_full);
-    field_error(ui, check, ConfigField::Bug);
+    field_error(panel, check, ConfigField::Bug);
   }
 
   const bool values = f.input == app::InputChoice::Values;
   if (values) ImGui::BeginDisabled();
   changed |= ImGui::InputInt(model.two_dimensional ? "n per row" : "n", &f.n, 1, 64);
   if (values) ImGui::EndDisabled();
-  field_error(ui, check, ConfigField::N);
+  field_error(panel, check, ConfigField::N);
   if (model.two_dimensional) {
     changed |= ImGui::InputInt("rows", &f.rows, 1, 4);
-    field_error(ui, check, ConfigField::Rows);
+    field_error(panel, check, ConfigField::Rows);
   }
   changed |= ImGui::InputInt("threads/block", &f.tpb, 1, 32);
-  field_error(ui, check, ConfigField::Tpb);
+  field_error(panel, check, ConfigField::Tpb);
 
   int dtype = f.dtype == DType::Int32 ? 1 : 0;
-  if (choice(ui, "dtype", &dtype, {"float32", "int32"})) {
+  if (choice(panel, "dtype", &dtype, {"float32", "int32"})) {
     f.dtype = dtype ? DType::Int32 : DType::Float32;
     changed = true;
   }
-  field_error(ui, check, ConfigField::Dtype);
+  field_error(panel, check, ConfigField::Dtype);
 
   int input = static_cast<int>(f.input);
-  if (choice(ui, "input", &input, {"iota (0, 1, 2, ...)", "ones", "random", "typed values"})) {
+  if (choice(panel, "input", &input, {"iota (0, 1, 2, ...)", "ones", "random", "typed values"})) {
     f.input = static_cast<app::InputChoice>(input);
     changed = true;
   }
@@ -128,10 +128,10 @@ void draw_controls_panel(UiContext& ui) {
       changed = true;
     }
   }
-  field_error(ui, check, ConfigField::Input);
+  field_error(panel, check, ConfigField::Input);
 
   int schedule = static_cast<int>(f.schedule);
-  if (choice(ui, "schedule", &schedule, {"lockstep", "forward", "reverse", "random"})) {
+  if (choice(panel, "schedule", &schedule, {"lockstep", "forward", "reverse", "random"})) {
     f.schedule = static_cast<app::ScheduleChoice>(schedule);
     changed = true;
   }
@@ -140,29 +140,29 @@ void draw_controls_panel(UiContext& ui) {
                       "forward: thread 0 runs to its barrier, then thread 1, ...\n"
                       "reverse: the highest thread first\nrandom: a random thread at every access");
   if (f.schedule == app::ScheduleChoice::Random) changed |= ImGui::InputInt("schedule seed", &f.schedule_seed);
-  field_error(ui, check, ConfigField::Schedule);
-  field_error(ui, check, ConfigField::Blocks);
-  field_error(ui, check, ConfigField::TimeLimit);  // from the command line or a scenario: the form has no box for it
+  field_error(panel, check, ConfigField::Schedule);
+  field_error(panel, check, ConfigField::Blocks);
+  field_error(panel, check, ConfigField::TimeLimit);  // from the command line or a scenario: the form has no box for it
   ImGui::PopItemWidth();
 
-  if (changed) ui.session.edit(f);
+  if (changed) panel.session.edit(f);
 
   ImGui::Separator();
-  if (!check.errors.empty()) ImGui::TextColored(ImColor(ui.theme.warning), "showing the last valid run");
-  if (ui.session.simulating()) {
+  if (!check.errors.empty()) ImGui::TextColored(ImColor(panel.theme.warning), "showing the last valid run");
+  if (panel.session.simulating()) {
     // A runaway kernel stops by itself within its time budget; Cancel is for not waiting that long.
-    ImGui::TextColored(ImColor(ui.theme.warning), "simulating... %.1f s", ui.session.simulating_for());
+    ImGui::TextColored(ImColor(panel.theme.warning), "simulating... %.1f s", panel.session.simulating_for());
     ImGui::SameLine();
-    if (ImGui::SmallButton("Cancel")) ui.session.cancel_simulation();
+    if (ImGui::SmallButton("Cancel")) panel.session.cancel_simulation();
   } else {
-    if (!ui.session.simulation_note().empty()) {
-      ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.warning).Value);
-      ImGui::TextWrapped("%s", ui.session.simulation_note().c_str());
+    if (!panel.session.simulation_note().empty()) {
+      ImGui::PushStyleColor(ImGuiCol_Text, ImColor(panel.theme.warning).Value);
+      ImGui::TextWrapped("%s", panel.session.simulation_note().c_str());
       ImGui::PopStyleColor();
     }
-    text_fitted(ui, model.shape, true);
+    text_fitted(panel, model.shape, true);
   }
-  ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.dim_text).Value);
+  ImGui::PushStyleColor(ImGuiCol_Text, ImColor(panel.theme.dim_text).Value);
   ImGui::TextWrapped("%s", model.description.c_str());
   ImGui::PopStyleColor();
   ImGui::End();

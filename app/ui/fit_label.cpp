@@ -30,8 +30,8 @@ std::string fit_label(const std::string& text, float room, FrameGeometry* audit)
   return shown;
 }
 
-void text_fitted(UiContext& ui, const std::string& text, bool dim) {
-  const std::string shown = fit_label(text, ImGui::GetContentRegionAvail().x, &ui.geometry);
+void text_fitted(const PanelFrame& frame, const std::string& text, bool dim) {
+  const std::string shown = fit_label(text, ImGui::GetContentRegionAvail().x, &frame.geometry);
   if (dim) ImGui::TextDisabled("%s", shown.c_str());
   else ImGui::TextUnformatted(shown.c_str());
   if (shown != text && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", text.c_str());

@@ -28,8 +28,8 @@ struct GlobalArraysCache {
   uint64_t version = 0;  // bumped on every rebuild: the overview strips apply the patches then
 };
 
-const GlobalArraysCache& cached_model(UiContext& ui, const RunResult& run, int launch, int step) {
-  GlobalArraysCache& c = ui.state_of<GlobalArraysCache>();
+const GlobalArraysCache& cached_model(const GlobalArraysPanel& panel, const RunResult& run, int launch, int step) {
+  GlobalArraysCache& c = panel.own<GlobalArraysCache>();
   if (run.id != c.run || launch != c.launch) {
     c.before = app::memory_before_launch(run, launch, &c.at_end);
     ++c.before_version;
@@ -50,8 +50,8 @@ const GlobalArraysCache& cached_model(UiContext& ui, const RunResult& run, int l
 }
 
 // label_every: an index above every k-th cell (0: none, and no room kept for them).
-void cells_row(const UiContext& ui, const app::GlobalArrayView& a, int first, int count, int label_every) {
-  const Theme& th = ui.theme;
+void cells_row(const GlobalArraysPanel& panel, const app::GlobalArrayView& a, int first, int count, int label_every) {
+  const Theme& th = panel.theme;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float w = std::max(ImGui::CalcTextSize("-0000").x + 8, ImGui::CalcTextSize(a.text(first + count - 1).c_str()).x + 8);
   const float h = ImGui::GetFontSize() + 8;
@@ -80,21 +80,21 @@ void cells_row(const UiContext& ui, const app::GlobalArrayView& a, int first, in
 
 // A 2D input (axis-sum's rows) as the matrix it is: a row per line, the row the shown block owns
 // outlined.
-void matrix_rows(UiContext& ui, const app::GlobalArrayView& a, int rows, int columns, int owned_row) {
+void matrix_rows(const GlobalArraysPanel& panel, const app::GlobalArrayView& a, int rows, int columns, int owned_row) {
   const float h = ImGui::GetFontSize() + 10;
   ImGui::BeginChild("matrix", ImVec2(0, std::min(rows, 10) * h + ImGui::GetFontSize() + 12 + ImGui::GetStyle().ScrollbarSize),
                     false, ImGuiWindowFlags_HorizontalScrollbar);
   const float label_w = ImGui::CalcTextSize("row 0000").x;
   for (int r = 0; r < rows; ++r) {
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    ImGui::TextColored(ImColor(r == owned_row ? ui.theme.written : ui.theme.dim_text), "row %d", r);
+    ImGui::TextColored(ImColor(r == owned_row ? panel.theme.written : panel.theme.dim_text), "row %d", r);
     ImGui::SameLine(label_w + 8);
     const ImVec2 cells = ImGui::GetCursorScreenPos();
-    cells_row(ui, a, r * columns, columns, r == 0 ? (columns > 16 ? 8 : 1) : 0);
+    cells_row(panel, a, r * columns, columns, r == 0 ? (columns > 16 ? 8 : 1) : 0);
     if (r == owned_row) {
       const ImVec2 end = ImGui::GetItemRectMax();
       ImGui::GetWindowDrawList()->AddRect(ImVec2(p.x - 2, cells.y + (r == 0 ? ImGui::GetFontSize() : 0) - 3),
-                                          ImVec2(end.x + 3, end.y + 1), ui.theme.written, 3, 0, 2.5f);
+                                          ImVec2(end.x + 3, end.y + 1), panel.theme.written, 3, 0, 2.5f);
     }
   }
   ImGui::EndChild();
@@ -102,12 +102,12 @@ void matrix_rows(UiContext& ui, const app::GlobalArrayView& a, int rows, int col
 
 }  // namespace
 
-void draw_global_arrays_panel(UiContext& ui) {
-  if (!begin_panel(ui, "Global arrays")) return;
-  const RunResult* run = run_to_draw(ui, true);
+void draw_global_arrays_panel(const GlobalArraysPanel& panel) {
+  if (!begin_panel(panel, "Global arrays")) return;
+  const RunResult* run = run_to_draw(panel, panel.state, panel.session, true);
   if (!run) return;
-  const int launch = ui.state.launch();
-  const GlobalArraysCache& cache = cached_model(ui, *run, launch, ui.state.step());
+  const int launch = panel.state.launch();
+  const GlobalArraysCache& cache = cached_model(panel, *run, launch, panel.state.step());
   const app::GlobalArraysModel& m = cache.model;
   if (!m.note.empty()) ImGui::TextDisabled("%s", m.note.c_str());
   const sim::LaunchTrace& lt = run->sim.trace.launches[launch];
@@ -122,20 +122,20 @@ void draw_global_arrays_panel(UiContext& ui) {
     const bool matrix = run->config.algorithm->info.two_dimensional && a.role == "input" && pb.rows > 1 &&
                         a.size() == pb.rows * pb.n && pb.n <= kCellsWhenAtMost && pb.rows <= 256;
     if (matrix) {
-      matrix_rows(ui, a, pb.rows, pb.n, ui.state.focus_block() / std::max(1, lt.grid.x));
+      matrix_rows(panel, a, pb.rows, pb.n, panel.state.focus_block() / std::max(1, lt.grid.x));
     } else if (a.size() <= kCellsWhenAtMost) {
       ImGui::BeginChild("cells", ImVec2(0, ImGui::GetFontSize() * 2 + 16 + ImGui::GetStyle().ScrollbarSize), false,
                         ImGuiWindowFlags_HorizontalScrollbar);
-      cells_row(ui, a, 0, a.size(), a.size() > 16 ? 8 : 1);
+      cells_row(panel, a, 0, a.size(), a.size() > 16 ? 8 : 1);
       ImGui::EndChild();
     } else {
       // Overview strip, then the focused block's section as cells.
       const float width = ImGui::GetContentRegionAvail().x, height = ImGui::GetFontSize() * 1.4f;
       const ImVec2 p = ImGui::GetCursorScreenPos();
-      const int focus = ui.state.focus_block();
+      const int focus = panel.state.focus_block();
       const int first = std::min(a.size() - 1, focus * section), last = std::min(a.size() - 1, first + section - 1);
-      if (ui.overview) {
-        ui.overview->draw(ImGui::GetWindowDrawList(), p.x, p.y, p.x + width, p.y + height, a.array, cache.before_version,
+      if (panel.overview) {
+        panel.overview->draw(ImGui::GetWindowDrawList(), p.x, p.y, p.x + width, p.y + height, a.array, cache.before_version,
                           a.before->shades, cache.version, cache.patches[k], static_cast<float>(a.min), static_cast<float>(a.max),
                           first, last);
       }
@@ -144,11 +144,11 @@ void draw_global_arrays_panel(UiContext& ui) {
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s[%d] = %s\nclick: follow block %d", a.name.c_str(), under, a.text(under).c_str(),
                           app::block_of_element(*run, launch, under));
-      if (ImGui::IsItemClicked()) ui.session.focus_block(app::block_of_element(*run, launch, under));
+      if (ImGui::IsItemClicked()) panel.session.focus_block(app::block_of_element(*run, launch, under));
       ImGui::TextDisabled("block %d: elements %d..%d   (range %g .. %g)", focus, first, last, a.min, a.max);
       ImGui::BeginChild("section", ImVec2(0, ImGui::GetFontSize() * 2 + 16 + ImGui::GetStyle().ScrollbarSize), false,
                         ImGuiWindowFlags_HorizontalScrollbar);
-      cells_row(ui, a, first, std::min(last - first + 1, 1024), 8);
+      cells_row(panel, a, first, std::min(last - first + 1, 1024), 8);
       ImGui::EndChild();
     }
     ImGui::PopID();

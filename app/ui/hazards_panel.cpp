@@ -7,14 +7,14 @@
 
 namespace syncscope::ui {
 
-void draw_hazards_panel(UiContext& ui) {
-  if (!begin_panel(ui, "Hazards")) return;
-  const RunResult* run = run_to_draw(ui);
+void draw_hazards_panel(const HazardsPanel& panel) {
+  if (!begin_panel(panel, "Hazards")) return;
+  const RunResult* run = run_to_draw(panel, panel.state, panel.session);
   if (!run) return;
   const app::HazardsModel m = app::build_hazards(*run);
-  ImGui::TextColored(ImColor(m.rows.empty() ? ui.theme.good : ui.theme.warning), "%s", m.summary.c_str());
+  ImGui::TextColored(ImColor(m.rows.empty() ? panel.theme.good : panel.theme.warning), "%s", m.summary.c_str());
   if (!m.failure.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.bad).Value);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImColor(panel.theme.bad).Value);
     ImGui::TextWrapped("run stopped: %s", m.failure.c_str());
     ImGui::PopStyleColor();
   }
@@ -25,8 +25,8 @@ void draw_hazards_panel(UiContext& ui) {
     const float wrap = ImGui::GetContentRegionAvail().x;
     const ImVec2 size = ImGui::CalcTextSize(r.text.c_str(), nullptr, false, wrap);
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    if (ImGui::Selectable("##hazard", false, 0, ImVec2(0, size.y))) ui.session.jump(r.launch, r.step, r.block);
-    ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), p, r.error ? ui.theme.bad : ui.theme.warning,
+    if (ImGui::Selectable("##hazard", false, 0, ImVec2(0, size.y))) panel.session.jump(r.launch, r.step, r.block);
+    ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), p, r.error ? panel.theme.bad : panel.theme.warning,
                                         r.text.c_str(), nullptr, wrap);
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("click: go to launch %d, step %d, block %d", r.launch + 1, r.step, r.block);

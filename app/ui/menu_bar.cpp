@@ -24,7 +24,7 @@ struct DialogState {
   std::string error;
 };
 
-DialogState& dialogs(UiContext& ui) { return ui.state_of<DialogState>(); }
+DialogState& dialogs(const MenuBar& menu) { return menu.own<DialogState>(); }
 
 // Where the shipped scenarios are: next to the working directory, or in the source tree.
 std::vector<std::string> scenario_files() {
@@ -41,40 +41,40 @@ std::vector<std::string> scenario_files() {
   return out;
 }
 
-void set_path(UiContext& ui, const std::string& p) {
-  std::strncpy(dialogs(ui).path, p.c_str(), sizeof dialogs(ui).path - 1);
-  dialogs(ui).path[sizeof dialogs(ui).path - 1] = 0;
+void set_path(const MenuBar& menu, const std::string& p) {
+  std::strncpy(dialogs(menu).path, p.c_str(), sizeof dialogs(menu).path - 1);
+  dialogs(menu).path[sizeof dialogs(menu).path - 1] = 0;
 }
 
 // What a dialog does with its path: "" when it went well (or was handed to the main loop), else why.
-std::optional<std::string> act(UiContext& ui, Dialog kind, const std::string& path) {
+std::optional<std::string> act(const MenuBar& menu, Dialog kind, const std::string& path) {
   if (path.empty()) return "path: empty (type a file name)";
   switch (kind) {
-    case Dialog::Open: return ui.session.open_scenario(path);
-    case Dialog::Save: return ui.session.save_scenario(path);
-    case Dialog::Export: ui.requests.export_png = path; return std::nullopt;
+    case Dialog::Open: return menu.session.open_scenario(path);
+    case Dialog::Save: return menu.session.save_scenario(path);
+    case Dialog::Export: menu.requests.export_png = path; return std::nullopt;
     case Dialog::Gif:
     case Dialog::Sheet:
     case Dialog::StepPng: {
       app::HandoutRequest request;
       (kind == Dialog::Gif ? request.gif : kind == Dialog::Sheet ? request.sheet : request.step_png) = path;
-      ui.requests.export_handout = request;
+      menu.requests.export_handout = request;
       return std::nullopt;
     }
     case Dialog::Trace:
-      if (!ui.state.run()) return "no run to write yet";
-      return write_file_atomically(path, app::perfetto_trace(*ui.state.run()).dump() + "\n");
+      if (!menu.state.run()) return "no run to write yet";
+      return write_file_atomically(path, app::perfetto_trace(*menu.state.run()).dump() + "\n");
     case Dialog::OpenKernel:
       if (!std::filesystem::is_regular_file(path)) return path + ": no such file";
-      ui.session.open_kernel(path);
+      menu.session.open_kernel(path);
       return std::nullopt;
     case Dialog::None: break;
   }
   return std::nullopt;
 }
 
-void draw_dialogs(UiContext& ui) {
-  DialogState& d = dialogs(ui);
+void draw_dialogs(const MenuBar& menu) {
+  DialogState& d = dialogs(menu);
   struct Kind {
     const char* title;
     const char* verb;
@@ -102,18 +102,18 @@ void draw_dialogs(UiContext& ui) {
     if (kind == Dialog::Open) {
       ImGui::TextUnformatted("Scenarios shipped for the seeds:");
       for (const auto& f : scenario_files())
-        if (ImGui::Selectable(f.c_str())) set_path(ui, f);
+        if (ImGui::Selectable(f.c_str())) set_path(menu, f);
     }
     if (kind == Dialog::OpenKernel)
       ImGui::TextDisabled("a header like kernels/*.h ending in SYNCSCOPE_KERNEL_FILE(Name); saved again, it is compiled again");
     if (kind == Dialog::Gif || kind == Dialog::Sheet)
       ImGui::TextDisabled("every step of the launch on show is drawn (the window shows it as it goes)");
-    if (!d.error.empty()) ImGui::TextColored(ImColor(ui.theme.bad), "%s", d.error.c_str());
+    if (!d.error.empty()) ImGui::TextColored(ImColor(menu.theme.bad), "%s", d.error.c_str());
     if (ImGui::Button(kinds[k].verb) || enter) {
-      if (const std::optional<std::string> why = act(ui, kind, d.path)) {
+      if (const std::optional<std::string> why = act(menu, kind, d.path)) {
         d.error = *why;
       } else {
-        ui.message = kinds[k].done + std::string(d.path);
+        menu.message = kinds[k].done + std::string(d.path);
         d.error.clear();
         ImGui::CloseCurrentPopup();
       }
@@ -133,11 +133,11 @@ const PanelSpec* find_panel(const char* name) {
   return nullptr;
 }
 
-void place_window(const UiContext& ui, const PanelPlace& r, bool now) {
+void place_window(const PanelFrame& frame, const PanelPlace& r, bool now) {
   const ImVec2 d = ImGui::GetIO().DisplaySize;
   const float top = ImGui::GetFrameHeight();  // the menu bar
   const float sx = d.x / 1600.0f, sy = (d.y - top) / 1000.0f;
-  const ImGuiCond cond = now || ui.arrangement.generation > 0 ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
+  const ImGuiCond cond = now || frame.arrangement.generation > 0 ? ImGuiCond_Always : ImGuiCond_FirstUseEver;
   const float h = r.h < 0 ? 1000.0f - r.y : r.h;
   ImGui::SetNextWindowPos(ImVec2(r.x * sx, top + r.y * sy), cond);
   ImGui::SetNextWindowSize(ImVec2(r.w * sx, h * sy), cond);
@@ -147,60 +147,61 @@ void place_window(const UiContext& ui, const PanelPlace& r, bool now) {
 
 }  // namespace
 
-void toggle_panel(UiContext& ui, const PanelSpec& spec) {
-  const bool on_demand = (ui.state.presenter ? spec.presenter : spec.normal).on_demand;
-  bool& open = ui.arrangement.open[spec.name];
+void toggle_panel(PanelArrangement& arrangement, bool presenter, const PanelSpec& spec) {
+  const bool on_demand = (presenter ? spec.presenter : spec.normal).on_demand;
+  bool& open = arrangement.open[spec.name];
   open = on_demand ? !open : true;
-  ui.arrangement.raise[spec.name] = open;
+  arrangement.raise[spec.name] = open;
 }
 
-bool begin_panel(UiContext& ui, const char* name) {
+bool begin_panel(const PanelFrame& frame, const char* name) {
   const PanelSpec* spec = find_panel(name);
-  const PanelPlace& place = ui.state.presenter ? spec->presenter : spec->normal;
+  const PanelPlace& place = frame.presenter ? spec->presenter : spec->normal;
   bool* open = nullptr;
   if (place.on_demand) {
-    open = &ui.arrangement.open[name];
+    open = &frame.arrangement.open[name];
     if (!*open) return false;
   }
   bool raise = false;
-  if (auto it = ui.arrangement.raise.find(name); it != ui.arrangement.raise.end()) {
+  if (auto it = frame.arrangement.raise.find(name); it != frame.arrangement.raise.end()) {
     raise = it->second;
-    ui.arrangement.raise.erase(it);
+    frame.arrangement.raise.erase(it);
   }
   // Normal mode: the key brings a panel to the front where it is; presenter mode puts it in its place.
   // A hand-out is placed by its exporter.
-  if (raise && !ui.state.presenter) {
+  if (raise && !frame.presenter) {
     ImGui::SetNextWindowCollapsed(false, ImGuiCond_Always);
     ImGui::SetNextWindowFocus();
-  } else if (!ui.step_view.handout) {
-    place_window(ui, place, raise);
+  } else if (!frame.handout) {
+    place_window(frame, place, raise);
   }
-  if (auto it = ui.arrangement.restore.find(name); it != ui.arrangement.restore.end()) {  // after place_window: this wins
+  if (auto it = frame.arrangement.restore.find(name); it != frame.arrangement.restore.end()) {  // after place_window: this wins
     const auto& [x, y, w, h] = it->second;
     ImGui::SetNextWindowPos(ImVec2(x, y), ImGuiCond_Always);
     ImGui::SetNextWindowSize(ImVec2(w, h), ImGuiCond_Always);
-    ui.arrangement.restore.erase(it);
+    frame.arrangement.restore.erase(it);
   }
-  const ImGuiWindowFlags flags = place.no_title || ui.step_view.handout ? ImGuiWindowFlags_NoTitleBar : 0;
+  const ImGuiWindowFlags flags = place.no_title || frame.handout ? ImGuiWindowFlags_NoTitleBar : 0;
   if (!ImGui::Begin(name, open, flags)) {
     ImGui::End();
     return false;
   }
   const ImVec2 p = ImGui::GetWindowPos(), s = ImGui::GetWindowSize();
-  ui.arrangement.rects[name] = {p.x, p.y, s.x, s.y};
+  frame.arrangement.rects[name] = {p.x, p.y, s.x, s.y};
   return true;
 }
 
-const RunResult* run_to_draw(UiContext& ui, bool needs_launches, const char* waiting) {
-  const RunResult* run = ui.state.run();
+const RunResult* run_to_draw(const PanelFrame& frame, const app::AppState& state, const app::Session& session,
+                             bool needs_launches, const char* waiting) {
+  const RunResult* run = state.run();
   if (run && !(needs_launches && run->sim.trace.launches.empty())) return run;
-  if (waiting && run && run->sim.trace.error && !ui.session.simulating())
-    ui.geometry.waiting_for = "the run stopped before its first launch: " + run->sim.trace.error->message;
-  else if (waiting && !ui.session.simulating() && !ui.session.simulation_note().empty())
-    ui.geometry.waiting_for = "no run to show: " + ui.session.simulation_note();
+  if (waiting && run && run->sim.trace.error && !session.simulating())
+    frame.geometry.waiting_for = "the run stopped before its first launch: " + run->sim.trace.error->message;
+  else if (waiting && !session.simulating() && !session.simulation_note().empty())
+    frame.geometry.waiting_for = "no run to show: " + session.simulation_note();
   else if (waiting)
-    ui.geometry.waiting_for = waiting;
-  if (waiting) ImGui::TextWrapped("%s", ui.geometry.waiting_for.c_str());
+    frame.geometry.waiting_for = waiting;
+  if (waiting) ImGui::TextWrapped("%s", frame.geometry.waiting_for.c_str());
   ImGui::End();
   return nullptr;
 }
@@ -227,27 +228,27 @@ void handle_keys(UiContext& ui, const std::vector<int>& keys) {
       case GLFW_KEY_Q | kCtrlKey: ui.requests.quit = true; break;
       default:
         for (const PanelSpec& spec : panel_table())
-          if (spec.function_key && key == GLFW_KEY_F1 + spec.function_key - 1) toggle_panel(ui, spec);
+          if (spec.function_key && key == GLFW_KEY_F1 + spec.function_key - 1) toggle_panel(ui.arrangement, ui.state.presenter, spec);
         break;
     }
   }
 }
 
-void draw_menu_bar(UiContext& ui) {
-  app::AppState& s = ui.state;
+void draw_menu_bar(const MenuBar& menu) {
+  app::AppState& s = menu.state;
   if (ImGui::BeginMainMenuBar()) {
     if (ImGui::BeginMenu("File")) {
       if (ImGui::MenuItem("Open scenario...")) {
-        dialogs(ui).pending = Dialog::Open;
-        set_path(ui, "assets/scenarios/");
+        dialogs(menu).pending = Dialog::Open;
+        set_path(menu, "assets/scenarios/");
       }
       if (ImGui::MenuItem("Open kernel file...")) {
-        dialogs(ui).pending = Dialog::OpenKernel;
-        set_path(ui, "assets/kernels/brent_kung_scan.h");
+        dialogs(menu).pending = Dialog::OpenKernel;
+        set_path(menu, "assets/kernels/brent_kung_scan.h");
       }
       if (ImGui::MenuItem("Save scenario...")) {
-        dialogs(ui).pending = Dialog::Save;
-        set_path(ui, "scenario.json");
+        dialogs(menu).pending = Dialog::Save;
+        set_path(menu, "scenario.json");
       }
       ImGui::Separator();
       struct ExportItem {
@@ -261,14 +262,14 @@ void draw_menu_bar(UiContext& ui) {
                                   ExportItem{"Export step view PNG...", Dialog::StepPng, "syncscope-step.png"},
                                   ExportItem{"Export Perfetto trace...", Dialog::Trace, "syncscope-trace.json"}})
         if (ImGui::MenuItem(e.label)) {
-          dialogs(ui).pending = e.dialog;
-          set_path(ui, e.path);
+          dialogs(menu).pending = e.dialog;
+          set_path(menu, e.path);
         } else {  // where it is, for the GUI tests
           const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-          ui.geometry.rows[std::string("menu: ") + e.label] = {a.x, a.y, b.x - a.x, b.y - a.y};
+          menu.geometry.rows[std::string("menu: ") + e.label] = {a.x, a.y, b.x - a.x, b.y - a.y};
         }
       ImGui::Separator();
-      if (ImGui::MenuItem("Quit", "Ctrl+Q")) ui.requests.quit = true;
+      if (ImGui::MenuItem("Quit", "Ctrl+Q")) menu.requests.quit = true;
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Timeline")) {
@@ -280,15 +281,15 @@ void draw_menu_bar(UiContext& ui) {
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("View")) {
-      if (ImGui::MenuItem("Presenter mode", "F11", s.presenter)) ui.requests.toggle_presenter = true;
-      if (ImGui::MenuItem("Reset layout")) ++ui.arrangement.generation;
+      if (ImGui::MenuItem("Presenter mode", "F11", s.presenter)) menu.requests.toggle_presenter = true;
+      if (ImGui::MenuItem("Reset layout")) ++menu.arrangement.generation;
       ImGui::Separator();
       for (const PanelSpec& spec : panel_table()) {
         if (!spec.function_key) continue;
         std::string key = "F";  // appended: GCC 12 warns falsely (-Wrestrict) on "F" + ...
         key += std::to_string(spec.function_key);
-        const bool shown = !(s.presenter ? spec.presenter : spec.normal).on_demand || ui.arrangement.open[spec.name];
-        if (ImGui::MenuItem(spec.name, key.c_str(), shown)) toggle_panel(ui, spec);
+        const bool shown = !(s.presenter ? spec.presenter : spec.normal).on_demand || menu.arrangement.open[spec.name];
+        if (ImGui::MenuItem(spec.name, key.c_str(), shown)) toggle_panel(menu.arrangement, menu.presenter, spec);
       }
       ImGui::EndMenu();
     }
@@ -300,14 +301,14 @@ void draw_menu_bar(UiContext& ui) {
       ImGui::TextUnformatted("Hover a cell: who wrote it. Hover a thread: what it did in this step.");
       ImGui::EndMenu();
     }
-    if (auto notice = ui.session.take_scenario_notice()) ui.message = *notice;  // a scenario's step past the end
-    if (!ui.message.empty()) {
+    if (auto notice = menu.session.take_scenario_notice()) menu.message = *notice;  // a scenario's step past the end
+    if (!menu.message.empty()) {
       ImGui::SameLine(0, 30);
-      ImGui::TextDisabled("%s", ui.message.c_str());
+      ImGui::TextDisabled("%s", menu.message.c_str());
     }
     ImGui::EndMainMenuBar();
   }
-  draw_dialogs(ui);
+  draw_dialogs(menu);
 }
 
 }  // namespace syncscope::ui

@@ -22,19 +22,19 @@ struct MetricsCache {
 
 }  // namespace
 
-void draw_metrics_panel(UiContext& ui) {
-  if (!begin_panel(ui, "Metrics")) return;
-  const RunResult* run = run_to_draw(ui);
+void draw_metrics_panel(const MetricsPanel& panel) {
+  if (!begin_panel(panel, "Metrics")) return;
+  const RunResult* run = run_to_draw(panel, panel.state, panel.session);
   if (!run) return;
-  const sim::BlockTrace* b = ui.state.focused_trace();
-  MetricsCache& cache = ui.state_of<MetricsCache>();
+  const sim::BlockTrace* b = panel.state.focused_trace();
+  MetricsCache& cache = panel.own<MetricsCache>();
   const int block = b ? b->block : 0;
-  if (cache.run != run->id || cache.launch != ui.state.launch() || cache.block != block) {
-    cache = {run->id, ui.state.launch(), block, app::build_metrics(*run, ui.state.launch(), ui.state.step(), block)};
+  if (cache.run != run->id || cache.launch != panel.state.launch() || cache.block != block) {
+    cache = {run->id, panel.state.launch(), block, app::build_metrics(*run, panel.state.launch(), panel.state.step(), block)};
   }
-  cache.model.current_step = ui.state.step();
+  cache.model.current_step = panel.state.step();
   const app::MetricsModel& m = cache.model;
-  text_fitted(ui, m.scope, true);
+  text_fitted(panel, m.scope, true);
   if (ImGui::BeginTable("counts", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
     ImGui::TableSetupColumn("per thread", ImGuiTableColumnFlags_WidthStretch, 2.0f);
     ImGui::TableSetupColumn("max", ImGuiTableColumnFlags_WidthStretch, 1.0f);
@@ -62,23 +62,23 @@ void draw_metrics_panel(UiContext& ui) {
     }
     ImGui::EndTable();
   };
-  text_fitted(ui, "whole run, per input element", true);
+  text_fitted(panel, "whole run, per input element", true);
   facts("per_element", m.per_element);
-  if (!m.warp_scope.empty()) text_fitted(ui, m.warp_scope, true);
+  if (!m.warp_scope.empty()) text_fitted(panel, m.warp_scope, true);
   facts("warp", m.warp);
   if (!m.active_threads.empty()) {
     char active[128];
     std::snprintf(active, sizeof active, "active threads per step (step %d: %.0f of %d)", m.current_step,
                   m.current_step < static_cast<int>(m.active_threads.size()) ? m.active_threads[m.current_step] : 0.0f,
                   m.threads_per_block);
-    text_fitted(ui, active, true);
+    text_fitted(panel, active, true);
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float w = ImGui::GetContentRegionAvail().x, h = ImGui::GetFontSize() * 4;
     ImGui::PlotHistogram("##active", m.active_threads.data(), static_cast<int>(m.active_threads.size()), 0, nullptr, 0,
                          static_cast<float>(m.threads_per_block), ImVec2(w, h));
     const float bar = w / static_cast<float>(m.active_threads.size());
     ImGui::GetWindowDrawList()->AddRect(ImVec2(p.x + bar * m.current_step, p.y),
-                                        ImVec2(p.x + bar * (m.current_step + 1), p.y + h), ui.theme.written, 0, 0, 2);
+                                        ImVec2(p.x + bar * (m.current_step + 1), p.y + h), panel.theme.written, 0, 0, 2);
   }
   ImGui::End();
 }

@@ -11,7 +11,7 @@
 #include <unordered_map>
 #include <vector>
 
-#include "app/handouts.h"
+#include "app/handout_request.h"
 #include "app/state/app_state.h"
 #include "app/state/session.h"
 #include "app/ui/theme.h"
@@ -47,9 +47,6 @@ app::TextMetrics text_metrics();
 // A label in a box `room` wide: as it is when it fits, else cut to fit with "…" at the end (the
 // full text is on hover where the panel offers it; app::fit_text's rule). Records it in `audit`.
 std::string fit_label(const std::string& text, float room, FrameGeometry* audit = nullptr);
-// A line of text in the rest of the row, cut by fit_label's rule, whole on hover; dim: disabled colour.
-struct UiContext;
-void text_fitted(UiContext& ui, const std::string& text, bool dim = false);
 
 // What panels ask of the main loop, which acts on it between frames.
 struct LoopRequests {
@@ -85,6 +82,24 @@ struct StepViewSetup {
   std::optional<int> focus_start;  // gui --focus T: the step view's focus window starts at thread T
 };
 
+// Each panel's own state (caches, fields being edited), one of each type, made on first use and
+// living as long as the window: panels keep nothing in statics. The types are private to each
+// panel's file, so a panel reaches only its own.
+class PanelStates {
+ public:
+  template <class PanelState>
+  PanelState& get() {
+    std::shared_ptr<void>& slot = states_[std::type_index(typeid(PanelState))];
+    if (!slot) slot = std::make_shared<PanelState>();
+    return *static_cast<PanelState*>(slot.get());
+  }
+
+ private:
+  std::unordered_map<std::type_index, std::shared_ptr<void>> states_;
+};
+
+// Everything the window has: the main loop's (app/frame_loop.h). Panels get only their part of it,
+// unpacked by the panel table (below).
 struct UiContext {
   UiContext(app::AppState& s, app::Session& session_) : state(s), session(session_), theme(Theme::normal()) {}
   app::AppState& state;
@@ -96,19 +111,64 @@ struct UiContext {
   PanelArrangement arrangement;
   StepViewSetup step_view;
   FrameGeometry geometry;  // what the GUI tests check about this frame
-
-  // A panel's own state (caches, fields being edited), one of each type, made on first use and
-  // living as long as the window: panels keep nothing in statics.
-  template <class PanelState>
-  PanelState& state_of() {
-    std::shared_ptr<void>& slot = panel_states_[std::type_index(typeid(PanelState))];
-    if (!slot) slot = std::make_shared<PanelState>();
-    return *static_cast<PanelState*>(slot.get());
-  }
-
- private:
-  std::unordered_map<std::type_index, std::shared_ptr<void>> panel_states_;
+  PanelStates panel_states;
 };
+
+// What every panel's window needs from the frame: where it goes, its colours, the label audit and
+// its own state.
+struct PanelFrame {
+  PanelArrangement& arrangement;
+  const Theme& theme;
+  FrameGeometry& geometry;
+  PanelStates& states;
+  bool presenter;  // presenter mode's layout
+  bool handout;    // a hand-out places the step view itself, without titles (StepViewSetup)
+  template <class PanelState>
+  PanelState& own() const {
+    return states.get<PanelState>();
+  }
+};
+PanelFrame panel_frame(UiContext& ui);
+
+// Each panel's inputs: the frame, and what the panel reads or changes besides.
+// Most panels draw the run on show and act through the session (jump to a hazard, run on the GPU).
+struct SessionPanel : PanelFrame {
+  const app::AppState& state;
+  app::Session& session;
+};
+using ControlsPanel = SessionPanel;
+using CodePanel = SessionPanel;
+using ResultsPanel = SessionPanel;
+using MetricsPanel = SessionPanel;
+using HazardsPanel = SessionPanel;
+using RaceLabPanel = SessionPanel;
+// The timeline moves the position.
+struct TimelinePanel : PanelFrame {
+  app::AppState& state;
+};
+// The step view moves the position too (replay, the block), and the main loop sets it up.
+struct BlockViewPanel : PanelFrame {
+  app::AppState& state;
+  app::Session& session;
+  StepViewSetup& step_view;  // the focus window asked for is taken once
+};
+struct GlobalArraysPanel : PanelFrame {
+  app::AppState& state;
+  app::Session& session;
+  gl::OverviewStrips* overview;  // nullptr: no OpenGL strips
+};
+struct PerformancePanel : PanelFrame {
+  app::Session& session;
+};
+struct MenuBar : PanelFrame {
+  app::AppState& state;
+  app::Session& session;
+  LoopRequests& requests;
+  std::string& message;  // UiContext::message: shown in the menu bar, set by its dialogs
+};
+
+// A line of text in the rest of the row, cut by fit_label's rule, whole on hover; dim: disabled colour.
+void text_fitted(const PanelFrame& frame, const std::string& text, bool dim = false);
 
 // Where a panel's window starts, on a 1600 × 1000 canvas below the menu bar (scaled to the window);
 // h < 0 reaches the bottom.
@@ -121,7 +181,8 @@ struct PanelPlace {
 // Every panel, in drawing order: adding one is its file, a line here and one in CMakeLists.txt.
 struct PanelSpec {
   const char* name;
-  void (*draw)(UiContext&);
+  // Unpacks the panel's inputs from the window's context and draws it.
+  void (*draw)(UiContext& ui, const PanelFrame& frame);
   PanelPlace normal;     // class setup on the left, the block view in the middle, code and results right
   PanelPlace presenter;  // on a projector: the timeline across, the step view and the code large,
                          // the rest one key away
@@ -131,34 +192,37 @@ const std::vector<PanelSpec>& panel_table();
 
 // Draws the menu bar and every panel of the table.
 void draw_panels(UiContext& ui);
+// Draws one panel of the table (the step view alone, for hand-outs and the bench).
+void draw_panel(UiContext& ui, const char* name);
 
 // Opens a panel's window where the layout puts it (normal or presenter, scaled to the window;
 // applied on first use and again after View > Reset layout or a switch of presenter mode) and
 // records where it is. False when it is collapsed or (presenter mode) not asked for: the window is
 // already ended, draw nothing.
-bool begin_panel(UiContext& ui, const char* name);
+bool begin_panel(const PanelFrame& frame, const char* name);
 
 // After begin_panel: the run on screen, or nullptr when there is nothing to draw yet (no run, or
 // with `needs_launches` none recorded); then `waiting` (if any) is shown and the window ended.
-const RunResult* run_to_draw(UiContext& ui, bool needs_launches = false, const char* waiting = nullptr);
+const RunResult* run_to_draw(const PanelFrame& frame, const app::AppState& state, const app::Session& session,
+                             bool needs_launches = false, const char* waiting = nullptr);
 
-void draw_menu_bar(UiContext& ui);
-void draw_controls_panel(UiContext& ui);
-void draw_timeline_panel(UiContext& ui);
-void draw_block_view_panel(UiContext& ui);
-void draw_global_arrays_panel(UiContext& ui);
-void draw_code_panel(UiContext& ui);
-void draw_results_panel(UiContext& ui);
-void draw_metrics_panel(UiContext& ui);
-void draw_hazards_panel(UiContext& ui);
-void draw_race_lab_panel(UiContext& ui);
-void draw_performance_panel(UiContext& ui);
+void draw_menu_bar(const MenuBar& panel);
+void draw_controls_panel(const ControlsPanel& panel);
+void draw_timeline_panel(const TimelinePanel& panel);
+void draw_block_view_panel(const BlockViewPanel& panel);
+void draw_global_arrays_panel(const GlobalArraysPanel& panel);
+void draw_code_panel(const CodePanel& panel);
+void draw_results_panel(const ResultsPanel& panel);
+void draw_metrics_panel(const MetricsPanel& panel);
+void draw_hazards_panel(const HazardsPanel& panel);
+void draw_race_lab_panel(const RaceLabPanel& panel);
+void draw_performance_panel(const PerformancePanel& panel);
 
 // The keys of the timeline: Space play/pause, Left/Right step, Home/End; . and , one operation
 // forward/back inside the step (replay); F2..F9 a panel; F11 presenter mode; Ctrl+Q quit. `keys`: GLFW key codes pressed since the last frame, in order.
 void handle_keys(UiContext& ui, const std::vector<int>& keys);
 
 // Shows a panel (F-key, View menu): brings it to the front; in presenter mode opens or closes it.
-void toggle_panel(UiContext& ui, const PanelSpec& spec);
+void toggle_panel(PanelArrangement& arrangement, bool presenter, const PanelSpec& spec);
 
 }  // namespace syncscope::ui

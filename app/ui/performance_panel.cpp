@@ -45,8 +45,8 @@ ImU32 rung_colour(int k, int count) {
 }
 
 // Returns whether the simulator's facts fit beside the bars (else they are only in the tooltips).
-bool draw_bars(UiContext& ui, const app::PerformanceModel& m, const app::LadderMetrics& metrics) {
-  const Theme& th = ui.theme;
+bool draw_bars(const PerformancePanel& panel, const app::PerformanceModel& m, const app::LadderMetrics& metrics) {
+  const Theme& th = panel.theme;
   ImDrawList* dl = ImGui::GetWindowDrawList();
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float name_w = ImGui::CalcTextSize("reduce-5-unroll-last-warp ").x;
@@ -171,13 +171,13 @@ void draw_sweep(const app::PerformanceModel& m, const Theme& th) {
 
 }  // namespace
 
-void draw_performance_panel(UiContext& ui) {
+void draw_performance_panel(const PerformancePanel& panel) {
   ImGui::SetNextWindowBgAlpha(1.0f);  // drawn over the step view: nothing of it may show through
-  if (!begin_panel(ui, "Performance")) return;
-  PerformanceState& st = ui.state_of<PerformanceState>();
-  const app::PerfResults* results = ui.session.perf_results();
+  if (!begin_panel(panel, "Performance")) return;
+  PerformanceState& st = panel.own<PerformanceState>();
+  const app::PerfResults* results = panel.session.perf_results();
   if (!results) {  // the session's worker finds and simulates them (once)
-    ui.session.load_perf_results(perf_results_job());
+    panel.session.load_perf_results(perf_results_job());
     ImGui::TextDisabled("simulating... (finding saved results and simulating every rung)");
     ImGui::End();
     return;
@@ -186,7 +186,7 @@ void draw_performance_panel(UiContext& ui) {
     ImGui::TextWrapped("No saved performance results: run `syncscope perf --save FILE` on a GPU machine and put the "
                        "file in assets/perf/ (or run it here, with a GPU: results go to %s).",
                        perf_results_dir().c_str());
-    for (const std::string& p : results->problems) ImGui::TextColored(ImColor(ui.theme.bad), "%s", p.c_str());
+    for (const std::string& p : results->problems) ImGui::TextColored(ImColor(panel.theme.bad), "%s", p.c_str());
     ImGui::End();
     return;
   }
@@ -206,7 +206,7 @@ void draw_performance_panel(UiContext& ui) {
     st.model_key = key;
   }
   const app::PerformanceModel& m = *st.model;
-  text_fitted(ui, m.source, true);
+  text_fitted(panel, m.source, true);
   if (!m.sizes.empty()) {
     int k = static_cast<int>(std::find(m.sizes.begin(), m.sizes.end(), m.n) - m.sizes.begin());
     char label[32];
@@ -216,14 +216,14 @@ void draw_performance_panel(UiContext& ui) {
     ImGui::SameLine();
     ImGui::TextDisabled("GB/s: %s", st.ladder ? "2·n·4 bytes (read + write)" : "n·4 bytes (read)");
   }
-  const bool facts_beside = draw_bars(ui, m, results->metrics(st.ladder ? "scan" : "reduce"));
-  text_fitted(ui, facts_beside ? "beside each bar, the simulator at the rung's classroom size: additions, global and "
+  const bool facts_beside = draw_bars(panel, m, results->metrics(st.ladder ? "scan" : "reduce"));
+  text_fitted(panel, facts_beside ? "beside each bar, the simulator at the rung's classroom size: additions, global and "
                                  "shared accesses per element, steps, worst bank conflict, divergent warp instructions "
                                  "(hover a bar)"
                                : "hover a bar: the simulator's count for the rung (additions, accesses, steps, "
                                  "bank conflicts)",
               true);
-  draw_sweep(m, ui.theme);
+  draw_sweep(m, panel.theme);
   ImGui::End();
 }
 

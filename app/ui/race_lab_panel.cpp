@@ -7,19 +7,20 @@
 #include <string>
 
 #include "app/ui/panels.h"
+#include "core/config_fields.h"
 #include "app/view/race_lab_model.h"
 
 namespace syncscope::ui {
 namespace {
 
-void outcome(UiContext& ui, const app::OutcomeView& o, int id, bool clickable_schedules) {
+void outcome(const RaceLabPanel& panel, const app::OutcomeView& o, int id, bool clickable_schedules) {
   ImGui::PushID(id);
-  ImGui::TextColored(ImColor(o.correct ? ui.theme.good : ui.theme.bad), "%s", o.headline.c_str());
+  ImGui::TextColored(ImColor(o.correct ? panel.theme.good : panel.theme.bad), "%s", o.headline.c_str());
   if (!o.correct) {
     ImGui::Indent();
     for (size_t i = 0; i < o.values.size(); ++i) {
       if (i) ImGui::SameLine(0, 4);
-      if (o.values[i].second) ImGui::TextColored(ImColor(ui.theme.bad), "%s", o.values[i].first.c_str());
+      if (o.values[i].second) ImGui::TextColored(ImColor(panel.theme.bad), "%s", o.values[i].first.c_str());
       else ImGui::TextDisabled("%s", o.values[i].first.c_str());
     }
     if (o.more_values > 0) {
@@ -36,7 +37,7 @@ void outcome(UiContext& ui, const app::OutcomeView& o, int id, bool clickable_sc
     for (size_t k = 0; k < o.schedules.size(); ++k) {
       const float width = ImGui::CalcTextSize(o.schedules[k].c_str()).x + 2 * style.FramePadding.x;
       if (k && ImGui::GetItemRectMax().x + style.ItemSpacing.x + width <= right_edge) ImGui::SameLine();
-      if (ImGui::SmallButton(o.schedules[k].c_str())) ui.session.use_schedule(o.schedules[k]);
+      if (ImGui::SmallButton(o.schedules[k].c_str())) panel.session.use_schedule(o.schedules[k]);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("watch the run under %s", o.schedules[k].c_str());
     }
     ImGui::Unindent();
@@ -53,9 +54,9 @@ struct ChartSelection {
 // The bars: per distinct output two columns side by side, the share of the schedules that gave it
 // (solid) and of the GPU runs (lighter, striped), green when correct, red when wrong. A click picks
 // a bar: its output row below, and the step view shows the first schedule that gave it.
-void draw_chart(UiContext& ui, const RunResult& run, const app::RaceLabModel& m, float height) {
-  const Theme& th = ui.theme;
-  ChartSelection& sel = ui.state_of<ChartSelection>();
+void draw_chart(const RaceLabPanel& panel, const RunResult& run, const app::RaceLabModel& m, float height) {
+  const Theme& th = panel.theme;
+  ChartSelection& sel = panel.own<ChartSelection>();
   if (sel.run != run.id) sel.bar = -1;  // a new run: its own bar is outlined (a click picked it)
   sel.run = run.id;
   const float fs = ImGui::GetFontSize();
@@ -93,16 +94,16 @@ void draw_chart(UiContext& ui, const RunResult& run, const app::RaceLabModel& m,
         dl->AddRectFilled(a, z, colour);
       }
       const std::string count = std::to_string(runs) + "/" + std::to_string(total);
-      const std::string text = fit_label(count, column + group * 0.1f, &ui.geometry);
+      const std::string text = fit_label(count, column + group * 0.1f, &panel.geometry);
       const float tw = ImGui::CalcTextSize(text.c_str()).x;
       dl->AddText(ImVec2(cx + (column - tw) / 2, base - h - label_h), th.label, text.c_str());
     };
     column_at(x, b.schedule_runs, m.schedule_runs, false);
     column_at(x + column + group * 0.04f, b.gpu_runs, m.gpu_runs, true);
     const float left = o.x + group * static_cast<float>(k);
-    const std::string name = fit_label(b.name, group - 4, &ui.geometry);
+    const std::string name = fit_label(b.name, group - 4, &panel.geometry);
     dl->AddText(ImVec2(left + (group - ImGui::CalcTextSize(name.c_str()).x) / 2, base + 4), colour, name.c_str());
-    const std::string verdict = fit_label(b.correct ? "correct" : std::to_string(b.wrong.size()) + " wrong", group - 4, &ui.geometry);
+    const std::string verdict = fit_label(b.correct ? "correct" : std::to_string(b.wrong.size()) + " wrong", group - 4, &panel.geometry);
     dl->AddText(ImVec2(left + (group - ImGui::CalcTextSize(verdict.c_str()).x) / 2, base + 4 + label_h), colour, verdict.c_str());
     if (k == shown)
       dl->AddRect(ImVec2(o.x + group * static_cast<float>(k) + 1, o.y), ImVec2(o.x + group * static_cast<float>(k + 1) - 1, base + 2 * label_h + 6),
@@ -111,7 +112,7 @@ void draw_chart(UiContext& ui, const RunResult& run, const app::RaceLabModel& m,
     ImGui::PushID(k);
     if (ImGui::InvisibleButton("bar", ImVec2(group, chart_h + 3 * label_h + 6))) {
       sel.bar = k;
-      if (!b.schedules.empty() && !b.viewed) ui.session.use_schedule(b.schedules.front());
+      if (!b.schedules.empty() && !b.viewed) panel.session.use_schedule(b.schedules.front());
     }
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
@@ -134,7 +135,7 @@ void draw_chart(UiContext& ui, const RunResult& run, const app::RaceLabModel& m,
     }
     ImGui::PopID();
   }
-  ui.geometry.race_lab_bars = n;
+  panel.geometry.race_lab_bars = n;
   ImGui::SetCursorScreenPos(ImVec2(o.x, base + 2 * label_h + 10));
   // The key, and the picked output as a row of cells, wrong ones filled red.
   if (m.schedule_runs && m.gpu_runs)
@@ -153,7 +154,7 @@ void draw_chart(UiContext& ui, const RunResult& run, const app::RaceLabModel& m,
     ImGui::Dummy(ImVec2(cell_w, label_h));
     dl->AddRectFilled(p, ImVec2(p.x + cell_w, p.y + label_h - 2), b.values[i].second ? th.race : th.cell, 3);
     dl->AddRect(p, ImVec2(p.x + cell_w, p.y + label_h - 2), th.cell_border, 3);
-    const std::string text = fit_label(b.values[i].first, cell_w - 4, &ui.geometry);
+    const std::string text = fit_label(b.values[i].first, cell_w - 4, &panel.geometry);
     dl->AddText(ImVec2(p.x + (cell_w - ImGui::CalcTextSize(text.c_str()).x) / 2, p.y), th.cell_text, text.c_str());
   }
   if (b.more_values > 0) {
@@ -164,44 +165,46 @@ void draw_chart(UiContext& ui, const RunResult& run, const app::RaceLabModel& m,
 
 }  // namespace
 
-void draw_race_lab_panel(UiContext& ui) {
-  if (!begin_panel(ui, "Race lab")) return;
-  const RunResult* run = run_to_draw(ui);
+void draw_race_lab_panel(const RaceLabPanel& panel) {
+  if (!begin_panel(panel, "Race lab")) return;
+  const RunResult* run = run_to_draw(panel, panel.state, panel.session);
   if (!run) return;
-  const app::RaceLabModel m = app::build_race_lab(*run, ui.session.schedule_outcomes(), ui.session.lab_busy(),
-                                                  ui.session.gpu_outcomes(), false);
+  const app::RaceLabModel m = app::build_race_lab(*run, panel.session.schedule_outcomes(), panel.session.lab_busy(),
+                                                  panel.session.gpu_outcomes(), false);
   ImGui::TextWrapped("%s", m.variant.c_str());
-  if (ImGui::Button("Compare schedules")) ui.session.compare_schedules();
+  if (ImGui::Button("Compare schedules")) panel.session.compare_schedules();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("lockstep, forward, reverse and random:1..16, grouped by output");
   ImGui::SameLine();
   struct GpuRunsField {
     int runs = 100;
   };
-  int& runs = ui.state_of<GpuRunsField>().runs;
+  int& runs = panel.own<GpuRunsField>().runs;
   ImGui::SetNextItemWidth(ImGui::CalcTextSize("00000").x + 40);
   ImGui::InputInt("##runs", &runs, 0);
-  const bool runs_valid = runs >= 1 && runs <= 100000;
+  // The command line's range (--gpu-runs), from the same table.
+  const std::string out_of_range = syncscope::out_of_range(count_options::kGpuRuns, runs);
+  const bool runs_valid = out_of_range.empty();
   ImGui::SameLine();
   ImGui::BeginDisabled(!runs_valid);
-  if (ImGui::Button("GPU runs")) ui.session.run_gpu_outcomes(runs);
+  if (ImGui::Button("GPU runs")) panel.session.run_gpu_outcomes(runs);
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     if (runs_valid) ImGui::SetTooltip("run this variant %d times on the GPU and count the distinct outputs", runs);
-    else ImGui::SetTooltip("GPU runs %d: must be 1..100000", runs);
+    else ImGui::SetTooltip("GPU runs %d: %s", runs, out_of_range.c_str());
   }
-  if (!runs_valid) ImGui::TextColored(ImColor(ui.theme.bad), "GPU runs %d: must be 1..100000", runs);
-  if (ui.session.lab_busy()) ImGui::TextColored(ImColor(ui.theme.warning), "working...");
+  if (!runs_valid) ImGui::TextColored(ImColor(panel.theme.bad), "GPU runs %d: %s", runs, out_of_range.c_str());
+  if (panel.session.lab_busy()) ImGui::TextColored(ImColor(panel.theme.warning), "working...");
 
   ImGui::BeginChild("outcomes");
   if (!m.schedules_status.empty()) ImGui::TextWrapped("schedules: %s", m.schedules_status.c_str());
   if (!m.gpu_status.empty()) {
-    if (m.gpu_failed) ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.bad).Value);
+    if (m.gpu_failed) ImGui::PushStyleColor(ImGuiCol_Text, ImColor(panel.theme.bad).Value);
     ImGui::TextWrapped("%s", m.gpu_status.c_str());
     if (m.gpu_failed) ImGui::PopStyleColor();
   }
   if (!m.bars.empty()) {
     const float fs = ImGui::GetFontSize();
-    draw_chart(ui, *run, m, std::clamp(ImGui::GetContentRegionAvail().y - 4 * fs, 8 * fs, 22 * fs));
+    draw_chart(panel, *run, m, std::clamp(ImGui::GetContentRegionAvail().y - 4 * fs, 8 * fs, 22 * fs));
   }
   if (!m.bars.empty() && !ImGui::CollapsingHeader("every output as text")) {
     ImGui::EndChild();
@@ -209,15 +212,15 @@ void draw_race_lab_panel(UiContext& ui) {
     return;
   }
   if (!m.gpu_status.empty()) {
-    if (m.gpu_failed) ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.bad).Value);
+    if (m.gpu_failed) ImGui::PushStyleColor(ImGuiCol_Text, ImColor(panel.theme.bad).Value);
     ImGui::TextWrapped("%s", m.gpu_status.c_str());
     if (m.gpu_failed) ImGui::PopStyleColor();
-    for (size_t k = 0; k < m.gpu.size(); ++k) outcome(ui, m.gpu[k], 1000 + static_cast<int>(k), false);
+    for (size_t k = 0; k < m.gpu.size(); ++k) outcome(panel, m.gpu[k], 1000 + static_cast<int>(k), false);
     ImGui::Separator();
   }
   if (!m.schedules_status.empty()) {
     ImGui::TextUnformatted(m.schedules_status.c_str());
-    for (size_t k = 0; k < m.schedules.size(); ++k) outcome(ui, m.schedules[k], static_cast<int>(k), true);
+    for (size_t k = 0; k < m.schedules.size(); ++k) outcome(panel, m.schedules[k], static_cast<int>(k), true);
   }
   ImGui::EndChild();
   ImGui::End();

@@ -7,18 +7,18 @@
 
 namespace syncscope::ui {
 
-void draw_results_panel(UiContext& ui) {
-  if (!begin_panel(ui, "Results")) return;
-  const RunResult* run = run_to_draw(ui);
+void draw_results_panel(const ResultsPanel& panel) {
+  if (!begin_panel(panel, "Results")) return;
+  const RunResult* run = run_to_draw(panel, panel.state, panel.session);
   if (!run) return;
-  const auto& status = ui.session.gpu_status();
-  const app::GpuAnswer* gpu = ui.session.gpu();
-  const app::ResultsModel m = app::build_results(*run, gpu, ui.session.gpu_running(), status ? &*status : nullptr, 0, 0);
-  ImGui::TextColored(ImColor(m.sim_ok ? ui.theme.good : ui.theme.bad), "%s", m.sim_verdict.c_str());
+  const auto& status = panel.session.gpu_status();
+  const app::GpuAnswer* gpu = panel.session.gpu();
+  const app::ResultsModel m = app::build_results(*run, gpu, panel.session.gpu_running(), status ? &*status : nullptr, 0, 0);
+  ImGui::TextColored(ImColor(m.sim_ok ? panel.theme.good : panel.theme.bad), "%s", m.sim_verdict.c_str());
   ImGui::TextWrapped("%s", m.gpu_status.c_str());
-  if (!m.gpu_verdict.empty()) ImGui::TextColored(ImColor(m.gpu_ok ? ui.theme.good : ui.theme.bad), "%s", m.gpu_verdict.c_str());
-  if (ImGui::Button("Run on GPU")) ui.session.run_gpu();
-  if (run->sim.trace.error) ImGui::TextColored(ImColor(ui.theme.bad), "error: %s", run->sim.trace.error->message.c_str());
+  if (!m.gpu_verdict.empty()) ImGui::TextColored(ImColor(m.gpu_ok ? panel.theme.good : panel.theme.bad), "%s", m.gpu_verdict.c_str());
+  if (ImGui::Button("Run on GPU")) panel.session.run_gpu();
+  if (run->sim.trace.error) ImGui::TextColored(ImColor(panel.theme.bad), "error: %s", run->sim.trace.error->message.c_str());
 
   const int columns = m.has_gpu_column ? 4 : 3;
   if (ImGui::BeginTable("values", columns, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV)) {
@@ -38,11 +38,11 @@ void draw_results_panel(UiContext& ui) {
         ImGui::TableNextColumn();
         ImGui::TextUnformatted(r.cpu.c_str());
         ImGui::TableNextColumn();
-        if (r.sim_differs) ImGui::TextColored(ImColor(ui.theme.bad), "%s", r.sim.c_str());
+        if (r.sim_differs) ImGui::TextColored(ImColor(panel.theme.bad), "%s", r.sim.c_str());
         else ImGui::TextUnformatted(r.sim.c_str());
         if (m.has_gpu_column) {
           ImGui::TableNextColumn();
-          if (r.gpu_differs_from_sim || r.gpu_differs) ImGui::TextColored(ImColor(ui.theme.bad), "%s", r.gpu.c_str());
+          if (r.gpu_differs_from_sim || r.gpu_differs) ImGui::TextColored(ImColor(panel.theme.bad), "%s", r.gpu.c_str());
           else ImGui::TextUnformatted(r.gpu.c_str());
         }
       }

@@ -12,9 +12,9 @@
 
 namespace syncscope::ui {
 
-void draw_timeline_panel(UiContext& ui) {
-  if (!begin_panel(ui, "Timeline")) return;
-  app::AppState& s = ui.state;
+void draw_timeline_panel(const TimelinePanel& panel) {
+  if (!begin_panel(panel, "Timeline")) return;
+  app::AppState& s = panel.state;
   const app::TimelineModel m = app::build_timeline(s);
   if (ImGui::Button("|<")) s.first();
   ImGui::SameLine();
@@ -29,7 +29,7 @@ void draw_timeline_panel(UiContext& ui) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   ImGui::SliderFloat("steps/s", &s.playback().steps_per_second, 0.25f, 30.0f, "%.2g", ImGuiSliderFlags_Logarithmic);
   ImGui::SameLine();
-  text_fitted(ui, m.where);
+  text_fitted(panel, m.where);
 
   // The marks, launch by launch, each named for what its step does ("load", "offset 1 read"; the
   // barrier's line where the kernel has no caption). When the names do not all fit, every mark gets
@@ -79,7 +79,7 @@ void draw_timeline_panel(UiContext& ui) {
       float launch_w = 0;
       for (int k = 0; k < launch.steps; ++k)
         launch_w += (all_fit ? std::max(number_w, ImGui::CalcTextSize(name_of(m.marks[launch.first + k]).c_str()).x + 10) : share) + gap;
-      ImGui::TextDisabled("%s", fit_label(launch.label, launch_w, &ui.geometry).c_str());
+      ImGui::TextDisabled("%s", fit_label(launch.label, launch_w, &panel.geometry).c_str());
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", launch.label.c_str());
     }
     for (int k = 0; k < launch.steps; ++k) {
@@ -94,12 +94,12 @@ void draw_timeline_panel(UiContext& ui) {
       const bool current = index == m.current;
       if (current) current_x = p.x - ImGui::GetWindowPos().x + ImGui::GetScrollX();
       dl->AddRectFilled(p, ImVec2(p.x + mark_w, p.y + mark_h),
-                        current ? ui.theme.written : ImGui::IsItemHovered() ? ui.theme.cell_border : ui.theme.cell, 3);
-      dl->AddRect(p, ImVec2(p.x + mark_w, p.y + mark_h), ui.theme.cell_border, 3);
-      std::string text = fit_label(all_fit ? full : shortened(full), mark_w - 6, &ui.geometry);
-      if (text.empty()) text = fit_label(std::to_string(mark.step), mark_w - 4, &ui.geometry);
+                        current ? panel.theme.written : ImGui::IsItemHovered() ? panel.theme.cell_border : panel.theme.cell, 3);
+      dl->AddRect(p, ImVec2(p.x + mark_w, p.y + mark_h), panel.theme.cell_border, 3);
+      std::string text = fit_label(all_fit ? full : shortened(full), mark_w - 6, &panel.geometry);
+      if (text.empty()) text = fit_label(std::to_string(mark.step), mark_w - 4, &panel.geometry);
       const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-      dl->AddText(ImVec2(p.x + (mark_w - ts.x) / 2, p.y + 3), current ? IM_COL32(0, 0, 0, 255) : ui.theme.cell_text,
+      dl->AddText(ImVec2(p.x + (mark_w - ts.x) / 2, p.y + 3), current ? IM_COL32(0, 0, 0, 255) : panel.theme.cell_text,
                   text.c_str());
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s\nstep %d: %s%sends %s", launch.label.c_str(), mark.step, mark.caption.c_str(),

@@ -61,7 +61,7 @@ struct AtomicReduce {
             "assets/kernels/atomic_reduce.h (a starter kernel file)", Problem{64, 1, 64, DType::Int32}, false,
             {"assets/kernels/atomic_reduce.h"}, kAtomicReduceBugs.infos()};
   }
-  static std::string check(const Problem&) { return ""; }
+  static CheckResult check(const Problem&) { return {}; }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     auto total = rt.alloc_zeroed("total", 1);  // atomics add into it: it must start at 0

@@ -58,10 +58,9 @@ struct BrentKungScan {
             "assets/kernels/brent_kung_scan.h (a starter kernel file)", Problem{16, 1, 16, DType::Int32}, false,
             {"assets/kernels/brent_kung_scan.h"}, kBrentKungBugs.infos()};
   }
-  static std::string check(const Problem& p) {
-    if (p.tpb & (p.tpb - 1))
-      return "--tpb " + std::to_string(p.tpb) + ": the tree needs a power of two (1, 2, 4, ..., 1024)";
-    return "";
+  static CheckResult check(const Problem& p) {
+    if (p.tpb & (p.tpb - 1)) return ProblemError{ProblemField::Tpb, "the tree needs a power of two (1, 2, 4, ..., 1024)"};
+    return {};
   }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {

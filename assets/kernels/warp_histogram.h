@@ -64,7 +64,7 @@ struct WarpHistogram {
             "assets/kernels/warp_histogram.h (a starter kernel file)", Problem{64, 1, 64, DType::Int32}, false,
             {"assets/kernels/warp_histogram.h"}, kWarpHistogramBugs.infos()};
   }
-  static std::string check(const Problem&) { return ""; }
+  static CheckResult check(const Problem&) { return {}; }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     auto out = rt.alloc_zeroed("histogram", kHistogramBins + 1);  // atomics add into it: it must start at 0

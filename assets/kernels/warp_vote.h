@@ -66,7 +66,7 @@ struct WarpVote {
             "assets/kernels/warp_vote.h (a starter kernel file)", Problem{64, 1, 64, DType::Int32}, false,
             {"assets/kernels/warp_vote.h"}, kWarpVoteBugs.infos()};
   }
-  static std::string check(const Problem&) { return ""; }
+  static CheckResult check(const Problem&) { return {}; }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     auto y = rt.alloc("output", p.n);

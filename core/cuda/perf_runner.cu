@@ -18,6 +18,7 @@
 #include "core/cuda/gpu_dispatch.cuh"
 #include "core/cuda/gpu_runner.h"
 #include "kernels/ladders.h"
+#include "core/config_fields.h"
 #include "core/perf.h"
 #include "sim/splitmix64.h"
 
@@ -116,8 +117,8 @@ template <class Algorithm, class T>
 void time_rung(const PerfOptions& o, const Rung& rung, T* input, long long n, const std::vector<T>& expected_scan,
                T expected_sum, PerfPoint& p) {
   const Problem problem{static_cast<int>(n), 1, rung.perf_tpb, p.dtype};
-  if (std::string bad = Algorithm::check(problem); !bad.empty()) {
-    p.error = bad;
+  if (CheckResult refused = Algorithm::check(problem)) {
+    p.error = config_error(*refused, problem).text();
     return;
   }
   cuda::CudaRuntime<T> rt(input, static_cast<int>(n), typename cuda::CudaRuntime<T>::ReuseAllocations{});

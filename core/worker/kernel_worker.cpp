@@ -214,15 +214,15 @@ std::string KernelWorker::call(char kind, const std::string& request, const sim:
   return exchange(kind, request, budget);
 }
 
-std::string KernelWorker::check(const Problem& p) {
+CheckResult KernelWorker::check(const Problem& p) {
   WireWriter w;
   write_problem(w, p);
   try {
     const std::string answer = call('C', w.take(), nullptr);
     WireReader r(answer);
-    return r.get_string();
+    return read_check(r);
   } catch (const std::exception& e) {
-    return std::string("the kernel's check() did not answer: ") + e.what();
+    return ProblemError{ProblemField::N, std::string("the kernel's check() did not answer: ") + e.what(), true};
   }
 }
 

@@ -38,7 +38,7 @@ class KernelWorker {
   static std::variant<AlgorithmEntry, std::string> load(const WorkerPlaces& places);
   ~KernelWorker();
 
-  std::string check(const Problem& p);
+  CheckResult check(const Problem& p);
   int first_launch_blocks(const Problem& p);
   std::vector<double> reference(const Problem& p, const std::vector<double>& input);
   SimOutcome simulate(const Problem& p, const std::vector<double>& input, const sim::SimOptions& options);

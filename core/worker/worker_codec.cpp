@@ -248,6 +248,22 @@ Problem read_problem(WireReader& r) {
   return p;
 }
 
+void write_check(WireWriter& w, const CheckResult& c) {
+  w.put(c.has_value());
+  if (!c) return;
+  w.put(c->field);
+  w.put(c->why);
+  w.put(c->names_options);
+}
+CheckResult read_check(WireReader& r) {
+  if (!r.get_bool()) return std::nullopt;
+  ProblemError e;
+  e.field = r.get_enum(ProblemField::Dtype);
+  e.why = r.get_string();
+  e.names_options = r.get_bool();
+  return e;
+}
+
 void write_algo_info(WireWriter& w, const AlgoInfo& info) {
   for (const std::string* s : {&info.name, &info.group, &info.title, &info.description, &info.origin}) w.put(*s);
   write_problem(w, info.defaults);

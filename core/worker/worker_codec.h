@@ -13,6 +13,9 @@ namespace syncscope::worker {
 void write_problem(WireWriter& w, const Problem& p);
 Problem read_problem(WireReader& r);
 
+void write_check(WireWriter& w, const CheckResult& c);
+CheckResult read_check(WireReader& r);
+
 void write_algo_info(WireWriter& w, const AlgoInfo& info);
 AlgoInfo read_algo_info(WireReader& r);
 

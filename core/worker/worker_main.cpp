@@ -112,7 +112,7 @@ std::string answer_of(const AlgorithmEntry& entry, const Frame& request) {
   WireWriter w;
   const Problem problem = read_problem(r);
   switch (request.kind) {
-    case 'C': w.put(entry.check(problem)); break;
+    case 'C': write_check(w, entry.check(problem)); break;
     case 'B': w.put<int32_t>(entry.first_launch_blocks ? entry.first_launch_blocks(problem) : 0); break;
     case 'R': write_doubles(w, entry.reference(problem, read_doubles(r))); break;
     case 'S': {

@@ -22,6 +22,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
           case 'H': read_algo_info(r); break;
           case 'F': decode_fault(frame->payload); break;
           case 'R': read_doubles(r); break;
+          case 'C': read_check(r); break;
           default: read_sim_options(r); read_problem(r); break;
         }
       } catch (const WireError&) {

@@ -27,7 +27,7 @@ struct Crashing {
     return {"crashing", "tests", "A kernel that crashes", "Thread 3 writes through a null pointer.", "tests",
             Problem{8, 1, 8, DType::Int32}, false, {"tests/kernel_files/crashing_kernel.h"}};
   }
-  static std::string check(const Problem&) { return ""; }
+  static CheckResult check(const Problem&) { return {}; }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     auto y = rt.alloc("output", p.n);

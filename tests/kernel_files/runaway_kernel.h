@@ -50,7 +50,7 @@ struct RunawayCopy {
             "tests", Problem{64, 1, 64, DType::Int32}, false, {"tests/kernel_files/runaway_kernel.h"},
             kRunaways.infos()};
   }
-  static std::string check(const Problem&) { return ""; }
+  static CheckResult check(const Problem&) { return {}; }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     auto y = rt.alloc("output", p.n);

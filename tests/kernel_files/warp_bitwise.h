@@ -39,8 +39,9 @@ struct WarpBitwise {
             "tests/kernel_files/warp_bitwise.h", Problem{64, 1, 64, DType::Int32}, false,
             {"tests/kernel_files/warp_bitwise.h"}, {}};
   }
-  static std::string check(const Problem& p) {
-    return p.tpb % kWarpSize == 0 ? "" : "--tpb " + std::to_string(p.tpb) + ": whole warps only (a multiple of 32)";
+  static CheckResult check(const Problem& p) {
+    if (p.tpb % kWarpSize == 0) return {};
+    return ProblemError{ProblemField::Tpb, "whole warps only (a multiple of 32)"};
   }
   static int warps(const Problem& p) { return ceil_div(p.n, p.tpb) * (p.tpb / kWarpSize); }
   template <class Runtime>

@@ -24,8 +24,9 @@ struct ActiveMaskProbe {
     return {"active-mask-probe", "probes", "active_mask() in a branch", "", "tests", Problem{64, 1, 64, DType::Int32},
             false, {"tests/user_kernels/active_mask_probe.h"}};
   }
-  static std::string check(const Problem& p) {
-    return p.dtype == DType::Int32 ? "" : "active-mask-probe writes masks: --dtype int32 only";
+  static CheckResult check(const Problem& p) {
+    if (p.dtype == DType::Int32) return {};
+    return ProblemError{ProblemField::Dtype, "active-mask-probe writes masks: --dtype int32 only", /*names_options=*/true};
   }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {

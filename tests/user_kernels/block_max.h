@@ -37,7 +37,7 @@ struct BlockMax {
             "Tree reduction with max instead of +; the example of adding a kernel.", "tests/user_kernels",
             Problem{16, 1, 8, DType::Int32}, false, {"tests/user_kernels/block_max.h"}};
   }
-  static std::string check(const Problem&) { return ""; }
+  static CheckResult check(const Problem&) { return {}; }
 
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {

@@ -11,11 +11,11 @@
 
 namespace syncscope::user {
 
-inline std::string power_of_two_tpb(const std::string& algorithm, const Problem& p) {
+inline CheckResult power_of_two_tpb(const std::string& algorithm, const Problem& p) {
   if (p.tpb & (p.tpb - 1))
-    return "--tpb " + std::to_string(p.tpb) + ": " + algorithm + " halves the block at every step, so --tpb must be a power "
-           "of two (1, 2, 4, ..., 1024)";
-  return "";
+    return ProblemError{ProblemField::Tpb,
+                        algorithm + " halves the block at every step, so --tpb must be a power of two (1, 2, 4, ..., 1024)"};
+  return {};
 }
 
 // Work-efficient (Blelloch) exclusive scan of 2·blockDim elements per block (GPU Gems 3, ch. 39):
@@ -72,7 +72,7 @@ struct BlellochScan {
             Problem{16, 1, 8, DType::Int32}, false, {"tests/user_kernels/divergent.h"},
             kBlellochBugs.infos()};
   }
-  static std::string check(const Problem& p) { return power_of_two_tpb("blelloch-scan", p); }
+  static CheckResult check(const Problem& p) { return power_of_two_tpb("blelloch-scan", p); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     auto y = rt.alloc("output", p.n);
@@ -139,7 +139,7 @@ struct BlockSum {
     return {name, "reductions", title, description, "tests/user_kernels", Problem{64, 1, 64, DType::Int32}, false,
             {"tests/user_kernels/divergent.h"}, kReduceBugs.infos()};
   }
-  static std::string check(const Problem& p) { return power_of_two_tpb("this reduction", p); }
+  static CheckResult check(const Problem& p) { return power_of_two_tpb("this reduction", p); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     const int blocks = ceil_div(p.n, p.tpb);
