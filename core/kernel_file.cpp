@@ -58,14 +58,6 @@ std::vector<std::string> split_words(const std::string& text) {
   return words;
 }
 
-std::string read_file(const fs::path& path, bool* ok) {
-  std::ifstream in(path, std::ios::binary);
-  *ok = static_cast<bool>(in);
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
-
 // A file name inside a #line directive's quotes.
 std::string escaped_for_line_directive(const std::string& name) {
   std::string out;
@@ -133,7 +125,7 @@ KernelFileError compile_error(const std::string& output, const std::string& kern
   static const std::regex included(R"(^(?:In file included|\s+) from ([^:\n]+):(\d+)[,:]?$)");
   std::istringstream lines(output);
   std::optional<KernelFileError> first;
-  std::optional<int> kernel_include;  // the kernel's line that included the file of the next error
+  int kernel_include = 0;  // the kernel's line that included the file of the next error (0: none)
   for (std::string line; std::getline(lines, line);) {
     std::smatch m;
     if (std::regex_match(line, m, included)) {
@@ -141,7 +133,7 @@ KernelFileError compile_error(const std::string& output, const std::string& kern
       continue;
     }
     if (!std::regex_match(line, m, located)) {
-      if (line.rfind("In file included", 0) != 0) kernel_include.reset();
+      if (line.rfind("In file included", 0) != 0) kernel_include = 0;
       continue;
     }
     KernelFileError found = e;
@@ -151,10 +143,10 @@ KernelFileError compile_error(const std::string& output, const std::string& kern
     if (fs::path(found.file) == fs::path(kernel_path)) return found;
     // The first error is in a file the kernel included: headlined at the #include, in the kernel.
     if (!first && kernel_include) {
-      found.message = kernel_path + ":" + std::to_string(*kernel_include) + ": error: in the file included here, " +
+      found.message = kernel_path + ":" + std::to_string(kernel_include) + ": error: in the file included here, " +
                       found.file + ":" + std::string(m[2]) + ": " + std::string(m[3]);
       found.file = kernel_path;
-      found.line = *kernel_include;
+      found.line = kernel_include;
       return found;
     }
     if (!first) first = found;

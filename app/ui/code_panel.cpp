@@ -116,7 +116,7 @@ void draw_code_panel(const CodePanel& panel) {
   // A run that stopped at a line of the kernel (its worker died, a thread crashed): said and marked.
   const std::optional<app::RunStop>& stop = panel.session.run_stop();
   if (stop && !compile_error) {
-    ImGui::PushStyleColor(ImGuiCol_Text, ImColor(ui.theme.bad).Value);
+    ImGui::PushStyleColor(ImGuiCol_Text, ImColor(panel.theme.bad).Value);
     ImGui::TextWrapped("%s%s", stop->message.c_str(), stop->before_first_launch ? " (the run shown is the last one that ran)" : "");
     ImGui::PopStyleColor();
   }

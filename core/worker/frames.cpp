@@ -4,6 +4,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <utility>
 
 namespace syncscope::worker {
 
@@ -65,6 +66,36 @@ std::optional<Frame> take_frame(std::string& bytes) {
   Frame f{bytes[4], bytes.substr(5, length - 1)};
   bytes.erase(0, 4 + size_t{length});
   return f;
+}
+
+bool FrameReader::read_some(int fd) {
+  if (head_have_ < sizeof head_) {
+    const ssize_t got = ::read(fd, head_ + head_have_, sizeof head_ - head_have_);
+    if (got < 0 && errno == EINTR) return true;
+    if (got <= 0) return false;
+    head_have_ += static_cast<size_t>(got);
+    if (head_have_ < sizeof head_) return true;
+    const uint32_t length = length_of(head_);
+    if (length == 0 || length > kMaxFrameBytes) throw WireError("a frame of " + std::to_string(length) + " bytes");
+    frame_.kind = head_[4];
+    frame_.payload.resize(length - 1);
+    payload_have_ = 0;
+    return true;
+  }
+  const size_t want = frame_.payload.size() - payload_have_;
+  if (want == 0) return true;
+  const ssize_t got = ::read(fd, frame_.payload.data() + payload_have_, want);
+  if (got < 0 && errno == EINTR) return true;
+  if (got <= 0) return false;
+  payload_have_ += static_cast<size_t>(got);
+  return true;
+}
+
+std::optional<Frame> FrameReader::take() {
+  if (head_have_ < sizeof head_ || payload_have_ < frame_.payload.size()) return std::nullopt;
+  head_have_ = 0;
+  payload_have_ = 0;
+  return std::exchange(frame_, Frame{});
 }
 
 size_t fault_frame(char (&out)[kFaultFrameBytes], FaultKind kind, int32_t number, uint64_t address,

@@ -36,6 +36,22 @@ std::optional<Frame> read_frame(int fd);
 // throws WireError when it can never be one.
 std::optional<Frame> take_frame(std::string& bytes);
 
+// Frames read as they come from a descriptor that poll() said is readable: the payload is read
+// straight into its own string, sized from the frame's header (a trace is tens of megabytes:
+// no buffer that grows and is copied again).
+class FrameReader {
+ public:
+  // One read: false at the end of the pipe or on an error; throws WireError on a bad header.
+  bool read_some(int fd);
+  std::optional<Frame> take();  // the frame read, once it is whole
+
+ private:
+  char head_[5] = {};
+  size_t head_have_ = 0;
+  Frame frame_;
+  size_t payload_have_ = 0;
+};
+
 // What the worker says just before it dies (kind F).
 enum class FaultKind : uint8_t { Signal, Exit, RefusedCall };
 struct WorkerFault {

@@ -143,7 +143,7 @@ std::string KernelWorker::start() {
 std::string KernelWorker::exchange(char kind, const std::string& request, const sim::RunBudget* budget) {
   fault_.clear();
   if (!write_frame(request_fd_, kind, request)) died(false);
-  std::string received;
+  FrameReader answers;
   bool cancelled = false;
   Clock::time_point cancelled_at;
   for (;;) {
@@ -157,12 +157,8 @@ std::string KernelWorker::exchange(char kind, const std::string& request, const 
     if (poll(watched, 2, 50) < 0 && errno != EINTR) died(cancelled);
     if (watched[1].revents & POLLIN) forward_output(output_fd_);
     if (!(watched[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
-    char buffer[1 << 16];
-    const ssize_t got = ::read(answer_fd_, buffer, sizeof buffer);
-    if (got < 0 && errno == EINTR) continue;
-    if (got <= 0) died(cancelled);
-    received.append(buffer, static_cast<size_t>(got));
-    while (std::optional<Frame> frame = take_frame(received)) {
+    if (!answers.read_some(answer_fd_)) died(cancelled);
+    if (std::optional<Frame> frame = answers.take()) {
       if (frame->kind == 'F') fault_ = std::move(frame->payload);
       else if (frame->kind == 'A') return std::move(frame->payload);
       else if (frame->kind == 'E') throw std::runtime_error(frame->payload);

@@ -39,6 +39,7 @@ class WireWriter {
     put<uint64_t>(v.size());
     out_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
   }
+  void reserve(size_t bytes) { out_.reserve(bytes); }
   const std::string& bytes() const { return out_; }
   std::string take() { return std::move(out_); }
 

@@ -313,7 +313,28 @@ sim::SimOptions read_sim_options(WireReader& r) {
 void write_doubles(WireWriter& w, const std::vector<double>& v) { w.put(v); }
 std::vector<double> read_doubles(WireReader& r) { return r.get_vector<double>(); }
 
+// About what write_outcome writes: the snapshots and events are nearly all of it, and reserving
+// them spares the copies of a string grown by doubling.
+static size_t outcome_bytes(const SimOutcome& out) {
+  size_t bytes = 1 << 16;
+  auto snapshots = [&](const std::vector<sim::ArraySnapshot>& v) {
+    for (const auto& s : v) bytes += 24 + s.bits.size() * 5;
+  };
+  snapshots(out.trace.globals_before);
+  snapshots(out.globals_final);
+  for (const auto& l : out.trace.launches) {
+    snapshots(l.globals_after);
+    for (const auto& b : l.blocks)
+      for (const auto& st : b.steps) {
+        bytes += st.events.size() * 20 + st.caption.size() + 64;
+        snapshots(st.shared);
+      }
+  }
+  return bytes + out.output_bits.size() * 5;
+}
+
 void write_outcome(WireWriter& w, const SimOutcome& out) {
+  w.reserve(outcome_bytes(out));
   const sim::Trace& t = out.trace;
   write_list(w, t.arrays, [&](const sim::ArrayInfo& a) {
     w.put(a.name);

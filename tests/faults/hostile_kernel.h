@@ -75,7 +75,7 @@ struct HostileSum {
     return {"hostile-sum", "tests", "A sum whose thread 3 misbehaves", "The hostile-kernel suite's kernel.", "tests",
             Problem{8, 1, 8, DType::Int32}, false, {"tests/faults/hostile_kernel.h"}, kHostile.infos()};
   }
-  static std::string check(const Problem&) { return ""; }
+  static CheckResult check(const Problem&) { return {}; }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
     auto total = rt.alloc_zeroed("total", 1);
