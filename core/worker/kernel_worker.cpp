@@ -210,11 +210,15 @@ std::string KernelWorker::call(char kind, const std::string& request, const sim:
   return exchange(kind, request, budget);
 }
 
-CheckResult KernelWorker::check(const Problem& p) {
+std::string KernelWorker::ask_about(char kind, const Problem& p) {
   WireWriter w;
   write_problem(w, p);
+  return call(kind, w.take(), nullptr);
+}
+
+CheckResult KernelWorker::check(const Problem& p) {
   try {
-    const std::string answer = call('C', w.take(), nullptr);
+    const std::string answer = ask_about('C', p);
     WireReader r(answer);
     return read_check(r);
   } catch (const std::exception& e) {
@@ -223,10 +227,8 @@ CheckResult KernelWorker::check(const Problem& p) {
 }
 
 int KernelWorker::first_launch_blocks(const Problem& p) {
-  WireWriter w;
-  write_problem(w, p);
   try {
-    const std::string answer = call('B', w.take(), nullptr);
+    const std::string answer = ask_about('B', p);
     WireReader r(answer);
     return r.get<int32_t>();
   } catch (const std::exception&) {

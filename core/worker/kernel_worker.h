@@ -47,6 +47,7 @@ class KernelWorker {
   explicit KernelWorker(WorkerPlaces places) : places_(std::move(places)) {}
   // The worker's A answer to `request`; throws KernelWorkerDied, or std::runtime_error for an E answer.
   std::string call(char kind, const std::string& request, const sim::RunBudget* budget);
+  std::string ask_about(char kind, const Problem& p);  // call() with just the problem
   std::string start();  // "" or why not; sends the hello and reads the description
   std::string exchange(char kind, const std::string& request, const sim::RunBudget* budget);
   void stop();
