@@ -116,9 +116,12 @@ std::string KernelWorker::start() {
   posix_spawn_file_actions_adddup2(&actions, output[1], 2);
   std::string executable = places_.executable, command = "worker";
   char* argv[] = {executable.data(), command.data(), nullptr};
-  char* no_environment[] = {nullptr};
+  std::vector<std::string> environment = worker_environment();
+  std::vector<char*> envp;
+  for (std::string& e : environment) envp.push_back(e.data());
+  envp.push_back(nullptr);
   pid_t pid = -1;
-  const int spawned = posix_spawn(&pid, executable.c_str(), &actions, nullptr, argv, no_environment);
+  const int spawned = posix_spawn(&pid, executable.c_str(), &actions, nullptr, argv, envp.data());
   posix_spawn_file_actions_destroy(&actions);
   for (int fd : {request[0], answer[1], output[1]}) ::close(fd);
   request_fd_ = request[1], answer_fd_ = answer[0], output_fd_ = output[0];

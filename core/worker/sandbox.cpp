@@ -107,6 +107,11 @@ std::string enter_sandbox(const std::string& empty_folder) {
   return "";
 }
 
+std::vector<std::string> worker_environment() {
+  if (kAddressSanitizer) return {"ASAN_OPTIONS=detect_leaks=0"};
+  return {};
+}
+
 std::string refused_call_words(int call) {
   switch (call) {
     case SYS_fork: case SYS_vfork: case SYS_clone: return "start another process (fork, system, popen)";

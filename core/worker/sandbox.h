@@ -7,6 +7,7 @@
 #pragma once
 
 #include <string>
+#include <vector>
 
 namespace syncscope::worker {
 
@@ -16,6 +17,11 @@ std::string enter_sandbox(const std::string& empty_folder);
 
 // What a trapped system call was trying to do, in the student's words: "start a process (fork)".
 std::string refused_call_words(int syscall_number);
+
+// The worker's whole environment: nothing of the user's (no HOME, no PATH). Under
+// AddressSanitizer, no leak check at its exit: the student's code is not ours to check, and a
+// report would fail the sanitizer run that started it.
+std::vector<std::string> worker_environment();
 
 // Whether this build has the seccomp filter (Debian libseccomp-dev): without it only the limits hold.
 bool sandbox_filters_system_calls();
