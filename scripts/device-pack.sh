@@ -11,6 +11,8 @@ rm -rf .device && mkdir -p .device/lib
 cp build-device/syncscope build-device/tests/syncscope_gpu_tests build-device/tests/syncscope_tests \
    build-device/bench/syncscope_bench .device/
 for lib in libboost_context.so.1.74.0 libbenchmark.so.1debian; do cp -L "/usr/lib/x86_64-linux-gnu/$lib" .device/lib/; done
+# The kernel worker's sandbox and line finder (libseccomp, elfutils' libdw) and what libdw needs.
+ldd build-device/syncscope | awk '/libseccomp|libdw|libelf|liblzma|libbz2|libzstd/ { print $3 }' | xargs -r -I{} cp -L {} .device/lib/
 mkdir -p .device/assets && cp -r assets/scenarios .device/assets/
 [[ -n "${BEFORE_BENCH:-}" ]] && cp "$BEFORE_BENCH" .device/syncscope_bench_before
 cp scripts/device-gpu-check.sh scripts/device-perf.sh scripts/racecheck_compare.py .device/

@@ -132,6 +132,11 @@ std::string KernelWorker::start() {
   pid_ = pid;
   WireWriter hello;
   for (const std::string* s : {&places_.library, &places_.kernel_path, &places_.empty_folder}) hello.put(*s);
+  starting_ = true;
+  struct Started {
+    bool& starting;
+    ~Started() { starting = false; }
+  } started{starting_};
   try {
     hello_answer_ = exchange('H', hello.take(), nullptr);
   } catch (const KernelWorkerDied& e) {
@@ -191,7 +196,10 @@ void KernelWorker::died(bool cancelled) {
   const std::optional<sim::CodeLine> line = fault ? kernel_line(places_, *fault) : std::nullopt;
   const std::string at = line ? " at " + line->text() : "";
   std::string message;
-  if (fault && fault->kind == FaultKind::RefusedCall)
+  if (starting_ && !fault)
+    message = "syncscope's kernel worker (" + places_.executable + " worker) did not start" +
+              (WIFEXITED(status) ? " (exit " + std::to_string(WEXITSTATUS(status)) + ")" : "") + "; its messages are above";
+  else if (fault && fault->kind == FaultKind::RefusedCall)
     message = "the kernel tried to " + refused_call_words(fault->number) + at + ": not allowed (kernel files run in a sandbox)";
   else if (WIFEXITED(status))
     message = "the kernel called exit(" + std::to_string(WEXITSTATUS(status)) + ")" + at;

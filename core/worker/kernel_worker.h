@@ -59,6 +59,7 @@ class KernelWorker {
   int request_fd_ = -1, answer_fd_ = -1, output_fd_ = -1;
   std::string hello_answer_;
   std::string fault_;  // an F frame's payload, when the worker sent one
+  bool starting_ = false;  // between the spawn and the description: a death is a failed start
 };
 
 // `syncscope worker`'s path: this executable.

@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <cstdlib>
 #include <cstring>
 
 #ifdef SYNCSCOPE_HAVE_SECCOMP
@@ -108,8 +109,12 @@ std::string enter_sandbox(const std::string& empty_folder) {
 }
 
 std::vector<std::string> worker_environment() {
-  if (kAddressSanitizer) return {"ASAN_OPTIONS=detect_leaks=0"};
-  return {};
+  std::vector<std::string> environment;
+  // The one variable the worker may need to start at all: where this executable's libraries are.
+  if (const char* libraries = std::getenv("LD_LIBRARY_PATH"); libraries && *libraries)
+    environment.push_back(std::string("LD_LIBRARY_PATH=") + libraries);
+  if (kAddressSanitizer) environment.push_back("ASAN_OPTIONS=detect_leaks=0");
+  return environment;
 }
 
 std::string refused_call_words(int call) {

@@ -18,7 +18,8 @@ std::string enter_sandbox(const std::string& empty_folder);
 // What a trapped system call was trying to do, in the student's words: "start a process (fork)".
 std::string refused_call_words(int syscall_number);
 
-// The worker's whole environment: nothing of the user's (no HOME, no PATH). Under
+// The worker's whole environment: nothing of the user's (no HOME, no PATH) but LD_LIBRARY_PATH,
+// without which the executable may not start where the user's own did. Under
 // AddressSanitizer, no leak check at its exit: the student's code is not ours to check, and a
 // report would fail the sanitizer run that started it.
 std::vector<std::string> worker_environment();
