@@ -35,10 +35,11 @@ TEST(WorkerCodec, AnOutcomeComesBackWhole) {
     EXPECT_EQ(back.output_poison, out.output_poison) << algo;
     EXPECT_EQ(back.output_array, out.output_array) << algo;
     ASSERT_EQ(back.globals_final.size(), out.globals_final.size()) << algo;
-    ASSERT_EQ(back.trace.hazards.groups().size(), out.trace.hazards.groups().size()) << algo;
-    for (size_t k = 0; k < out.trace.hazards.groups().size(); ++k) {
-      const auto& a = out.trace.hazards.groups()[k];
-      const auto& b = back.trace.hazards.groups()[k];
+    const std::vector<sim::HazardGroup> sent = out.trace.hazards.groups(), got = back.trace.hazards.groups();
+    ASSERT_EQ(got.size(), sent.size()) << algo;
+    for (size_t k = 0; k < sent.size(); ++k) {
+      const sim::HazardGroup& a = sent[k];
+      const sim::HazardGroup& b = got[k];
       EXPECT_EQ(a.count, b.count);
       EXPECT_EQ(sim::LineTable::describe(a.first.line_first), sim::LineTable::describe(b.first.line_first));
       EXPECT_EQ(a.indices, b.indices);
