@@ -182,8 +182,9 @@ std::string unpack_headers(const fs::path& cache, uint64_t headers_hash, std::st
 // (the plain one exports the algorithm; the twin, for SIMT lockstep, gets coverage callbacks). Each
 // starts with a precompiled header of the simulator (built once per set of headers and flags), then
 // includes the file by its own path, so compiler messages and source locations name it.
-std::optional<KernelFileError> build_library(const KernelText& kernel, const fs::path& cache, const std::string& include,
-                                             const std::string& compiler, const fs::path& library) {
+std::optional<KernelFileError> build_library(const KernelText& kernel, bool cuda_program, const fs::path& cache,
+                                             const std::string& include, const std::string& compiler,
+                                             const fs::path& library) {
   std::error_code ec;
   const fs::path path = kernel.path;
   const fs::path work = cache / ("build-" + library.stem().string() + "-" + std::to_string(getpid()));
@@ -193,8 +194,11 @@ std::optional<KernelFileError> build_library(const KernelText& kernel, const fs:
   std::ofstream(work / "snapshot.h", std::ios::binary) << "#line 1 \"" << escaped_for_line_directive(path.string()) << "\"\n"
                                                        << kernel.text;
   const std::string quoted = "#include \"snapshot.h\"\n";
+  // A translated .cu (core/cuda_program.h) defines its own entry and has no SIMT twin yet: its
+  // main() and host functions are not inline, so one unit only.
+  if (cuda_program) std::ofstream(work / "plain.cpp") << "#include \"syncscope_kernel_file.h\"\n" << quoted;
   // After the precompiled header: kernels/algorithm.h defined the macro empty.
-  std::ofstream(work / "plain.cpp") << "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
+  else std::ofstream(work / "plain.cpp") << "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
                                        "#define SYNCSCOPE_KERNEL_FILE(Algorithm) static_assert(syncscope::ChecksProblems<Algorithm>, "
                                        "\"check(const Problem&) returns CheckResult: {} when it can run the problem, "
                                        "else ProblemError{ProblemField::Tpb, \\\"why\\\"} (kernels/README.md)\"); "
@@ -236,19 +240,24 @@ std::optional<KernelFileError> build_library(const KernelText& kernel, const fs:
     if (pch.empty()) return 1;
     std::vector<std::string> args = arguments(extra);
     // -iquote: the file's own `#include "helper.h"` finds its neighbours, as it would uncompiled.
-    const std::vector<std::string> rest = {"-I" + pch, "-I" + include, "-iquote", path.parent_path().string(), "-c",
+    const std::vector<std::string> rest = {"-I" + pch, "-I" + include, "-I" + include + "/core/cuda_in/include", "-iquote",
+                                           path.parent_path().string(), "-c",
                                            (work / unit).string(), "-o", (work / object).string()};
     args.insert(args.end(), rest.begin(), rest.end());
     return run_process(args, out);
   };
   std::string output, twin_output;
-  auto twin = std::async(std::launch::async, [&] { return compile("twin.cpp", kTwinFlags, "twin.o", &twin_output); });
+  auto twin = std::async(std::launch::async, [&] {
+    return cuda_program ? 0 : compile("twin.cpp", kTwinFlags, "twin.o", &twin_output);
+  });
   int status = compile("plain.cpp", "", "plain.o", &output);
   const int twin_status = twin.get();
   if (status == 0 && twin_status != 0) status = twin_status, output = twin_output;
   if (status == 0) {
     const fs::path staged = work / "kernel.so";
-    status = run_process({compiler, "-shared", (work / "plain.o").string(), (work / "twin.o").string(), "-o", staged.string()}, &output);
+    std::vector<std::string> link = {compiler, "-shared", (work / "plain.o").string(), "-o", staged.string()};
+    if (!cuda_program) link.insert(link.begin() + 3, (work / "twin.o").string());
+    status = run_process(link, &output);
     // The compiler's mode follows the umask; a library is code that runs as the user: theirs alone.
     if (status == 0 && chmod(staged.c_str(), 0700) != 0) status = -1, output += "cannot protect the library: " + std::string(std::strerror(errno));
     if (status == 0) fs::rename(staged, library, ec);
@@ -406,12 +415,17 @@ std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& pa
   auto read = read_kernel_text(path_text);
   if (read.index() == 1) return KernelFileError{std::get<1>(read), "", 0, ""};
   const KernelText& kernel = std::get<KernelText>(read);
-  const fs::path path = kernel.path;
   if (kernel.text.find("SYNCSCOPE_KERNEL_FILE(") == std::string::npos)
     return KernelFileError{"--kernel " + path_text +
                                ": the file never names its algorithm; end it with SYNCSCOPE_KERNEL_FILE(YourAlgorithm) "
-                               "(kernels/README.md, \"Your own kernel, live\")",
-                           path.string(), 0, ""};
+                               "(kernels/README.md, \"Your own kernel, live\"), or give a plain CUDA program as FILE.cu",
+                           kernel.path, 0, ""};
+  return load_kernel_build({kernel, kernel.text, false});
+}
+
+std::variant<KernelFile, KernelFileError> load_kernel_build(const KernelBuild& build) {
+  const KernelText kernel{build.source.path, build.compiled};
+  const fs::path path = kernel.path;
 
   const uint64_t headers_hash = embedded_headers_hash();
   const std::string compiler = std::getenv("SYNCSCOPE_CXX") ? std::getenv("SYNCSCOPE_CXX") : SYNCSCOPE_KERNEL_CXX;
@@ -437,7 +451,7 @@ std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& pa
     std::string why;
     const std::string include = unpack_headers(cache, headers_hash, &why);
     if (include.empty()) return KernelFileError{why, "", 0, ""};
-    if (auto failed = build_library(kernel, cache, include, compiler, library)) return *failed;
+    if (auto failed = build_library(kernel, build.cuda_program, cache, include, compiler, library)) return *failed;
     loaded.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
@@ -448,7 +462,8 @@ std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& pa
   auto entry = worker::KernelWorker::load({worker::own_executable_path(), library.string(), path.string(), empty.string()});
   if (entry.index() == 1) return KernelFileError{std::get<1>(entry), path.string(), 0, ""};
   loaded.entry = std::move(std::get<0>(entry));
-  remember_loaded_source(path.string(), kernel.text);
+  remember_loaded_source(path.string(), build.source.text);
+  if (build.cuda_program) return loaded;  // on the GPU a .cu runs as nvcc compiles it, not through this library
   {
     std::lock_guard<std::mutex> lock(gpu_kernels_mutex);
     gpu_kernels()[loaded.entry.info.name] = GpuKernelFile{path.string(), kernel.text, nullptr, ""};

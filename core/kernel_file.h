@@ -10,6 +10,7 @@
 #include <string>
 #include <variant>
 
+#include "core/kernel_cache.h"
 #include "core/registry.h"
 
 namespace syncscope {
@@ -31,6 +32,15 @@ struct KernelFileError {
 // Loads (compiling when the cache has no library for it) the kernel file at `path`. Its first GPU
 // run (run_on_gpu with its name) compiles it with nvcc into the cache as well.
 std::variant<KernelFile, KernelFileError> load_kernel_file(const std::string& path);
+
+// What is compiled for a loaded file: a kernel file's own text, or a .cu's translation
+// (core/cuda_program.h), which defines its own entry and is named by `source`'s lines.
+struct KernelBuild {
+  KernelText source;     // the file as read once: the Code panel shows this text
+  std::string compiled;  // what the compiler gets, under the file's name
+  bool cuda_program = false;
+};
+std::variant<KernelFile, KernelFileError> load_kernel_build(const KernelBuild& build);
 
 // The built-in algorithms and a loaded kernel's; or why it cannot join them (its name is taken).
 std::variant<Registry, std::string> registry_with(const AlgorithmEntry& loaded);

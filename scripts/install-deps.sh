@@ -12,7 +12,7 @@ packages=(
   libstb-dev libgif-dev libgtest-dev libbenchmark-dev
   fonts-dejavu-core xvfb xauth xdotool imagemagick
   libseccomp-dev libdw-dev
-  clang libclang-rt-14-dev
+  clang libclang-rt-14-dev libclang-cpp14-dev llvm-14-dev
 )
 # Optional peers for the benchmarks only: `scripts/install-deps.sh --bench`.
 if [[ "${1:-}" == "--bench" ]]; then

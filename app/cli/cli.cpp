@@ -51,6 +51,11 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
   const bool all_schedules = args.options.schedule && *args.options.schedule == "all";
   if (all_schedules) args.options.schedule.reset();
   Registry registry = builtin_registry();
+  // `syncscope run FILE.cu`: a plain CUDA program is loaded as --kernel would load it.
+  if (flags.kernel_file.empty() && is_cuda_program_path(args.options.algorithm)) {
+    flags.kernel_file = args.options.algorithm;
+    args.options.algorithm.clear();
+  }
   if (!flags.kernel_file.empty() && stage == CliStage::CheckOnly) {
     out << "kernel file: " << flags.kernel_file << " (not loaded)\n";
     return kExitRan;

@@ -17,7 +17,7 @@ void print_kernel_error(std::ostream& err, const KernelFileError& e) {
 
 std::optional<KernelFile> load_kernel_option(const std::string& path, Registry& registry, RunOptions& options,
                                              std::ostream& err) {
-  auto loaded = load_kernel_file(path);
+  auto loaded = load_user_code(path);
   if (auto* e = std::get_if<KernelFileError>(&loaded)) {
     print_kernel_error(err, *e);
     return std::nullopt;

@@ -5,6 +5,7 @@
 #include <ostream>
 #include <string>
 
+#include "core/cuda_program.h"
 #include "core/kernel_file.h"
 #include "core/run.h"
 

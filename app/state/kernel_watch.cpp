@@ -1,5 +1,7 @@
 #include "app/state/kernel_watch.h"
 
+#include "core/cuda_program.h"
+
 #include <chrono>
 #include <cstdio>
 
@@ -30,7 +32,7 @@ void KernelWatch::start() {
   std::error_code ec;
   compiled_time_ = fs::last_write_time(path_, ec);
   const std::string path = path_;
-  pending_ = std::async(std::launch::async, [path] { return load_kernel_file(path); });
+  pending_ = std::async(std::launch::async, [path] { return load_user_code(path); });
 }
 
 bool KernelWatch::take(std::variant<KernelFile, KernelFileError> result) {

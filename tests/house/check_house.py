@@ -11,13 +11,14 @@ import re
 import sys
 
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else ".")
-FOLDERS = ["contract", "sim", "kernels", "core", "app"]
+FOLDERS = ["contract", "sim", "kernels", "core", "app", "translate"]
 ALLOWED = {
     "contract": {"contract"},
     "kernels": {"contract", "kernels"},
     "sim": {"contract", "sim"},
     "core": {"contract", "sim", "kernels", "core"},
     "app": {"contract", "sim", "kernels", "core", "app"},
+    "translate": {"translate"},
 }
 SOURCE = (".h", ".cpp", ".cu", ".cuh")
 MAX_LINES = 700

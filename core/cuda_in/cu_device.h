@@ -1,0 +1,285 @@
+// The device side of a translated .cu (translate/cuda_translator.h): the tracked pointer a kernel's
+// `float*` becomes, the element reference `p[i]` gives, the block's shared arrays, CUDA's built-in
+// variables and atomics. Every access goes through the simulator's context, so it is recorded with
+// the student's line (the index converts to the context's At/SiteAt at the student's expression).
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <type_traits>
+
+#include "contract/kernel_api.h"
+#include "sim/sim_ctx.h"
+
+#define __global__
+#define __device__
+#define __host__
+#define __forceinline__ inline
+#define __noinline__
+#define __launch_bounds__(...)
+
+struct uint3 {
+  unsigned int x, y, z;
+};
+struct dim3 {
+  unsigned int x, y, z;
+  constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+  constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}  // NOLINT: as CUDA's
+};
+inline constexpr int warpSize = 32;
+
+namespace syncscope::cu {
+
+// A parameter type that does not take part in deduction: a kernel's context is deduced from `_c`.
+template <class T>
+using same = std::type_identity_t<T>;
+
+// How an element of a C type is held: every element in a 32-bit cell (bytes and booleans too: an
+// element-wise program cannot tell), floats as floats, the rest as whole numbers.
+template <class E>
+using cell_t = std::conditional_t<std::is_same_v<std::remove_cv_t<E>, float>, float, int32_t>;
+
+template <class Ctx>
+using access_t = std::conditional_t<std::is_base_of_v<sim::SimtCtx, Ctx>, sim::SimtAccess, sim::PlainAccess>;
+
+template <class E, class Ctx>
+class ptr;
+
+// One element of a simulated array, as `p[i]` gives it: reading it loads (an event with the line of
+// `p[i]`), assigning stores.
+template <class E, class Ctx>
+class ref {
+  using Access = access_t<Ctx>;
+  using Index = typename Access::Index;
+  using C = cell_t<E>;
+
+ public:
+  using value_type = std::remove_cv_t<E>;
+  [[gnu::always_inline]] ref(sim::BlockRunner* r, sim::ArrayStore* a, const Index& at) : runner_(r), array_(a), at_(at) {}
+
+  [[gnu::always_inline]] operator value_type() const {  // NOLINT: like E&
+    return static_cast<value_type>(Access::template load<C>(runner_, *array_, at_).v);
+  }
+  [[gnu::always_inline]] ref& operator=(value_type v) {
+    Access::template store<C>(runner_, *array_, at_, sim::Val<C>(static_cast<C>(v)));
+    return *this;
+  }
+  ref& operator=(const ref& other) { return *this = static_cast<value_type>(other); }
+  template <class U> ref& operator+=(const U& u) { return *this = static_cast<value_type>(value() + u); }
+  template <class U> ref& operator-=(const U& u) { return *this = static_cast<value_type>(value() - u); }
+  template <class U> ref& operator*=(const U& u) { return *this = static_cast<value_type>(value() * u); }
+  template <class U> ref& operator/=(const U& u) { return *this = static_cast<value_type>(value() / u); }
+  template <class U> ref& operator%=(const U& u) { return *this = static_cast<value_type>(value() % u); }
+  template <class U> ref& operator&=(const U& u) { return *this = static_cast<value_type>(value() & u); }
+  template <class U> ref& operator|=(const U& u) { return *this = static_cast<value_type>(value() | u); }
+  template <class U> ref& operator^=(const U& u) { return *this = static_cast<value_type>(value() ^ u); }
+  template <class U> ref& operator<<=(const U& u) { return *this = static_cast<value_type>(value() << u); }
+  template <class U> ref& operator>>=(const U& u) { return *this = static_cast<value_type>(value() >> u); }
+  ref& operator++() { return *this += 1; }
+  ref& operator--() { return *this -= 1; }
+  value_type operator++(int) {
+    const value_type old = value();
+    *this = static_cast<value_type>(old + 1);
+    return old;
+  }
+  value_type operator--(int) {
+    const value_type old = value();
+    *this = static_cast<value_type>(old - 1);
+    return old;
+  }
+  ptr<E, Ctx> operator&() const { return ptr<E, Ctx>(runner_, array_, at_.index); }
+
+  // One atomic read-modify-write of this cell; the value it held.
+  value_type atomic(sim::AtomicOp op, value_type operand, value_type compare = value_type()) const {
+    const sim::CellValue old = Access::atomic(runner_, *array_, at_, op, {sim::to_bits(static_cast<C>(operand)), false},
+                                              {sim::to_bits(static_cast<C>(compare)), false});
+    return static_cast<value_type>(sim::from_bits<C>(old.bits));
+  }
+
+ private:
+  value_type value() const { return static_cast<value_type>(*this); }
+  sim::BlockRunner* runner_;
+  sim::ArrayStore* array_;
+  Index at_;
+};
+
+// A kernel's pointer into a shared or global array: an array and an element offset.
+template <class E, class Ctx>
+class ptr {
+  using Access = access_t<Ctx>;
+  using Index = typename Access::Index;
+
+ public:
+  using element_type = E;
+  ptr() = default;
+  ptr(std::nullptr_t) {}  // NOLINT
+  ptr(sim::BlockRunner* r, sim::ArrayStore* a, int offset) : runner(r), array(a), offset(offset) {}
+  template <class F>
+    requires(std::is_same_v<std::remove_cv_t<F>, std::remove_cv_t<E>> && !std::is_same_v<F, E>)
+  ptr(const ptr<F, Ctx>& other) : runner(other.runner), array(other.array), offset(other.offset) {}  // NOLINT
+
+  [[gnu::always_inline]] ref<E, Ctx> operator[](Index at) const {
+    at.index += offset;
+    return ref<E, Ctx>(runner, array, at);
+  }
+  // The element `k` past this one, with the caller's line (atomics take a pointer).
+  ref<E, Ctx> at(int k, const sim::SourceLocation& loc) const { return ref<E, Ctx>(runner, array, Index(offset + k, loc)); }
+
+  ptr operator+(long long k) const { return {runner, array, offset + static_cast<int>(k)}; }
+  friend ptr operator+(long long k, const ptr& p) { return p + k; }
+  ptr operator-(long long k) const { return {runner, array, offset - static_cast<int>(k)}; }
+  long long operator-(const ptr& other) const { return offset - other.offset; }
+  ptr& operator+=(long long k) { return *this = *this + k; }
+  ptr& operator-=(long long k) { return *this = *this - k; }
+  ptr& operator++() { return *this += 1; }
+  ptr& operator--() { return *this -= 1; }
+  ptr operator++(int) { ptr old = *this; ++*this; return old; }
+  ptr operator--(int) { ptr old = *this; --*this; return old; }
+  explicit operator bool() const { return array != nullptr; }
+  friend bool operator==(const ptr& a, const ptr& b) { return a.array == b.array && a.offset == b.offset; }
+  friend bool operator!=(const ptr& a, const ptr& b) { return !(a == b); }
+  friend bool operator<(const ptr& a, const ptr& b) { return a.offset < b.offset; }
+
+  sim::BlockRunner* runner = nullptr;
+  sim::ArrayStore* array = nullptr;
+  int offset = 0;
+};
+
+// `__shared__ E name[N][M]`: rows of a 1D array; `tile[r][c]` is element r * M + c.
+template <class E, class Ctx>
+struct rows {
+  ptr<E, Ctx> first;
+  int columns;
+  [[gnu::always_inline]] ptr<E, Ctx> operator[](int row) const { return first + static_cast<long long>(row) * columns; }
+};
+
+template <class E, class Ctx>
+sim::ArrayStore* declare_shared(Ctx& c, int count, const char* name) {
+  const DType dtype = sim::dtype_of<cell_t<E>>();
+  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>) return &c.runner().simt_shared_array(dtype, count, name);
+  else return &c.runner().shared_array(dtype, count, name);
+}
+
+template <class E, int N, class Ctx>
+ptr<E, Ctx> shared_array(Ctx& c, const char* name) {
+  return ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, N, name), 0);
+}
+template <class E, int R, int C, class Ctx>
+rows<E, Ctx> shared_array2d(Ctx& c, const char* name) {
+  return {ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, R * C, name), 0), C};
+}
+
+// The launch's dynamic shared bytes (`<<<grid, block, bytes>>>`), for `extern __shared__ E name[]`.
+inline int launch_dynamic_shared_bytes = 0;
+template <class E, class Ctx>
+ptr<E, Ctx> extern_shared(Ctx& c, const char* name) {
+  const int count = launch_dynamic_shared_bytes / static_cast<int>(sizeof(E));
+  return ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, count, name), 0);
+}
+
+template <class Ctx> uint3 thread_idx(const Ctx& c) {
+  const Dim3 d = c.thread_idx();
+  return {static_cast<unsigned>(d.x), static_cast<unsigned>(d.y), static_cast<unsigned>(d.z)};
+}
+template <class Ctx> uint3 block_idx(const Ctx& c) {
+  const Dim3 d = c.block_idx();
+  return {static_cast<unsigned>(d.x), static_cast<unsigned>(d.y), static_cast<unsigned>(d.z)};
+}
+template <class Ctx> dim3 block_dim(const Ctx& c) {
+  const Dim3 d = c.block_dim();
+  return {static_cast<unsigned>(d.x), static_cast<unsigned>(d.y), static_cast<unsigned>(d.z)};
+}
+template <class Ctx> dim3 grid_dim(const Ctx& c) {
+  const Dim3 d = c.grid_dim();
+  return {static_cast<unsigned>(d.x), static_cast<unsigned>(d.y), static_cast<unsigned>(d.z)};
+}
+
+// A value as printf takes it: an element reference is read.
+template <class A> auto printable(const A& a) { return a; }
+template <class E, class Ctx> auto printable(const ref<E, Ctx>& r) { return static_cast<std::remove_cv_t<E>>(r); }
+
+// Device printf: printed when the thread says it (the GPU buffers and prints at the next sync).
+template <class Ctx, class... A>
+int device_printf(Ctx&, const char* format, const A&... args) {
+  return std::printf(format, printable(args)...);
+}
+
+template <class A> struct plain_of { using type = A; };
+template <class E, class Ctx> struct plain_of<ref<E, Ctx>> { using type = std::remove_cv_t<E>; };
+
+}  // namespace syncscope::cu
+
+// CUDA's min and max, for any mix of numbers and elements (std::min wants one type).
+template <class A, class B>
+auto min(const A& a, const B& b) {
+  using T = std::common_type_t<typename syncscope::cu::plain_of<A>::type, typename syncscope::cu::plain_of<B>::type>;
+  const T x = static_cast<T>(a), y = static_cast<T>(b);
+  return y < x ? y : x;
+}
+template <class A, class B>
+auto max(const A& a, const B& b) {
+  using T = std::common_type_t<typename syncscope::cu::plain_of<A>::type, typename syncscope::cu::plain_of<B>::type>;
+  const T x = static_cast<T>(a), y = static_cast<T>(b);
+  return x < y ? y : x;
+}
+inline int __popc(unsigned int x) { return __builtin_popcount(x); }
+inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
+inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
+inline int __ffs(int x) { return __builtin_ffs(x); }
+inline unsigned int __brev(unsigned int x) {
+  unsigned int r = 0;
+  for (int k = 0; k < 32; ++k) r |= ((x >> k) & 1u) << (31 - k);
+  return r;
+}
+
+// Atomics on a shared or global element; each is one access with the caller's line.
+namespace syncscope::cu {
+template <class E> using plain_t = std::type_identity_t<std::remove_cv_t<E>>;
+// An atomic whose operation the simulator has no single access for: a compare-and-swap loop,
+// as CUDA's own documentation writes atomicMax for doubles.
+template <class E, class Ctx, class F>
+std::remove_cv_t<E> atomic_by_cas(const ptr<E, Ctx>& p, const sim::SourceLocation& loc, F next) {
+  using V = std::remove_cv_t<E>;
+  ref<E, Ctx> cell = p.at(0, loc);
+  V old = cell.atomic(sim::AtomicOp::Cas, V(0), V(0));
+  for (;;) {
+    const V assumed = old;
+    old = cell.atomic(sim::AtomicOp::Cas, next(assumed), assumed);
+    if (old == assumed) return old;
+  }
+}
+}  // namespace syncscope::cu
+
+#define SYNCSCOPE_CU_ATOMIC(name, op)                                                                       \
+  template <class E, class Ctx>                                                                            \
+  std::remove_cv_t<E> name(syncscope::cu::ptr<E, Ctx> p, syncscope::cu::plain_t<E> v,                      \
+                           syncscope::sim::SourceLocation loc = syncscope::sim::SourceLocation::current()) {                               \
+    return p.at(0, loc).atomic(syncscope::sim::AtomicOp::op, v);                                           \
+  }
+SYNCSCOPE_CU_ATOMIC(atomicAdd, Add)
+SYNCSCOPE_CU_ATOMIC(atomicExch, Exch)
+SYNCSCOPE_CU_ATOMIC(atomicMin, Min)
+SYNCSCOPE_CU_ATOMIC(atomicMax, Max)
+#undef SYNCSCOPE_CU_ATOMIC
+template <class E, class Ctx>
+std::remove_cv_t<E> atomicSub(syncscope::cu::ptr<E, Ctx> p, syncscope::cu::plain_t<E> v, syncscope::sim::SourceLocation loc = syncscope::sim::SourceLocation::current()) {
+  return p.at(0, loc).atomic(syncscope::sim::AtomicOp::Add, static_cast<std::remove_cv_t<E>>(0 - v));
+}
+template <class E, class Ctx>
+std::remove_cv_t<E> atomicCAS(syncscope::cu::ptr<E, Ctx> p, syncscope::cu::plain_t<E> compare, syncscope::cu::plain_t<E> v,
+                              syncscope::sim::SourceLocation loc = syncscope::sim::SourceLocation::current()) {
+  return p.at(0, loc).atomic(syncscope::sim::AtomicOp::Cas, v, compare);
+}
+#define SYNCSCOPE_CU_CAS_ATOMIC(name, expression)                                                             \
+  template <class E, class Ctx>                                                                              \
+  std::remove_cv_t<E> name(syncscope::cu::ptr<E, Ctx> p, syncscope::cu::plain_t<E> v,                        \
+                           syncscope::sim::SourceLocation loc = syncscope::sim::SourceLocation::current()) {                                 \
+    using V = std::remove_cv_t<E>;                                                                           \
+    return syncscope::cu::atomic_by_cas(p, loc, [v](V old) { return static_cast<V>(expression); });          \
+  }
+SYNCSCOPE_CU_CAS_ATOMIC(atomicAnd, old & v)
+SYNCSCOPE_CU_CAS_ATOMIC(atomicOr, old | v)
+SYNCSCOPE_CU_CAS_ATOMIC(atomicXor, old ^ v)
+SYNCSCOPE_CU_CAS_ATOMIC(atomicInc, old >= v ? 0 : old + 1)
+SYNCSCOPE_CU_CAS_ATOMIC(atomicDec, (old == 0 || old > v) ? v : old - 1)
+#undef SYNCSCOPE_CU_CAS_ATOMIC

@@ -1,0 +1,305 @@
+// The host side of a translated .cu: the CUDA runtime calls a program makes, on the simulator.
+// Device memory is the simulator's global arrays; a device pointer is an address in a range no
+// host memory uses (so a host dereference of it faults, as on a real machine) that maps back to
+// its array and element. A launch binds each pointer argument to its array and runs the kernel in
+// every simulated thread; its grid, block and shared size are checked by the simulator.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <map>
+#include <optional>
+#include <string>
+#include <tuple>
+#include <vector>
+
+#include "core/cuda_in/cu_device.h"
+#include "core/registry.h"
+
+enum cudaError_t {
+  cudaSuccess = 0,
+  cudaErrorInvalidValue = 1,
+  cudaErrorMemoryAllocation = 2,
+  cudaErrorInvalidConfiguration = 9,
+  cudaErrorInvalidDevicePointer = 17,
+  cudaErrorLaunchFailure = 719,
+};
+typedef cudaError_t cudaError;
+enum cudaMemcpyKind {
+  cudaMemcpyHostToHost = 0,
+  cudaMemcpyHostToDevice = 1,
+  cudaMemcpyDeviceToHost = 2,
+  cudaMemcpyDeviceToDevice = 3,
+  cudaMemcpyDefault = 4,
+};
+
+namespace syncscope::cu {
+
+// One cudaMalloc: its global array and how its elements move to and from host bytes.
+struct Allocation {
+  int array = -1;
+  size_t bytes = 0;
+  size_t element_size = 4;
+  void (*from_host)(sim::ArrayStore&, int first, const void* host, int count) = nullptr;
+  void (*to_host)(const sim::ArrayStore&, int first, void* host, int count) = nullptr;
+};
+
+template <class E>
+void elements_from_host(sim::ArrayStore& a, int first, const void* host, int count) {
+  for (int k = 0; k < count; ++k) {
+    E v;
+    std::memcpy(&v, static_cast<const char*>(host) + k * sizeof(E), sizeof(E));
+    a.bits[first + k] = sim::to_bits(static_cast<cell_t<E>>(v));
+    a.poison[first + k] = 0;
+  }
+}
+template <class E>
+void elements_to_host(const sim::ArrayStore& a, int first, void* host, int count) {
+  for (int k = 0; k < count; ++k) {
+    const E v = static_cast<E>(sim::from_bits<cell_t<E>>(a.bits[first + k]));
+    std::memcpy(static_cast<char*>(host) + k * sizeof(E), &v, sizeof(E));
+  }
+}
+
+// The simulated device of one run of a program.
+class Device {
+ public:
+  explicit Device(sim::Simulator& simulator) : simulator_(simulator) {}
+  sim::Simulator& simulator() { return simulator_; }
+
+  template <class E>
+  cudaError_t allocate(const char* name, E** pointer, size_t bytes) {
+    if (!pointer) return record(cudaErrorInvalidValue);
+    const size_t count = (bytes + sizeof(E) - 1) / sizeof(E);
+    if (count > (size_t{1} << 28)) return record(cudaErrorMemoryAllocation);
+    Allocation a;
+    a.array = simulator_.alloc_global(name, sim::dtype_of<cell_t<E>>(), static_cast<int>(count), true);
+    a.bytes = bytes;
+    a.element_size = sizeof(E);
+    a.from_host = &elements_from_host<E>;
+    a.to_host = &elements_to_host<E>;
+    const uintptr_t base = next_address_;
+    next_address_ += (bytes + 511) / 256 * 256;
+    allocations_[base] = a;
+    *pointer = reinterpret_cast<E*>(base);
+    return cudaSuccess;
+  }
+  cudaError_t release(const void* pointer) {
+    if (!pointer) return cudaSuccess;
+    if (!allocations_.erase(reinterpret_cast<uintptr_t>(pointer))) return record(cudaErrorInvalidDevicePointer);
+    return cudaSuccess;
+  }
+  // The allocation holding `pointer`, and its element index there (nullptr: not device memory).
+  const Allocation* find(const void* pointer, int* element) const {
+    const uintptr_t p = reinterpret_cast<uintptr_t>(pointer);
+    auto it = allocations_.upper_bound(p);
+    if (it == allocations_.begin()) return nullptr;
+    --it;
+    if (p >= it->first + it->second.bytes + (it->second.bytes == 0)) return nullptr;
+    *element = static_cast<int>((p - it->first) / it->second.element_size);
+    return &it->second;
+  }
+  cudaError_t copy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind);
+  cudaError_t fill(void* pointer, int value, size_t bytes);
+
+  cudaError_t record(cudaError_t e) {
+    if (e != cudaSuccess) last_error_ = e;
+    return e;
+  }
+  cudaError_t take_last_error() {
+    const cudaError_t e = last_error_;
+    last_error_ = cudaSuccess;
+    return e;
+  }
+  cudaError_t peek_last_error() const { return last_error_; }
+
+ private:
+  sim::Simulator& simulator_;
+  std::map<uintptr_t, Allocation> allocations_;
+  uintptr_t next_address_ = uintptr_t{0x100000000000};  // 16 TiB: no host memory is mapped there
+  cudaError_t last_error_ = cudaSuccess;
+};
+
+inline Device* current_device = nullptr;
+
+inline cudaError_t Device::copy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind) {
+  int to_element = 0, from_element = 0;
+  const Allocation* to_device = find(to, &to_element);
+  const Allocation* from_device = find(from, &from_element);
+  if (kind == cudaMemcpyHostToHost || (kind == cudaMemcpyDefault && !to_device && !from_device)) {
+    std::memmove(to, from, bytes);
+    return cudaSuccess;
+  }
+  if (kind == cudaMemcpyHostToDevice || (kind == cudaMemcpyDefault && to_device && !from_device)) {
+    if (!to_device || from_device) return record(cudaErrorInvalidValue);
+    const int count = static_cast<int>(bytes / to_device->element_size);
+    sim::ArrayStore& a = simulator_.global(to_device->array);
+    if (to_element + count > a.size()) return record(cudaErrorInvalidValue);
+    to_device->from_host(a, to_element, from, count);
+    return cudaSuccess;
+  }
+  if (kind == cudaMemcpyDeviceToHost || (kind == cudaMemcpyDefault && from_device && !to_device)) {
+    if (!from_device || to_device) return record(cudaErrorInvalidValue);
+    const int count = static_cast<int>(bytes / from_device->element_size);
+    const sim::ArrayStore& a = simulator_.global(from_device->array);
+    if (from_element + count > a.size()) return record(cudaErrorInvalidValue);
+    from_device->to_host(a, from_element, to, count);
+    return cudaSuccess;
+  }
+  if (!to_device || !from_device || to_device->element_size != from_device->element_size) return record(cudaErrorInvalidValue);
+  const int count = static_cast<int>(bytes / to_device->element_size);
+  sim::ArrayStore& target = simulator_.global(to_device->array);
+  const sim::ArrayStore& source = simulator_.global(from_device->array);
+  if (to_element + count > target.size() || from_element + count > source.size()) return record(cudaErrorInvalidValue);
+  for (int k = 0; k < count; ++k) {
+    target.bits[to_element + k] = source.bits[from_element + k];
+    target.poison[to_element + k] = source.poison[from_element + k];
+  }
+  return cudaSuccess;
+}
+
+inline cudaError_t Device::fill(void* pointer, int value, size_t bytes) {
+  int element = 0;
+  const Allocation* a = find(pointer, &element);
+  if (!a) return record(cudaErrorInvalidValue);
+  // cudaMemset sets bytes: every element of the range gets `value`'s low byte in each of its bytes.
+  std::vector<unsigned char> host(bytes, static_cast<unsigned char>(value));
+  sim::ArrayStore& store = simulator_.global(a->array);
+  const int count = static_cast<int>(bytes / a->element_size);
+  if (element + count > store.size()) return record(cudaErrorInvalidValue);
+  a->from_host(store, element, host.data(), count);
+  return cudaSuccess;
+}
+
+// A pointer argument as a launch holds it: its array and element (array -1: a null pointer).
+template <class E>
+struct DeviceArgument {
+  using element_type = E;
+  int array = -1;
+  int offset = 0;
+};
+
+template <class A>
+auto launch_argument(const A& a) {
+  if constexpr (std::is_pointer_v<A>) {
+    using E = std::remove_cv_t<std::remove_pointer_t<A>>;
+    DeviceArgument<E> d;
+    if (a) {
+      const Allocation* found = current_device->find(a, &d.offset);
+      if (!found) return std::optional<DeviceArgument<E>>();
+      d.array = found->array;
+    }
+    return std::optional<DeviceArgument<E>>(d);
+  } else {
+    return std::optional<A>(a);
+  }
+}
+
+template <class Ctx, class A>
+[[gnu::always_inline]] inline auto thread_argument(Ctx& c, sim::Simulator& simulator, const A& a) {
+  if constexpr (requires { typename A::element_type; a.array; }) {
+    using E = typename A::element_type;
+    if (a.array < 0) return ptr<E, Ctx>();
+    return ptr<E, Ctx>(&c.runner(), &simulator.global(a.array), a.offset);
+  } else {
+    return a;
+  }
+}
+
+template <class Kernel, class... A>
+struct LaunchClosure {
+  sim::Simulator* simulator;
+  Kernel kernel;
+  std::tuple<A...> arguments;
+};
+
+template <class Kernel, class... A>
+void run_thread(void* closure, sim::BlockRunner& runner, int thread) {
+  auto& k = *static_cast<LaunchClosure<Kernel, A...>*>(closure);
+  sim::SimCtx c(runner, thread);
+  std::apply([&](const A&... a) { k.kernel(c, thread_argument(c, *k.simulator, a)...); }, k.arguments);
+}
+
+inline Dim3 dims_of(const dim3& d) { return {static_cast<int>(d.x), static_cast<int>(d.y), static_cast<int>(d.z)}; }
+
+// `kernel<<<grid, block, shared>>>` waiting for its arguments.
+template <class Kernel>
+struct Launch {
+  Kernel kernel;
+  const char* name;
+  dim3 grid, block;
+  size_t shared;
+  sim::SourceLocation where;
+
+  template <class... A>
+  void operator()(const A&... arguments) const {
+    Device& device = *current_device;
+    auto bound = std::make_tuple(launch_argument(arguments)...);
+    bool host_pointer = false;
+    std::apply([&](const auto&... b) { ((host_pointer = host_pointer || !b.has_value()), ...); }, bound);
+    if (host_pointer) {
+      std::fprintf(stderr, "%s:%u: the launch of %s passes a pointer that cudaMalloc did not return (host memory?)\n",
+                   where.file_name(), where.line(), name);
+      device.record(cudaErrorInvalidValue);
+      return;
+    }
+    using Closure = LaunchClosure<Kernel, typename std::decay_t<decltype(*launch_argument(arguments))>...>;
+    Closure closure{&device.simulator(), kernel, std::apply([](const auto&... b) { return std::make_tuple(*b...); }, bound)};
+    // Static __shared__ arrays are carved as the kernel declares them: the launch offers the most a
+    // block may have, the dynamic bytes on top (the simulator refuses more than a block can have).
+    launch_dynamic_shared_bytes = static_cast<int>(shared);
+    const int offered = shared > 48 * 1024 ? static_cast<int>(std::min<size_t>(shared, 1 << 30)) : 48 * 1024;
+    device.simulator().launch(name, dims_of(grid), dims_of(block), offered,
+                              &run_thread<Kernel, typename std::decay_t<decltype(*launch_argument(arguments))>...>,
+                              nullptr, &closure);
+    if (device.simulator().failed()) device.record(cudaErrorLaunchFailure);
+  }
+};
+
+template <class Kernel>
+Launch<Kernel> launch(Kernel kernel, const char* name, dim3 grid, dim3 block, size_t shared,
+                      sim::SourceLocation where = sim::SourceLocation::current()) {
+  return {kernel, name, grid, block, shared, where};
+}
+
+inline int call_main(int (*main)()) { return main(); }
+inline int call_main(int (*main)(int, char**)) {
+  static char name[] = "program";
+  char* argv[] = {name, nullptr};
+  return main(1, argv);
+}
+
+}  // namespace syncscope::cu
+
+template <class E>
+cudaError_t cudaMalloc(E** pointer, size_t bytes) {
+  return syncscope::cu::current_device->allocate("device array", pointer, bytes);
+}
+inline cudaError_t cudaMalloc(void**, size_t) { return syncscope::cu::current_device->record(cudaErrorInvalidValue); }
+template <class E>
+cudaError_t syncscope_cuda_malloc_named(const char* name, E** pointer, size_t bytes) {
+  return syncscope::cu::current_device->allocate(name, pointer, bytes);
+}
+inline cudaError_t cudaFree(void* pointer) { return syncscope::cu::current_device->release(pointer); }
+inline cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind) {
+  return syncscope::cu::current_device->copy(to, from, bytes, kind);
+}
+inline cudaError_t cudaMemset(void* pointer, int value, size_t bytes) {
+  return syncscope::cu::current_device->fill(pointer, value, bytes);
+}
+inline cudaError_t cudaDeviceSynchronize() { return syncscope::cu::current_device->peek_last_error(); }
+inline cudaError_t cudaDeviceReset() { return cudaSuccess; }
+inline cudaError_t cudaGetLastError() { return syncscope::cu::current_device->take_last_error(); }
+inline cudaError_t cudaPeekAtLastError() { return syncscope::cu::current_device->peek_last_error(); }
+inline const char* cudaGetErrorString(cudaError_t e) {
+  switch (e) {
+    case cudaSuccess: return "no error";
+    case cudaErrorInvalidValue: return "invalid argument";
+    case cudaErrorMemoryAllocation: return "out of memory";
+    case cudaErrorInvalidConfiguration: return "invalid configuration argument";
+    case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    default: return "unspecified launch failure";
+  }
+}
+inline const char* cudaGetErrorName(cudaError_t e) { return e == cudaSuccess ? "cudaSuccess" : "cudaErrorUnknown"; }

@@ -1,0 +1,227 @@
+#include "core/cuda_program.h"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <filesystem>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <sstream>
+#include <vector>
+
+#include "core/worker/kernel_worker.h"
+
+extern char** environ;
+
+namespace syncscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct Translated {
+  std::vector<std::string> bugs;  // BUG_* macros
+  std::string text;
+};
+
+// The translator next to this executable (a build puts them side by side).
+std::string translator_path() {
+  if (const char* own = std::getenv("SYNCSCOPE_TRANSLATE"); own && *own) return own;
+  return (fs::path(worker::own_executable_path()).parent_path() / "syncscope-translate").string();
+}
+
+// Runs the translator on the bytes already read: stdin the text, stdout the translation, stderr
+// its errors. Bounded like the compiler: a file that makes Clang spin or grow is stopped.
+std::variant<Translated, KernelFileError> translate(const KernelText& file, const std::string& define) {
+  const std::string translator = translator_path();
+  std::error_code ec;
+  if (!fs::exists(translator, ec))
+    return KernelFileError{file.path + ": a .cu needs syncscope-translate, which this build lacks (" + translator +
+                               "; build with Clang 14's libraries: scripts/install-deps.sh installs them)",
+                           file.path, 0, ""};
+  int in[2], out[2], err[2];
+  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
+    return KernelFileError{std::string("cannot start the translator: ") + std::strerror(errno), file.path, 0, ""};
+  std::vector<std::string> args = {translator, "--file", file.path};
+  if (!define.empty()) args.insert(args.end(), {"-D", define});
+  std::vector<char*> argv;
+  for (auto& a : args) argv.push_back(a.data());
+  argv.push_back(nullptr);
+  posix_spawn_file_actions_t actions;
+  posix_spawn_file_actions_init(&actions);
+  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
+  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
+  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
+  pid_t pid = 0;
+  const int spawned = posix_spawn(&pid, translator.c_str(), &actions, nullptr, argv.data(), environ);
+  posix_spawn_file_actions_destroy(&actions);
+  close(in[0]), close(out[1]), close(err[1]);
+  if (spawned != 0) {
+    close(in[1]), close(out[0]), close(err[0]);
+    return KernelFileError{"cannot start " + translator + ": " + std::strerror(spawned), file.path, 0, ""};
+  }
+  // Feed stdin while draining stdout and stderr: the translation of a large file fills a pipe.
+  std::string stdout_text, stderr_text;
+  size_t written = 0;
+  signal(SIGPIPE, SIG_IGN);
+  for (bool out_open = true, err_open = true; out_open || err_open;) {
+    pollfd fds[3] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}, {in[1], POLLOUT, 0}};
+    const int nfds = in[1] >= 0 ? 3 : 2;
+    if (poll(fds, nfds, 60000) <= 0) {
+      kill(pid, SIGKILL);
+      break;
+    }
+    char buffer[65536];
+    if (out_open && (fds[0].revents & (POLLIN | POLLHUP))) {
+      const ssize_t got = read(out[0], buffer, sizeof buffer);
+      if (got > 0) stdout_text.append(buffer, static_cast<size_t>(got));
+      else out_open = false;
+      if (stdout_text.size() > (size_t{64} << 20)) kill(pid, SIGKILL);
+    }
+    if (err_open && (fds[1].revents & (POLLIN | POLLHUP))) {
+      const ssize_t got = read(err[0], buffer, sizeof buffer);
+      if (got > 0 && stderr_text.size() < (size_t{1} << 20)) stderr_text.append(buffer, static_cast<size_t>(got));
+      else if (got <= 0) err_open = false;
+    }
+    if (nfds == 3 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
+      const ssize_t put = write(in[1], file.text.data() + written, file.text.size() - written);
+      if (put > 0) written += static_cast<size_t>(put);
+      if (put <= 0 || written == file.text.size()) close(in[1]), in[1] = -1;
+    }
+  }
+  if (in[1] >= 0) close(in[1]);
+  close(out[0]), close(err[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+    KernelFileError e{"", file.path, 0, stderr_text};
+    // The first "FILE:LINE:COL: error: ..." line is the headline.
+    std::istringstream lines(stderr_text);
+    for (std::string line; std::getline(lines, line);) {
+      const size_t at = line.find(": error: ");
+      if (at == std::string::npos) continue;
+      e.message = line;
+      const size_t first = line.find(':'), second = line.find(':', first + 1);
+      if (first != std::string::npos && second != std::string::npos) {
+        e.file = line.substr(0, first);
+        e.line = std::atoi(line.substr(first + 1, second - first - 1).c_str());
+      }
+      break;
+    }
+    if (e.message.empty())
+      e.message = file.path + ": the translator " + (WIFSIGNALED(status) ? "crashed (signal " + std::to_string(WTERMSIG(status)) + ")"
+                                                                         : "failed") + " on this file";
+    return e;
+  }
+  Translated t;
+  std::istringstream header(stdout_text);
+  for (std::string line; std::getline(header, line);) {
+    if (line.rfind("bug ", 0) == 0) t.bugs.push_back(line.substr(4));
+    else if (line.rfind("text ", 0) == 0) {
+      const size_t bytes = std::stoul(line.substr(5));
+      const size_t start = static_cast<size_t>(header.tellg());
+      t.text = stdout_text.substr(start, bytes);
+      break;
+    }
+  }
+  return t;
+}
+
+std::string quoted(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// The program's name as `syncscope list` shows it: the file's stem with dashes.
+std::string program_name(const std::string& path) {
+  std::string name = fs::path(path).stem().string();
+  for (char& c : name)
+    if (c == '_' || c == ' ') c = '-';
+  return name;
+}
+
+// What the compiler gets: the runtime, the program's name and bugs, the variant's macro, then the
+// translation under the .cu's own name and lines.
+std::string compiled_text(const KernelText& file, const Translated& t, const std::string& define) {
+  std::string bugs;
+  for (const auto& b : t.bugs) bugs += (bugs.empty() ? "" : ",") + b;
+  std::ostringstream text;
+  text << "#include \"core/cuda_in/cu_runtime.h\"\n"
+       << "#define SYNCSCOPE_CUDA_NAME " << quoted(program_name(file.path)) << "\n"
+       << "#define SYNCSCOPE_CUDA_FILE " << quoted(file.path) << "\n"
+       << "#define SYNCSCOPE_CUDA_BUGS " << quoted(bugs) << "\n";
+  if (!define.empty()) text << "#define " << define << " 1\n";
+  text << "#line 1 " << quoted(file.path) << "\n" << t.text;
+  return text.str();
+}
+
+std::variant<KernelFile, KernelFileError> build_variant(const KernelText& file, const std::string& define,
+                                                        std::vector<std::string>* bugs) {
+  auto translated = translate(file, define);
+  if (auto* e = std::get_if<KernelFileError>(&translated)) return *e;
+  const Translated& t = std::get<Translated>(translated);
+  if (bugs) *bugs = t.bugs;
+  return load_kernel_build({file, compiled_text(file, t, define), true});
+}
+
+// The variants of one program, each built on first use.
+struct Variants {
+  KernelText file;
+  std::vector<std::string> bugs;
+  std::mutex mutex;
+  std::map<int, AlgorithmEntry> built;  // by Problem::bug
+
+  std::variant<AlgorithmEntry, std::string> entry(int bug) {
+    std::lock_guard<std::mutex> lock(mutex);
+    if (auto it = built.find(bug); it != built.end()) return it->second;
+    if (bug < 0 || bug > static_cast<int>(bugs.size())) return "no bug variant " + std::to_string(bug);
+    auto loaded = build_variant(file, bugs[bug - 1], nullptr);
+    if (auto* e = std::get_if<KernelFileError>(&loaded)) return e->message;
+    return built[bug] = std::get<KernelFile>(loaded).entry;
+  }
+};
+
+}  // namespace
+
+bool is_cuda_program_path(const std::string& path) {
+  const std::string ext = fs::path(path).extension().string();
+  return ext == ".cu";
+}
+
+std::variant<KernelFile, KernelFileError> load_cuda_program(const std::string& path_text) {
+  auto read = read_kernel_text(path_text);
+  if (read.index() == 1) return KernelFileError{std::get<1>(read), "", 0, ""};
+  auto variants = std::make_shared<Variants>();
+  variants->file = std::get<KernelText>(read);
+  auto loaded = build_variant(variants->file, "", &variants->bugs);
+  if (auto* e = std::get_if<KernelFileError>(&loaded)) return *e;
+  KernelFile program = std::get<KernelFile>(std::move(loaded));
+  variants->built[0] = program.entry;
+  // A run with --bug builds that variant's translation (once) and simulates it.
+  program.entry.simulate = [variants](const Problem& p, const std::vector<double>& input, const sim::SimOptions& options) {
+    auto entry = variants->entry(p.bug);
+    if (auto* why = std::get_if<std::string>(&entry)) {
+      SimOutcome failed;
+      failed.trace.error = sim::SimError{sim::SimErrorKind::Kernel, *why, 0, 0, 0, {}};
+      return failed;
+    }
+    return std::get<AlgorithmEntry>(entry).simulate(p, input, options);
+  };
+  return program;
+}
+
+std::variant<KernelFile, KernelFileError> load_user_code(const std::string& path) {
+  return is_cuda_program_path(path) ? load_cuda_program(path) : load_kernel_file(path);
+}
+
+}  // namespace syncscope

@@ -1,0 +1,156 @@
+// What Clang sees in place of NVIDIA's headers when it parses a student's .cu for translation: the
+// CUDA attributes, the built-in variables and every intrinsic and runtime call syncscope knows, as
+// declarations only (nothing here is compiled into code). Included before the student's file with
+// -include; the student's own `#include <cuda_runtime.h>` finds an empty file of that name.
+#pragma once
+
+#define __global__ __attribute__((global))
+#define __device__ __attribute__((device))
+#define __host__ __attribute__((host))
+#define __shared__ __attribute__((shared))
+#define __constant__ __attribute__((constant))
+#define __managed__ __attribute__((managed))
+#define __forceinline__ __inline__ __attribute__((always_inline))
+#define __noinline__ __attribute__((noinline))
+#define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
+#define __restrict__ __restrict
+
+// printf, memcpy and memset may be called from a kernel: device declarations beside the host's.
+extern "C" {
+__device__ int printf(const char* format, ...);
+__device__ void* memcpy(void* to, const void* from, __SIZE_TYPE__ bytes);
+__device__ void* memset(void* to, int value, __SIZE_TYPE__ bytes);
+}
+#include <stddef.h>
+
+// The math a kernel may call, as device overloads beside the host's <math.h>.
+__device__ float sqrtf(float x);
+__device__ float fabsf(float x);
+__device__ float expf(float x);
+__device__ float logf(float x);
+__device__ float powf(float x, float y);
+__device__ float floorf(float x);
+__device__ float ceilf(float x);
+__device__ float fminf(float x, float y);
+__device__ float fmaxf(float x, float y);
+__device__ float rsqrtf(float x);
+__device__ double sqrt(double x);
+__device__ double fabs(double x);
+__device__ int abs(int x);
+
+struct uint3 {
+  unsigned int x, y, z;
+};
+struct dim3 {
+  unsigned int x, y, z;
+  __host__ __device__ constexpr dim3(unsigned int vx = 1, unsigned int vy = 1, unsigned int vz = 1) : x(vx), y(vy), z(vz) {}
+  __host__ __device__ constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}
+};
+extern const __device__ uint3 threadIdx;
+extern const __device__ uint3 blockIdx;
+extern const __device__ dim3 blockDim;
+extern const __device__ dim3 gridDim;
+extern const __device__ int warpSize;
+
+// Barriers, fences and warp operations.
+__device__ void __syncthreads();
+__device__ int __syncthreads_count(int predicate);
+__device__ int __syncthreads_and(int predicate);
+__device__ int __syncthreads_or(int predicate);
+__device__ void __syncwarp(unsigned int mask = 0xffffffffu);
+__device__ void __threadfence();
+__device__ void __threadfence_block();
+__device__ void __threadfence_system();
+__device__ void __nanosleep(unsigned int ns);
+__device__ unsigned int __activemask();
+template <class T> __device__ T __shfl_sync(unsigned int mask, T var, int src_lane, int width = 32);
+template <class T> __device__ T __shfl_up_sync(unsigned int mask, T var, unsigned int delta, int width = 32);
+template <class T> __device__ T __shfl_down_sync(unsigned int mask, T var, unsigned int delta, int width = 32);
+template <class T> __device__ T __shfl_xor_sync(unsigned int mask, T var, int lane_mask, int width = 32);
+__device__ unsigned int __ballot_sync(unsigned int mask, int predicate);
+__device__ int __any_sync(unsigned int mask, int predicate);
+__device__ int __all_sync(unsigned int mask, int predicate);
+template <class T> __device__ unsigned int __match_any_sync(unsigned int mask, T value);
+__device__ unsigned int __reduce_add_sync(unsigned int mask, unsigned int value);
+__device__ int __reduce_add_sync(unsigned int mask, int value);
+__device__ unsigned int __reduce_and_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __reduce_or_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __reduce_xor_sync(unsigned int mask, unsigned int value);
+__device__ int __reduce_min_sync(unsigned int mask, int value);
+__device__ int __reduce_max_sync(unsigned int mask, int value);
+
+// Bit and math intrinsics (plain functions: the simulator computes them as the GPU does).
+__host__ __device__ int __popc(unsigned int x);
+__host__ __device__ int __popcll(unsigned long long x);
+__host__ __device__ int __clz(int x);
+__host__ __device__ int __ffs(int x);
+__host__ __device__ unsigned int __brev(unsigned int x);
+__host__ __device__ int min(int a, int b);
+__host__ __device__ unsigned int min(unsigned int a, unsigned int b);
+__host__ __device__ float min(float a, float b);
+__host__ __device__ double min(double a, double b);
+__host__ __device__ int max(int a, int b);
+__host__ __device__ unsigned int max(unsigned int a, unsigned int b);
+__host__ __device__ float max(float a, float b);
+__host__ __device__ double max(double a, double b);
+
+// Atomics (shared and global memory).
+#define SYNCSCOPE_SHIM_ATOMIC(name)                                  \
+  __device__ int name(int* address, int value);                      \
+  __device__ unsigned int name(unsigned int* address, unsigned int value); \
+  __device__ unsigned long long name(unsigned long long* address, unsigned long long value); \
+  __device__ long long name(long long* address, long long value);
+SYNCSCOPE_SHIM_ATOMIC(atomicAdd)
+SYNCSCOPE_SHIM_ATOMIC(atomicSub)
+SYNCSCOPE_SHIM_ATOMIC(atomicExch)
+SYNCSCOPE_SHIM_ATOMIC(atomicMin)
+SYNCSCOPE_SHIM_ATOMIC(atomicMax)
+SYNCSCOPE_SHIM_ATOMIC(atomicAnd)
+SYNCSCOPE_SHIM_ATOMIC(atomicOr)
+SYNCSCOPE_SHIM_ATOMIC(atomicXor)
+#undef SYNCSCOPE_SHIM_ATOMIC
+__device__ float atomicAdd(float* address, float value);
+__device__ double atomicAdd(double* address, double value);
+__device__ float atomicExch(float* address, float value);
+__device__ unsigned int atomicInc(unsigned int* address, unsigned int limit);
+__device__ unsigned int atomicDec(unsigned int* address, unsigned int limit);
+__device__ int atomicCAS(int* address, int compare, int value);
+__device__ unsigned int atomicCAS(unsigned int* address, unsigned int compare, unsigned int value);
+__device__ unsigned long long atomicCAS(unsigned long long* address, unsigned long long compare, unsigned long long value);
+
+// The runtime API syncscope simulates.
+enum cudaError_t { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2,
+                   cudaErrorInvalidConfiguration = 9, cudaErrorLaunchFailure = 719 };
+typedef cudaError_t cudaError;
+enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2,
+                      cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4 };
+typedef struct CUstream_st* cudaStream_t;
+cudaError_t cudaMalloc(void** pointer, size_t bytes);
+template <class T> cudaError_t cudaMalloc(T** pointer, size_t bytes);
+cudaError_t cudaFree(void* pointer);
+cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind);
+cudaError_t cudaMemset(void* pointer, int value, size_t bytes);
+cudaError_t cudaDeviceSynchronize();
+cudaError_t cudaDeviceReset();
+cudaError_t cudaGetLastError();
+cudaError_t cudaPeekAtLastError();
+const char* cudaGetErrorString(cudaError_t error);
+const char* cudaGetErrorName(cudaError_t error);
+// What `<<<grid, block, shared, stream>>>` calls (Clang looks it up by name).
+unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t stream = 0);
+cudaError_t cudaConfigureCall(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t stream = 0);
+
+// Declared so that Clang parses them and the translator can say they are not simulated.
+cudaError_t cudaMallocManaged(void** pointer, size_t bytes, unsigned int flags = 1);
+template <class T> cudaError_t cudaMallocManaged(T** pointer, size_t bytes, unsigned int flags = 1);
+cudaError_t cudaMallocHost(void** pointer, size_t bytes);
+cudaError_t cudaFreeHost(void* pointer);
+cudaError_t cudaHostAlloc(void** pointer, size_t bytes, unsigned int flags);
+cudaError_t cudaMemcpyAsync(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream = 0);
+cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* from, size_t bytes, size_t offset = 0,
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+template <class T> cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* from, size_t bytes, size_t offset = 0,
+                                                  cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamDestroy(cudaStream_t stream);

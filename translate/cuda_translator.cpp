@@ -1,0 +1,163 @@
+#include "translate/cuda_translator.h"
+
+#include <clang/AST/ASTConsumer.h>
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Basic/DiagnosticOptions.h>
+#include <clang/Frontend/CompilerInstance.h>
+#include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/TextDiagnosticPrinter.h>
+#include <clang/Lex/Lexer.h>
+#include <clang/Lex/PPCallbacks.h>
+#include <clang/Lex/Preprocessor.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+#include <clang/Tooling/Tooling.h>
+
+#include <algorithm>
+#include <map>
+#include <memory>
+#include <set>
+#include <sstream>
+
+#include "translate/rewrite_rules.h"
+
+namespace syncscope::translate {
+
+const char* cuda_parse_shim_text();  // generated from translate/cuda_parse_shim.h
+
+namespace {
+
+using namespace clang;
+
+constexpr const char* kShimPath = "/syncscope-cuda/syncscope_cuda_parse_shim.h";
+constexpr const char* kIncludeDir = "/syncscope-cuda/include";
+
+// Headers a .cu includes for the CUDA runtime: here they are empty (the shim declares it all).
+const char* const kRuntimeHeaders[] = {"cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "cuda_runtime_api.h",
+                                       "device_functions.h", "sm_20_atomic_functions.h", "sm_30_intrinsics.h"};
+
+// Every BUG_* macro the file tests, and every comment, as the preprocessor sees them.
+class PreprocessorWatch : public PPCallbacks, public CommentHandler {
+ public:
+  PreprocessorWatch(SourceManager& sm, std::set<std::string>& bugs, std::map<unsigned, std::string>& comments)
+      : sm_(sm), bugs_(bugs), comments_(comments) {}
+  void Ifdef(SourceLocation, const Token& name, const MacroDefinition&) override { note(name); }
+  void Ifndef(SourceLocation, const Token& name, const MacroDefinition&) override { note(name); }
+  void Defined(const Token& name, const MacroDefinition&, SourceRange) override { note(name); }
+  void If(SourceLocation loc, SourceRange condition, ConditionValueKind) override {
+    // `#if BUG_X` names the macro as an identifier of the condition.
+    if (!sm_.isInMainFile(loc)) return;
+    const std::string text = Lexer::getSourceText(CharSourceRange::getTokenRange(condition), sm_, LangOptions()).str();
+    for (size_t at = text.find("BUG_"); at != std::string::npos; at = text.find("BUG_", at + 1)) {
+      if (at > 0 && (isalnum(static_cast<unsigned char>(text[at - 1])) || text[at - 1] == '_')) continue;
+      size_t end = at;
+      while (end < text.size() && (isalnum(static_cast<unsigned char>(text[end])) || text[end] == '_')) ++end;
+      bugs_.insert(text.substr(at, end - at));
+    }
+  }
+  bool HandleComment(Preprocessor&, SourceRange range) override {
+    if (!sm_.isInMainFile(range.getBegin())) return false;
+    const unsigned last_line = sm_.getSpellingLineNumber(range.getEnd());
+    std::string text = Lexer::getSourceText(CharSourceRange::getCharRange(range), sm_, LangOptions()).str();
+    comments_[last_line] = text;
+    return false;
+  }
+
+ private:
+  void note(const Token& name) {
+    if (!sm_.isInMainFile(name.getLocation()) || !name.getIdentifierInfo()) return;
+    const std::string n = name.getIdentifierInfo()->getName().str();
+    if (n.rfind("BUG_", 0) == 0 && n.size() > 4) bugs_.insert(n);
+  }
+  SourceManager& sm_;
+  std::set<std::string>& bugs_;
+  std::map<unsigned, std::string>& comments_;
+};
+
+class TranslateConsumer : public ASTConsumer {
+ public:
+  TranslateConsumer(Translation& out, std::map<unsigned, std::string>& comments) : out_(out), comments_(comments) {}
+  void HandleTranslationUnit(ASTContext& context) override {
+    Rewriter rewriter(context.getSourceManager(), context.getLangOpts());
+    RewriteRules rules(context, rewriter, comments_, out_);
+    rules.TraverseDecl(context.getTranslationUnitDecl());
+    rules.finish();
+    if (context.getDiagnostics().hasErrorOccurred()) return;
+    const FileID main = context.getSourceManager().getMainFileID();
+    const RewriteBuffer* buffer = rewriter.getRewriteBufferFor(main);
+    out_.text = buffer ? std::string(buffer->begin(), buffer->end())
+                       : context.getSourceManager().getBufferData(main).str();
+  }
+
+ private:
+  Translation& out_;
+  std::map<unsigned, std::string>& comments_;
+};
+
+// Clang's own diagnostics (syntax, types) become the translation's errors, at the student's line.
+class CollectDiagnostics : public DiagnosticConsumer {
+ public:
+  explicit CollectDiagnostics(Translation& out) : out_(out) {}
+  void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic& info) override {
+    DiagnosticConsumer::HandleDiagnostic(level, info);
+    if (level < DiagnosticsEngine::Error) return;
+    SmallString<256> message;
+    info.FormatDiagnostic(message);
+    TranslateError d;
+    d.message = message.str().str();
+    if (info.hasSourceManager() && info.getLocation().isValid()) {
+      const SourceManager& sm = info.getSourceManager();
+      const PresumedLoc at = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
+      if (at.isValid()) d.file = at.getFilename(), d.line = static_cast<int>(at.getLine()), d.column = static_cast<int>(at.getColumn());
+    }
+    out_.errors.push_back(std::move(d));
+  }
+
+ private:
+  Translation& out_;
+};
+
+class TranslateAction : public ASTFrontendAction {
+ public:
+  explicit TranslateAction(Translation& out) : out_(out) {}
+  bool BeginSourceFileAction(CompilerInstance& ci) override {
+    ci.getDiagnostics().setClient(new CollectDiagnostics(out_), /*ShouldOwnClient=*/true);
+    auto watch = std::make_unique<PreprocessorWatch>(ci.getSourceManager(), bugs_, comments_);
+    ci.getPreprocessor().addCommentHandler(watch.get());
+    ci.getPreprocessor().addPPCallbacks(std::move(watch));
+    return true;
+  }
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance&, StringRef) override {
+    return std::make_unique<TranslateConsumer>(out_, comments_);
+  }
+  void EndSourceFileAction() override { out_.bugs.assign(bugs_.begin(), bugs_.end()); }
+
+ private:
+  Translation& out_;
+  std::set<std::string> bugs_;
+  std::map<unsigned, std::string> comments_;
+};
+
+}  // namespace
+
+Translation translate_cuda(const TranslateRequest& request) {
+  Translation out;
+  std::vector<std::string> args = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
+                                   "--cuda-gpu-arch=sm_80", "-std=c++17", "-Wno-unknown-cuda-version",
+                                   "-fsyntax-only", "-w", "-ferror-limit=5", "-include", kShimPath,
+                                   std::string("-I") + kIncludeDir};
+  for (const std::string& d : request.defines) args.push_back("-D" + d);
+  tooling::FileContentMappings virtual_files = {{kShimPath, cuda_parse_shim_text()}};
+  for (const char* header : kRuntimeHeaders) virtual_files.push_back({std::string(kIncludeDir) + "/" + header, ""});
+  const bool parsed = tooling::runToolOnCodeWithArgs(std::make_unique<TranslateAction>(out), request.text, args,
+                                                     request.file_name, "syncscope-translate",
+                                                     std::make_shared<PCHContainerOperations>(), virtual_files);
+  if (!parsed && out.errors.empty())
+    out.errors.push_back({request.file_name, 0, 0, "Clang could not parse the file as CUDA"});
+  out.ok = parsed && out.errors.empty();
+  if (!out.ok) out.text.clear();
+  return out;
+}
+
+}  // namespace syncscope::translate

@@ -1,0 +1,69 @@
+// The rewrites of translate/cuda_translator.h, one AST node kind each. A rewrite replaces source text
+// on the line it stands on; what cannot be simulated becomes an error at its line and column.
+#pragma once
+
+#include <clang/AST/ASTContext.h>
+#include <clang/AST/RecursiveASTVisitor.h>
+#include <clang/Rewrite/Core/Rewriter.h>
+
+#include <map>
+#include <set>
+#include <string>
+
+#include "translate/translation.h"
+
+namespace syncscope::translate {
+
+class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
+ public:
+  RewriteRules(clang::ASTContext& context, clang::Rewriter& rewriter, const std::map<unsigned, std::string>& comments,
+               Translation& out);
+
+  bool TraverseFunctionDecl(clang::FunctionDecl* f);
+  bool VisitFunctionDecl(clang::FunctionDecl* f);
+  bool VisitDeclStmt(clang::DeclStmt* s);
+  bool VisitVarDecl(clang::VarDecl* v);
+  bool VisitParmVarDecl(clang::ParmVarDecl* p);
+  bool VisitDeclRefExpr(clang::DeclRefExpr* e);
+  bool VisitCallExpr(clang::CallExpr* e);
+  bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr* e);
+  bool VisitUnaryOperator(clang::UnaryOperator* e);
+  bool VisitCStyleCastExpr(clang::CStyleCastExpr* e);
+  bool VisitMemberExpr(clang::MemberExpr* e);
+  bool VisitCXXNewExpr(clang::CXXNewExpr* e);
+
+  // Appends the trailer line that names the program (core/cuda_in/cu_runtime.h reads it).
+  void finish();
+
+ private:
+  bool in_main_file(clang::SourceLocation loc) const;
+  bool in_device_code() const { return device_depth_ > 0; }
+  void error(clang::SourceLocation loc, const std::string& message);
+  std::string text_of(clang::SourceRange range) const;
+  std::string type_text(clang::QualType type) const;
+  // Where a declaration really begins: before `__global__`, `extern`, `__shared__`.
+  clang::SourceLocation declaration_start(const clang::Decl* d) const;
+  void rewrite_device_signature(clang::FunctionDecl* f);
+  void rewrite_pointer_declaration(clang::DeclaratorDecl* d);
+  bool will_be_rewritten(const clang::DeclaratorDecl* d) const;
+  void rewrite_shared_declaration(clang::VarDecl* v, clang::SourceLocation begin);
+  std::string caption_before(clang::SourceLocation barrier) const;
+  bool replace(clang::SourceRange range, const std::string& text);
+  bool insert_before(clang::SourceLocation loc, const std::string& text);
+  bool insert_after_token(clang::SourceLocation loc, const std::string& text);
+  bool is_device_only(const clang::FunctionDecl* f) const;
+  bool is_students(const clang::FunctionDecl* f) const;
+
+  clang::ASTContext& context_;
+  clang::SourceManager& sm_;
+  clang::Rewriter& rewriter_;
+  const std::map<unsigned, std::string>& comments_;
+  Translation& out_;
+  int device_depth_ = 0;
+  std::set<const clang::VarDecl*> shared_scalars_;  // `__shared__ int x;`: every use becomes x[0]
+  std::set<unsigned> rewritten_types_;
+  std::set<const clang::DeclaratorDecl*> context_first_;  // first parameters that bring `_c` with them               // offsets of type text already replaced
+  std::string program_name_;
+};
+
+}  // namespace syncscope::translate

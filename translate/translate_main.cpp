@@ -1,0 +1,42 @@
+// syncscope-translate: a student's .cu in (stdin), its simulator translation out (stdout), as
+// translate/cuda_translator.h describes. A program of its own so that Clang's libraries load only
+// when a .cu is translated, and a file that crashes Clang takes down this process, not the app.
+//   syncscope-translate --file /abs/path/k.cu [-D BUG_NO_BARRIER]... < k.cu
+// Output: lines `bug NAME`, `kernel NAME`, `main yes|no`, then `text BYTES` and the translation.
+// Errors: `FILE:LINE:COL: error: MESSAGE` lines on stderr, exit 2.
+#include <cstdio>
+#include <iostream>
+#include <iterator>
+#include <string>
+
+#include "translate/cuda_translator.h"
+
+int main(int argc, char** argv) {
+  syncscope::translate::TranslateRequest request;
+  for (int k = 1; k < argc; ++k) {
+    const std::string arg = argv[k];
+    if (arg == "--file" && k + 1 < argc) request.file_name = argv[++k];
+    else if (arg == "-D" && k + 1 < argc) request.defines.push_back(argv[++k]);
+    else {
+      std::cerr << "syncscope-translate: unknown argument '" << arg << "' (usage: --file PATH [-D MACRO]... < PATH)\n";
+      return 2;
+    }
+  }
+  if (request.file_name.empty()) {
+    std::cerr << "syncscope-translate: --file PATH is required (the name the text on stdin has)\n";
+    return 2;
+  }
+  request.text.assign(std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>());
+  const syncscope::translate::Translation t = syncscope::translate::translate_cuda(request);
+  if (!t.ok) {
+    for (const auto& e : t.errors)
+      std::cerr << (e.file.empty() ? request.file_name : e.file) << ":" << e.line << ":" << e.column << ": error: " << e.message
+                << "\n";
+    return 2;
+  }
+  for (const auto& b : t.bugs) std::cout << "bug " << b << "\n";
+  for (const auto& k : t.kernels) std::cout << "kernel " << k << "\n";
+  std::cout << "main " << (t.has_main ? "yes" : "no") << "\n";
+  std::cout << "text " << t.text.size() << "\n" << t.text;
+  return std::cout.good() ? 0 : 1;
+}
