@@ -61,6 +61,11 @@ void fall_back(Opening& opening, const std::string& why, const std::string& inst
 // The opening, or the exit code when there is none.
 std::variant<Opening, int> prepare_opening(GuiOptions& o, std::ostream& err) {
   Opening opening;
+  // `syncscope gui FILE.cu`: a plain CUDA program opens as --kernel would open it.
+  if (o.kernel_file.empty() && is_cuda_program_path(o.config.options.algorithm)) {
+    o.kernel_file = o.config.options.algorithm;
+    o.config.options.algorithm.clear();
+  }
   if (!o.kernel_file.empty()) {
     opening.kernel = command_line::load_kernel_option(o.kernel_file, opening.registry, o.config.options, err);
     if (!opening.kernel) return kExitBadArguments;

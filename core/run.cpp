@@ -230,6 +230,10 @@ std::string RunConfig::describe() const {
   std::ostringstream s;
   s << (algorithm ? algorithm->info.name : "?");
   if (problem.bug) s << " bug=" << bug_name();
+  if (algorithm && algorithm->info.program) {
+    s << " (a CUDA program: its main() chooses the launches) schedule=" << schedule.name();
+    return s.str();
+  }
   s << " n=" << problem.n;
   if (algorithm && algorithm->info.two_dimensional) s << " rows=" << problem.rows;
   s << " tpb=" << problem.tpb << " blocks=" << blocks() << " dtype=" << sim::to_string(problem.dtype)
@@ -254,9 +258,14 @@ std::variant<RunConfig, ConfigError> resolve(const Registry& registry, const Run
     else return ConfigError{ConfigField::Dtype, *o.dtype, "expected float32 or int32"};
   }
   if (o.bug && *o.bug != "none") {
+    // A variant also answers to its macro's spelling (a .cu's BUG_NO_BARRIER: NO_BARRIER, BUG_NO_BARRIER).
+    std::string spelled = *o.bug;
+    if (spelled.rfind("BUG_", 0) == 0) spelled = spelled.substr(4);
+    if (spelled.find_first_of("abcdefghijklmnopqrstuvwxyz") == std::string::npos)
+      for (char& ch : spelled) ch = ch == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
     std::string names;
     for (size_t k = 0; k < info.bugs.size(); ++k) {
-      if (info.bugs[k].name == *o.bug) c.problem.bug = static_cast<int>(k) + 1;
+      if (info.bugs[k].name == *o.bug || info.bugs[k].name == spelled) c.problem.bug = static_cast<int>(k) + 1;
       names += (names.empty() ? "" : ", ") + info.bugs[k].name;
     }
     if (c.problem.bug == 0)

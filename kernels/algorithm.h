@@ -113,6 +113,9 @@ struct AlgoInfo {
   // Float sums whose order the GPU's timing decides (atomics, look-back): the GPU's float32 result
   // can differ from the simulator's in the last bits; int32 results are exact either way.
   bool float_order_depends_on_timing = false;
+  // A plain CUDA program (core/cuda_program.h): its main() chooses the launches and checks its own
+  // result, so n, rows, tpb, dtype and the input do not apply; the result is what main() returns.
+  bool program = false;
 };
 
 constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }

@@ -168,10 +168,17 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
   const DType dtype = r.config.problem.dtype;
   const sim::Trace& t = r.sim.trace;
   out << r.config.describe() << "\n";
-  out << "input:    " << numbers_text(dtype, r.input) << "\n";
+  const bool program = r.config.algorithm && r.config.algorithm->info.program;
+  if (!program) out << "input:    " << numbers_text(dtype, r.input) << "\n";
   if (steps) print_steps(out, r);
-  out << "output:   " << bits_text(dtype, r.sim.output_bits, r.sim.output_poison) << "\n";
-  out << "expected: " << numbers_text(dtype, r.expected) << "\n";
+  if (program) {
+    out << "launches: " << t.launches.size() << "\n";
+    if (!r.sim.output_bits.empty())
+      out << "main() returned " << static_cast<int32_t>(r.sim.output_bits[0])
+          << (r.sim.output_bits[0] == 0 ? " (its own check passed)" : " (its own check failed)") << "\n";
+  }
+  if (!program) out << "output:   " << bits_text(dtype, r.sim.output_bits, r.sim.output_poison) << "\n";
+  if (!program) out << "expected: " << numbers_text(dtype, r.expected) << "\n";
   const Comparison& c = r.comparison;
   out << "match: " << (c.match ? "yes" : "no");
   if (c.differing > 0)

@@ -30,6 +30,7 @@ inline AlgoInfo program_info(const char* name, const char* file, const char* bug
                      "The result is what main() returns (0: its own check passed).";
   info.origin = file;
   info.defaults = Problem{1, 1, 32, DType::Int32};
+  info.program = true;
   info.sources = {file};
   std::istringstream list(bugs);
   for (std::string macro; std::getline(list, macro, ',');)

@@ -274,6 +274,7 @@ void write_algo_info(WireWriter& w, const AlgoInfo& info) {
     w.put(b.shows);
   });
   w.put(info.float_order_depends_on_timing);
+  w.put(info.program);
 }
 AlgoInfo read_algo_info(WireReader& r) {
   AlgoInfo info;
@@ -288,6 +289,7 @@ AlgoInfo read_algo_info(WireReader& r) {
     return b;
   });
   info.float_order_depends_on_timing = r.get_bool();
+  info.program = r.get_bool();
   return info;
 }
 
