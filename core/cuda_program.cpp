@@ -10,12 +10,16 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <vector>
 
+#include "core/atomic_file.h"
+#include "core/kernel_cache.h"
 #include "core/worker/kernel_worker.h"
 
 extern char** environ;
@@ -38,7 +42,7 @@ std::string translator_path() {
 
 // Runs the translator on the bytes already read: stdin the text, stdout the translation, stderr
 // its errors. Bounded like the compiler: a file that makes Clang spin or grow is stopped.
-std::variant<Translated, KernelFileError> translate(const KernelText& file, const std::string& define) {
+std::variant<std::string, KernelFileError> run_translator(const KernelText& file, const std::string& define) {
   const std::string translator = translator_path();
   std::error_code ec;
   if (!fs::exists(translator, ec))
@@ -119,6 +123,11 @@ std::variant<Translated, KernelFileError> translate(const KernelText& file, cons
                                                                          : "failed") + " on this file";
     return e;
   }
+  return stdout_text;
+}
+
+// The translator's output: `bug NAME` lines, then `text BYTES` and the translation.
+Translated parse_translation(const std::string& stdout_text) {
   Translated t;
   std::istringstream header(stdout_text);
   for (std::string line; std::getline(header, line);) {
@@ -131,6 +140,36 @@ std::variant<Translated, KernelFileError> translate(const KernelText& file, cons
     }
   }
   return t;
+}
+
+// A translation is cached beside the libraries, keyed by the translator (its size and time), the
+// variant and the bytes read: an unchanged .cu runs no translator.
+std::string translation_cache_file(const KernelText& file, const std::string& define) {
+  auto cache = trusted_kernel_cache();
+  if (cache.index() != 0) return "";
+  std::error_code ec;
+  const std::string translator = translator_path();
+  const auto stamp = fs::last_write_time(translator, ec).time_since_epoch().count();
+  const size_t key = std::hash<std::string>{}(translator + "\n" + std::to_string(fs::file_size(translator, ec)) + "\n" +
+                                              std::to_string(stamp) + "\n" + define + "\n" + file.path + "\n" + file.text);
+  std::ostringstream name;
+  name << "translation-" << std::hex << key << "-" << file.text.size() << ".txt";
+  return (fs::path(std::get<0>(cache)) / name.str()).string();
+}
+
+std::variant<Translated, KernelFileError> translate(const KernelText& file, const std::string& define) {
+  const std::string cached = translation_cache_file(file, define);
+  std::error_code ec;
+  if (!cached.empty() && fs::exists(cached, ec) && untrusted_because(cached).empty()) {
+    std::ifstream in(cached, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.good() || in.eof()) return parse_translation(text);
+  }
+  auto ran = run_translator(file, define);
+  if (auto* e = std::get_if<KernelFileError>(&ran)) return *e;
+  const std::string& out = std::get<std::string>(ran);
+  if (!cached.empty()) (void)write_file_atomically(cached, out);  // a cache: a failed write costs a translation
+  return parse_translation(out);
 }
 
 std::string quoted(const std::string& text) {
