@@ -29,8 +29,19 @@ namespace {
 
 namespace fs = std::filesystem;
 
+struct Parameter {
+  bool pointer = false;
+  std::string type, name;
+};
+struct Kernel {
+  std::string name;
+  bool is_template = false;
+  std::vector<Parameter> parameters;
+};
 struct Translated {
   std::vector<std::string> bugs;  // BUG_* macros
+  std::vector<Kernel> kernels;
+  bool has_main = false;
   std::string text;
 };
 
@@ -132,7 +143,17 @@ Translated parse_translation(const std::string& stdout_text) {
   std::istringstream header(stdout_text);
   for (std::string line; std::getline(header, line);) {
     if (line.rfind("bug ", 0) == 0) t.bugs.push_back(line.substr(4));
-    else if (line.rfind("text ", 0) == 0) {
+    else if (line.rfind("kernel ", 0) == 0) {
+      const size_t space = line.rfind(' ');
+      t.kernels.push_back({line.substr(7, space - 7), line.substr(space + 1) == "template", {}});
+    } else if (line.rfind("param ", 0) == 0 && !t.kernels.empty()) {
+      const bool pointer = line.rfind("param ptr ", 0) == 0;
+      const std::string rest = line.substr(pointer ? 10 : 12);
+      const size_t space = rest.rfind(' ');
+      t.kernels.back().parameters.push_back({pointer, rest.substr(0, space), rest.substr(space + 1)});
+    } else if (line == "main yes") {
+      t.has_main = true;
+    } else if (line.rfind("text ", 0) == 0) {
       const size_t bytes = std::stoul(line.substr(5));
       const size_t start = static_cast<size_t>(header.tellg());
       t.text = stdout_text.substr(start, bytes);
@@ -189,9 +210,64 @@ std::string program_name(const std::string& path) {
   return name;
 }
 
+// For a .cu without main(): a main() that launches the chosen kernel as ProgramLaunch says, or
+// why it cannot (exit 2 for run).
+std::string generated_main(const KernelText& file, const Translated& t, const ProgramLaunch& l, std::string* main) {
+  const std::string where = file.path + ": ";
+  if (!l.given)
+    return where + "the file has no main(): give --grid X[,Y[,Z]] --block X[,Y[,Z]] to launch " +
+           (t.kernels.size() == 1 ? "its kernel " + t.kernels[0].name : std::string("one of its kernels (--kernel-name K)"));
+  if (t.kernels.empty()) return where + "the file has no __global__ kernel to launch";
+  const Kernel* k = nullptr;
+  std::string names;
+  for (const Kernel& candidate : t.kernels) {
+    names += (names.empty() ? "" : ", ") + candidate.name;
+    if (candidate.name == l.kernel || (l.kernel.empty() && t.kernels.size() == 1)) k = &candidate;
+  }
+  if (!k)
+    return where + (l.kernel.empty() ? "--kernel-name is needed: the file has kernels " + names
+                                     : "--kernel-name " + l.kernel + ": no such kernel; the file has " + names);
+  if (k->is_template) return where + "kernel " + k->name + " is a template: launch it from a main() that names its arguments";
+  for (const auto& [name, value] : l.arguments) {
+    bool known = false;
+    for (const Parameter& p : k->parameters) known = known || (p.name == name && !p.pointer);
+    if (!known) return "--arg " + name + "=" + value + ": " + k->name + " has no scalar parameter " + name;
+    if (value.empty() || value.find_first_not_of("0123456789+-.eE") != std::string::npos)
+      return "--arg " + name + "=" + value + ": expected a number";
+  }
+  std::ostringstream m;
+  m << "\nint syncscope_cuda_main() {\n"
+    << "  const dim3 grid(" << l.grid.x << ", " << l.grid.y << ", " << l.grid.z << "), block(" << l.block.x << ", " << l.block.y
+    << ", " << l.block.z << ");\n"
+    << "  const size_t count = size_t(grid.x) * grid.y * grid.z * block.x * block.y * block.z;\n";
+  bool first_pointer = true;
+  std::string arguments;
+  for (const Parameter& p : k->parameters) {
+    arguments += (arguments.empty() ? "" : ", ") + p.name;
+    if (p.pointer) {
+      m << "  " << p.type << "* " << p.name << " = nullptr;\n"
+        << "  syncscope_cuda_malloc_named(" << quoted(p.name) << ", &" << p.name << ", count * sizeof(" << p.type << "));\n"
+        << "  { std::vector<" << p.type << "> host(count);\n"
+        << "    for (size_t k = 0; k < count; ++k) host[k] = " << (first_pointer ? "static_cast<" + p.type + ">(k)" : "0") << ";\n"
+        << "    cudaMemcpy(" << p.name << ", host.data(), count * sizeof(" << p.type << "), cudaMemcpyHostToDevice); }\n";
+      first_pointer = false;
+    } else {
+      std::string value = "0";
+      for (const auto& [name, given] : l.arguments)
+        if (name == p.name) value = given;
+      m << "  " << p.type << " " << p.name << " = static_cast<" << p.type << ">(" << value << ");\n";
+    }
+  }
+  m << "  ::syncscope::cu::launch([](auto& _c, auto... a) { " << k->name << "(_c, a...); }, " << quoted(k->name)
+    << ", grid, block, 0)(" << arguments << ");\n"
+    << "  return cudaGetLastError() == cudaSuccess ? 0 : 1;\n}\n";
+  *main = m.str();
+  return "";
+}
+
 // What the compiler gets: the runtime, the program's name and bugs, the variant's macro, then the
-// translation under the .cu's own name and lines.
-std::string compiled_text(const KernelText& file, const Translated& t, const std::string& define) {
+// translation under the .cu's own name and lines, then the program's entry.
+std::string compiled_text(const KernelText& file, const Translated& t, const std::string& define, const std::string& main) {
   std::string bugs;
   for (const auto& b : t.bugs) bugs += (bugs.empty() ? "" : ",") + b;
   std::ostringstream text;
@@ -200,22 +276,30 @@ std::string compiled_text(const KernelText& file, const Translated& t, const std
        << "#define SYNCSCOPE_CUDA_FILE " << quoted(file.path) << "\n"
        << "#define SYNCSCOPE_CUDA_BUGS " << quoted(bugs) << "\n";
   if (!define.empty()) text << "#define " << define << " 1\n";
-  text << "#line 1 " << quoted(file.path) << "\n" << t.text;
+  text << "#line 1 " << quoted(file.path) << "\n" << t.text << main << "\nSYNCSCOPE_CUDA_PROGRAM\n";
   return text.str();
 }
 
 std::variant<KernelFile, KernelFileError> build_variant(const KernelText& file, const std::string& define,
-                                                        std::vector<std::string>* bugs) {
+                                                        const ProgramLaunch& launch, std::vector<std::string>* bugs) {
   auto translated = translate(file, define);
   if (auto* e = std::get_if<KernelFileError>(&translated)) return *e;
   const Translated& t = std::get<Translated>(translated);
   if (bugs) *bugs = t.bugs;
-  return load_kernel_build({file, compiled_text(file, t, define), true});
+  std::string main;
+  if (!t.has_main) {
+    if (std::string why = generated_main(file, t, launch, &main); !why.empty()) return KernelFileError{why, file.path, 0, ""};
+  } else if (launch.given) {
+    return KernelFileError{file.path + ": the file has its own main(), which chooses its launches: --grid and --block are for a .cu without one",
+                           file.path, 0, ""};
+  }
+  return load_kernel_build({file, compiled_text(file, t, define, main), true});
 }
 
 // The variants of one program, each built on first use.
 struct Variants {
   KernelText file;
+  ProgramLaunch launch;
   std::vector<std::string> bugs;
   std::mutex mutex;
   std::map<int, AlgorithmEntry> built;  // by Problem::bug
@@ -224,7 +308,7 @@ struct Variants {
     std::lock_guard<std::mutex> lock(mutex);
     if (auto it = built.find(bug); it != built.end()) return it->second;
     if (bug < 0 || bug > static_cast<int>(bugs.size())) return "no bug variant " + std::to_string(bug);
-    auto loaded = build_variant(file, bugs[bug - 1], nullptr);
+    auto loaded = build_variant(file, bugs[bug - 1], launch, nullptr);
     if (auto* e = std::get_if<KernelFileError>(&loaded)) return e->message;
     return built[bug] = std::get<KernelFile>(loaded).entry;
   }
@@ -237,12 +321,29 @@ bool is_cuda_program_path(const std::string& path) {
   return ext == ".cu";
 }
 
-std::variant<KernelFile, KernelFileError> load_cuda_program(const std::string& path_text) {
+std::string parse_dims(const std::string& option, const std::string& text, Dim3& out) {
+  int values[3] = {1, 1, 1};
+  std::istringstream in(text);
+  int count = 0;
+  for (std::string part; std::getline(in, part, ',');) {
+    if (count == 3) return option + " " + text + ": at most three sizes (X,Y,Z)";
+    if (part.empty() || part.size() > 7 || part.find_first_not_of("0123456789") != std::string::npos)
+      return option + " " + text + ": expected X[,Y[,Z]], whole numbers of at least 1";
+    values[count++] = std::stoi(part);
+    if (values[count - 1] < 1) return option + " " + text + ": every size is at least 1";
+  }
+  if (count == 0) return option + " '" + text + "': expected X[,Y[,Z]]";
+  out = {values[0], values[1], values[2]};
+  return "";
+}
+
+std::variant<KernelFile, KernelFileError> load_cuda_program(const std::string& path_text, const ProgramLaunch& launch) {
   auto read = read_kernel_text(path_text);
   if (read.index() == 1) return KernelFileError{std::get<1>(read), "", 0, ""};
   auto variants = std::make_shared<Variants>();
   variants->file = std::get<KernelText>(read);
-  auto loaded = build_variant(variants->file, "", &variants->bugs);
+  variants->launch = launch;
+  auto loaded = build_variant(variants->file, "", launch, &variants->bugs);
   if (auto* e = std::get_if<KernelFileError>(&loaded)) return *e;
   KernelFile program = std::get<KernelFile>(std::move(loaded));
   variants->built[0] = program.entry;
@@ -259,8 +360,8 @@ std::variant<KernelFile, KernelFileError> load_cuda_program(const std::string& p
   return program;
 }
 
-std::variant<KernelFile, KernelFileError> load_user_code(const std::string& path) {
-  return is_cuda_program_path(path) ? load_cuda_program(path) : load_kernel_file(path);
+std::variant<KernelFile, KernelFileError> load_user_code(const std::string& path, const ProgramLaunch& launch) {
+  return is_cuda_program_path(path) ? load_cuda_program(path, launch) : load_kernel_file(path);
 }
 
 }  // namespace syncscope

@@ -6,18 +6,34 @@
 #pragma once
 
 #include <string>
+#include <utility>
 #include <variant>
+#include <vector>
 
 #include "core/kernel_file.h"
 
 namespace syncscope {
 
+// How to launch a .cu that has kernels and no main() (a textbook listing, a verifier's test case):
+// `--grid X[,Y[,Z]] --block X[,Y[,Z]] [--kernel-name K] [--arg NAME=VALUE]...`. Every pointer
+// parameter gets a global array of grid x block elements, the first holding 0, 1, 2, ... and the
+// others 0; a scalar is 0 unless an --arg names it.
+struct ProgramLaunch {
+  Dim3 grid, block;
+  std::string kernel;  // "": the file's only kernel
+  std::vector<std::pair<std::string, std::string>> arguments;  // NAME, VALUE as typed
+  bool given = false;  // --grid or --block was given
+};
+
 // The program at `path` (a .cu): its algorithm entry runs main() with every launch simulated.
-std::variant<KernelFile, KernelFileError> load_cuda_program(const std::string& path);
+std::variant<KernelFile, KernelFileError> load_cuda_program(const std::string& path, const ProgramLaunch& launch = {});
 
 // `path` as the user gave it to --kernel, `run FILE` or File > Open: a .cu is a CUDA program,
 // anything else a kernel file.
-std::variant<KernelFile, KernelFileError> load_user_code(const std::string& path);
+std::variant<KernelFile, KernelFileError> load_user_code(const std::string& path, const ProgramLaunch& launch = {});
+
+// "4", "4,2", "4,2,1": a --grid or --block value; "" or why not (naming the option).
+std::string parse_dims(const std::string& option, const std::string& text, Dim3& out);
 
 bool is_cuda_program_path(const std::string& path);
 

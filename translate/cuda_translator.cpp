@@ -82,7 +82,6 @@ class TranslateConsumer : public ASTConsumer {
     Rewriter rewriter(context.getSourceManager(), context.getLangOpts());
     RewriteRules rules(context, rewriter, comments_, out_);
     rules.TraverseDecl(context.getTranslationUnitDecl());
-    rules.finish();
     if (context.getDiagnostics().hasErrorOccurred()) return;
     const FileID main = context.getSourceManager().getMainFileID();
     const RewriteBuffer* buffer = rewriter.getRewriteBufferFor(main);

@@ -177,7 +177,16 @@ bool RewriteRules::VisitFunctionDecl(FunctionDecl* f) {
     return true;
   }
   if (!is_device_only(f)) return true;
-  if (f->hasAttr<CUDAGlobalAttr>() && f->isThisDeclarationADefinition()) out_.kernels.push_back(f->getNameAsString());
+  if (f->hasAttr<CUDAGlobalAttr>() && f->isThisDeclarationADefinition()) {
+    KernelSignature k{f->getNameAsString(), f->getDescribedFunctionTemplate() != nullptr, {}};
+    for (const ParmVarDecl* p : f->parameters()) {
+      const QualType t = p->getType();
+      k.parameters.push_back(t->isPointerType()
+                                 ? KernelParameter{true, type_text(t->getPointeeType().getUnqualifiedType()), p->getNameAsString()}
+                                 : KernelParameter{false, type_text(t.getUnqualifiedType()), p->getNameAsString()});
+    }
+    out_.kernels.push_back(std::move(k));
+  }
   rewrite_device_signature(f);
   return true;
 }
@@ -467,12 +476,6 @@ bool RewriteRules::VisitMemberExpr(MemberExpr* e) {
 bool RewriteRules::VisitCXXNewExpr(CXXNewExpr* e) {
   if (in_device_code()) error(e->getBeginLoc(), "'new' in device code is not simulated: use a __shared__ or cudaMalloc'ed array");
   return true;
-}
-
-void RewriteRules::finish() {
-  const FileID main = sm_.getMainFileID();
-  const SourceLocation end = sm_.getLocForEndOfFile(main);
-  rewriter_.InsertTextAfter(end, std::string("\nSYNCSCOPE_CUDA_PROGRAM(") + (out_.has_main ? "true" : "false") + ")\n");
 }
 
 }  // namespace syncscope::translate

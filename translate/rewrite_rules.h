@@ -32,8 +32,6 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool VisitMemberExpr(clang::MemberExpr* e);
   bool VisitCXXNewExpr(clang::CXXNewExpr* e);
 
-  // Appends the trailer line that names the program (core/cuda_in/cu_runtime.h reads it).
-  void finish();
 
  private:
   bool in_main_file(clang::SourceLocation loc) const;

@@ -2,7 +2,8 @@
 // translate/cuda_translator.h describes. A program of its own so that Clang's libraries load only
 // when a .cu is translated, and a file that crashes Clang takes down this process, not the app.
 //   syncscope-translate --file /abs/path/k.cu [-D BUG_NO_BARRIER]... < k.cu
-// Output: lines `bug NAME`, `kernel NAME`, `main yes|no`, then `text BYTES` and the translation.
+// Output: lines `bug NAME`, `kernel NAME template|plain` and its `param ptr|value TYPE NAME` lines,
+// `main yes|no`, then `text BYTES` and the translation.
 // Errors: `FILE:LINE:COL: error: MESSAGE` lines on stderr, exit 2.
 #include <cstdio>
 #include <iostream>
@@ -35,7 +36,12 @@ int main(int argc, char** argv) {
     return 2;
   }
   for (const auto& b : t.bugs) std::cout << "bug " << b << "\n";
-  for (const auto& k : t.kernels) std::cout << "kernel " << k << "\n";
+  // `kernel NAME template|plain` then its `param ptr|value TYPE NAME` lines (TYPE may hold spaces:
+  // the name is the last word).
+  for (const auto& k : t.kernels) {
+    std::cout << "kernel " << k.name << (k.is_template ? " template" : " plain") << "\n";
+    for (const auto& p : k.parameters) std::cout << "param " << (p.pointer ? "ptr " : "value ") << p.type << " " << p.name << "\n";
+  }
   std::cout << "main " << (t.has_main ? "yes" : "no") << "\n";
   std::cout << "text " << t.text.size() << "\n" << t.text;
   return std::cout.good() ? 0 : 1;

@@ -20,11 +20,23 @@ struct TranslateError {
   std::string message;  // what, and what to do instead
 };
 
+// A kernel as a launch from the command line needs it (a .cu without main()).
+struct KernelParameter {
+  bool pointer = false;
+  std::string type;  // the element type of a pointer ("float"), else the parameter's type
+  std::string name;
+};
+struct KernelSignature {
+  std::string name;
+  bool is_template = false;
+  std::vector<KernelParameter> parameters;
+};
+
 struct Translation {
   bool ok = false;
-  std::string text;  // the rewritten file, line for line, with one trailer line appended
+  std::string text;  // the rewritten file, line for line
   std::vector<std::string> bugs;  // BUG_* names the file tests with the preprocessor, sorted
-  std::vector<std::string> kernels;
+  std::vector<KernelSignature> kernels;
   bool has_main = false;
   std::vector<TranslateError> errors;
 };

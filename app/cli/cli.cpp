@@ -29,11 +29,45 @@ struct RunFlags {
   std::optional<std::string> gpu_runs_text;  // "--gpu-runs" alone: kDefaultGpuRuns
   std::optional<int> gpu_runs;
   std::string kernel_file;  // --kernel FILE
+  // A .cu without main(): core/cuda_program.h's ProgramLaunch.
+  std::string grid, block, kernel_name;
+  std::vector<std::string> arguments;  // --arg NAME=VALUE
 };
+
+// --grid, --block, --kernel-name, --arg as a ProgramLaunch; "" or why not.
+std::string program_launch(const RunFlags& flags, ProgramLaunch& launch) {
+  launch.given = !flags.grid.empty() || !flags.block.empty();
+  if (!launch.given && (!flags.kernel_name.empty() || !flags.arguments.empty()))
+    return "--kernel-name and --arg need --grid and --block (they launch a .cu that has no main())";
+  if (!launch.given) return "";
+  if (flags.grid.empty() || flags.block.empty()) return "--grid and --block go together";
+  if (!is_cuda_program_path(flags.kernel_file))
+    return "--grid and --block launch a .cu that has no main(); " + (flags.kernel_file.empty() ? std::string("no .cu was given") : flags.kernel_file + " is not one");
+  if (std::string why = parse_dims("--grid", flags.grid, launch.grid); !why.empty()) return why;
+  if (std::string why = parse_dims("--block", flags.block, launch.block); !why.empty()) return why;
+  launch.kernel = flags.kernel_name;
+  for (const std::string& a : flags.arguments) {
+    const size_t equals = a.find('=');
+    if (equals == std::string::npos || equals == 0) return "--arg " + a + ": expected NAME=VALUE";
+    launch.arguments.push_back({a.substr(0, equals), a.substr(equals + 1)});
+  }
+  return "";
+}
 
 constexpr int kDefaultGpuRuns = 100;
 
 int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostream& err, CliStage stage) {
+  // With --grid, --block is the launch's block size (as GPUVerify and the CUDA runtime say it), not a
+  // block of the trace to follow.
+  if (!flags.grid.empty()) {
+    auto& blocks = args.whole_lists[ConfigField::Blocks];
+    if (blocks.size() > 1) {
+      err << "syncscope: --grid takes one --block X[,Y[,Z]] (the launch's block size)\n";
+      return kExitBadArguments;
+    }
+    if (!blocks.empty()) flags.block = blocks.front();
+    blocks.clear();
+  }
   if (auto bad = finish_config(args)) {
     err << "syncscope: " << *bad << "\n";
     return kExitBadArguments;
@@ -60,8 +94,13 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
     out << "kernel file: " << flags.kernel_file << " (not loaded)\n";
     return kExitRan;
   }
+  ProgramLaunch launch;
+  if (std::string why = program_launch(flags, launch); !why.empty()) {
+    err << "syncscope: " << why << "\n";
+    return kExitBadArguments;
+  }
   if (!flags.kernel_file.empty()) {
-    const std::optional<KernelFile> k = load_kernel_option(flags.kernel_file, registry, args.options, err);
+    const std::optional<KernelFile> k = load_kernel_option(flags.kernel_file, registry, args.options, err, launch);
     if (!k) return kExitBadArguments;
     err << "syncscope: " << flags.kernel_file << ": " << k->entry.info.name << ", "
         << (k->from_cache ? std::string("from the cache") : "compiled in " + std::to_string(k->compile_seconds).substr(0, 4) + " s")
@@ -126,6 +165,12 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   run->add_option("--kernel", flags.kernel_file,
                   "load your own kernel file (a header like kernels/*.h ending in SYNCSCOPE_KERNEL_FILE(Name)), "
                   "compiled at run time and cached");
+  run->add_option("--grid", flags.grid,
+                  "a .cu without main(): the grid to launch its kernel with, X[,Y[,Z]]; --block X[,Y[,Z]] is then "
+                  "its block size (not a block to follow)");
+  run->add_option("--kernel-name", flags.kernel_name, "a .cu without main(): which kernel to launch");
+  run->add_option("--arg", flags.arguments,
+                  "a .cu without main(): a scalar parameter's value, NAME=VALUE (repeatable; others are 0)");
   add_config_options(*run, config);
   run->add_flag("--steps", flags.steps, "print shared memory and accesses after every step");
   run->add_flag("--gpu", flags.gpu, "also run on the GPU and compare");

@@ -16,8 +16,8 @@ void print_kernel_error(std::ostream& err, const KernelFileError& e) {
 }  // namespace
 
 std::optional<KernelFile> load_kernel_option(const std::string& path, Registry& registry, RunOptions& options,
-                                             std::ostream& err) {
-  auto loaded = load_user_code(path);
+                                             std::ostream& err, const ProgramLaunch& launch) {
+  auto loaded = load_user_code(path, launch);
   if (auto* e = std::get_if<KernelFileError>(&loaded)) {
     print_kernel_error(err, *e);
     return std::nullopt;

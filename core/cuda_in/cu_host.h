@@ -235,6 +235,24 @@ struct Launch {
   template <class... A>
   void operator()(const A&... arguments) const {
     Device& device = *current_device;
+    // What the CUDA runtime refuses with cudaErrorInvalidConfiguration: said here at the launch's line.
+    const unsigned long long threads = 1ull * block.x * block.y * block.z;
+    std::string refused;
+    if (threads == 0 || threads > 1024)
+      refused = "a block of " + std::to_string(block.x) + "x" + std::to_string(block.y) + "x" + std::to_string(block.z) + " = " +
+                std::to_string(threads) + " threads; a block has 1 to 1024";
+    else if (block.z > 64) refused = "block z = " + std::to_string(block.z) + "; at most 64";
+    else if (grid.x == 0 || grid.y == 0 || grid.z == 0 || grid.y > 65535 || grid.z > 65535)
+      refused = "a grid of " + std::to_string(grid.x) + "x" + std::to_string(grid.y) + "x" + std::to_string(grid.z) +
+                "; every size is 1 or more (y and z at most 65535)";
+    else if (shared > 48 * 1024)
+      refused = std::to_string(shared) + " bytes of dynamic shared memory; a block has at most 49152";
+    if (!refused.empty()) {
+      std::fprintf(stderr, "%s:%u: the launch of %s is refused (invalid configuration): %s\n", where.file_name(),
+                   where.line(), name, refused.c_str());
+      device.record(cudaErrorInvalidConfiguration);
+      return;
+    }
     auto bound = std::make_tuple(launch_argument(arguments)...);
     bool host_pointer = false;
     std::apply([&](const auto&... b) { ((host_pointer = host_pointer || !b.has_value()), ...); }, bound);

@@ -1,6 +1,7 @@
 // What a translated .cu compiles against (translate/cuda_translator.h): the device side
-// (cu_device.h), the host side (cu_host.h), and the program's entry. The translation ends in
-// SYNCSCOPE_CUDA_PROGRAM(has_main); the loader (core/cuda_program.cpp) defines before the file
+// (cu_device.h), the host side (cu_host.h), and the program's entry. The loader
+// (core/cuda_program.cpp) ends the translation with SYNCSCOPE_CUDA_PROGRAM (after the main() it
+// writes for a file that has none) and defines before the file
 // SYNCSCOPE_CUDA_NAME (the program's name), SYNCSCOPE_CUDA_BUGS (its BUG_* macros, comma-separated)
 // and the BUG_* macro of the variant being built.
 #pragma once
@@ -64,10 +65,7 @@ SimOutcome simulate_program(Main main, const sim::SimOptions& options) {
 
 }  // namespace syncscope::cu
 
-#define SYNCSCOPE_CUDA_PROGRAM(has_main) SYNCSCOPE_CUDA_PROGRAM_##has_main
-#define SYNCSCOPE_CUDA_PROGRAM_false                                                                              \
-  static_assert(false, "this .cu has no main(): kernels alone run with --grid and --block (not yet supported)");
-#define SYNCSCOPE_CUDA_PROGRAM_true                                                                               \
+#define SYNCSCOPE_CUDA_PROGRAM                                                                               \
   extern "C" syncscope::AlgorithmEntry syncscope_kernel_file_entry() {                                            \
     return {syncscope::cu::program_info(SYNCSCOPE_CUDA_NAME, SYNCSCOPE_CUDA_FILE, SYNCSCOPE_CUDA_BUGS),           \
             [](const syncscope::Problem&) { return syncscope::CheckResult{}; },                                   \

@@ -59,6 +59,42 @@ grep -q "race (WAR) between read at $ks:$read_line and write at $ks:$write_line"
   fail "--bug NO_BARRIER (the macro's spelling) did not run the variant: $out"
 pass "--bug NO_BARRIER names the same variant"
 
+# A .cu with kernels and no main(), as a verifier's test case gives it: launched by --grid/--block.
+mkdir -p "$WORK/alone"
+cat >"$WORK/alone/reverse.cu" <<'CU'
+#define N 64
+__global__ void reverse(int *d, int n)
+{
+    __shared__ int s[N];
+    int t = threadIdx.x;
+    s[t] = d[blockIdx.x * blockDim.x + t];  // store
+#ifndef BUG_NO_BARRIER
+    __syncthreads();
+#endif
+    if (t < n) d[blockIdx.x * blockDim.x + t] = s[blockDim.x - t - 1];  // load
+}
+CU
+alone="$WORK/alone/reverse.cu"
+set +e; out=$("$APP" run "$alone" 2>&1); rc=$?; set -e
+[[ $rc -eq 2 ]] || fail "no main, no --grid: exit $rc"
+grep -q "has no main(): give --grid X\[,Y\[,Z\]\] --block X\[,Y\[,Z\]\] to launch its kernel reverse" <<<"$out" || fail "no main: $out"
+out=$("$APP" run "$alone" --grid 2 --block 64 --arg n=64 2>&1) || fail "kernel alone: $out"
+grep -q "^hazards: none" <<<"$out" || fail "kernel alone: hazards where none are: $out"
+store=$(grep -n '// store' "$alone" | cut -d: -f1)
+load=$(grep -n '// load' "$alone" | cut -d: -f1)
+out=$("$APP" run "$alone" --grid 2 --block 64 --arg n=64 --bug no-barrier 2>&1)
+grep -q "race (RAW) between write at $alone:$store and read at $alone:$load" <<<"$out" || fail "kernel alone, no barrier: $out"
+pass "a kernel without main() runs with --grid 2 --block 64; its missing barrier is a race at :$store / :$load"
+set +e; out=$("$APP" run "$alone" --grid 2 --block 64 --arg m=1 2>&1); rc=$?; set -e
+[[ $rc -eq 2 ]] && grep -q -- "--arg m=1: reverse has no scalar parameter m" <<<"$out" || fail "--arg m: exit $rc: $out"
+pass "--arg naming no parameter is refused"
+printf '#include <cstdio>\n__global__ void k(int *d) { d[threadIdx.x] = 1; }\nint main()\n{\n    int *d;\n    cudaMalloc(&d, 4096 * sizeof(int));\n    k<<<1, 2048>>>(d);\n    cudaError_t e = cudaGetLastError();\n    printf("%%s\\n", cudaGetErrorString(e));\n    return e == cudaSuccess ? 0 : 1;\n}\n' >"$WORK/alone/big.cu"
+out=$("$APP" run "$WORK/alone/big.cu" 2>&1) || true
+grep -q "big.cu:7: the launch of k is refused (invalid configuration): a block of 2048x1x1 = 2048 threads; a block has 1 to 1024" <<<"$out" ||
+  fail "a 2048-thread launch: $out"
+grep -qx "invalid configuration argument" <<<"$out" || fail "the program did not see cudaErrorInvalidConfiguration: $out"
+pass "a launch of 2048 threads is refused at big.cu:7, and the program's cudaGetLastError() says so"
+
 # Bad input: one message at the file's line, exit 2.
 mkdir -p "$WORK/bad"
 printf '#include <cuda_runtime.h>\n__global__ void k(float *x)\n{\n    x[threadIdx.x] = 1.0f\n}\nint main() { return 0; }\n' >"$WORK/bad/syntax.cu"
