@@ -22,6 +22,9 @@ __device__ void* memcpy(void* to, const void* from, __SIZE_TYPE__ bytes);
 __device__ void* memset(void* to, int value, __SIZE_TYPE__ bytes);
 }
 #include <stddef.h>
+// nvcc's implicit cuda_runtime.h brings the C library's math and stdlib to host code too.
+#include <math.h>
+#include <stdlib.h>
 
 // The math a kernel may call, as device overloads beside the host's <math.h>.
 __device__ float sqrtf(float x);
@@ -37,6 +40,17 @@ __device__ float rsqrtf(float x);
 __device__ double sqrt(double x);
 __device__ double fabs(double x);
 __device__ int abs(int x);
+__device__ double fmax(double x, double y);
+__device__ double fmin(double x, double y);
+__device__ double floor(double x);
+__device__ double exp(double x);
+__device__ double log(double x);
+__device__ double pow(double x, double y);
+__device__ float sinf(float x);
+__device__ float cosf(float x);
+__device__ float tanhf(float x);
+__device__ float __expf(float x);
+__device__ float __fdividef(float x, float y);
 
 struct uint3 {
   unsigned int x, y, z;
@@ -139,6 +153,26 @@ const char* cudaGetErrorName(cudaError_t error);
 // What `<<<grid, block, shared, stream>>>` calls (Clang looks it up by name).
 unsigned __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t stream = 0);
 cudaError_t cudaConfigureCall(dim3 grid, dim3 block, size_t shared = 0, cudaStream_t stream = 0);
+
+// Devices and events: one simulated device; events keep no clock (elapsed times are 0 ms).
+struct cudaDeviceProp {
+  char name[256];
+  size_t totalGlobalMem, sharedMemPerBlock, totalConstMem;
+  int regsPerBlock, warpSize, maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], clockRate, major, minor,
+      multiProcessorCount, maxThreadsPerMultiProcessor, memoryClockRate, memoryBusWidth, l2CacheSize;
+  size_t sharedMemPerMultiprocessor;
+};
+cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+cudaError_t cudaGetDeviceCount(int* count);
+cudaError_t cudaSetDevice(int device);
+cudaError_t cudaGetDevice(int* device);
+cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes);
+typedef struct CUevent_st* cudaEvent_t;
+cudaError_t cudaEventCreate(cudaEvent_t* event);
+cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
+cudaError_t cudaEventSynchronize(cudaEvent_t event);
+cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
+cudaError_t cudaEventDestroy(cudaEvent_t event);
 
 // Declared so that Clang parses them and the translator can say they are not simulated.
 cudaError_t cudaMallocManaged(void** pointer, size_t bytes, unsigned int flags = 1);

@@ -114,9 +114,26 @@ void RewriteRules::error(SourceLocation loc, const std::string& message) {
   out_.errors.push_back(std::move(d));
 }
 
+// Where a location's text is written in the file: a macro argument's tokens where the argument is
+// (`CUDA_CHECK(cudaMalloc(&d, n))`), anything else from a macro where the macro is used.
+SourceLocation RewriteRules::written(SourceLocation loc) const {
+  if (loc.isMacroID() && sm_.isMacroArgExpansion(loc)) {
+    const SourceLocation spelled = sm_.getSpellingLoc(loc);
+    if (sm_.isInMainFile(spelled)) return spelled;
+  }
+  return sm_.getExpansionLoc(loc);
+}
+
+CharSourceRange RewriteRules::written(SourceRange range) const {
+  const SourceLocation begin = written(range.getBegin()), end = written(range.getEnd());
+  if (begin.isFileID() && end.isFileID() && sm_.getFileID(begin) == sm_.getFileID(end) &&
+      !sm_.isBeforeInTranslationUnit(end, begin))
+    return CharSourceRange::getTokenRange(begin, end);
+  return sm_.getExpansionRange(range);
+}
+
 std::string RewriteRules::text_of(SourceRange range) const {
-  const CharSourceRange chars = CharSourceRange::getTokenRange(sm_.getExpansionRange(range).getAsRange());
-  return Lexer::getSourceText(chars, sm_, context_.getLangOpts()).str();
+  return Lexer::getSourceText(written(range), sm_, context_.getLangOpts()).str();
 }
 
 std::string RewriteRules::type_text(QualType type) const {
@@ -143,19 +160,19 @@ SourceLocation RewriteRules::declaration_start(const Decl* d) const {
 }
 
 bool RewriteRules::replace(SourceRange range, const std::string& text) {
-  const CharSourceRange expanded = sm_.getExpansionRange(range);
-  if (!in_main_file(expanded.getBegin())) return false;
-  return !rewriter_.ReplaceText(expanded, text);
+  const CharSourceRange where = written(range);
+  if (!in_main_file(where.getBegin())) return false;
+  return !rewriter_.ReplaceText(where, text);
 }
 
 bool RewriteRules::insert_before(SourceLocation loc, const std::string& text) {
-  loc = sm_.getExpansionLoc(loc);
+  loc = written(loc);
   if (!in_main_file(loc)) return false;
   return !rewriter_.InsertTextBefore(loc, text);
 }
 
 bool RewriteRules::insert_after_token(SourceLocation loc, const std::string& text) {
-  loc = sm_.getExpansionRange(loc).getEnd();
+  loc = written(SourceRange(loc, loc)).getEnd();
   if (!in_main_file(loc)) return false;
   const SourceLocation end = Lexer::getLocForEndOfToken(loc, 0, sm_, context_.getLangOpts());
   return !rewriter_.InsertTextAfter(end, text);
@@ -247,7 +264,15 @@ void RewriteRules::rewrite_pointer_declaration(DeclaratorDecl* d) {
     return;
   }
   const std::string context = context_first_.count(d) ? "SyncscopeCtx& _c, " : "";
-  replace(range, context + "::syncscope::cu::ptr<" + type_text(pointee) + ", ::syncscope::cu::same<SyncscopeCtx>> ");
+  const std::string made = context + "::syncscope::cu::ptr<" + type_text(pointee) + ", ::syncscope::cu::same<SyncscopeCtx>> ";
+  // Up to the name: qualifiers after the `*` (`__restrict__`, `const`) have no location of their own.
+  const SourceLocation name = sm_.getExpansionLoc(d->getLocation());
+  if (!d->getDeclName().isEmpty() && name.isValid() && in_main_file(name) &&
+      sm_.isBeforeInTranslationUnit(sm_.getExpansionLoc(range.getBegin()), name)) {
+    rewriter_.ReplaceText(CharSourceRange::getCharRange(sm_.getExpansionLoc(range.getBegin()), name), made);
+    return;
+  }
+  replace(range, made);
 }
 
 bool RewriteRules::VisitParmVarDecl(ParmVarDecl* p) {
@@ -395,7 +420,7 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
       error(e->getBeginLoc(), "a kernel launching a kernel (dynamic parallelism) is not simulated: launch it from main");
       return true;
     }
-    const SourceLocation callee_end = sm_.getExpansionRange(target->getEndLoc()).getEnd();
+    const SourceLocation callee_end = written(SourceRange(target->getEndLoc(), target->getEndLoc())).getEnd();
     auto open = Lexer::findNextToken(callee_end, sm_, context_.getLangOpts());
     if (!open || !open->is(tok::l_paren)) {
       error(e->getBeginLoc(), "cannot find the '(' of this call to '" + name + "'");
@@ -413,7 +438,7 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
     replace(target->getSourceRange(), replacement);
   } else if (name == "printf") {
     replace(target->getSourceRange(), "::syncscope::cu::device_printf");
-    const SourceLocation callee_end = sm_.getExpansionRange(target->getEndLoc()).getEnd();
+    const SourceLocation callee_end = written(SourceRange(target->getEndLoc(), target->getEndLoc())).getEnd();
     if (auto open = Lexer::findNextToken(callee_end, sm_, context_.getLangOpts()); open && open->is(tok::l_paren))
       insert_after_token(open->getLocation(), "_c, ");
   }

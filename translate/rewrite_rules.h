@@ -38,6 +38,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool in_device_code() const { return device_depth_ > 0; }
   void error(clang::SourceLocation loc, const std::string& message);
   std::string text_of(clang::SourceRange range) const;
+  clang::SourceLocation written(clang::SourceLocation loc) const;
+  clang::CharSourceRange written(clang::SourceRange range) const;
   std::string type_text(clang::QualType type) const;
   // Where a declaration really begins: before `__global__`, `extern`, `__shared__`.
   clang::SourceLocation declaration_start(const clang::Decl* d) const;

@@ -4,8 +4,12 @@
 // the student's line (the index converts to the context's At/SiteAt at the student's expression).
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
+#include <math.h>
+#include <stdlib.h>
 #include <type_traits>
 
 #include "contract/kernel_api.h"
@@ -222,6 +226,8 @@ auto max(const A& a, const B& b) {
   const T x = static_cast<T>(a), y = static_cast<T>(b);
   return x < y ? y : x;
 }
+inline float __expf(float x) { return std::exp(x); }
+inline float __fdividef(float x, float y) { return x / y; }
 inline int __popc(unsigned int x) { return __builtin_popcount(x); }
 inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
 inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }

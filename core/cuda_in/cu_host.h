@@ -321,3 +321,46 @@ inline const char* cudaGetErrorString(cudaError_t e) {
   }
 }
 inline const char* cudaGetErrorName(cudaError_t e) { return e == cudaSuccess ? "cudaSuccess" : "cudaErrorUnknown"; }
+
+// One simulated device; events keep no clock (the simulator's time is not the GPU's): 0 ms.
+struct cudaDeviceProp {
+  char name[256];
+  size_t totalGlobalMem, sharedMemPerBlock, totalConstMem;
+  int regsPerBlock, warpSize, maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], clockRate, major, minor,
+      multiProcessorCount, maxThreadsPerMultiProcessor, memoryClockRate, memoryBusWidth, l2CacheSize;
+  size_t sharedMemPerMultiprocessor;
+};
+inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
+  if (!prop || device != 0) return syncscope::cu::current_device->record(cudaErrorInvalidValue);
+  *prop = cudaDeviceProp{};
+  std::snprintf(prop->name, sizeof prop->name, "syncscope simulator");
+  prop->totalGlobalMem = size_t{1} << 30;
+  prop->sharedMemPerBlock = 48 * 1024;
+  prop->sharedMemPerMultiprocessor = 48 * 1024;
+  prop->warpSize = 32;
+  prop->maxThreadsPerBlock = 1024;
+  prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024, prop->maxThreadsDim[2] = 64;
+  prop->maxGridSize[0] = 2147483647, prop->maxGridSize[1] = prop->maxGridSize[2] = 65535;
+  prop->major = 9, prop->minor = 0;
+  prop->multiProcessorCount = 1;
+  prop->maxThreadsPerMultiProcessor = 2048;
+  return cudaSuccess;
+}
+inline cudaError_t cudaGetDeviceCount(int* count) { return count ? (*count = 1, cudaSuccess) : cudaErrorInvalidValue; }
+inline cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidValue; }
+inline cudaError_t cudaGetDevice(int* device) { return device ? (*device = 0, cudaSuccess) : cudaErrorInvalidValue; }
+inline cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  if (free_bytes) *free_bytes = size_t{1} << 30;
+  if (total_bytes) *total_bytes = size_t{1} << 30;
+  return cudaSuccess;
+}
+typedef struct CUevent_st* cudaEvent_t;
+typedef struct CUstream_st* cudaStream_t;
+inline cudaError_t cudaEventCreate(cudaEvent_t* event) {
+  static char events;
+  return event ? (*event = reinterpret_cast<cudaEvent_t>(&events), cudaSuccess) : cudaErrorInvalidValue;
+}
+inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = nullptr) { return cudaSuccess; }
+inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t, cudaEvent_t) { return ms ? (*ms = 0.0f, cudaSuccess) : cudaErrorInvalidValue; }
+inline cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
