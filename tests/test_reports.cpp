@@ -222,6 +222,17 @@ TEST(Reports, BankConflictsOfAConflictingKernelAndNoneOfAPaddedOne) {
   EXPECT_TRUE(contains(forward.out, "warps: counted under --schedule lockstep only")) << forward.out;
 }
 
+TEST(Reports, AnEmptyStepSaysNoThreadDidAnything) {
+  // Seed 000's second launch: `if (blockIdx.x > 0 && ...) output[i] += preceding[0]`, so block 0 has
+  // nothing to add in its last step.
+  const Result r = cli({"run", "two-phase-scan", "--steps"});
+  EXPECT_TRUE(contains(r.out, "    block 0  every thread adds that sum to its element\n"
+                              "      no thread did anything in this step\n"))
+      << r.out;
+  EXPECT_FALSE(contains(r.out, "    block 1  every thread adds that sum to its element\n"
+                               "      no thread did anything"));
+}
+
 TEST(Reports, ThreadsOfA2dBlockAreNamedByTheirIndex) {
   EXPECT_EQ(sim::thread_name(Dim3{8}, 5), "T5");
   EXPECT_EQ(sim::thread_name(Dim3{4, 2}, 5), "(1,1)");  // threadIdx.x = 5 % 4, threadIdx.y = 5 / 4
