@@ -11,8 +11,10 @@
 #include <sstream>
 
 #include "app/cli/cli.h"
+#include "app/cli/report.h"
 #include "core/cuda/driver_presence.h"
 #include "core/cuda/gpu_runner.h"
+#include "kernels/algorithms.h"
 #include "sim/describe.h"
 #include "tests/test_util.h"
 
@@ -238,6 +240,60 @@ TEST(Reports, ThreadsOfA2dBlockAreNamedByTheirIndex) {
   EXPECT_EQ(sim::thread_name(Dim3{4, 2}, 5), "(1,1)");  // threadIdx.x = 5 % 4, threadIdx.y = 5 / 4
   EXPECT_EQ(sim::thread_name(Dim3{32, 32}, 32), "(0,1)");
   EXPECT_EQ(sim::thread_name(Dim3{2, 2, 2}, 6), "(0,1,1)");
+}
+
+// An 8×4 block copies its 32 elements into a shared array named like its global output, and each
+// thread writes out the element one row down (wrapping): threads are (x,y), the arrays "data" twice.
+struct TileKernel {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y) const {
+    using T = value_of<Array>;
+    auto tile = shared_array<T>(c, 32, "data");
+    const int i = c.thread_idx().y * 8 + c.thread_idx().x;
+    c.caption("load: thread (x,y) copies x[8y + x] into the tile");
+    tile[i] = T(x[i]);
+    c.sync();
+    c.caption("store: thread (x,y) writes the element one row down");
+    y[i] = tile[(i + 8) % 32];
+  }
+};
+
+struct Tile {
+  static AlgoInfo info() {
+    return {"tile-2d", "tests", "an 8x4 block", "", "tests/test_reports.cpp", Problem{32, 1, 32, DType::Int32}, false,
+            {"tests/test_reports.cpp"}};
+  }
+  static CheckResult check(const Problem&) { return {}; }
+  template <class Runtime>
+  static void run(Runtime& rt, const Problem&) {
+    auto data = rt.alloc("data", 32);
+    rt.launch("tile", TileKernel{}, Dim3{1}, Dim3{8, 4}, shared_bytes_for(32), rt.input(), data);
+    rt.set_output(data, 32);
+  }
+  static std::vector<double> reference(const Problem&, const std::vector<double>& input) {
+    std::vector<double> out(32);
+    for (int i = 0; i < 32; ++i) out[i] = input[(i + 8) % 32];
+    return out;
+  }
+};
+
+TEST(Reports, A2dBlocksThreadsAndAnArrayNamedInBothSpacesReadApart) {
+  const Registry registry = Registry::of(kernels::AlgorithmList<Tile>{});
+  const RunResult r = run_algorithm({.algorithm = "tile-2d"}, registry);
+  ASSERT_TRUE(r.comparison.match);
+  std::ostringstream text;
+  cli::print_run(text, r, true, std::nullopt);
+  // Thread 17 of an 8-wide block is threadIdx (1,2); it loads element 17 into the shared "data".
+  EXPECT_TRUE(contains(text.str(), "      (1,2) reads input[17] = 17, writes shared data[17] = 17\n")) << text.str();
+  EXPECT_TRUE(contains(text.str(), "(1,2) reads shared data[25] = 25, writes global data[17] = 25\n")) << text.str();
+  const auto doc = cli::run_json(r, true, std::nullopt);
+  const auto& thread = doc["steps"][0]["steps"][0]["blocks"][0]["threads"][17];
+  EXPECT_EQ(thread["thread"], 17);
+  EXPECT_EQ(thread["x"], 1);
+  EXPECT_EQ(thread["y"], 2);
+  EXPECT_EQ(thread["z"], 0);
+  EXPECT_EQ(thread["events"][1]["array"], "data");
+  EXPECT_EQ(thread["events"][1]["space"], "shared");
 }
 
 TEST(Reports, ArraysOfOneNameInBothSpacesAreNamedWithTheirSpace) {
