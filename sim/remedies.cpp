@@ -151,7 +151,8 @@ std::string group_text(const std::vector<Diagnosis>& pairs, LineId after, LineId
   const std::string where = wraps ? barrier + " after " + A + ", before " + B +
                                         " comes round again (the loop goes back between them),"
                                   : barrier + " between " + A + " and " + B;
-  return where + " would order all " + std::to_string(pairs.size()) + " pairs of lines";
+  return where + " would order " + (pairs.size() == 2 ? std::string("both") : "all " + std::to_string(pairs.size())) +
+         " pairs of lines";
 }
 
 }  // namespace

@@ -153,6 +153,47 @@ TEST(Remedies, OneMissingBarrierIsOneGroupWithOneFix) {
   EXPECT_NE(g.fix.text.find("all " + std::to_string(pairs.size()) + " pairs"), std::string::npos) << g.fix.text;
 }
 
+int kScanReadLine, kScanWriteLine;
+
+// A double-buffered Hillis-Steele scan: each round reads one half of s and writes the other; with
+// `Barrier` false nothing ends a round, so the next round's reads meet this one's writes (RAW) and
+// its writes meet the reads of the round before (WAR, across rounds though the read's line is first).
+template <bool Barrier>
+struct DoubleBufferedScan {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    const int n = c.block_dim().x, t = c.thread_idx().x;
+    auto s = shared_array<T>(c, 2 * n, "s");
+    s[t] = T(x[t]);
+    c.sync();
+    int in = 0;
+    for (int offset = 1; offset < n; offset *= 2) {
+      kScanReadLine = __LINE__ + 1;
+      const T v = t >= offset ? s[in * n + t - offset] + s[in * n + t] : s[in * n + t];
+      kScanWriteLine = __LINE__ + 1;
+      s[(1 - in) * n + t] = v;
+      in = 1 - in;
+      if (Barrier) c.sync();
+    }
+    c.sync();
+    y[t] = s[in * n + t];
+  }
+};
+
+TEST(Remedies, ADoubleBufferedScanNeedsOneBarrierAtTheEndOfTheRound) {
+  const KernelRun good = run_kernel(DoubleBufferedScan<true>{}, Dim3{1}, Dim3{64}, shared_bytes_for(128), iota(64), 64);
+  EXPECT_EQ(good.out[63], 63.0f * 64 / 2);
+  EXPECT_TRUE(good.trace.hazards.empty());
+  const KernelRun bad = run_kernel(DoubleBufferedScan<false>{}, Dim3{1}, Dim3{64}, shared_bytes_for(128), iota(64), 64);
+  const auto barriers = sim::group_by_barrier(bad.trace.hazards.groups());
+  ASSERT_EQ(barriers.size(), 1u);
+  EXPECT_EQ(barriers[0].pairs.size(), 2u);  // write -> next round's read, read -> next round's write
+  EXPECT_EQ(sim::LineTable::get(barriers[0].fix.first).line, static_cast<uint32_t>(kScanWriteLine));
+  EXPECT_EQ(sim::LineTable::get(barriers[0].fix.second).line, static_cast<uint32_t>(kScanReadLine));
+  EXPECT_NE(barriers[0].fix.text.find("would order both pairs"), std::string::npos) << barriers[0].fix.text;
+}
+
 TEST(Remedies, APairThatNeedsItsOwnBarrierKeepsItsOwnFix) {
   // Kogge-Stone without the barrier between its read and write phases: one pair, its own fix.
   const RunResult r = run_algorithm({.algorithm = "kogge-stone", .n = 64, .tpb = 64, .bug = "no-second-barrier"});
