@@ -91,6 +91,40 @@ std::string barrier_text(const HazardEvent& e, bool same_warp) {
   return barrier + " after " + A + " and before " + B + " would order these accesses";
 }
 
+bool is_warp_call(HazardKind k) {
+  return k == HazardKind::ExitedLane || k == HazardKind::InactiveMaskLane || k == HazardKind::WarpDivergence;
+}
+
+std::string thread_text(int thread) { return "T" + std::to_string(thread); }
+
+// A warp operation that cannot complete: what its mask or its place must be.
+std::string warp_call_text(const HazardEvent& e) {
+  const std::string B = LineTable::describe(e.line_second), A = LineTable::describe(e.line_first);
+  const std::string reach = "every lane a warp operation's mask names must call it, and the mask must name the caller";
+  const std::string exited = reach + ": " + thread_text(e.thread_first) + " returned before reaching " + B + " (" +
+                             thread_text(e.thread_second) + " waits there), so return only after " + B +
+                             ", or give " + B + " a mask of the lanes that reach it (a __ballot_sync of the condition, "
+                             "taken before the return)";
+  if (e.kind == HazardKind::ExitedLane) return exited;
+  if (e.kind == HazardKind::WarpDivergence)
+    return "lanes of one warp call different warp operations at " + A + " and " + B +
+           ": call the warp operation from code every lane of its mask runs (outside the branch), or give each "
+           "branch's call a mask of the lanes in that branch";
+  switch (e.mask_problem) {
+    case MaskProblem::LaneExited: return exited;
+    case MaskProblem::LaneElsewhere:
+      return reach + ": the mask at " + B + " names " + thread_text(e.thread_first) + ", which waits at " + A +
+             " instead, so leave it out of the mask or call " + B + " where every lane of the mask gets";
+    case MaskProblem::LaneNotInBlock:
+      return "the mask at " + B + " names lane " + std::to_string(e.thread_first) +
+             ", which the block does not have: a partial last warp needs a mask of its own lanes ((1u << lanes) - 1)";
+    case MaskProblem::CallerNotInMask:
+      return reach + ": build the mask at " + B + " from the lanes that call it (__activemask() there, or a "
+             "__ballot_sync of the condition that leads to it)";
+  }
+  return reach;
+}
+
 }  // namespace
 
 std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups) {
@@ -99,6 +133,23 @@ std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups) {
   std::map<std::tuple<int, LineId, LineId, bool, bool>, size_t> index;  // (array | -1, lines, cross, lost) -> out
   for (size_t k = 0; k < groups.size(); ++k) {
     const HazardEvent& e = groups[k].first;
+    if (is_warp_call(e.kind)) {
+      // One fix per kind of problem at one warp operation.
+      const auto key = std::tuple{-2 - static_cast<int>(e.kind) * 8 - static_cast<int>(e.mask_problem), e.line_second,
+                                  e.line_second, false, false};
+      auto [at, inserted] = index.try_emplace(key, out.size());
+      if (inserted) {
+        Diagnosis d;
+        d.first = e.line_first;
+        d.second = e.line_second;
+        d.same_warp = true;
+        d.warp_call = true;
+        d.text = warp_call_text(e);
+        out.push_back(std::move(d));
+      }
+      out[at->second].reports.push_back(k);
+      continue;
+    }
     if (!is_race(e.kind) || e.line_first == kNoLine) continue;
     const auto update = std::find_if(lost.begin(), lost.end(), [&](const LostUpdate& u) { return u.covers(e); });
     const auto key = update != lost.end() ? std::tuple{update->array, update->line, update->line, e.cross_block, true}
@@ -166,7 +217,7 @@ std::vector<BarrierGroup> group_by_barrier(const std::vector<HazardGroup>& group
       const Diagnosis& d = fixes[k];
       // Pairs one barrier could order: of one function, inside a block, a barrier's to fix.
       auto groupable = [](const Diagnosis& o) {
-        return !o.cross_block && !o.lost_update && !o.splits_statement && same_function(o.first, o.second);
+        return !o.cross_block && !o.lost_update && !o.splits_statement && !o.warp_call && same_function(o.first, o.second);
       };
       std::vector<size_t> bucket;
       if (groupable(d))

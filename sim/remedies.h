@@ -11,8 +11,9 @@
 
 namespace syncscope::sim {
 
-// The fix of one pair of source lines (or of one lost update). Races inside a warp ask for
-// __syncwarp(); races between blocks for a second launch; a lost update for an atomic.
+// The fix of one pair of source lines (or of one lost update, or of one warp operation that cannot
+// complete). Races inside a warp ask for __syncwarp(); races between blocks for a second launch; a
+// lost update for an atomic; a warp operation for a mask of the lanes that reach it.
 struct Diagnosis {
   LineId first = kNoLine;   // the access that came first (in the run's order)
   LineId second = kNoLine;  // a lost update: first == second, the statement the atomic replaces
@@ -24,6 +25,9 @@ struct Diagnosis {
   // One statement reads a cell another thread's run of it writes (`s[t] += s[t - 1]`): the barrier
   // goes inside the statement, so no barrier placed for other pairs orders it.
   bool splits_statement = false;
+  // A warp operation that cannot complete (a lane it names exited, waits elsewhere or is not there;
+  // a mask without the caller; lanes at different warp operations): its mask or its place is the fix.
+  bool warp_call = false;
   std::string text;
   std::vector<size_t> reports;  // the hazard groups (indices into diagnose()'s argument) it answers
 };

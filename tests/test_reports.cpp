@@ -204,6 +204,30 @@ TEST(Remedies, APairThatNeedsItsOwnBarrierKeepsItsOwnFix) {
   for (size_t k = 0; k < fixes.size(); ++k) EXPECT_EQ(barriers[k].fix.text, fixes[k].text);
 }
 
+int kShuffleLine;
+
+// T5 returns early; the others shuffle the whole warp, so the shuffle waits for a lane that left.
+struct ShuffleAfterReturn {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    const int t = c.thread_idx().x;
+    if (t == 5) return;
+    kShuffleLine = __LINE__ + 1;
+    const T v = c.shfl_down(T(x[t]), 1);
+    y[t] = v;
+  }
+};
+
+TEST(Remedies, AWarpOperationALaneLeftGetsAFixLine) {
+  const auto trace = run_kernel(ShuffleAfterReturn{}, Dim3{1}, Dim3{8}, 0, iota(8), 8).trace;
+  const auto fixes = sim::diagnose(trace.hazards.groups());
+  ASSERT_EQ(fixes.size(), 1u);
+  EXPECT_TRUE(fixes[0].warp_call);
+  EXPECT_NE(fixes[0].text.find("T5 returned before reaching " + here(kShuffleLine)), std::string::npos) << fixes[0].text;
+  EXPECT_NE(fixes[0].text.find("return only after " + here(kShuffleLine)), std::string::npos) << fixes[0].text;
+}
+
 struct Result {
   int code;
   std::string out, err;

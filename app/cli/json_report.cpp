@@ -166,6 +166,7 @@ json hazards_json(const sim::Trace& t) {
 
 const char* remedy_name(const sim::Diagnosis& d) {
   if (d.lost_update) return "atomic";
+  if (d.warp_call) return "warp mask";
   if (d.cross_block) return "second launch";
   if (d.splits_statement) return "split the statement";
   return d.same_warp ? "syncwarp" : "barrier";
@@ -173,7 +174,7 @@ const char* remedy_name(const sim::Diagnosis& d) {
 
 // `hazards`: indices into the document's "hazards" list (both come from hazards.groups(), in order).
 json fix_json(const sim::Diagnosis& d) {
-  return {{"lines", {sim::LineTable::describe(d.first), sim::LineTable::describe(d.second)}},
+  return {{"lines", {line_json(d.first), line_json(d.second)}},
           {"remedy", remedy_name(d)},
           {"same_warp", d.same_warp},
           {"cross_block", d.cross_block},
