@@ -50,6 +50,7 @@ struct AxisSumKernel {
       if (adds) cache[local_i] += cache[local_i + stride];
       if (bug != AxisSumBug::NoBarrier) c.sync();  // this stride's sums are done before the next reads them
     }
+    c.caption("store: thread 0 writes the row's sum cache[0] to out[%d]", batch);
     if (local_i == 0) out[batch] = cache[0];
   }
 };

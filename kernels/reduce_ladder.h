@@ -60,6 +60,7 @@ struct ReduceInterleavedDivergentKernel {
       if (t % (2 * stride) == 0) s[t] += s[t + stride];
       c.sync();
     }
+    c.caption("store: thread 0 writes the block's sum sdata[0] to out[block]");
     if (t == 0) out[c.block_idx().x] = s[0];
   }
 };
@@ -83,6 +84,7 @@ struct ReduceInterleavedStridedKernel {
       if (index < c.block_dim().x) s[index] += s[index + stride];
       c.sync();
     }
+    c.caption("store: thread 0 writes the block's sum sdata[0] to out[block]");
     if (t == 0) out[c.block_idx().x] = s[0];
   }
 };
@@ -111,6 +113,7 @@ struct ReduceSequentialKernel {
       if (t < stride) s[t] += s[t + stride];
       c.sync();
     }
+    c.caption("store: thread 0 writes the block's sum sdata[0] to out[block]");
     if (t == 0) out[c.block_idx().x] = s[0];
   }
 };
@@ -207,6 +210,7 @@ struct ReduceShuffleVec4Kernel {
     T v = grid_stride_vec4_sum(c, in, n);
     c.caption("shuffles: each warp sums its lanes in registers; the first warp sums the warp sums");
     v = block_sum(c, v, warp_sums);
+    c.caption("the first warp adds up the warp sums; thread 0 writes the block's sum to out[block]");
     if (t == 0) out[c.block_idx().x] = v;
   }
 };
@@ -238,6 +242,7 @@ struct ReduceSinglePassKernel {
       T total = T(0);
       for (int b = t; b < c.grid_dim().x; b += c.block_dim().x) total += c.atomic_load(block_sums[b]);
       total = block_sum(c, total, warp_sums);
+      c.caption("the first warp adds up the warp sums; thread 0 writes the total and resets the ticket counter");
       if (t == 0) {
         out[0] = total;
         c.atomic_store(tickets[0], T(0));  // ready for the next run without a memset

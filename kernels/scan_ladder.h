@@ -185,6 +185,7 @@ struct TileSumKernel {
       sum += v.x + v.y + v.z + v.w;
     }
     sum = block_sum(c, sum, warp_sums);
+    c.caption("the first warp adds up the warp sums; thread 0 writes the tile's sum to tile_sums[tile]");
     if (c.thread_idx().x == 0) tile_sums[c.block_idx().x] = sum;
   }
 };

@@ -100,8 +100,10 @@ SYNCSCOPE_DEVICE WarpTotalsScan<T> scan_warp_totals(Ctx& c, T warp_total, Shared
   const int lane = t % kWarpSize, warp = t / kWarpSize, warps = c.block_dim().x / kWarpSize;
   if (lane == 0) warp_sums[warp] = warp_total;
   c.sync();
+  c.caption("the first warp scans the warp totals in warp_sums with shuffles");
   if (warp == 0) scan_warp_sums_in_first_warp<T>(c, warp_sums);
   c.sync();
+  c.caption("every thread reads the total of the warps before its own, and the block's, from warp_sums");
   const T before = warp > 0 ? T(warp_sums[warp - 1]) : T(0);
   const T total = warp_sums[warps - 1];
   return {before, total};

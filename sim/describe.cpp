@@ -1,5 +1,6 @@
 #include "sim/describe.h"
 
+#include <algorithm>
 #include <charconv>
 #include <cstdio>
 #include <set>
@@ -52,7 +53,24 @@ std::string vote_text(WarpOp op, uint32_t result, DType dtype, bool poison) {
 }
 
 std::string array_name(const Trace& t, int id) {
-  return id >= 0 && id < static_cast<int>(t.arrays.size()) ? t.arrays[id].name : "?";
+  if (id < 0 || id >= static_cast<int>(t.arrays.size())) return "?";
+  const ArrayInfo& a = t.arrays[id];
+  for (const ArrayInfo& other : t.arrays)
+    if (other.space != a.space && other.name == a.name) return std::string(to_string(a.space)) + " " + a.name;
+  return a.name;
+}
+
+Dim3 thread_index_in(Dim3 block, int thread) {
+  const int x = std::max(block.x, 1), y = std::max(block.y, 1);
+  return {thread % x, (thread / x) % y, thread / (x * y)};
+}
+
+std::string thread_name(Dim3 block, int thread) {
+  if (block.y <= 1 && block.z <= 1) return "T" + std::to_string(thread);
+  const Dim3 at = thread_index_in(block, thread);
+  std::string name = "(" + std::to_string(at.x) + "," + std::to_string(at.y);
+  if (block.z > 1) name += "," + std::to_string(at.z);
+  return name + ")";
 }
 
 std::string describe_event(const Event& e, const Trace& t, DType dtype) {
@@ -111,11 +129,12 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
   const std::string array = array_name(t, e.array);
   const std::string first = LineTable::describe(e.line_first);
   const std::string second = LineTable::describe(e.line_second);
-  const std::string threads = e.cross_block ? " (block " + std::to_string(e.block_first) + " T" +
-                                                  std::to_string(e.thread_first) + ", block " + std::to_string(e.block) +
-                                                  " T" + std::to_string(e.thread_second) + ")"
-                                            : " (T" + std::to_string(e.thread_first) + ", T" +
-                                                  std::to_string(e.thread_second) + ")";
+  // Threads by their threadIdx: "T32" in a 1D block, "(0,1)" in a 2D one.
+  const Dim3 block = e.launch >= 0 && e.launch < static_cast<int>(t.launches.size()) ? t.launches[e.launch].block : Dim3{};
+  const std::string threads =
+      e.cross_block ? " (block " + std::to_string(e.block_first) + " " + thread_name(block, e.thread_first) + ", block " +
+                          std::to_string(e.block) + " " + thread_name(block, e.thread_second) + ")"
+                    : " (" + thread_name(block, e.thread_first) + ", " + thread_name(block, e.thread_second) + ")";
   switch (e.kind) {
     case HazardKind::ReadAfterWrite:
     case HazardKind::WriteAfterRead:
@@ -174,37 +193,36 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
   return s.str();
 }
 
-std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups) {
-  std::vector<Diagnosis> out;
-  std::set<std::tuple<LineId, LineId, bool>> seen;
-  for (const HazardGroup& g : groups) {
-    const HazardEvent& e = g.first;
-    if (!is_race(e.kind) || e.line_first == kNoLine) continue;
-    if (!seen.insert({e.line_first, e.line_second, e.cross_block}).second) continue;
-    Diagnosis d{e.line_first, e.line_second, e.same_warp && e.severity == Severity::Warning, e.cross_block, ""};
-    const SourceLine& a = LineTable::get(e.line_first);
-    const SourceLine& b = LineTable::get(e.line_second);
-    const std::string A = LineTable::describe(e.line_first), B = LineTable::describe(e.line_second);
-    const std::string barrier = d.same_warp ? "a __syncwarp() (or a barrier)" : "a barrier";
-    if (d.cross_block) {
-      d.text = "blocks of one launch cannot wait for each other: the access at " + B + " needs what " + A +
-               " does in another block finished first, so split the work into two launches (or use atomics)";
-    } else if (e.line_first == e.line_second && e.kind == HazardKind::WriteAfterRead) {
-      d.text = "one statement at " + A + " reads a cell that another thread's run of it writes in the same step: "
-               "read into a variable, then " + barrier + ", then write, would order these accesses";
-    } else if (e.line_first == e.line_second) {
-      d.text = barrier + " after " + A + ", before it runs again (the loop goes back to it), would order these accesses";
-    } else if (a.file == b.file && a.function == b.function && a.line > b.line) {
-      d.text = barrier + " after " + A + ", before " + B + " comes round again (the loop goes back between them), "
-               "would order these accesses";
-    } else if (a.file == b.file && a.function == b.function) {
-      d.text = barrier + " between " + A + " and " + B + " would order these accesses";
-    } else {
-      d.text = barrier + " after " + A + " and before " + B + " would order these accesses";
-    }
-    out.push_back(std::move(d));
+std::string describe_barrier_group(const BarrierGroup& b, const std::vector<HazardGroup>& groups, const Trace& t) {
+  bool error = false;
+  uint64_t count = 0;
+  std::set<HazardKind> kinds;
+  std::set<std::string> arrays;
+  std::set<int> blocks;
+  for (size_t k : b.reports) {
+    const HazardGroup& g = groups.at(k);
+    error = error || g.first.severity == Severity::Error;
+    count += g.count;
+    kinds.insert(g.first.kind);
+    arrays.insert(array_name(t, g.first.array));
+    blocks.insert(g.blocks.begin(), g.blocks.end());
   }
-  return out;
+  std::ostringstream s;
+  s << to_string(error ? Severity::Error : Severity::Warning) << ": " << b.pairs.size() << " pairs of lines race (";
+  for (auto k = kinds.begin(); k != kinds.end(); ++k) s << (k == kinds.begin() ? "" : ", ") << to_string(*k);
+  s << ") on ";
+  for (auto a = arrays.begin(); a != arrays.end(); ++a) s << (a == arrays.begin() ? "" : ", ") << *a;
+  s << ", all for want of one barrier [hazards: " << count << ", blocks: ";
+  int listed = 0;
+  for (int block : blocks) {
+    if (listed++ == static_cast<int>(HazardGroup::kMaxBlocksListed)) {
+      s << ",...";
+      break;
+    }
+    s << (listed > 1 ? "," : "") << block;
+  }
+  s << "]";
+  return s.str();
 }
 
 std::string format_seconds(double seconds) {

@@ -9,6 +9,7 @@
 
 #include "sim/events.h"
 #include "sim/hazards.h"
+#include "sim/remedies.h"
 #include "sim/trace.h"
 
 namespace syncscope::sim {
@@ -25,7 +26,14 @@ std::string atomic_op_name(AtomicOp op);  // "atomic_add", ...
 // A vote's, reduction's or match's result as reports print it: 0/1, a mask in hex, or a value of
 // the kernel's type ('?' when it derives from uninitialized memory).
 std::string vote_text(WarpOp op, uint32_t result, DType dtype, bool poison = false);
+// An array's name as the kernel gave it ("hist"), with its space in front ("shared hist", "global
+// hist") where the run has a shared and a global array of that name, so the two never read the same.
 std::string array_name(const Trace& t, int id);
+
+// A thread of a block of `block`'s shape by its linear index: its threadIdx (x, y, z), and its name
+// as reports write it: "T5" in a 1D block, "(0,1)" in a 2D one, "(0,1,2)" in a 3D one.
+Dim3 thread_index_in(Dim3 block, int thread);
+std::string thread_name(Dim3 block, int thread);
 
 // "reads shared[0] = 0", "writes output[3] = 6", "shfl_up gets 3 from lane 2", "waits at the barrier",
 // "exits"; " (race)" when the access is one side of a data race. Shuffled values print as `dtype`.
@@ -34,17 +42,11 @@ std::string describe_event(const Event& e, const Trace& t, DType dtype);
 // One line per hazard group, like compute-sanitizer's racecheck analysis mode.
 std::string describe_hazard(const HazardGroup& g, const Trace& t);
 
-// What would fix the races of one barrier interval, one line per pair of source lines:
-// "a barrier between kernels/x.h:29 and kernels/x.h:31 would order these accesses". Races inside a
-// warp ask for __syncwarp(); races between blocks for a second launch.
-struct Diagnosis {
-  LineId first = kNoLine;   // the access that came first (in the run's order)
-  LineId second = kNoLine;
-  bool same_warp = false;
-  bool cross_block = false;
-  std::string text;
-};
-std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups);
+// What would fix the races: diagnose() and group_by_barrier(), sim/remedies.h.
+// One line for the reports of a group of several pairs one barrier orders, in place of theirs:
+// "error: 9 pairs of lines race (RAW, WAR, WAW) on shared s, all for want of one barrier [hazards:
+// 412, blocks: 0]". `groups`: what group_by_barrier() was given.
+std::string describe_barrier_group(const BarrierGroup& b, const std::vector<HazardGroup>& groups, const Trace& t);
 
 // A *_sync call whose mask cannot work: "shfl_down_sync at x.h:12 (T3) has mask 0x0000fff0, which
 // does not name its own lane 3; ...". `other`: the thread the mask names wrongly; `lanes`: how many

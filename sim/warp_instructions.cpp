@@ -86,6 +86,35 @@ std::vector<WarpInstruction> warp_instructions(const StepTrace& step, const Trac
   return out;
 }
 
+void WarpCounts::add(const WarpInstruction& w) {
+  ++instructions;
+  divergent += w.divergent ? 1 : 0;
+  if (!w.shared) return;
+  ++shared_instructions;
+  conflicted += w.conflict_degree > 1 ? 1 : 0;
+  extra_passes += w.conflict_degree > 1 ? w.conflict_degree - 1 : 0;
+  worst_degree = std::max(worst_degree, w.conflict_degree);
+}
+
+void WarpCounts::merge(const WarpCounts& other) {
+  instructions += other.instructions;
+  divergent += other.divergent;
+  shared_instructions += other.shared_instructions;
+  conflicted += other.conflicted;
+  extra_passes += other.extra_passes;
+  worst_degree = std::max(worst_degree, other.worst_degree);
+}
+
+std::string describe_warp_counts(const WarpCounts& w) {
+  std::string text = std::to_string(w.instructions) + " warp instruction" + (w.instructions == 1 ? "" : "s") + ", " +
+                     std::to_string(w.divergent) + " divergent; ";
+  if (w.shared_instructions == 0) return text + "no shared-memory access";
+  text += std::to_string(w.shared_instructions) + " shared-memory, ";
+  if (w.conflicted == 0) return text + "no bank conflict";
+  return text + std::to_string(w.conflicted) + " with a bank conflict (worst " + std::to_string(w.worst_degree) +
+         "-way, " + std::to_string(w.extra_passes) + " extra pass" + (w.extra_passes == 1 ? "" : "es") + ")";
+}
+
 WarpMetrics warp_metrics(const BlockTrace& block, const Trace& trace, int launch) {
   WarpMetrics m;
   if (launch < 0 || launch >= static_cast<int>(trace.launches.size())) return m;
@@ -95,20 +124,25 @@ WarpMetrics warp_metrics(const BlockTrace& block, const Trace& trace, int launch
   if (!m.available) return m;
   std::vector<bool> exited;
   for (const StepTrace& s : block.steps) {
-    int worst = 0;
-    for (const WarpInstruction& w : warp_instructions(s, trace, launch, exited)) {
-      ++m.instructions;
-      m.divergent += w.divergent ? 1 : 0;
-      if (!w.shared) continue;
-      ++m.shared_instructions;
-      m.conflicted += w.conflict_degree > 1 ? 1 : 0;
-      m.extra_passes += w.conflict_degree > 1 ? w.conflict_degree - 1 : 0;
-      worst = std::max(worst, w.conflict_degree);
-    }
-    m.worst_degree = std::max(m.worst_degree, worst);
-    m.worst_degree_per_step.push_back(worst);
+    WarpCounts step;
+    for (const WarpInstruction& w : warp_instructions(s, trace, launch, exited)) step.add(w);
+    m.merge(step);
+    m.worst_degree_per_step.push_back(step.worst_degree);
+    m.per_step.push_back(step);
   }
   return m;
+}
+
+WarpMetrics run_warp_metrics(const Trace& trace) {
+  WarpMetrics all;
+  for (size_t l = 0; l < trace.launches.size(); ++l)
+    for (const BlockTrace& b : trace.launches[l].blocks) {
+      const WarpMetrics m = warp_metrics(b, trace, static_cast<int>(l));
+      if (!m.available) continue;
+      all.available = true;
+      all.merge(m);
+    }
+  return all;
 }
 
 }  // namespace syncscope::sim

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 #include "sim/trace.h"
@@ -26,16 +27,29 @@ struct WarpInstruction {
 std::vector<WarpInstruction> warp_instructions(const StepTrace& step, const Trace& trace, int launch,
                                                std::vector<bool>& exited);
 
-// A block's totals over all its steps.
-struct WarpMetrics {
-  bool available = false;  // the block was recorded under lockstep (other schedules have no warp instructions)
+// Counts over some warp instructions: a step's, a block's, a run's.
+struct WarpCounts {
   uint64_t instructions = 0, divergent = 0;
   uint64_t shared_instructions = 0, conflicted = 0;
   uint64_t extra_passes = 0;  // sum over shared instructions of (degree - 1)
-  int worst_degree = 0;
+  int worst_degree = 0;       // 0: no shared instruction; 1: shared instructions without a conflict
+  void add(const WarpInstruction& w);
+  void merge(const WarpCounts& other);
+};
+
+// "12 warp instructions, 2 divergent; 4 shared-memory, 1 with a bank conflict (worst 4-way, 3 extra
+// passes)", "...; 4 shared-memory, no bank conflict": the reports' one wording of these counts.
+std::string describe_warp_counts(const WarpCounts& w);
+
+// A block's totals over all its steps, and each step's.
+struct WarpMetrics : WarpCounts {
+  bool available = false;  // the block was recorded under lockstep (other schedules have no warp instructions)
   std::vector<int> worst_degree_per_step;
+  std::vector<WarpCounts> per_step;
 };
 WarpMetrics warp_metrics(const BlockTrace& block, const Trace& trace, int launch);
+// Every recorded block of every launch together (per_step left empty): what `run` reports for the run.
+WarpMetrics run_warp_metrics(const Trace& trace);
 
 // Word offset of each shared array of `launch` in the block's shared memory (Trace::arrays index ->
 // offset; -1 for arrays that are not the launch's shared arrays): arrays are carved in order,

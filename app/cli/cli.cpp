@@ -24,6 +24,7 @@ namespace {
 
 struct RunFlags {
   bool steps = false;
+  bool verbose = false;  // the races one barrier would order, each of them, under their group
   bool gpu = false;
   bool json = false;
   std::optional<std::string> gpu_runs_text;  // "--gpu-runs" alone: kDefaultGpuRuns
@@ -130,7 +131,7 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
   std::optional<GpuReport> gpu;
   if (flags.gpu) gpu = run_gpu_side(result);
   if (flags.json) out << run_json(result, flags.steps, gpu, lab).dump(1) << "\n";
-  else print_run(out, result, flags.steps, gpu, lab);
+  else print_run(out, result, flags.steps, gpu, lab, flags.verbose);
   // A stopped run (crash, runaway, divergence, a worker that died) is reported above, and a script sees it here.
   return result.sim.trace.error ? kExitStopped : kExitRan;
 }
@@ -173,6 +174,8 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                   "a .cu without main(): a scalar parameter's value, NAME=VALUE (repeatable; others are 0)");
   add_config_options(*run, config);
   run->add_flag("--steps", flags.steps, "print shared memory and accesses after every step");
+  run->add_flag("--verbose", flags.verbose,
+                "list every race one missing barrier causes under its group (JSON always holds them)");
   run->add_flag("--gpu", flags.gpu, "also run on the GPU and compare");
   run->add_option("--gpu-runs", flags.gpu_runs_text,
                   "run R times on the GPU (alone: 100) and count the distinct outputs, next to every schedule's")

@@ -5,6 +5,7 @@
 #include "core/config_codec.h"
 #include "sim/describe.h"
 #include "sim/limits.h"
+#include "sim/warp_instructions.h"
 
 namespace syncscope::cli {
 namespace {
@@ -59,15 +60,29 @@ const char* event_op(const sim::Event& e) {
   return "?";
 }
 
+// Divergent warp instructions and bank conflicts; null where the block did not run under lockstep.
+json warps_json(const sim::WarpCounts& w) {
+  return {{"instructions", w.instructions},
+          {"divergent", w.divergent},
+          {"shared_instructions", w.shared_instructions},
+          {"bank_conflicts", w.conflicted},
+          {"worst_conflict_degree", w.worst_degree},
+          {"extra_passes", w.extra_passes},
+          {"text", sim::describe_warp_counts(w)}};
+}
+
 json steps_json(const RunResult& r) {
   const sim::Trace& t = r.sim.trace;
   json launches = json::array();
   for (size_t l = 0; l < t.launches.size(); ++l) {
     const sim::LaunchTrace& lt = t.launches[l];
     json steps = json::array();
+    std::vector<sim::WarpMetrics> warps;
+    for (const auto& b : lt.blocks) warps.push_back(sim::warp_metrics(b, t, static_cast<int>(l)));
     for (int step = 0; step < lt.steps; ++step) {
       json blocks = json::array();
-      for (const auto& b : lt.blocks) {
+      for (size_t shown = 0; shown < lt.blocks.size(); ++shown) {
+        const sim::BlockTrace& b = lt.blocks[shown];
         if (step >= static_cast<int>(b.steps.size())) continue;
         const sim::StepTrace& st = b.steps[step];
         json shared = json::object();
@@ -80,6 +95,7 @@ json steps_json(const RunResult& r) {
           if (e.is_memory()) {
             const DType dt = t.arrays[e.array].dtype;
             ev["array"] = t.arrays[e.array].name;
+            ev["space"] = t.arrays[e.array].space == sim::MemSpace::Shared ? "shared" : "global";
             ev["index"] = e.index;
             ev["value"] = value_json(dt, e.value_bits, e.flags & sim::kValuePoison);
             if (e.is_write()) ev["old"] = value_json(dt, e.old_bits, e.flags & sim::kOldPoison);
@@ -97,8 +113,20 @@ json steps_json(const RunResult& r) {
           threads[e.thread].push_back(std::move(ev));
         }
         json thread_list = json::array();
-        for (auto& [thread, events] : threads) thread_list.push_back({{"thread", thread}, {"events", std::move(events)}});
-        blocks.push_back({{"block", b.block}, {"shared", std::move(shared)}, {"threads", std::move(thread_list)}});
+        for (auto& [thread, events] : threads) {
+          // The thread's index as the kernel sees it (threadIdx.x, .y, .z): a 2D block's threads are (x,y).
+          const Dim3 at = sim::thread_index_in(lt.block, thread);
+          thread_list.push_back(
+              {{"thread", thread}, {"x", at.x}, {"y", at.y}, {"z", at.z}, {"events", std::move(events)}});
+        }
+        // The kernel's own sentence for the step, as the text report and the step view show it.
+        blocks.push_back({{"block", b.block},
+                          {"caption", st.caption.empty() ? json(nullptr) : json(st.caption)},
+                          {"shared", std::move(shared)},
+                          {"warps", warps[shown].available && step < static_cast<int>(warps[shown].per_step.size())
+                                        ? warps_json(warps[shown].per_step[step])
+                                        : json(nullptr)},
+                          {"threads", std::move(thread_list)}});
       }
       json barrier = nullptr;
       for (const auto& b : lt.blocks)
@@ -136,13 +164,35 @@ json hazards_json(const sim::Trace& t) {
   return list;
 }
 
+const char* remedy_name(const sim::Diagnosis& d) {
+  if (d.lost_update) return "atomic";
+  if (d.warp_call) return "warp mask";
+  if (d.cross_block) return "second launch";
+  if (d.splits_statement) return "split the statement";
+  return d.same_warp ? "syncwarp" : "barrier";
+}
+
+// `hazards`: indices into the document's "hazards" list (both come from hazards.groups(), in order).
+json fix_json(const sim::Diagnosis& d) {
+  return {{"lines", {line_json(d.first), line_json(d.second)}},
+          {"remedy", remedy_name(d)},
+          {"same_warp", d.same_warp},
+          {"cross_block", d.cross_block},
+          {"hazards", d.reports},
+          {"text", d.text}};
+}
+
+// One entry per fix; the races one barrier would order are one entry holding its pairs (a fix that
+// answers one pair holds that pair alone). lines: where the barrier goes, after the first, before the second.
 json diagnosis_json(const sim::Trace& t) {
   json list = json::array();
-  for (const auto& d : sim::diagnose(t.hazards.groups()))
-    list.push_back({{"lines", {sim::LineTable::describe(d.first), sim::LineTable::describe(d.second)}},
-                    {"same_warp", d.same_warp},
-                    {"cross_block", d.cross_block},
-                    {"text", d.text}});
+  for (const auto& group : sim::group_by_barrier(t.hazards.groups())) {
+    json entry = fix_json(group.fix);
+    json pairs = json::array();
+    for (const auto& pair : group.pairs) pairs.push_back(fix_json(pair));
+    entry["pairs"] = std::move(pairs);
+    list.push_back(std::move(entry));
+  }
   return list;
 }
 
@@ -224,6 +274,10 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
               {"counters", {{"launches", counters},
                             {"total", counters_json(all.total)},
                             {"max_per_thread", counters_json(all.max_per_thread)}}},
+              {"warps", [&] {  // the shown blocks' warp instructions; null unless run under lockstep
+                 const sim::WarpMetrics w = sim::run_warp_metrics(t);
+                 return w.available ? warps_json(w) : json(nullptr);
+               }()},
               {"hazards", hazards_json(t)},
               {"diagnosis", diagnosis_json(t)},
               {"error", t.error ? json{{"message", t.error->message}, {"launch", t.error->launch},

@@ -30,8 +30,9 @@ struct LabReport {
 
 
 void print_list(std::ostream& out, const Registry& registry);
+// `verbose`: the reports of races one barrier would order are listed under their group's line.
 void print_run(std::ostream& out, const RunResult& r, bool steps, const std::optional<GpuReport>& gpu,
-               const LabReport& lab = {});
+               const LabReport& lab = {}, bool verbose = false);
 
 nlohmann::json list_json(const Registry& registry);
 nlohmann::json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gpu, const LabReport& lab = {});

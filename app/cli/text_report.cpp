@@ -7,6 +7,7 @@
 
 #include "sim/describe.h"
 #include "sim/events.h"
+#include "sim/warp_instructions.h"
 
 namespace syncscope::cli {
 namespace {
@@ -61,6 +62,10 @@ void print_steps(std::ostream& out, const RunResult& r) {
     const sim::LaunchTrace& lt = t.launches[l];
     out << "\nlaunch " << l + 1 << "/" << t.launches.size() << "  " << lt.label << "  grid " << dims(lt.grid)
         << "  block " << dims(lt.block) << "  shared " << lt.shared_bytes << " B  steps " << lt.steps << "\n";
+    // Divergence and bank conflicts of each shown block's steps (lockstep only: other schedules
+    // do not run a warp's lanes together).
+    std::vector<sim::WarpMetrics> warps;
+    for (const auto& b : lt.blocks) warps.push_back(sim::warp_metrics(b, t, static_cast<int>(l)));
     for (int step = 0; step < lt.steps; ++step) {
       out << "  step " << step;
       // All shown blocks end the step at the same barrier in a well-formed kernel; name the first.
@@ -71,7 +76,8 @@ void print_steps(std::ostream& out, const RunResult& r) {
           break;
         }
       out << "\n";
-      for (const auto& b : lt.blocks) {
+      for (size_t shown = 0; shown < lt.blocks.size(); ++shown) {
+        const sim::BlockTrace& b = lt.blocks[shown];
         if (step >= static_cast<int>(b.steps.size())) continue;
         const sim::StepTrace& st = b.steps[step];
         out << "    block " << b.block;
@@ -83,11 +89,18 @@ void print_steps(std::ostream& out, const RunResult& r) {
           if (e.kind == sim::EventKind::Barrier || e.kind == sim::EventKind::Exit) continue;
           by_thread[e.thread].push_back(sim::describe_event(e, t, dtype));
         }
+        // A barrier right after another (or a step only some blocks have work in) leaves an interval
+        // in which this block did nothing: said, so an empty block line does not look cut off.
+        if (by_thread.empty()) out << "      no thread did anything in this step\n";
         for (const auto& [thread, things] : by_thread) {
-          out << "      T" << std::left << std::setw(5) << thread << std::right;
+          const std::string name = sim::thread_name(lt.block, thread);  // "T5", or "(5,0)" in a 2D block
+          out << "      " << std::left << std::setw(6) << name << std::right << (name.size() >= 6 ? " " : "");
           for (size_t k = 0; k < things.size(); ++k) out << (k ? ", " : "") << things[k];
           out << "\n";
         }
+        const sim::WarpMetrics& w = warps[shown];
+        if (w.available && step < static_cast<int>(w.per_step.size()) && w.per_step[step].instructions > 0)
+          out << "      warps: " << sim::describe_warp_counts(w.per_step[step]) << "\n";
         for (const auto& snap : st.shared)
           out << "      " << sim::array_name(t, snap.array) << ": [" << bits_text(t.arrays[snap.array].dtype, snap.bits, snap.poison)
               << "]\n";
@@ -132,7 +145,7 @@ void print_list(std::ostream& out, const Registry& registry) {
   std::vector<std::string> words;
   for (const FieldInfo& field : kFieldInfos)
     if (field.field != ConfigField::Algorithm) words.push_back(std::string(field.option) + " " + field.placeholder);
-  for (const char* flag : {"--steps", "--gpu", "--gpu-runs [R]", "--json"}) words.push_back(flag);
+  for (const char* flag : {"--steps", "--verbose", "--gpu", "--gpu-runs [R]", "--json"}) words.push_back(flag);
   std::string line = "run options:";
   const std::string indent(line.size(), ' ');
   out << "\n";
@@ -164,7 +177,7 @@ void print_outcomes(std::ostream& out, const RunResult& r, const Outcomes& o, bo
 }
 
 void print_run(std::ostream& out, const RunResult& r, bool steps, const std::optional<GpuReport>& gpu,
-               const LabReport& lab) {
+               const LabReport& lab, bool verbose) {
   const DType dtype = r.config.problem.dtype;
   const sim::Trace& t = r.sim.trace;
   out << r.config.describe() << "\n";
@@ -193,11 +206,34 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
   out << "per thread (max): global reads " << m.global_reads << ", global writes " << m.global_writes
       << ", shared reads " << m.shared_reads << ", shared writes " << m.shared_writes << ", barriers " << m.barriers
       << ", adds " << m.adds << "\n";
+  const sim::WarpMetrics warps = sim::run_warp_metrics(t);
+  if (warps.available) out << "warps (shown blocks): " << sim::describe_warp_counts(warps) << "\n";
+  else if (!t.launches.empty())
+    out << "warps: counted under --schedule lockstep only (divergent warp instructions, bank conflicts)\n";
 
   const auto groups = t.hazards.groups();
   if (groups.empty()) out << "hazards: none\n";
-  for (const auto& g : groups) out << sim::describe_hazard(g, t) << "\n";
-  for (const auto& d : sim::diagnose(groups)) out << "fix: " << d.text << "\n";
+  // The races one missing barrier causes read as one line where their first report would be (the
+  // reports themselves under --verbose), and one fix: not nine errors, nine warnings and nine fixes.
+  const auto fixes = sim::group_by_barrier(groups);
+  std::vector<int> gathered_in(groups.size(), -1);
+  for (size_t f = 0; f < fixes.size(); ++f)
+    if (fixes[f].pairs.size() > 1)
+      for (size_t k : fixes[f].reports) gathered_in[k] = static_cast<int>(f);
+  std::vector<bool> shown(fixes.size(), false);
+  for (size_t k = 0; k < groups.size(); ++k) {
+    const int f = gathered_in[k];
+    if (f < 0) {
+      out << sim::describe_hazard(groups[k], t) << "\n";
+      continue;
+    }
+    if (shown[f]) continue;
+    shown[f] = true;
+    out << sim::describe_barrier_group(fixes[f], groups, t) << (verbose ? ":" : " (--verbose lists them)") << "\n";
+    if (verbose)
+      for (size_t r : fixes[f].reports) out << "  " << sim::describe_hazard(groups[r], t) << "\n";
+  }
+  for (const auto& f : fixes) out << "fix: " << f.fix.text << "\n";
 
   if (gpu) {
     if (!gpu->status.usable) {

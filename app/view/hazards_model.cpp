@@ -24,7 +24,8 @@ HazardsModel build_hazards(const RunResult& run) {
   else
     m.summary = std::to_string(errors) + (errors == 1 ? " error, " : " errors, ") + std::to_string(warnings) +
                 (warnings == 1 ? " warning" : " warnings");
-  for (const auto& d : sim::diagnose(t.hazards.groups())) m.fixes.push_back(d.text);
+  // The races one missing barrier causes get that one barrier's fix, as the CLI's report has it.
+  for (const auto& g : sim::group_by_barrier(t.hazards.groups())) m.fixes.push_back(g.fix.text);
   if (t.error) m.failure = t.error->message;
   return m;
 }

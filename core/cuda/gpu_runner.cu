@@ -2,6 +2,7 @@
 
 #include "kernels/algorithms.h"
 #include "core/cuda/gpu_dispatch.cuh"
+#include "core/cuda/driver_presence.h"
 #include "core/cuda/gpu_runner.h"
 
 namespace syncscope {
@@ -23,7 +24,8 @@ const GpuStatus& gpu_status() {
     GpuStatus s;
     int count = 0;
     if (cudaError_t e = cudaGetDeviceCount(&count); e != cudaSuccess) {
-      s.reason = cudaGetErrorString(e);
+      // Without a driver the runtime says the driver is too old: say what is so instead.
+      s.reason = gpu_start_failure(cudaGetErrorString(e), nvidia_driver_present());
       cudaGetLastError();
       return s;
     }

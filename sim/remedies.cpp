@@ -1,0 +1,276 @@
+#include "sim/remedies.h"
+
+#include <algorithm>
+#include <map>
+#include <optional>
+#include <tuple>
+
+namespace syncscope::sim {
+namespace {
+
+bool is_race(HazardKind k) {
+  return k == HazardKind::ReadAfterWrite || k == HazardKind::WriteAfterRead || k == HazardKind::WriteAfterWrite;
+}
+
+bool same_function(LineId a, LineId b) {
+  const SourceLine& x = LineTable::get(a);
+  const SourceLine& y = LineTable::get(b);
+  return x.file == y.file && x.function == y.function;
+}
+
+uint32_t line_number(LineId id) { return LineTable::get(id).line; }
+
+// Two groups name a common cell. A group lists only its smallest few cells, so a full list may
+// hide a common one: then they are taken to meet.
+bool cells_meet(const HazardGroup& a, const HazardGroup& b) {
+  if (a.indices.size() >= HazardGroup::kMaxIndicesListed || b.indices.size() >= HazardGroup::kMaxIndicesListed)
+    return true;
+  for (int i : a.indices)
+    if (std::binary_search(b.indices.begin(), b.indices.end(), i)) return true;
+  return false;
+}
+
+// A lost update: several threads read-modify-write one cell with one statement in one step
+// (`hist[bin] += 1`). The detector shows it as a WAW between two runs of that line plus a RAW or WAR
+// between two runs of it, on the same cells. A read-modify-write spread over two statements (`v =
+// s[0];` ... `s[0] = v + 1;`) is not told apart from a swap that a missing barrier let race across
+// rounds (a bitonic sort's `b = s[j];` ... `s[j] = a;`), so it keeps a barrier's fix.
+struct LostUpdate {
+  int array = -1;
+  LineId line = kNoLine;
+  bool cross_block = false;
+  bool covers(const HazardEvent& e) const {
+    return e.array == array && e.cross_block == cross_block && e.line_first == line && e.line_second == line;
+  }
+};
+
+std::vector<LostUpdate> find_lost_updates(const std::vector<HazardGroup>& groups) {
+  std::vector<LostUpdate> found;
+  for (const HazardGroup& waw : groups) {
+    const HazardEvent& w = waw.first;
+    if (w.kind != HazardKind::WriteAfterWrite || w.line_first != w.line_second) continue;
+    const LostUpdate candidate{w.array, w.line_first, w.cross_block};
+    for (const HazardGroup& other : groups) {
+      const HazardEvent& r = other.first;
+      if ((r.kind == HazardKind::ReadAfterWrite || r.kind == HazardKind::WriteAfterRead) && candidate.covers(r) &&
+          cells_meet(waw, other)) {
+        found.push_back(candidate);
+        break;
+      }
+    }
+  }
+  return found;
+}
+
+std::string lost_update_text(const LostUpdate& u) {
+  const std::string L = LineTable::describe(u.line);
+  return std::string(u.cross_block ? "threads of several blocks" : "several threads") +
+         " read-modify-write one cell at " + L +
+         " in the same step (a lost update: two of them read the same old value and one update is lost); "
+         "no barrier orders a thread's own read and write against the others', so use an atomic "
+         "(atomic_add / atomicAdd) at " + L;
+}
+
+std::string barrier_text(const HazardEvent& e, bool same_warp) {
+  const SourceLine& a = LineTable::get(e.line_first);
+  const SourceLine& b = LineTable::get(e.line_second);
+  const std::string A = LineTable::describe(e.line_first), B = LineTable::describe(e.line_second);
+  const std::string barrier = same_warp ? "a __syncwarp() (or a barrier)" : "a barrier";
+  if (e.cross_block)
+    return "blocks of one launch cannot wait for each other: the access at " + B + " needs what " + A +
+           " does in another block finished first, so split the work into two launches (or use atomics)";
+  if (e.line_first == e.line_second && e.kind == HazardKind::WriteAfterRead)
+    return "one statement at " + A + " reads a cell that another thread's run of it writes in the same step: "
+           "read into a variable, then " + barrier + ", then write, would order these accesses";
+  if (e.line_first == e.line_second)
+    return barrier + " after " + A + ", before it runs again (the loop goes back to it), would order these accesses";
+  if (a.file == b.file && a.function == b.function && a.line > b.line)
+    return barrier + " after " + A + ", before " + B + " comes round again (the loop goes back between them), "
+           "would order these accesses";
+  if (a.file == b.file && a.function == b.function) return barrier + " between " + A + " and " + B + " would order these accesses";
+  return barrier + " after " + A + " and before " + B + " would order these accesses";
+}
+
+bool is_warp_call(HazardKind k) {
+  return k == HazardKind::ExitedLane || k == HazardKind::InactiveMaskLane || k == HazardKind::WarpDivergence;
+}
+
+std::string thread_text(int thread) { return "T" + std::to_string(thread); }
+
+// A warp operation that cannot complete: what its mask or its place must be.
+std::string warp_call_text(const HazardEvent& e) {
+  const std::string B = LineTable::describe(e.line_second), A = LineTable::describe(e.line_first);
+  const std::string reach = "every lane a warp operation's mask names must call it, and the mask must name the caller";
+  const std::string exited = reach + ": " + thread_text(e.thread_first) + " returned before reaching " + B + " (" +
+                             thread_text(e.thread_second) + " waits there), so return only after " + B +
+                             ", or give " + B + " a mask of the lanes that reach it (a __ballot_sync of the condition, "
+                             "taken before the return)";
+  if (e.kind == HazardKind::ExitedLane) return exited;
+  if (e.kind == HazardKind::WarpDivergence)
+    return "lanes of one warp call different warp operations at " + A + " and " + B +
+           ": call the warp operation from code every lane of its mask runs (outside the branch), or give each "
+           "branch's call a mask of the lanes in that branch";
+  switch (e.mask_problem) {
+    case MaskProblem::LaneExited: return exited;
+    case MaskProblem::LaneElsewhere:
+      return reach + ": the mask at " + B + " names " + thread_text(e.thread_first) + ", which waits at " + A +
+             " instead, so leave it out of the mask or call " + B + " where every lane of the mask gets";
+    case MaskProblem::LaneNotInBlock:
+      return "the mask at " + B + " names lane " + std::to_string(e.thread_first) +
+             ", which the block does not have: a partial last warp needs a mask of its own lanes ((1u << lanes) - 1)";
+    case MaskProblem::CallerNotInMask:
+      return reach + ": build the mask at " + B + " from the lanes that call it (__activemask() there, or a "
+             "__ballot_sync of the condition that leads to it)";
+  }
+  return reach;
+}
+
+}  // namespace
+
+std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups) {
+  const std::vector<LostUpdate> lost = find_lost_updates(groups);
+  std::vector<Diagnosis> out;
+  std::map<std::tuple<int, LineId, LineId, bool, bool>, size_t> index;  // (array | -1, lines, cross, lost) -> out
+  for (size_t k = 0; k < groups.size(); ++k) {
+    const HazardEvent& e = groups[k].first;
+    if (is_warp_call(e.kind)) {
+      // One fix per kind of problem at one warp operation.
+      const auto key = std::tuple{-2 - static_cast<int>(e.kind) * 8 - static_cast<int>(e.mask_problem), e.line_second,
+                                  e.line_second, false, false};
+      auto [at, inserted] = index.try_emplace(key, out.size());
+      if (inserted) {
+        Diagnosis d;
+        d.first = e.line_first;
+        d.second = e.line_second;
+        d.same_warp = true;
+        d.warp_call = true;
+        d.text = warp_call_text(e);
+        out.push_back(std::move(d));
+      }
+      out[at->second].reports.push_back(k);
+      continue;
+    }
+    if (!is_race(e.kind) || e.line_first == kNoLine) continue;
+    const auto update = std::find_if(lost.begin(), lost.end(), [&](const LostUpdate& u) { return u.covers(e); });
+    const auto key = update != lost.end() ? std::tuple{update->array, update->line, update->line, e.cross_block, true}
+                                          : std::tuple{-1, e.line_first, e.line_second, e.cross_block, false};
+    auto [at, inserted] = index.try_emplace(key, out.size());
+    if (inserted) {
+      Diagnosis d;
+      d.first = e.line_first;
+      d.second = e.line_second;
+      d.same_warp = e.same_warp && e.severity == Severity::Warning;
+      d.cross_block = e.cross_block;
+      if (update != lost.end()) {
+        d.lost_update = true;
+        d.text = lost_update_text(*update);
+      } else {
+        d.splits_statement = !e.cross_block && e.line_first == e.line_second && e.kind == HazardKind::WriteAfterRead;
+        d.text = barrier_text(e, d.same_warp);
+      }
+      out.push_back(std::move(d));
+    }
+    out[at->second].reports.push_back(k);
+  }
+  return out;
+}
+
+namespace {
+
+// Where one barrier could go: just after line `after` of one function. A pair (A, B) in that
+// function is ordered by it when it lies between them: A <= after < B when A comes first in the
+// source, and after >= A or after < B when the loop goes back from A to B. A pair A < B that lies
+// inside such a loop (B' <= A < B <= A' for a wrapping pair A', B') may race across rounds rather
+// than inside one: a missing barrier merged the rounds, and any barrier in the loop orders it. A
+// pair that raced inside one round shows again, with its own fix, when the run is repeated with
+// the barrier in place.
+struct PairSpan {
+  uint32_t a = 0, b = 0;
+  std::optional<std::pair<uint32_t, uint32_t>> loop;  // a straight pair's enclosing wrapping pairs' span
+  bool ordered_after(uint32_t after) const {
+    if (a >= b) return after >= a || after < b;
+    if (a <= after && after < b) return true;
+    return loop && loop->first <= after && after <= loop->second;
+  }
+};
+
+std::string group_text(const std::vector<Diagnosis>& pairs, LineId after, LineId before, bool wraps) {
+  bool same_warp = true;
+  for (const Diagnosis& d : pairs) same_warp = same_warp && d.same_warp;
+  const std::string barrier = same_warp ? "one __syncwarp() (or a barrier)" : "one barrier";
+  const std::string A = LineTable::describe(after), B = LineTable::describe(before);
+  const std::string where = wraps ? barrier + " after " + A + ", before " + B +
+                                        " comes round again (the loop goes back between them),"
+                                  : barrier + " between " + A + " and " + B;
+  return where + " would order " + (pairs.size() == 2 ? std::string("both") : "all " + std::to_string(pairs.size())) +
+         " pairs of lines";
+}
+
+}  // namespace
+
+std::vector<BarrierGroup> group_by_barrier(const std::vector<HazardGroup>& groups) {
+  const std::vector<Diagnosis> fixes = diagnose(groups);
+  std::vector<BarrierGroup> out;
+  std::vector<bool> placed(fixes.size(), false);
+  for (size_t k = 0; k < fixes.size(); ++k)
+    while (!placed[k]) {  // each round places at least one pair
+      const Diagnosis& d = fixes[k];
+      // Pairs one barrier could order: of one function, inside a block, a barrier's to fix.
+      auto groupable = [](const Diagnosis& o) {
+        return !o.cross_block && !o.lost_update && !o.splits_statement && !o.warp_call && same_function(o.first, o.second);
+      };
+      std::vector<size_t> bucket;
+      if (groupable(d))
+        for (size_t j = k; j < fixes.size(); ++j)
+          if (!placed[j] && groupable(fixes[j]) && same_function(fixes[j].first, d.first)) bucket.push_back(j);
+      if (bucket.size() < 2) {
+        placed[k] = true;
+        out.push_back({d, {d}, d.reports});
+        continue;  // placed: the loop moves on
+      }
+      std::vector<PairSpan> spans;
+      for (size_t j : bucket) spans.push_back({line_number(fixes[j].first), line_number(fixes[j].second), std::nullopt});
+      for (PairSpan& s : spans) {
+        if (s.a >= s.b) continue;
+        for (const PairSpan& w : spans)
+          if (w.a >= w.b && w.b <= s.a && s.b <= w.a)
+            s.loop = s.loop ? std::pair{std::min(s.loop->first, w.b), std::max(s.loop->second, w.a)} : std::pair{w.b, w.a};
+      }
+      // The place after one of the pairs' first lines that orders the most of them; on a tie the
+      // later one (the end of a loop's round). It always orders the pair whose line it is.
+      size_t best = 0, best_count = 0;
+      for (size_t c = 0; c < spans.size(); ++c) {
+        size_t count = 0;
+        for (const PairSpan& s : spans) count += s.ordered_after(spans[c].a);
+        if (count > best_count || (count == best_count && spans[c].a > spans[best].a)) best = c, best_count = count;
+      }
+      const uint32_t after = spans[best].a;
+      BarrierGroup g;
+      std::optional<size_t> next_before, first_before;  // the pair whose second line follows the barrier
+      for (size_t s = 0; s < spans.size(); ++s) {
+        if (!spans[s].ordered_after(after)) continue;
+        const size_t j = bucket[s];
+        placed[j] = true;
+        g.pairs.push_back(fixes[j]);
+        g.reports.insert(g.reports.end(), fixes[j].reports.begin(), fixes[j].reports.end());
+        if (spans[s].b > after && (!next_before || spans[s].b < line_number(fixes[*next_before].second))) next_before = j;
+        if (!first_before || spans[s].b < line_number(fixes[*first_before].second)) first_before = j;
+      }
+      std::sort(g.reports.begin(), g.reports.end());
+      if (g.pairs.size() == 1) {
+        g.fix = g.pairs.front();
+      } else {
+        const bool wraps = !next_before;
+        g.fix = g.pairs.front();
+        g.fix.first = fixes[bucket[best]].first;
+        g.fix.second = fixes[wraps ? *first_before : *next_before].second;
+        g.fix.same_warp = std::all_of(g.pairs.begin(), g.pairs.end(), [](const Diagnosis& p) { return p.same_warp; });
+        g.fix.reports = g.reports;
+        g.fix.text = group_text(g.pairs, g.fix.first, g.fix.second, wraps);
+      }
+      out.push_back(std::move(g));
+    }
+  return out;
+}
+
+}  // namespace syncscope::sim

@@ -1,0 +1,48 @@
+// What would fix the races a run reported, in the one wording the CLI's text and JSON and the app's
+// Hazards panel share: "a barrier between kernels/x.h:29 and kernels/x.h:31 would order these
+// accesses", "use an atomic (atomic_add / atomicAdd) at kernels/x.h:40", and the races one missing
+// barrier causes gathered under that one barrier.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "sim/hazards.h"
+
+namespace syncscope::sim {
+
+// The fix of one pair of source lines (or of one lost update, or of one warp operation that cannot
+// complete). Races inside a warp ask for __syncwarp(); races between blocks for a second launch; a
+// lost update for an atomic; a warp operation for a mask of the lanes that reach it.
+struct Diagnosis {
+  LineId first = kNoLine;   // the access that came first (in the run's order)
+  LineId second = kNoLine;  // a lost update: first == second, the statement the atomic replaces
+  bool same_warp = false;
+  bool cross_block = false;
+  // Several threads read-modify-write one cell in one step (`hist[bin] += 1`): each thread's read and
+  // write belong together, so no barrier can order them; an atomic at `second` can.
+  bool lost_update = false;
+  // One statement reads a cell another thread's run of it writes (`s[t] += s[t - 1]`): the barrier
+  // goes inside the statement, so no barrier placed for other pairs orders it.
+  bool splits_statement = false;
+  // A warp operation that cannot complete (a lane it names exited, waits elsewhere or is not there;
+  // a mask without the caller; lanes at different warp operations): its mask or its place is the fix.
+  bool warp_call = false;
+  std::string text;
+  std::vector<size_t> reports;  // the hazard groups (indices into diagnose()'s argument) it answers
+};
+std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups);
+
+// The pairs of lines one barrier orders: one missing barrier in a loop makes every pair of its
+// accesses race (a bitonic sort: 9 pairs), and one barrier answers them all. A pair that only that
+// group has keeps its own fix. `fix.first` is the line the barrier goes after and `fix.second` the
+// one it goes before; `fix.text` says so ("one barrier after x.h:50, before x.h:45 comes round
+// again (...), would order these 9 pairs of lines").
+struct BarrierGroup {
+  Diagnosis fix;                 // for one pair: that pair's own diagnosis
+  std::vector<Diagnosis> pairs;  // in diagnose()'s order
+  std::vector<size_t> reports;   // the hazard groups of all its pairs, ascending
+};
+std::vector<BarrierGroup> group_by_barrier(const std::vector<HazardGroup>& groups);
+
+}  // namespace syncscope::sim
