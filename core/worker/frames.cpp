@@ -49,23 +49,13 @@ bool write_frame(int fd, char kind, const std::string& payload) {
 }
 
 std::optional<Frame> read_frame(int fd) {
-  char head[4];
-  if (!read_all(fd, head, 4)) return std::nullopt;
+  char head[5];
+  if (!read_all(fd, head, 5)) return std::nullopt;
   const uint32_t length = length_of(head);
   if (length == 0 || length > kMaxFrameBytes) return std::nullopt;
-  std::string body(length, '\0');
-  if (!read_all(fd, body.data(), length)) return std::nullopt;
-  return Frame{body[0], body.substr(1)};
-}
-
-std::optional<Frame> take_frame(std::string& bytes) {
-  if (bytes.size() < 4) return std::nullopt;
-  const uint32_t length = length_of(bytes.data());
-  if (length == 0 || length > kMaxFrameBytes) throw WireError("a frame of " + std::to_string(length) + " bytes");
-  if (bytes.size() < 4 + size_t{length}) return std::nullopt;
-  Frame f{bytes[4], bytes.substr(5, length - 1)};
-  bytes.erase(0, 4 + size_t{length});
-  return f;
+  Frame frame{head[4], std::string(length - 1, '\0')};
+  if (!read_all(fd, frame.payload.data(), frame.payload.size())) return std::nullopt;
+  return frame;
 }
 
 bool FrameReader::read_some(int fd) {

@@ -32,9 +32,6 @@ inline constexpr uint32_t kMaxFrameBytes = 1u << 30;
 bool write_frame(int fd, char kind, const std::string& payload);
 // nullopt at the end of the pipe or on a frame that is not one (too long, cut short).
 std::optional<Frame> read_frame(int fd);
-// Whatever frame `bytes` holds: for a reader that gathered them itself. nullopt: not whole yet;
-// throws WireError when it can never be one.
-std::optional<Frame> take_frame(std::string& bytes);
 
 // Frames read as they come from a descriptor that poll() said is readable: the payload is read
 // straight into its own string, sized from the frame's header (a trace is tens of megabytes:
