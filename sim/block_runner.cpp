@@ -176,16 +176,21 @@ void BlockRunner::thread_main(void* simthread) {
 }
 
 void BlockRunner::thread_loop(int t) {
+  // Kernel files: a fault in the kernel comes back to the landing below (sim/fault_guard.h) and
+  // fails the block. One landing for the fiber's whole life (this frame outlives the blocks, so it
+  // stays valid), set the first time round with the guard on, not once per block: a sigsetjmp for
+  // every thread of every block was 1 % of a kernel file's run. Volatile: set after the sigsetjmp,
+  // read after a siglongjmp to it.
+  FaultLanding landing;
+  volatile bool landing_set = false;
   // The fiber outlives blocks: after the kernel returns it waits here for the next block.
   for (;;) {
     threads_[t].guard.runtime_depth = 1;  // the runtime's, but for the kernel call below (and after a landing)
     // No context switch may happen inside a catch handler: the C++ runtime keeps the exceptions
     // being handled per OS thread, not per fiber.
     bool finished = false;
-    // Kernel files: a fault in the kernel comes back here (sim/fault_guard.h) and fails the block.
-    FaultLanding landing;
     if (fault_guard_enabled()) {
-      if (sigsetjmp(landing.where, 0) != 0) {  // the handler cleared the landing
+      if (!landing_set && sigsetjmp(landing.where, 0) != 0) {  // the handler cleared the landing
         threads_[t].guard.runtime_depth = 1;
         frames_below_abandoned(threads_[t].stack);
         tls_simt_kernel = nullptr;
@@ -206,6 +211,7 @@ void BlockRunner::thread_loop(int t) {
         transfer(kScheduler);
         continue;
       }
+      landing_set = true;
       threads_[t].guard.fault_landing = &landing;
     }
     try {
