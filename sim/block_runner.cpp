@@ -24,7 +24,6 @@ namespace {
 // lazily, and a guard page turns an overflow into a clean fault instead of silent corruption.
 constexpr size_t kFiberStackBytes = 256 * 1024;
 
-
 }  // namespace
 
 namespace {
@@ -177,14 +176,11 @@ void BlockRunner::thread_main(void* simthread) {
 
 void BlockRunner::thread_loop(int t) {
   // Kernel files: a fault in the kernel comes back to the landing below (sim/fault_guard.h) and
-  // fails the block. One landing for the fiber's whole life (this frame outlives the blocks, so it
-  // stays valid), set the first time round with the guard on, not once per block: a sigsetjmp for
-  // every thread of every block was 1 % of a kernel file's run. Volatile: set after the sigsetjmp,
-  // read after a siglongjmp to it.
+  // fails the block. This frame outlives blocks, so one landing serves them all: a sigsetjmp per
+  // thread and block was 1 % of a run. (Volatile: set after the sigsetjmp, read after a jump.)
   FaultLanding landing;
   volatile bool landing_set = false;
-  // The fiber outlives blocks: after the kernel returns it waits here for the next block.
-  for (;;) {
+  for (;;) {  // the fiber outlives blocks: after the kernel returns it waits here for the next one
     threads_[t].guard.runtime_depth = 1;  // the runtime's, but for the kernel call below (and after a landing)
     // No context switch may happen inside a catch handler: the C++ runtime keeps the exceptions
     // being handled per OS thread, not per fiber.
@@ -244,7 +240,6 @@ void BlockRunner::thread_loop(int t) {
     }
   }
 }
-
 
 void BlockRunner::abandon_fibers() {
   // Threads stopped mid-kernel start afresh next time (their stacks are reused).
@@ -526,7 +521,6 @@ void BlockRunner::simt_caption(const char* format, const long long* numbers, int
 void BlockRunner::end_step(LineId barrier) {
   for (EventObserver* o : observers_) o->on_step_end(barrier, shared_.arrays(), shared_.count());
 }
-
 
 void BlockRunner::report_stuck_warp_operations(const std::map<LineId, std::vector<int>>& at_warp_op) {
   // Lanes wait at a warp operation that a lane its mask names never reaches: name a waiting lane

@@ -77,7 +77,13 @@ TEST(WorkerCodec, WithoutGlobalMemoryTheOutcomeIsSmallerAndTheOutputTheSame) {
   WireWriter a, b;
   worker::write_outcome(a, with);
   worker::write_outcome(b, without);
-  EXPECT_LT(b.bytes().size() * 4, a.bytes().size()) << "the snapshots are most of an outcome this size";
+  size_t snapshot_bytes = 0;  // each element's bits and poison flag, once per snapshot
+  for (const auto* list : {&with.trace.globals_before, &with.globals_final})
+    for (const sim::ArraySnapshot& snapshot : *list) snapshot_bytes += snapshot.bits.size() * 5;
+  for (const sim::LaunchTrace& l : with.trace.launches)
+    for (const sim::ArraySnapshot& snapshot : l.globals_after) snapshot_bytes += snapshot.bits.size() * 5;
+  EXPECT_GT(snapshot_bytes, 0u);
+  EXPECT_LE(b.bytes().size() + snapshot_bytes, a.bytes().size()) << "the snapshots are not sent";
   const SimOutcome back = round_trip(without);
   EXPECT_EQ(back.output_bits, with.output_bits);
   EXPECT_TRUE(back.globals_final.empty());
