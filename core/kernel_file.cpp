@@ -156,11 +156,38 @@ KernelFileError compile_error(const std::string& output, const std::string& kern
   return e;
 }
 
+// What the compiler reads into every kernel (the unpacked headers, the precompiled header) is code
+// that runs as the user, as a library is: made the user's alone whatever the umask (folders 0700,
+// files 0600) before it is moved into place ...
+void make_private(const fs::path& root) {
+  chmod(root.c_str(), 0700);
+  std::error_code ec;
+  for (const auto& entry : fs::recursive_directory_iterator(root, ec))
+    chmod(entry.path().c_str(), entry.is_directory(ec) ? 0700 : 0600);
+}
+
+// ... and used only while it and everything in it pass the cache's test (core/kernel_cache.h):
+// "" or why not.
+std::string untrusted_tree(const fs::path& root) {
+  if (std::string why = untrusted_because(root.string()); !why.empty()) return why;
+  std::error_code ec;
+  for (const auto& entry : fs::recursive_directory_iterator(root, ec))
+    if (std::string why = untrusted_because(entry.path().string()); !why.empty()) return why;
+  return "";
+}
+
 // The embedded headers, unpacked once per set of headers: <cache>/include-<hash>/.
 std::string unpack_headers(const fs::path& cache, uint64_t headers_hash, std::string* why) {
   const fs::path dir = cache / ("include-" + hex(headers_hash));
   std::error_code ec;
-  if (fs::exists(dir / ".complete", ec)) return dir.string();
+  if (fs::exists(dir / ".complete", ec)) {
+    if (std::string untrusted = untrusted_tree(dir); !untrusted.empty()) {
+      *why = "the simulator's headers in the kernel cache cannot be trusted: " + untrusted +
+             "; syncscope will not compile against them (remove " + dir.string() + ")";
+      return "";
+    }
+    return dir.string();
+  }
   const fs::path staging = cache / ("include-" + hex(headers_hash) + ".tmp" + std::to_string(getpid()));
   fs::remove_all(staging, ec);
   for (const SourceFile& f : kernel_file_headers()) {
@@ -173,15 +200,18 @@ std::string unpack_headers(const fs::path& cache, uint64_t headers_hash, std::st
     }
   }
   std::ofstream(staging / ".complete") << "";
+  make_private(staging);
   fs::rename(staging, dir, ec);  // another process may have won: then its copy is used
   if (ec) fs::remove_all(staging, ec);
   return dir.string();
 }
 
-// Compiles the kernel file at `path` into `library`: two translation units, compiled side by side
-// (the plain one exports the algorithm; the twin, for SIMT lockstep, gets coverage callbacks). Each
-// starts with a precompiled header of the simulator (built once per set of headers and flags), then
-// includes the file by its own path, so compiler messages and source locations name it.
+// Compiles the kernel file at `path` into `library`: three translation units, compiled side by side
+// (plain.cpp exports the algorithm and runs it with float values, int32.cpp with int32 ones: the
+// -O3 code, the slow part of a compile, in two halves; twin.cpp, for SIMT lockstep, gets coverage
+// callbacks). Each starts with a precompiled header of the simulator (built once per set of headers
+// and flags), then includes the file by its own path, so compiler messages and source locations
+// name it. A translated .cu is one unit (below).
 std::optional<KernelFileError> build_library(const KernelText& kernel, bool cuda_program, const fs::path& cache,
                                              const std::string& include, const std::string& compiler,
                                              const fs::path& library) {
@@ -198,17 +228,28 @@ std::optional<KernelFileError> build_library(const KernelText& kernel, bool cuda
   // main() and host functions are not inline, so one unit only.
   if (cuda_program) std::ofstream(work / "plain.cpp") << "#include \"syncscope_kernel_file.h\"\n" << quoted;
   // After the precompiled header: kernels/algorithm.h defined the macro empty.
-  else std::ofstream(work / "plain.cpp") << "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
-                                       "#define SYNCSCOPE_KERNEL_FILE(Algorithm) static_assert(syncscope::ChecksProblems<Algorithm>, "
+  const std::string redefined = "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n";
+  // Hidden: the int32 half is this library's own, never bound to another's of the same name.
+  const std::string int32_run = "[[gnu::visibility(\"hidden\")]] void syncscope_kernel_file_run_int32("
+                                "syncscope::sim::Simulator& s, syncscope::SimOutcome& out, const syncscope::Problem& p, "
+                                "const std::vector<double>& in)";
+  if (!cuda_program)
+  std::ofstream(work / "plain.cpp") << redefined << int32_run << ";\n"
+                                    << "#define SYNCSCOPE_KERNEL_FILE(Algorithm) static_assert(syncscope::ChecksProblems<Algorithm>, "
                                        "\"check(const Problem&) returns CheckResult: {} when it can run the problem, "
                                        "else ProblemError{ProblemField::Tpb, \\\"why\\\"} (kernels/README.md)\"); "
                                        "extern \"C\" syncscope::AlgorithmEntry "
                                        "syncscope_kernel_file_entry() { return {Algorithm::info(), &Algorithm::check, "
-                                       "&Algorithm::reference, &syncscope::simulate_algorithm<Algorithm>, "
+                                       "&Algorithm::reference, [](const syncscope::Problem& p, const std::vector<double>& in, "
+                                       "const syncscope::sim::SimOptions& o) { return syncscope::simulate_typed(p, in, o, "
+                                       "p.dtype == syncscope::DType::Float32 ? &syncscope::simulate_as<Algorithm, float> "
+                                       ": &syncscope_kernel_file_run_int32); }, "
                                        "&syncscope::first_launch_blocks<Algorithm>}; }\n"
                                     << quoted;
-  std::ofstream(work / "twin.cpp") << "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n"
-                                      "template <class... A> struct SyncscopeKernelFileList {};\n"
+  std::ofstream(work / "int32.cpp") << redefined << "#define SYNCSCOPE_KERNEL_FILE(Algorithm) " << int32_run
+                                    << " { syncscope::simulate_as<Algorithm, int32_t>(s, out, p, in); }\n"
+                                    << quoted;
+  std::ofstream(work / "twin.cpp") << redefined << "template <class... A> struct SyncscopeKernelFileList {};\n"
                                       "#define SYNCSCOPE_KERNEL_FILE(Algorithm) extern \"C\" void syncscope_kernel_file_twins() "
                                       "{ syncscope::instantiate_simt_twins(SyncscopeKernelFileList<Algorithm>{}); }\n"
                                    << quoted;
@@ -219,9 +260,22 @@ std::optional<KernelFileError> build_library(const KernelText& kernel, bool cuda
     return args;
   };
   // The precompiled header for one set of flags: <cache>/pch-<hash>/syncscope_kernel_file.h(.gch).
+  auto pch_folder = [&](const std::string& extra) {
+    return cache / ("pch-" + hex(fnv1a(include + "\n" + kKernelFlags + "\n" + extra)));
+  };
+  for (const std::string& extra : {std::string(), std::string(kTwinFlags), std::string("-O1")}) {
+    const fs::path dir = pch_folder(extra);
+    if (!fs::exists(dir, ec)) continue;
+    if (std::string why = untrusted_tree(dir); !why.empty()) {
+      fs::remove_all(work, ec);
+      return KernelFileError{"the precompiled header in the kernel cache cannot be trusted: " + why +
+                                 "; syncscope will not compile against it (remove " + dir.string() + ")",
+                             "", 0, ""};
+    }
+  }
   auto precompiled = [&](const std::string& extra, std::string* out) -> std::string {
-    const fs::path dir = cache / ("pch-" + hex(fnv1a(include + "\n" + kKernelFlags + "\n" + extra)));
-    if (fs::exists(dir / "syncscope_kernel_file.h.gch", ec)) return dir.string();
+    const fs::path dir = pch_folder(extra);
+    if (fs::exists(dir / "syncscope_kernel_file.h.gch", ec)) return dir.string();  // its trust was tested above
     const fs::path staging = dir.string() + ".tmp" + std::to_string(getpid());
     fs::create_directories(staging, ec);
     std::ofstream(staging / "syncscope_kernel_file.h") << "#pragma once\n#include \"core/registry.h\"\n"
@@ -231,6 +285,7 @@ std::optional<KernelFileError> build_library(const KernelText& kernel, bool cuda
                                            "-o", (staging / "syncscope_kernel_file.h.gch").string()};
     args.insert(args.end(), rest.begin(), rest.end());
     if (run_process(args, out) != 0) return "";
+    make_private(staging);
     fs::rename(staging, dir, ec);  // another process may have won: its copy is as good
     if (ec) fs::remove_all(staging, ec);
     return dir.string();
@@ -246,19 +301,30 @@ std::optional<KernelFileError> build_library(const KernelText& kernel, bool cuda
     args.insert(args.end(), rest.begin(), rest.end());
     return run_process(args, out);
   };
-  std::string output, twin_output;
+  std::string output, int32_output, twin_output;
+  // The twin's precompiled header is another than the two halves' (other flags): it is made, if
+  // need be, beside theirs, and theirs once, before both halves start.
   auto twin = std::async(std::launch::async, [&] {
     return cuda_program ? 0 : compile("twin.cpp", kTwinFlags, "twin.o", &twin_output);
   });
   // A .cu is built at -O1: its edit-to-trace time is the compile's (3.7 s at -O2, 2.5 s at -O1
   // for tests/cuda/reduce_sequential.cu on 2 cores), and a program's kernels are small.
-  int status = compile("plain.cpp", cuda_program ? "-O1" : "", "plain.o", &output);
+  const std::string level = cuda_program ? "-O1" : "";
+  int status = precompiled(level, &output).empty() ? 1 : 0;
+  if (status == 0) {
+    auto as_int32 = std::async(std::launch::async, [&] {
+      return cuda_program ? 0 : compile("int32.cpp", "", "int32.o", &int32_output);
+    });
+    status = compile("plain.cpp", level, "plain.o", &output);
+    const int int32_status = as_int32.get();
+    if (status == 0 && int32_status != 0) status = int32_status, output = int32_output;
+  }
   const int twin_status = twin.get();
   if (status == 0 && twin_status != 0) status = twin_status, output = twin_output;
   if (status == 0) {
     const fs::path staged = work / "kernel.so";
     std::vector<std::string> link = {compiler, "-shared", (work / "plain.o").string(), "-o", staged.string()};
-    if (!cuda_program) link.insert(link.begin() + 3, (work / "twin.o").string());
+    if (!cuda_program) link.insert(link.begin() + 3, {(work / "int32.o").string(), (work / "twin.o").string()});
     status = run_process(link, &output);
     // The compiler's mode follows the umask; a library is code that runs as the user: theirs alone.
     if (status == 0 && chmod(staged.c_str(), 0700) != 0) status = -1, output += "cannot protect the library: " + std::string(std::strerror(errno));

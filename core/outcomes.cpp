@@ -67,6 +67,7 @@ Outcomes simulate_all_schedules(const RunConfig& config) {
     RunConfig c = config;
     c.schedule = *sim::Schedule::parse(name, nullptr);
     c.detail_blocks = {0};
+    c.global_memory = false;  // only the output is read
     sim::SimOptions options = sim_options(c);
     SimOutcome run = c.algorithm->simulate(c.problem, input, options);
     // A runaway kernel is one under every schedule: one time budget spent is enough; so is a

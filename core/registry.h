@@ -42,27 +42,28 @@ int first_launch_blocks(const Problem& p) {
   return rt.first_grid_blocks;
 }
 
+// What a run does that does not depend on the algorithm: a simulator with `options`, `run` on it
+// (one algorithm with one dtype: simulate_as below), then global memory at the end and the trace.
+using TypedRun = void (*)(sim::Simulator&, SimOutcome&, const Problem&, const std::vector<double>& input);
+SimOutcome simulate_typed(const Problem& p, const std::vector<double>& input, const sim::SimOptions& options, TypedRun run);
+
+// `Algorithm`'s host code on a runtime of values of type T (float or int32_t), and its output. A
+// function of its own per dtype: a kernel file compiles the two in two units side by side.
+template <class Algorithm, class T>
+void simulate_as(sim::Simulator& simulator, SimOutcome& out, const Problem& p, const std::vector<double>& input) {
+  std::vector<T> typed(input.begin(), input.end());
+  sim::SimRuntime<T> rt(simulator, typed);
+  Algorithm::run(rt, p);
+  const sim::ArrayStore& result = simulator.global(rt.output().id);
+  out.output_array = result.id;
+  out.output_bits.assign(result.bits.begin(), result.bits.begin() + rt.output_count());
+  out.output_poison.assign(result.poison.begin(), result.poison.begin() + rt.output_count());
+}
+
 template <class Algorithm>
 SimOutcome simulate_algorithm(const Problem& p, const std::vector<double>& input, const sim::SimOptions& options) {
-  sim::Simulator simulator(options);
-  SimOutcome out;
-  auto run_with = [&]<class T>(T) {
-    std::vector<T> typed(input.begin(), input.end());
-    sim::SimRuntime<T> rt(simulator, typed);
-    Algorithm::run(rt, p);
-    const sim::ArrayStore& result = simulator.global(rt.output().id);
-    out.output_array = result.id;
-    out.output_bits.assign(result.bits.begin(), result.bits.begin() + rt.output_count());
-    out.output_poison.assign(result.poison.begin(), result.poison.begin() + rt.output_count());
-  };
-  if (p.dtype == DType::Float32) run_with(float{});
-  else run_with(int32_t{});
-  for (int g = 0; g < simulator.global_count(); ++g) {
-    sim::ArrayStore& a = simulator.global(g);
-    out.globals_final.push_back({a.id, std::move(a.bits), std::move(a.poison)});  // the simulator is done
-  }
-  out.trace = simulator.take_trace();
-  return out;
+  return simulate_typed(p, input, options,
+                        p.dtype == DType::Float32 ? &simulate_as<Algorithm, float> : &simulate_as<Algorithm, int32_t>);
 }
 
 class Registry {

@@ -445,6 +445,7 @@ sim::SimOptions sim_options(const RunConfig& config, std::shared_ptr<const std::
   options.schedule = config.schedule;
   options.detail_blocks = config.detail_blocks;
   options.budget.seconds = config.time_limit_s;
+  options.global_memory = config.global_memory;
   options.budget.cancel = std::move(cancel);
   return options;
 }

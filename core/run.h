@@ -45,6 +45,9 @@ struct RunConfig {
   sim::Schedule schedule;
   std::vector<int> detail_blocks;
   double time_limit_s = sim::kDefaultSecondsPerBlock;  // a block's wall-time budget (sim/run_budget.h)
+  // Copies of global memory before, between and after the launches (sim::SimOptions::global_memory):
+  // the app's Global arrays panel shows them; `syncscope run` prints none and turns them off.
+  bool global_memory = true;
 
   int blocks() const;  // of the first launch
   std::string bug_name() const;  // "none" or the variant's name

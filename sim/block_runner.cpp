@@ -24,7 +24,6 @@ namespace {
 // lazily, and a guard page turns an overflow into a clean fault instead of silent corruption.
 constexpr size_t kFiberStackBytes = 256 * 1024;
 
-
 }  // namespace
 
 namespace {
@@ -176,16 +175,18 @@ void BlockRunner::thread_main(void* simthread) {
 }
 
 void BlockRunner::thread_loop(int t) {
-  // The fiber outlives blocks: after the kernel returns it waits here for the next block.
-  for (;;) {
+  // Kernel files: a fault in the kernel comes back to the landing below (sim/fault_guard.h) and
+  // fails the block. This frame outlives blocks, so one landing serves them all: a sigsetjmp per
+  // thread and block was 1 % of a run. (Volatile: set after the sigsetjmp, read after a jump.)
+  FaultLanding landing;
+  volatile bool landing_set = false;
+  for (;;) {  // the fiber outlives blocks: after the kernel returns it waits here for the next one
     threads_[t].guard.runtime_depth = 1;  // the runtime's, but for the kernel call below (and after a landing)
     // No context switch may happen inside a catch handler: the C++ runtime keeps the exceptions
     // being handled per OS thread, not per fiber.
     bool finished = false;
-    // Kernel files: a fault in the kernel comes back here (sim/fault_guard.h) and fails the block.
-    FaultLanding landing;
     if (fault_guard_enabled()) {
-      if (sigsetjmp(landing.where, 0) != 0) {  // the handler cleared the landing
+      if (!landing_set && sigsetjmp(landing.where, 0) != 0) {  // the handler cleared the landing
         threads_[t].guard.runtime_depth = 1;
         frames_below_abandoned(threads_[t].stack);
         tls_simt_kernel = nullptr;
@@ -206,6 +207,7 @@ void BlockRunner::thread_loop(int t) {
         transfer(kScheduler);
         continue;
       }
+      landing_set = true;
       threads_[t].guard.fault_landing = &landing;
     }
     try {
@@ -238,7 +240,6 @@ void BlockRunner::thread_loop(int t) {
     }
   }
 }
-
 
 void BlockRunner::abandon_fibers() {
   // Threads stopped mid-kernel start afresh next time (their stacks are reused).
@@ -520,7 +521,6 @@ void BlockRunner::simt_caption(const char* format, const long long* numbers, int
 void BlockRunner::end_step(LineId barrier) {
   for (EventObserver* o : observers_) o->on_step_end(barrier, shared_.arrays(), shared_.count());
 }
-
 
 void BlockRunner::report_stuck_warp_operations(const std::map<LineId, std::vector<int>>& at_warp_op) {
   // Lanes wait at a warp operation that a lane its mask names never reaches: name a waiting lane

@@ -63,6 +63,7 @@ int Simulator::shared_array_id(LaunchState& launch, int slot, const ArrayStore& 
 }
 
 bool Simulator::globals_small_enough() const {
+  if (!options_.global_memory) return false;
   size_t total = 0;
   for (const auto& g : globals_) total += g->bits.size();
   return total <= options_.snapshot_limit_elements;

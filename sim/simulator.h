@@ -34,6 +34,10 @@ struct SimOptions {
   // Launches keep a copy of global memory afterwards while all global arrays together hold at most
   // this many elements (the app's timeline shows them; huge runs keep only the final state).
   size_t snapshot_limit_elements = size_t{1} << 20;
+  // False: no copy of global memory at all (before, between launches, at the end; the output is
+  // still kept). For a caller that reads only the output and the steps (the CLI, the race lab):
+  // the copies cost time and memory here, and a kernel file's worker would send them all back.
+  bool global_memory = true;
   // OS threads that run blocks of a launch side by side (0: one per core). The result does not
   // depend on it: a launch whose blocks share global memory runs again in block order.
   int threads = 0;

@@ -2,6 +2,8 @@
 // whole — the trace's hash, the outputs, the hazards, the error and the lines they name — and a
 // message cut short or tampered with is a WireError, never a crash.
 #include <gtest/gtest.h>
+#include <poll.h>
+#include <unistd.h>
 
 #include "core/worker/frames.h"
 #include "core/worker/worker_codec.h"
@@ -51,6 +53,40 @@ TEST(WorkerCodec, TheKoggeStoneRaceIsStillThere) {
   const RunConfig c = config({.algorithm = "kogge-stone", .bug = "no-second-barrier"});
   const SimOutcome back = round_trip(c.algorithm->simulate(c.problem, make_input(c), sim_options(c)));
   EXPECT_FALSE(back.trace.hazards.empty());
+}
+
+// `syncscope run` asks for no copies of global memory: the worker then sends the output and the
+// steps, and none of the snapshots, and the result is the same.
+TEST(WorkerCodec, WithoutGlobalMemoryTheOutcomeIsSmallerAndTheOutputTheSame) {
+  RunConfig c = config({.algorithm = "hierarchical-scan", .n = 1 << 14, .tpb = 256});
+  const SimOutcome with = c.algorithm->simulate(c.problem, make_input(c), sim_options(c));
+  c.global_memory = false;
+  WireWriter sent_options;
+  worker::write_sim_options(sent_options, sim_options(c));
+  WireReader options_reader(sent_options.bytes());
+  const sim::SimOptions options = worker::read_sim_options(options_reader);
+  EXPECT_FALSE(options.global_memory);
+  const SimOutcome without = c.algorithm->simulate(c.problem, make_input(c), options);
+  EXPECT_FALSE(with.trace.globals_before.empty());
+  EXPECT_FALSE(with.globals_final.empty());
+  EXPECT_TRUE(without.trace.globals_before.empty());
+  EXPECT_TRUE(without.globals_final.empty());
+  for (const sim::LaunchTrace& l : without.trace.launches) EXPECT_TRUE(l.globals_after.empty());
+  EXPECT_EQ(without.output_bits, with.output_bits);
+  EXPECT_EQ(without.trace.launches.size(), with.trace.launches.size());
+  WireWriter a, b;
+  worker::write_outcome(a, with);
+  worker::write_outcome(b, without);
+  size_t snapshot_bytes = 0;  // each element's bits and poison flag, once per snapshot
+  for (const auto* list : {&with.trace.globals_before, &with.globals_final})
+    for (const sim::ArraySnapshot& snapshot : *list) snapshot_bytes += snapshot.bits.size() * 5;
+  for (const sim::LaunchTrace& l : with.trace.launches)
+    for (const sim::ArraySnapshot& snapshot : l.globals_after) snapshot_bytes += snapshot.bits.size() * 5;
+  EXPECT_GT(snapshot_bytes, 0u);
+  EXPECT_LE(b.bytes().size() + snapshot_bytes, a.bytes().size()) << "the snapshots are not sent";
+  const SimOutcome back = round_trip(without);
+  EXPECT_EQ(back.output_bits, with.output_bits);
+  EXPECT_TRUE(back.globals_final.empty());
 }
 
 TEST(WorkerCodec, AnErrorAndItsLinesComeBack) {
@@ -115,11 +151,28 @@ TEST(WorkerCodec, AFaultFrameReadsBack) {
   const uint64_t frames[] = {0x1234, 0x5678};
   char bytes[worker::kFaultFrameBytes];
   const size_t size = worker::fault_frame(bytes, worker::FaultKind::RefusedCall, 57, 0, frames, 2);
-  std::string pipe(bytes, size);
-  const std::optional<worker::Frame> frame = worker::take_frame(pipe);
+  // Through a pipe and the FrameReader syncscope reads its worker with, in two pieces: a reader
+  // must put a frame together from reads that end anywhere.
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  worker::FrameReader reader;
+  std::optional<worker::Frame> frame;
+  size_t sent = 0;
+  for (const size_t cut : {size_t{3}, size}) {
+    ASSERT_EQ(write(pipe_fds[1], bytes + sent, cut - sent), static_cast<ssize_t>(cut - sent));
+    sent = cut;
+    while (!frame) {
+      pollfd readable{pipe_fds[0], POLLIN, 0};
+      if (poll(&readable, 1, 0) <= 0) break;
+      ASSERT_TRUE(reader.read_some(pipe_fds[0]));
+      frame = reader.take();
+    }
+  }
+  close(pipe_fds[1]);
+  EXPECT_FALSE(reader.read_some(pipe_fds[0]));  // nothing after it: the end of the pipe
+  close(pipe_fds[0]);
   ASSERT_TRUE(frame.has_value());
   EXPECT_EQ(frame->kind, 'F');
-  EXPECT_TRUE(pipe.empty());
   const worker::WorkerFault f = worker::decode_fault(frame->payload);
   EXPECT_EQ(f.kind, worker::FaultKind::RefusedCall);
   EXPECT_EQ(f.number, 57);

@@ -115,7 +115,8 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
     err << "syncscope: " << e->text() << "\n";
     return kExitBadArguments;
   }
-  const RunConfig& config = std::get<RunConfig>(resolved);
+  RunConfig& config = std::get<RunConfig>(resolved);
+  config.global_memory = false;  // the report prints the output and the steps, never global memory between launches
   if (stage == CliStage::CheckOnly) {
     out << config.describe() << "\n";
     return kExitRan;

@@ -2,6 +2,7 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <utility>
@@ -49,23 +50,13 @@ bool write_frame(int fd, char kind, const std::string& payload) {
 }
 
 std::optional<Frame> read_frame(int fd) {
-  char head[4];
-  if (!read_all(fd, head, 4)) return std::nullopt;
+  char head[5];
+  if (!read_all(fd, head, 5)) return std::nullopt;
   const uint32_t length = length_of(head);
   if (length == 0 || length > kMaxFrameBytes) return std::nullopt;
-  std::string body(length, '\0');
-  if (!read_all(fd, body.data(), length)) return std::nullopt;
-  return Frame{body[0], body.substr(1)};
-}
-
-std::optional<Frame> take_frame(std::string& bytes) {
-  if (bytes.size() < 4) return std::nullopt;
-  const uint32_t length = length_of(bytes.data());
-  if (length == 0 || length > kMaxFrameBytes) throw WireError("a frame of " + std::to_string(length) + " bytes");
-  if (bytes.size() < 4 + size_t{length}) return std::nullopt;
-  Frame f{bytes[4], bytes.substr(5, length - 1)};
-  bytes.erase(0, 4 + size_t{length});
-  return f;
+  Frame frame{head[4], std::string(length - 1, '\0')};
+  if (!read_all(fd, frame.payload.data(), frame.payload.size())) return std::nullopt;
+  return frame;
 }
 
 bool FrameReader::read_some(int fd) {
@@ -78,13 +69,17 @@ bool FrameReader::read_some(int fd) {
     const uint32_t length = length_of(head_);
     if (length == 0 || length > kMaxFrameBytes) throw WireError("a frame of " + std::to_string(length) + " bytes");
     frame_.kind = head_[4];
-    frame_.payload.resize(length - 1);
+    frame_.payload.clear();
+    payload_length_ = length - 1;
     payload_have_ = 0;
     return true;
   }
-  const size_t want = frame_.payload.size() - payload_have_;
-  if (want == 0) return true;
-  const ssize_t got = ::read(fd, frame_.payload.data() + payload_have_, want);
+  if (payload_have_ == payload_length_) return true;
+  // The payload grows with what arrives (doubling, never past the header's length): five bytes
+  // saying "a gigabyte follows" make no gigabyte of memory before the gigabyte comes.
+  if (payload_have_ == frame_.payload.size())
+    frame_.payload.resize(std::min(payload_length_, std::max(payload_have_ * 2, size_t{64} << 10)));
+  const ssize_t got = ::read(fd, frame_.payload.data() + payload_have_, frame_.payload.size() - payload_have_);
   if (got < 0 && errno == EINTR) return true;
   if (got <= 0) return false;
   payload_have_ += static_cast<size_t>(got);
@@ -92,9 +87,9 @@ bool FrameReader::read_some(int fd) {
 }
 
 std::optional<Frame> FrameReader::take() {
-  if (head_have_ < sizeof head_ || payload_have_ < frame_.payload.size()) return std::nullopt;
+  if (head_have_ < sizeof head_ || payload_have_ < payload_length_) return std::nullopt;
   head_have_ = 0;
-  payload_have_ = 0;
+  payload_have_ = payload_length_ = 0;
   return std::exchange(frame_, Frame{});
 }
 

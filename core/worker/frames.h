@@ -32,13 +32,11 @@ inline constexpr uint32_t kMaxFrameBytes = 1u << 30;
 bool write_frame(int fd, char kind, const std::string& payload);
 // nullopt at the end of the pipe or on a frame that is not one (too long, cut short).
 std::optional<Frame> read_frame(int fd);
-// Whatever frame `bytes` holds: for a reader that gathered them itself. nullopt: not whole yet;
-// throws WireError when it can never be one.
-std::optional<Frame> take_frame(std::string& bytes);
 
 // Frames read as they come from a descriptor that poll() said is readable: the payload is read
-// straight into its own string, sized from the frame's header (a trace is tens of megabytes:
-// no buffer that grows and is copied again).
+// straight into its own string, which grows by doubling with the bytes that arrive, up to the
+// length the frame's header announced (a trace is megabytes: no byte-by-byte gathering; and a
+// header that lies costs no more memory than the bytes that came).
 class FrameReader {
  public:
   // One read: false at the end of the pipe or on an error; throws WireError on a bad header.
@@ -49,6 +47,7 @@ class FrameReader {
   char head_[5] = {};
   size_t head_have_ = 0;
   Frame frame_;
+  size_t payload_length_ = 0;  // what the header announced
   size_t payload_have_ = 0;
 };
 

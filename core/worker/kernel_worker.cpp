@@ -4,6 +4,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <spawn.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -30,11 +31,25 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
-// The worker's stderr (the kernel's printf, a sanitizer's report) goes on to ours.
-void forward_output(int fd) {
+// The worker's stderr (the kernel's printf, a sanitizer's report) goes on to ours; its last
+// kilobyte is kept in `tail`, where the C library's last words before an abort() are.
+void forward_output(int fd, std::string& tail) {
   char buffer[4096];
   const ssize_t got = ::read(fd, buffer, sizeof buffer);
-  if (got > 0) (void)!::write(2, buffer, static_cast<size_t>(got));
+  if (got <= 0) return;
+  (void)!::write(2, buffer, static_cast<size_t>(got));
+  tail.append(buffer, static_cast<size_t>(got));
+  if (tail.size() > 1024) tail.erase(0, tail.size() - 1024);
+}
+
+// Whether the C library said, before it called abort(), that it found its heap damaged
+// ("free(): invalid pointer", "malloc(): corrupted top size", "double free or corruption (out)"):
+// memory written outside an allocation, not an abort() or assert of the kernel's own.
+bool heap_damage_reported(const std::string& tail) {
+  for (const char* words : {"malloc(): ", "free(): ", "realloc(): ", "malloc_consolidate(): ", "munmap_chunk(): ",
+                            "double free or corruption", "corrupted size vs. prev_size", "corrupted double-linked list"})
+    if (tail.find(words) != std::string::npos) return true;
+  return false;
 }
 
 // The kernel's own line among the fault's frames: the first whose innermost kernel-file line is
@@ -93,14 +108,32 @@ void KernelWorker::stop() {
   close_fd(request_fd_);  // the worker's loop ends at the end of its requests
   close_fd(answer_fd_);
   close_fd(output_fd_);
-  if (pid_ > 0) {
-    int status = 0;
-    for (int waited = 0; waitpid(pid_, &status, WNOHANG) == 0; ++waited) {
-      if (waited == 100) kill(pid_, SIGKILL);  // a second on, it is busy with a kernel: no more waiting
-      usleep(10000);
+  if (pid_ > 0) reap(std::chrono::seconds(1));  // a second on, it is busy with a kernel: no more waiting
+}
+
+int KernelWorker::reap(std::chrono::milliseconds grace) {
+  int status = 0;
+  // Woken the moment the worker ends (a pidfd is readable then), not at the next tick of a sleep:
+  // every `run --kernel` waits for this.
+  if (waitpid(pid_, &status, WNOHANG) == 0) {
+    const int ended = static_cast<int>(syscall(SYS_pidfd_open, pid_, 0));
+    if (ended >= 0) {
+      pollfd exited{ended, POLLIN, 0};
+      while (poll(&exited, 1, static_cast<int>(grace.count())) < 0 && errno == EINTR) {
+      }
+      ::close(ended);
+    } else {  // a kernel older than Linux 5.3: look every millisecond
+      for (auto deadline = Clock::now() + grace; Clock::now() < deadline && waitpid(pid_, &status, WNOHANG) == 0;)
+        usleep(1000);
+    }
+    if (waitpid(pid_, &status, WNOHANG) == 0) {
+      kill(pid_, SIGKILL);
+      while (waitpid(pid_, &status, 0) < 0 && errno == EINTR) {
+      }
     }
   }
   pid_ = -1;
+  return status;
 }
 
 std::string KernelWorker::start() {
@@ -109,6 +142,10 @@ std::string KernelWorker::start() {
   if (pipe2(request, O_CLOEXEC) != 0) return std::string("cannot start the kernel's worker: ") + std::strerror(errno);
   if (pipe2(answer, O_CLOEXEC) != 0 || pipe2(output, O_CLOEXEC) != 0)
     return std::string("cannot start the kernel's worker: ") + std::strerror(errno);
+  // A trace or an input is megabytes: through the default 64 KiB pipe it would take a switch
+  // between the two processes every 64 KiB. 1 MiB is what an unprivileged user may ask (a refusal
+  // leaves the default, slower but as good).
+  for (int fd : {request[1], answer[0]}) fcntl(fd, F_SETPIPE_SZ, 1 << 20);
   posix_spawn_file_actions_t actions;
   posix_spawn_file_actions_init(&actions);
   posix_spawn_file_actions_adddup2(&actions, request[0], 0);
@@ -150,6 +187,7 @@ std::string KernelWorker::start() {
 
 std::string KernelWorker::exchange(char kind, const std::string& request, const sim::RunBudget* budget) {
   fault_.clear();
+  output_tail_.clear();
   if (!write_frame(request_fd_, kind, request)) died(false);
   FrameReader answers;
   bool cancelled = false;
@@ -163,7 +201,7 @@ std::string KernelWorker::exchange(char kind, const std::string& request, const 
     if (cancelled && Clock::now() - cancelled_at > kCancelGrace) kill(pid_, SIGKILL);
     pollfd watched[2] = {{answer_fd_, POLLIN, 0}, {output_fd_, POLLIN, 0}};
     if (poll(watched, 2, 50) < 0 && errno != EINTR) died(cancelled);
-    if (watched[1].revents & POLLIN) forward_output(output_fd_);
+    if (watched[1].revents & POLLIN) forward_output(output_fd_, output_tail_);
     if (!(watched[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
     if (!answers.read_some(answer_fd_)) died(cancelled);
     if (std::optional<Frame> frame = answers.take()) {
@@ -176,18 +214,12 @@ std::string KernelWorker::exchange(char kind, const std::string& request, const 
 }
 
 void KernelWorker::died(bool cancelled) {
-  for (pollfd out{output_fd_, POLLIN, 0}; poll(&out, 1, 0) > 0 && (out.revents & POLLIN);) forward_output(output_fd_);
+  for (pollfd out{output_fd_, POLLIN, 0}; poll(&out, 1, 0) > 0 && (out.revents & POLLIN);)
+    forward_output(output_fd_, output_tail_);
   close_fd(request_fd_);
-  int status = 0;
-  if (pid_ > 0) {
-    const auto deadline = Clock::now() + std::chrono::seconds(2);
-    while (waitpid(pid_, &status, WNOHANG) == 0) {
-      if (Clock::now() > deadline) kill(pid_, SIGKILL);
-      usleep(5000);
-    }
-    pid_ = -1;
-  }
-  stop();
+  // Two seconds to end by itself (it is dying, or it sees the end of its requests), then killed.
+  const int status = pid_ > 0 ? reap(std::chrono::seconds(2)) : 0;
+  stop();  // the descriptors; the worker is gone
   std::optional<WorkerFault> fault;
   try {
     if (!fault_.empty()) fault = decode_fault(fault_);
@@ -205,6 +237,9 @@ void KernelWorker::died(bool cancelled) {
     message = "the kernel called exit(" + std::to_string(WEXITSTATUS(status)) + ")" + at;
   else if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGSEGV || WTERMSIG(status) == SIGBUS))
     message = signal_words(WTERMSIG(status), cancelled) + (line ? "; last line executed: " + line->text() : "");
+  else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT && heap_damage_reported(output_tail_))
+    message = signal_words(SIGSEGV, cancelled) + " (the C library found its heap damaged)" +
+              (line ? "; last line executed: " + line->text() : "");
   else if (WIFSIGNALED(status))
     message = signal_words(WTERMSIG(status), cancelled) + at;
   else

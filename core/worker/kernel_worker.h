@@ -5,6 +5,7 @@
 // happened and, where the kernel's debug information has it, its line.
 #pragma once
 
+#include <chrono>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -51,6 +52,8 @@ class KernelWorker {
   std::string start();  // "" or why not; sends the hello and reads the description
   std::string exchange(char kind, const std::string& request, const sim::RunBudget* budget);
   void stop();
+  // Waits up to `grace` for the worker to end, then kills it; its wait status. Clears pid_.
+  int reap(std::chrono::milliseconds grace);
   [[noreturn]] void died(bool cancelled);
 
   WorkerPlaces places_;
@@ -59,6 +62,7 @@ class KernelWorker {
   int request_fd_ = -1, answer_fd_ = -1, output_fd_ = -1;
   std::string hello_answer_;
   std::string fault_;  // an F frame's payload, when the worker sent one
+  std::string output_tail_;  // the end of what the worker wrote on stderr during this request
   bool starting_ = false;  // between the spawn and the description: a death is a failed start
 };
 

@@ -20,31 +20,50 @@ struct WireError : std::runtime_error {
 
 class WireWriter {
  public:
+  // A writer that keeps nothing and counts: a message written to it first tells how long it will
+  // be, so the real one is reserved at once (a trace is megabytes: no string grown by doubling).
+  static WireWriter counting() {
+    WireWriter w;
+    w.counting_ = true;
+    return w;
+  }
+
   template <class T>
     requires std::is_arithmetic_v<T> || std::is_enum_v<T>
   void put(T v) {
     char bytes[sizeof(T)];
     std::memcpy(bytes, &v, sizeof(T));
-    out_.append(bytes, sizeof(T));
+    append(bytes, sizeof(T));
   }
   void put(bool v) { put<uint8_t>(v ? 1 : 0); }
   void put(std::string_view s) {
     put<uint64_t>(s.size());
-    out_.append(s.data(), s.size());
+    append(s.data(), s.size());
   }
   void put(const std::string& s) { put(std::string_view(s)); }
   template <class T>
     requires std::is_arithmetic_v<T>
   void put(const std::vector<T>& v) {
     put<uint64_t>(v.size());
-    out_.append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
+    append(reinterpret_cast<const char*>(v.data()), v.size() * sizeof(T));
   }
-  void reserve(size_t bytes) { out_.reserve(bytes); }
+  // Bytes as they are, no length: a record of fixed size the reader takes back with get_raw.
+  void put_raw(std::string_view bytes) { append(bytes.data(), bytes.size()); }
+  void reserve(size_t bytes) {
+    if (!counting_) out_.reserve(bytes);
+  }
+  size_t size() const { return counting_ ? counted_ : out_.size(); }
   const std::string& bytes() const { return out_; }
   std::string take() { return std::move(out_); }
 
  private:
+  void append(const char* data, size_t size) {
+    if (counting_) counted_ += size;
+    else out_.append(data, size);
+  }
   std::string out_;
+  bool counting_ = false;
+  size_t counted_ = 0;
 };
 
 class WireReader {
@@ -88,6 +107,13 @@ class WireReader {
     if (count) std::memcpy(v.data(), at_, count * sizeof(T));
     at_ += count * sizeof(T);
     return v;
+  }
+  // The next `size` bytes, in place (records of a fixed size, read field by field by the caller).
+  std::string_view get_raw(size_t size) {
+    need(size);
+    const std::string_view bytes(at_, size);
+    at_ += size;
+    return bytes;
   }
   // A count of items of at least `min_bytes` each: no more than what is left can hold.
   uint64_t get_count(size_t min_bytes) {

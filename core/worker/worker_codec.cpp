@@ -1,5 +1,6 @@
 #include "core/worker/worker_codec.h"
 
+#include <cstring>
 #include <unordered_map>
 
 namespace syncscope::worker {
@@ -55,29 +56,42 @@ std::vector<sim::ArraySnapshot> read_snapshots(WireReader& r) {
   return read_list<sim::ArraySnapshot>(r, 20, [&] { return read_snapshot(r); });
 }
 
-void write_event(WireWriter& w, const sim::Event& e) {
-  w.put(e.kind);
-  w.put(e.flags);
-  w.put(e.thread);
-  w.put(e.line);
-  w.put(e.array);
-  w.put(e.index);
-  w.put(e.old_bits);
-  w.put(e.value_bits);
-  w.put(e.atomic);
+// Events are most of a trace: each is one record of fixed size, written with one append and read
+// back field by field from bytes checked once for the whole list, not a bounds check per field.
+constexpr size_t kEventBytes = 1 + 1 + 2 + sizeof(LineId) + 2 + 4 + 4 + 4 + 1;
+
+void write_events(WireWriter& w, const std::vector<sim::Event>& events) {
+  w.put<uint64_t>(events.size());
+  for (const sim::Event& e : events) {
+    char record[kEventBytes];
+    char* at = record;
+    auto field = [&](const auto& v) {
+      std::memcpy(at, &v, sizeof v);
+      at += sizeof v;
+    };
+    field(e.kind), field(e.flags), field(e.thread), field(e.line), field(e.array), field(e.index), field(e.old_bits),
+        field(e.value_bits), field(e.atomic);
+    w.put_raw(std::string_view(record, kEventBytes));
+  }
 }
-sim::Event read_event(WireReader& r) {
-  sim::Event e;
-  e.kind = r.get_enum(sim::EventKind::Fence);
-  e.flags = r.get<uint8_t>();
-  e.thread = r.get<uint16_t>();
-  e.line = r.get<LineId>();
-  e.array = r.get<uint16_t>();
-  e.index = r.get<int32_t>();
-  e.old_bits = r.get<uint32_t>();
-  e.value_bits = r.get<uint32_t>();
-  e.atomic = r.get_enum(sim::AtomicOp::Cas);
-  return e;
+std::vector<sim::Event> read_events(WireReader& r) {
+  const uint64_t count = r.get_count(kEventBytes);
+  const char* at = r.get_raw(count * kEventBytes).data();
+  std::vector<sim::Event> events(count);
+  for (sim::Event& e : events) {
+    auto field = [&](auto& v) {
+      std::memcpy(&v, at, sizeof v);
+      at += sizeof v;
+    };
+    uint8_t kind = 0, atomic = 0;
+    field(kind), field(e.flags), field(e.thread), field(e.line), field(e.array), field(e.index), field(e.old_bits),
+        field(e.value_bits), field(atomic);
+    if (kind > static_cast<uint8_t>(sim::EventKind::Fence) || atomic > static_cast<uint8_t>(sim::AtomicOp::Cas))
+      throw WireError("an event of kind " + std::to_string(kind) + ", atomic " + std::to_string(atomic));
+    e.kind = static_cast<sim::EventKind>(kind);
+    e.atomic = static_cast<sim::AtomicOp>(atomic);
+  }
+  return events;
 }
 
 void write_counters(WireWriter& w, const sim::ThreadCounters& c) {
@@ -95,7 +109,7 @@ void write_block(WireWriter& w, const sim::BlockTrace& b) {
   write_dim3(w, b.block_idx);
   write_list(w, b.steps, [&](const sim::StepTrace& s) {
     w.put(s.barrier);
-    write_list(w, s.events, [&](const sim::Event& e) { write_event(w, e); });
+    write_events(w, s.events);
     write_snapshots(w, s.shared);
     w.put(s.caption);
   });
@@ -108,7 +122,7 @@ sim::BlockTrace read_block(WireReader& r) {
   b.steps = read_list<sim::StepTrace>(r, 26, [&] {
     sim::StepTrace s;
     s.barrier = r.get<LineId>();
-    s.events = read_list<sim::Event>(r, 20, [&] { return read_event(r); });
+    s.events = read_events(r);
     s.shared = read_snapshots(r);
     s.caption = r.get_string();
     return s;
@@ -298,6 +312,7 @@ void write_sim_options(WireWriter& w, const sim::SimOptions& o) {
   w.put(o.schedule.seed);
   w.put(o.detail_blocks);
   w.put<uint64_t>(o.snapshot_limit_elements);
+  w.put(o.global_memory);
   w.put<int32_t>(o.threads);
   w.put(o.budget.seconds);
 }
@@ -307,6 +322,7 @@ sim::SimOptions read_sim_options(WireReader& r) {
   o.schedule.seed = r.get<uint64_t>();
   o.detail_blocks = r.get_vector<int>();
   o.snapshot_limit_elements = r.get<uint64_t>();
+  o.global_memory = r.get_bool();
   o.threads = r.get<int32_t>();
   o.budget.seconds = r.get<double>();
   return o;
@@ -315,28 +331,9 @@ sim::SimOptions read_sim_options(WireReader& r) {
 void write_doubles(WireWriter& w, const std::vector<double>& v) { w.put(v); }
 std::vector<double> read_doubles(WireReader& r) { return r.get_vector<double>(); }
 
-// About what write_outcome writes: the snapshots and events are nearly all of it, and reserving
-// them spares the copies of a string grown by doubling.
-static size_t outcome_bytes(const SimOutcome& out) {
-  size_t bytes = 1 << 16;
-  auto snapshots = [&](const std::vector<sim::ArraySnapshot>& v) {
-    for (const auto& s : v) bytes += 24 + s.bits.size() * 5;
-  };
-  snapshots(out.trace.globals_before);
-  snapshots(out.globals_final);
-  for (const auto& l : out.trace.launches) {
-    snapshots(l.globals_after);
-    for (const auto& b : l.blocks)
-      for (const auto& st : b.steps) {
-        bytes += st.events.size() * 20 + st.caption.size() + 64;
-        snapshots(st.shared);
-      }
-  }
-  return bytes + out.output_bits.size() * 5;
-}
+namespace {
 
-void write_outcome(WireWriter& w, const SimOutcome& out) {
-  w.reserve(outcome_bytes(out));
+void write_outcome_parts(WireWriter& w, const SimOutcome& out) {
   const sim::Trace& t = out.trace;
   write_list(w, t.arrays, [&](const sim::ArrayInfo& a) {
     w.put(a.name);
@@ -362,6 +359,15 @@ void write_outcome(WireWriter& w, const SimOutcome& out) {
     w.put(l.line);
     w.put(l.function);
   }
+}
+
+}  // namespace
+
+void write_outcome(WireWriter& w, const SimOutcome& out) {
+  WireWriter counter = WireWriter::counting();  // the same walk, counting: the size, reserved at once
+  write_outcome_parts(counter, out);
+  w.reserve(w.size() + counter.size());
+  write_outcome_parts(w, out);
 }
 
 SimOutcome read_outcome(WireReader& r) {

@@ -140,36 +140,32 @@ bool in_worker = false;
   _exit(111);
 }
 
-template <class Function>
-Function c_library(const char* name) {
-  return reinterpret_cast<Function>(dlsym(RTLD_NEXT, name));
+// The C library's own `name` called with `args`, outside the worker; inside, refused.
+template <class Function, class... Args>
+auto started_outside_worker(const char* name, Args... args) {
+  if (in_worker) refuse_process_start();
+  return reinterpret_cast<Function>(dlsym(RTLD_NEXT, name))(args...);
 }
+
+using Spawn = int (*)(pid_t*, const char*, const posix_spawn_file_actions_t*, const posix_spawnattr_t*, char* const[],
+                      char* const[]);
 
 }  // namespace
 
 }  // namespace syncscope::worker
 
-extern "C" int system(const char* command) {
-  if (syncscope::worker::in_worker) syncscope::worker::refuse_process_start();
-  return syncscope::worker::c_library<int (*)(const char*)>("system")(command);
-}
+using syncscope::worker::started_outside_worker;
+extern "C" int system(const char* command) { return started_outside_worker<int (*)(const char*)>("system", command); }
 extern "C" FILE* popen(const char* command, const char* mode) {
-  if (syncscope::worker::in_worker) syncscope::worker::refuse_process_start();
-  return syncscope::worker::c_library<FILE* (*)(const char*, const char*)>("popen")(command, mode);
+  return started_outside_worker<FILE* (*)(const char*, const char*)>("popen", command, mode);
 }
 extern "C" int posix_spawn(pid_t* pid, const char* path, const posix_spawn_file_actions_t* actions,
                            const posix_spawnattr_t* attributes, char* const argv[], char* const envp[]) {
-  if (syncscope::worker::in_worker) syncscope::worker::refuse_process_start();
-  using Spawn = int (*)(pid_t*, const char*, const posix_spawn_file_actions_t*, const posix_spawnattr_t*, char* const[],
-                        char* const[]);
-  return syncscope::worker::c_library<Spawn>("posix_spawn")(pid, path, actions, attributes, argv, envp);
+  return started_outside_worker<syncscope::worker::Spawn>("posix_spawn", pid, path, actions, attributes, argv, envp);
 }
 extern "C" int posix_spawnp(pid_t* pid, const char* file, const posix_spawn_file_actions_t* actions,
                             const posix_spawnattr_t* attributes, char* const argv[], char* const envp[]) {
-  if (syncscope::worker::in_worker) syncscope::worker::refuse_process_start();
-  using Spawn = int (*)(pid_t*, const char*, const posix_spawn_file_actions_t*, const posix_spawnattr_t*, char* const[],
-                        char* const[]);
-  return syncscope::worker::c_library<Spawn>("posix_spawnp")(pid, file, actions, attributes, argv, envp);
+  return started_outside_worker<syncscope::worker::Spawn>("posix_spawnp", pid, file, actions, attributes, argv, envp);
 }
 
 namespace syncscope::worker {
@@ -253,7 +249,11 @@ int kernel_worker_main() {
     serving = false;
     if (!write_frame(answer_fd, kind, answer)) return 0;
   }
-  return 0;
+  // No more requests: syncscope waits for this process to end, so it ends now. The simulator's
+  // static destructors would hand back a thousand fiber stacks one by one, and the kernel ends
+  // the address space at once; only the kernel's printf output must still be written out.
+  std::fflush(nullptr);
+  _exit(0);
 }
 
 }  // namespace syncscope::worker

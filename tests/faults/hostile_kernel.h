@@ -18,8 +18,11 @@ namespace hostile {
 
 using namespace syncscope;
 
-enum class Hostile : int { None, Abort, Exit, WildWrite, NullWrite, Recursion, DivideByZero, Fork, System, WriteFile, Thread, Count };
-inline constexpr BugTable<Hostile, 10> kHostile{{{
+enum class Hostile : int {
+  None, Abort, Exit, WildWrite, NullWrite, Recursion, DivideByZero, Fork, System, WriteFile, Thread, HostWildWrite, HeapDamage,
+  Count
+};
+inline constexpr BugTable<Hostile, 12> kHostile{{{
     {Hostile::Abort, "abort", "std::abort()"},
     {Hostile::Exit, "exit", "std::exit(3)"},
     {Hostile::WildWrite, "wild-write", "writes far past a small static array"},
@@ -30,6 +33,8 @@ inline constexpr BugTable<Hostile, 10> kHostile{{{
     {Hostile::System, "system", "system(\"touch ...\")"},
     {Hostile::WriteFile, "write-file", "fopen(..., \"w\")"},
     {Hostile::Thread, "thread", "starts and joins a std::thread"},
+    {Hostile::HostWildWrite, "host-wild-write", "the host code writes far past a small static array"},
+    {Hostile::HeapDamage, "heap-damage", "writes before a malloc'd array, then frees it"},
 }}};
 static_assert(kHostile.complete());
 
@@ -55,8 +60,14 @@ inline int small_array[4];
     case Hostile::System: { volatile int status = std::system("touch hostile-was-here"); return status; }  // hostile: system
     case Hostile::WriteFile: return std::fopen("/tmp/hostile-was-here", "w") != nullptr;  // hostile: write-file
     case Hostile::Thread: { int seen = 0; std::thread([&] { seen = 1; }).join(); return seen - 1; }  // hostile: thread
+    case Hostile::HeapDamage: { volatile size_t* block = static_cast<size_t*>(std::malloc(32)); block[-1] = 1; std::free(const_cast<size_t*>(block)); return 0; }  // hostile: heap-damage
     default: return 0;
   }
+}
+
+// The host code runs in no simulated thread, so no fault guard catches this: the worker dies of it.
+[[gnu::noinline]] inline void wreck_memory() {
+  for (int k = 0; k < (1 << 28); k += 1024) small_array[k] = k;  // hostile: host-wild-write
 }
 
 struct HostileKernel {
@@ -78,6 +89,7 @@ struct HostileSum {
   static CheckResult check(const Problem&) { return {}; }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
+    if (kHostile.of(p) == Hostile::HostWildWrite) wreck_memory();
     auto total = rt.alloc_zeroed("total", 1);
     rt.launch("hostile", HostileKernel{}, Dim3{1}, Dim3{p.tpb}, 0, rt.input(), total, p.n, kHostile.of(p));
     rt.set_output(total, 1);

@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
-# The hostile-kernel suite: a student's kernel file that aborts, exits, writes wild, recurses, divides
-# by zero, forks, runs a shell command or writes a file runs in its worker process
+# The hostile-kernel suite: a student's kernel file that aborts, exits, writes wild (in a simulated
+# thread, or in its host code, which kills the worker), damages the C library's heap, recurses, divides by zero, forks, runs a
+# shell command or writes a file runs in its worker process
 # (core/worker/kernel_worker.h) and syncscope survives each: the run stops with exit 1 and one
 # message naming what happened at the kernel's own line (`hostile_kernel.h:LINE`), nothing is
 # created outside the cache, and the next good run still comes from the cache. Then the cache's
-# own defences: a library planted by another user is refused, a cache folder others can write is
-# refused, a kernel edited during its compile is compiled as it was read, a FIFO and a binary file
+# own defences: a library planted by another user is refused, a cache folder, a library or a
+# precompiled header others can write is refused, a kernel edited during its compile is compiled as it was read, a FIFO and a binary file
 # are refused without blocking, and stale build folders are swept.
 # Usage: hostile_kernels.sh path/to/syncscope source-dir
 set -euo pipefail
@@ -43,9 +44,11 @@ declare -A WORDS=(
   [fork]="the kernel tried to start another process (fork, system, popen) at hostile_kernel.h:LINE: not allowed"
   [system]="the kernel tried to start another process (fork, system, popen) at hostile_kernel.h:LINE: not allowed"
   [write-file]="the kernel tried to open a file for writing at hostile_kernel.h:LINE: not allowed"
+  [host-wild-write]="the kernel wrote outside its memory and the simulation died; last line executed: hostile_kernel.h:LINE"
+  [heap-damage]="the kernel wrote outside its memory and the simulation died (the C library found its heap damaged); last line executed: hostile_kernel.h:LINE"
 )
 recurse_line=$(grep -n "return recurse(depth + 1)" "$KERNEL" | cut -d: -f1)
-for bug in abort exit wild-write null-write recursion divide-by-zero fork system write-file; do
+for bug in abort exit wild-write null-write recursion divide-by-zero fork system write-file host-wild-write heap-damage; do
   expected=${WORDS[$bug]//LINE/$(line_of "$bug")}
   expected=${expected//RECURSE/$recurse_line}
   for schedule in lockstep forward; do
@@ -102,6 +105,14 @@ fi
 chmod 666 "$library"
 refused "a library others can write" "is writable by others (mode 666)" run --kernel "$KERNEL"
 chmod 700 "$library"
+# What the compiler reads into every kernel is held to the same rule: a precompiled header others
+# can write is refused by the next compile (an edited kernel: not in the cache).
+pch=$(ls "$WORK/cache"/pch-*/syncscope_kernel_file.h.gch | head -1)
+cp "$KERNEL" "$WORK/student/pch_edit.h"
+echo "// edited: compiled again" >>"$WORK/student/pch_edit.h"
+chmod 666 "$pch"
+refused "a precompiled header others can write" "precompiled header in the kernel cache cannot be trusted: .*is writable by others (mode 666)" run --kernel "$WORK/student/pch_edit.h"
+chmod 600 "$pch"
 
 # Read once: an edit made while the compiler runs is the next load's, not this one's. The
 # compiler here edits the file before compiling; the run must still be the version it read.
