@@ -181,22 +181,14 @@ ptr<E, Ctx> extern_shared(Ctx& c, const char* name) {
   return ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, count, name), 0);
 }
 
-template <class Ctx> uint3 thread_idx(const Ctx& c) {
-  const Dim3 d = c.thread_idx();
+// CUDA's built-in variables are unsigned (uint3, dim3): so is every index computed from them.
+inline uint3 unsigned_dims(const Dim3& d) {
   return {static_cast<unsigned>(d.x), static_cast<unsigned>(d.y), static_cast<unsigned>(d.z)};
 }
-template <class Ctx> uint3 block_idx(const Ctx& c) {
-  const Dim3 d = c.block_idx();
-  return {static_cast<unsigned>(d.x), static_cast<unsigned>(d.y), static_cast<unsigned>(d.z)};
-}
-template <class Ctx> dim3 block_dim(const Ctx& c) {
-  const Dim3 d = c.block_dim();
-  return {static_cast<unsigned>(d.x), static_cast<unsigned>(d.y), static_cast<unsigned>(d.z)};
-}
-template <class Ctx> dim3 grid_dim(const Ctx& c) {
-  const Dim3 d = c.grid_dim();
-  return {static_cast<unsigned>(d.x), static_cast<unsigned>(d.y), static_cast<unsigned>(d.z)};
-}
+template <class Ctx> uint3 thread_idx(const Ctx& c) { return unsigned_dims(c.thread_idx()); }
+template <class Ctx> uint3 block_idx(const Ctx& c) { return unsigned_dims(c.block_idx()); }
+template <class Ctx> dim3 block_dim(const Ctx& c) { return unsigned_dims(c.block_dim()); }
+template <class Ctx> dim3 grid_dim(const Ctx& c) { return unsigned_dims(c.grid_dim()); }
 
 // A value as printf takes it: an element reference is read.
 template <class A> auto printable(const A& a) { return a; }

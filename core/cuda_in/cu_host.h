@@ -323,6 +323,7 @@ inline const char* cudaGetErrorString(cudaError_t e) {
 inline const char* cudaGetErrorName(cudaError_t e) { return e == cudaSuccess ? "cudaSuccess" : "cudaErrorUnknown"; }
 
 // One simulated device; events keep no clock (the simulator's time is not the GPU's): 0 ms.
+// (translate/cuda_parse_shim.h declares the same struct for Clang: keep the two alike.)
 struct cudaDeviceProp {
   char name[256];
   size_t totalGlobalMem, sharedMemPerBlock, totalConstMem;
