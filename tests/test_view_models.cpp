@@ -344,6 +344,22 @@ TEST(ResultsModel, SideBySideWithGpuDiff) {
   EXPECT_EQ(build_results(*r, nullptr, true, &a.status).gpu_status, "GPU: running…");
 }
 
+TEST(ResultsModel, AProgramsVerdictIsWhatItsMainReturned) {
+  const auto r = run({.algorithm = "kogge-stone"});
+  AlgorithmEntry program = *r->config.algorithm;
+  program.info.program = true;
+  RunResult failed = *r;
+  failed.config.algorithm = &program;
+  failed.sim.output_bits = {1};
+  failed.expected = {0};
+  const ResultsModel m = build_results(failed, nullptr, false, nullptr);
+  EXPECT_EQ(m.sim_verdict, "main() returned 1: the program's own check failed");
+  EXPECT_FALSE(m.sim_ok);
+  EXPECT_EQ(m.row_count, 0);  // no element table: the program compared its own results
+  failed.sim.output_bits = {0};
+  EXPECT_EQ(build_results(failed, nullptr, false, nullptr).sim_verdict, "main() returned 0: the program's own check passed");
+}
+
 // ---- metrics ----
 
 TEST(MetricsModel, PerThreadCountsAndActiveThreads) {

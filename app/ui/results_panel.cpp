@@ -14,14 +14,17 @@ void draw_results_panel(const ResultsPanel& panel) {
   const auto& status = panel.session.gpu_status();
   const app::GpuAnswer* gpu = panel.session.gpu();
   const app::ResultsModel m = app::build_results(*run, gpu, panel.session.gpu_running(), status ? &*status : nullptr, 0, 0);
-  ImGui::TextColored(ImColor(m.sim_ok ? panel.theme.good : panel.theme.bad), "%s", m.sim_verdict.c_str());
+  // Wrapped: a verdict is a sentence ("main() returned 1: the program's own check failed"), never cut.
+  ImGui::PushStyleColor(ImGuiCol_Text, ImU32(ImColor(m.sim_ok ? panel.theme.good : panel.theme.bad)));
+  ImGui::TextWrapped("%s", m.sim_verdict.c_str());
+  ImGui::PopStyleColor();
   ImGui::TextWrapped("%s", m.gpu_status.c_str());
   if (!m.gpu_verdict.empty()) ImGui::TextColored(ImColor(m.gpu_ok ? panel.theme.good : panel.theme.bad), "%s", m.gpu_verdict.c_str());
   if (ImGui::Button("Run on GPU")) panel.session.run_gpu();
   if (run->sim.trace.error) ImGui::TextColored(ImColor(panel.theme.bad), "error: %s", run->sim.trace.error->message.c_str());
 
   const int columns = m.has_gpu_column ? 4 : 3;
-  if (ImGui::BeginTable("values", columns, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV)) {
+  if (m.row_count > 0 && ImGui::BeginTable("values", columns, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV)) {
     ImGui::TableSetupScrollFreeze(0, 1);
     ImGui::TableSetupColumn("i");
     ImGui::TableSetupColumn("CPU reference");

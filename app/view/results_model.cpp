@@ -68,6 +68,15 @@ ResultsModel build_results(const RunResult& run, const GpuAnswer* gpu, bool runn
     m.gpu_status = "GPU: not run yet";
   }
   m.row_count = static_cast<int>(run.expected.size());
+  // A CUDA program checks its own result: what main() returned is the verdict, with no table.
+  if (run.config.algorithm && run.config.algorithm->info.program) {
+    const int returned = run.sim.output_bits.empty() ? 0 : static_cast<int32_t>(run.sim.output_bits[0]);
+    m.sim_verdict = run.sim.output_bits.empty() ? "main() did not return (the run stopped)"
+                    : "main() returned " + std::to_string(returned) +
+                          (returned == 0 ? ": the program's own check passed" : ": the program's own check failed");
+    m.sim_ok = !run.sim.output_bits.empty() && returned == 0;
+    m.row_count = 0;
+  }
   const int end_row = rows >= m.row_count - first_row ? m.row_count : first_row + rows;
   m.rows = result_rows(run, gpu, first_row, end_row);
   if (m.has_gpu_column) {
