@@ -94,7 +94,14 @@ void draw_controls_panel(const ControlsPanel& panel) {
     field_error(panel, check, ConfigField::Bug);
   }
 
+  // A .cu's main() chooses its sizes and its input: no boxes that would change nothing.
+  if (model.program) {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("sizes and input: the program's main() chooses them");
+    ImGui::PopStyleColor();
+  }
   const bool values = f.input == app::InputChoice::Values;
+  if (!model.program) {
   if (values) ImGui::BeginDisabled();
   changed |= ImGui::InputInt(model.two_dimensional ? "n per row" : "n", &f.n, 1, 64);
   if (values) ImGui::EndDisabled();
@@ -129,6 +136,7 @@ void draw_controls_panel(const ControlsPanel& panel) {
     }
   }
   field_error(panel, check, ConfigField::Input);
+  }
 
   int schedule = static_cast<int>(f.schedule);
   if (choice(panel, "schedule", &schedule, {"lockstep", "forward", "reverse", "random"})) {

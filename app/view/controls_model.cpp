@@ -14,6 +14,7 @@ ControlsModel build_controls_model(const Registry& registry, const ControlsForm&
   }
   if (const AlgorithmEntry* a = registry.find(form.algorithm)) {
     m.two_dimensional = a->info.two_dimensional;
+    m.program = a->info.program;
     m.description = a->info.description;
     m.bugs = a->info.bugs;
   }

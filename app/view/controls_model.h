@@ -20,6 +20,7 @@ struct ControlsModel {
   };
   std::vector<Group> groups;  // scans, reductions
   bool two_dimensional = false;
+  bool program = false;  // a .cu: its main() chooses sizes and input, so the form has no boxes for them
   std::string description;
   std::vector<BugInfo> bugs;  // the algorithm's variants
   std::string shape;  // "2 blocks × 8 threads · 8 steps in 2 launches"
