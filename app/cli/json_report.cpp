@@ -283,6 +283,17 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
               {"error", t.error ? json{{"message", t.error->message}, {"launch", t.error->launch},
                                        {"block", t.error->block}, {"step", t.error->step}}
                                 : json(nullptr)}};
+  // A CUDA program chose its own sizes and input and checks its own result: the problem's n, tpb,
+  // dtype and input are not its, and its result is what main() returned.
+  if (r.config.algorithm && r.config.algorithm->info.program) {
+    for (const char* not_its : {"n", "rows", "tpb", "dtype", "input", "grid_blocks"}) doc["config"].erase(not_its);
+    doc.erase("input");
+    doc.erase("expected");
+    doc.erase("output");
+    doc["program"] = {{"launches", t.launches.size()},
+                      {"main_returned", r.sim.output_bits.empty() ? json(nullptr)
+                                                                  : json(static_cast<int32_t>(r.sim.output_bits[0]))}};
+  }
   if (steps) doc["steps"] = steps_json(r);
   if (lab.schedules) doc["schedules"] = outcomes_json(r, *lab.schedules);
   if (lab.gpu) {

@@ -45,6 +45,16 @@ while IFS= read -r line; do
   pass "$file: $expected"
 done <"$CORPUS/expected.txt"
 
+# --json says what a program is: main()'s return value and its launches, no n/tpb/input of a problem.
+json=$("$APP" run "$CORPUS/two_kernel_scan.cu" --json 2>/dev/null)
+python3 -c '
+import json, sys
+d = json.loads(sys.argv[1])
+assert d["program"] == {"launches": 3, "main_returned": 0}, d["program"]
+assert "input" not in d and "expected" not in d and "n" not in d["config"] and "tpb" not in d["config"], d["config"]
+' "$json" || fail "two_kernel_scan.cu --json: $(head -c 300 <<<"$json")"
+pass "--json of a program: main_returned 0, 3 launches, no problem sizes"
+
 # The line map: kogge_stone_scan.cu's BUG_NO_BARRIER races between the line that reads XY[t - stride]
 # and the line that writes XY[t], as the file numbers them.
 ks="$CORPUS/kogge_stone_scan.cu"
