@@ -54,12 +54,16 @@ struct AtomicReduceKernel {
 
 struct AtomicReduce {
   static AlgoInfo info() {
-    return {"atomic-reduce", "reductions", "Sum with warp shuffles and atomics (kernel file)",
-            "The whole input's sum in one launch: each warp reduces with shfl_down_sync, warp leaders atomic_add "
-            "into a shared total, and each block's thread 0 atomic_adds that into the result. The blocks' order "
-            "of arrival differs run to run; with integers (or floats whose sums are exact) the result does not.",
-            "assets/kernels/atomic_reduce.h (a starter kernel file)", Problem{64, 1, 64, DType::Int32}, false,
-            {"assets/kernels/atomic_reduce.h"}, kAtomicReduceBugs.infos()};
+    return {.name = "atomic-reduce",
+            .group = "reductions",
+            .title = "Sum with warp shuffles and atomics (kernel file)",
+            .description = "The whole input's sum in one launch: each warp reduces with shfl_down_sync, warp leaders atomic_add "
+                           "into a shared total, and each block's thread 0 atomic_adds that into the result. The blocks' order "
+                           "of arrival differs run to run; with integers (or floats whose sums are exact) the result does not.",
+            .origin = "assets/kernels/atomic_reduce.h (a starter kernel file)",
+            .defaults = Problem{.n = 64, .rows = 1, .tpb = 64, .dtype = DType::Int32},
+            .sources = {"assets/kernels/atomic_reduce.h"},
+            .bugs = kAtomicReduceBugs.infos()};
   }
   static CheckResult check(const Problem&) { return {}; }
   template <class Runtime>

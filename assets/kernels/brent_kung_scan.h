@@ -52,11 +52,15 @@ struct BrentKungKernel {
 
 struct BrentKungScan {
   static AlgoInfo info() {
-    return {"brent-kung-scan", "scans", "Brent-Kung work-efficient block scan (kernel file)",
-            "Inclusive scan of each block's section with an up-sweep and a down-sweep over a tree: "
-            "2(n-1) additions instead of Kogge-Stone's n log n, in 2 log n barrier intervals.",
-            "assets/kernels/brent_kung_scan.h (a starter kernel file)", Problem{16, 1, 16, DType::Int32}, false,
-            {"assets/kernels/brent_kung_scan.h"}, kBrentKungBugs.infos()};
+    return {.name = "brent-kung-scan",
+            .group = "scans",
+            .title = "Brent-Kung work-efficient block scan (kernel file)",
+            .description = "Inclusive scan of each block's section with an up-sweep and a down-sweep over a tree: "
+                           "2(n-1) additions instead of Kogge-Stone's n log n, in 2 log n barrier intervals.",
+            .origin = "assets/kernels/brent_kung_scan.h (a starter kernel file)",
+            .defaults = Problem{.n = 16, .rows = 1, .tpb = 16, .dtype = DType::Int32},
+            .sources = {"assets/kernels/brent_kung_scan.h"},
+            .bugs = kBrentKungBugs.infos()};
   }
   static CheckResult check(const Problem& p) {
     if (p.tpb & (p.tpb - 1)) return ProblemError{ProblemField::Tpb, "the tree needs a power of two (1, 2, 4, ..., 1024)"};

@@ -57,12 +57,16 @@ struct WarpHistogramKernel {
 
 struct WarpHistogram {
   static AlgoInfo info() {
-    return {"warp-histogram", "histograms", "Histogram with warp-aggregated atomics (kernel file)",
-            "A 16-bin histogram of the input's whole values: each lane's bin is int(x[i]) % 16; match_any groups "
-            "the lanes of a warp with the same bin and the group's lowest lane adds its size with one atomic; "
-            "reduce_add counts the warp's elements into a 17th cell, which must equal n.",
-            "assets/kernels/warp_histogram.h (a starter kernel file)", Problem{64, 1, 64, DType::Int32}, false,
-            {"assets/kernels/warp_histogram.h"}, kWarpHistogramBugs.infos()};
+    return {.name = "warp-histogram",
+            .group = "histograms",
+            .title = "Histogram with warp-aggregated atomics (kernel file)",
+            .description = "A 16-bin histogram of the input's whole values: each lane's bin is int(x[i]) % 16; match_any groups "
+                           "the lanes of a warp with the same bin and the group's lowest lane adds its size with one atomic; "
+                           "reduce_add counts the warp's elements into a 17th cell, which must equal n.",
+            .origin = "assets/kernels/warp_histogram.h (a starter kernel file)",
+            .defaults = Problem{.n = 64, .rows = 1, .tpb = 64, .dtype = DType::Int32},
+            .sources = {"assets/kernels/warp_histogram.h"},
+            .bugs = kWarpHistogramBugs.infos()};
   }
   static CheckResult check(const Problem&) { return {}; }
   template <class Runtime>

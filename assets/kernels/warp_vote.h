@@ -59,12 +59,16 @@ struct WarpVoteKernel {
 
 struct WarpVote {
   static AlgoInfo info() {
-    return {"warp-vote", "warp votes", "Warp-level stream compaction with ballot, any and all (kernel file)",
-            "Each warp keeps its values above 2 and packs them to the front of its cells in lane order: ballot "
-            "gives every lane the warp's keep-mask, and popc of the bits below a lane is its slot. all() and any() "
-            "let a warp that keeps everything, or nothing, skip the work.",
-            "assets/kernels/warp_vote.h (a starter kernel file)", Problem{64, 1, 64, DType::Int32}, false,
-            {"assets/kernels/warp_vote.h"}, kWarpVoteBugs.infos()};
+    return {.name = "warp-vote",
+            .group = "warp votes",
+            .title = "Warp-level stream compaction with ballot, any and all (kernel file)",
+            .description = "Each warp keeps its values above 2 and packs them to the front of its cells in lane order: ballot "
+                           "gives every lane the warp's keep-mask, and popc of the bits below a lane is its slot. all() and any() "
+                           "let a warp that keeps everything, or nothing, skip the work.",
+            .origin = "assets/kernels/warp_vote.h (a starter kernel file)",
+            .defaults = Problem{.n = 64, .rows = 1, .tpb = 64, .dtype = DType::Int32},
+            .sources = {"assets/kernels/warp_vote.h"},
+            .bugs = kWarpVoteBugs.infos()};
   }
   static CheckResult check(const Problem&) { return {}; }
   template <class Runtime>
