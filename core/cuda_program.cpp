@@ -202,13 +202,9 @@ std::string quoted(const std::string& text) {
   return out + "\"";
 }
 
-// The program's name as `syncscope list` shows it: the file's stem with dashes.
-std::string program_name(const std::string& path) {
-  std::string name = fs::path(path).stem().string();
-  for (char& c : name)
-    if (c == '_' || c == ' ') c = '-';
-  return name;
-}
+// The program's name as `syncscope list` and the app show it: its file's name, which no built-in
+// algorithm has (they have no `.cu`).
+std::string program_name(const std::string& path) { return fs::path(path).filename().string(); }
 
 // For a .cu without main(): a main() that launches the chosen kernel as ProgramLaunch says, or
 // why it cannot (exit 2 for run).

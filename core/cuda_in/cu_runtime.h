@@ -26,7 +26,7 @@ inline AlgoInfo program_info(const char* name, const char* file, const char* bug
   AlgoInfo info;
   info.name = name;
   info.group = "your CUDA";
-  info.title = std::string(name) + " (your .cu)";
+  info.title = std::string(name) + " (your CUDA program)";
   info.description = "Your CUDA program, run unchanged: its main() on the CPU, its kernels in the simulator. "
                      "The result is what main() returns (0: its own check passed).";
   info.origin = file;
