@@ -12,6 +12,7 @@
 #include "app/cli/report.h"
 #include "core/api_table.h"
 #include "core/kernel_file.h"
+#include "core/worker/kernel_worker.h"
 #include "core/outcomes.h"
 #include "core/registry.h"
 #include "core/run.h"
@@ -95,6 +96,8 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
     out << "kernel file: " << flags.kernel_file << " (not loaded)\n";
     return kExitRan;
   }
+  // stdout carries one JSON document: a program's own printf goes to stderr then.
+  if (flags.json) worker::send_program_output_to(2);
   ProgramLaunch launch;
   if (std::string why = program_launch(flags, launch); !why.empty()) {
     err << "syncscope: " << why << "\n";

@@ -1,5 +1,6 @@
 #include "core/worker/kernel_worker.h"
 
+#include <atomic>
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -31,7 +32,16 @@ void close_fd(int& fd) {
   fd = -1;
 }
 
-// The worker's stderr (the kernel's printf, a sanitizer's report) goes on to ours; its last
+std::atomic<int> program_output_to{1};
+
+// A CUDA program's stdout goes on to ours, as its printf would on a machine with a GPU.
+void forward_program_output(int fd) {
+  char buffer[4096];
+  const ssize_t got = ::read(fd, buffer, sizeof buffer);
+  if (got > 0) (void)!::write(program_output_to.load(), buffer, static_cast<size_t>(got));
+}
+
+// The worker's stderr (a kernel file's printf, a sanitizer's report) goes on to ours; its last
 // kilobyte is kept in `tail`, where the C library's last words before an abort() are.
 void forward_output(int fd, std::string& tail) {
   char buffer[4096];
@@ -75,6 +85,8 @@ std::string signal_words(int sig, bool cancelled) {
 
 }  // namespace
 
+void send_program_output_to(int fd) { program_output_to = fd; }
+
 std::string own_executable_path() {
   char path[PATH_MAX];
   const ssize_t size = readlink("/proc/self/exe", path, sizeof path - 1);
@@ -108,6 +120,7 @@ void KernelWorker::stop() {
   close_fd(request_fd_);  // the worker's loop ends at the end of its requests
   close_fd(answer_fd_);
   close_fd(output_fd_);
+  close_fd(program_fd_);
   if (pid_ > 0) reap(std::chrono::seconds(1));  // a second on, it is busy with a kernel: no more waiting
 }
 
@@ -138,9 +151,9 @@ int KernelWorker::reap(std::chrono::milliseconds grace) {
 
 std::string KernelWorker::start() {
   signal(SIGPIPE, SIG_IGN);  // a worker that died mid-request must not take us with it
-  int request[2], answer[2], output[2];
+  int request[2], answer[2], output[2], program[2];
   if (pipe2(request, O_CLOEXEC) != 0) return std::string("cannot start the kernel's worker: ") + std::strerror(errno);
-  if (pipe2(answer, O_CLOEXEC) != 0 || pipe2(output, O_CLOEXEC) != 0)
+  if (pipe2(answer, O_CLOEXEC) != 0 || pipe2(output, O_CLOEXEC) != 0 || pipe2(program, O_CLOEXEC) != 0)
     return std::string("cannot start the kernel's worker: ") + std::strerror(errno);
   // A trace or an input is megabytes: through the default 64 KiB pipe it would take a switch
   // between the two processes every 64 KiB. 1 MiB is what an unprivileged user may ask (a refusal
@@ -151,6 +164,7 @@ std::string KernelWorker::start() {
   posix_spawn_file_actions_adddup2(&actions, request[0], 0);
   posix_spawn_file_actions_adddup2(&actions, answer[1], 1);
   posix_spawn_file_actions_adddup2(&actions, output[1], 2);
+  posix_spawn_file_actions_adddup2(&actions, program[1], 3);  // a CUDA program's stdout (worker_main.cpp)
   std::string executable = places_.executable, command = "worker";
   char* argv[] = {executable.data(), command.data(), nullptr};
   std::vector<std::string> environment = worker_environment();
@@ -160,8 +174,8 @@ std::string KernelWorker::start() {
   pid_t pid = -1;
   const int spawned = posix_spawn(&pid, executable.c_str(), &actions, nullptr, argv, envp.data());
   posix_spawn_file_actions_destroy(&actions);
-  for (int fd : {request[0], answer[1], output[1]}) ::close(fd);
-  request_fd_ = request[1], answer_fd_ = answer[0], output_fd_ = output[0];
+  for (int fd : {request[0], answer[1], output[1], program[1]}) ::close(fd);
+  request_fd_ = request[1], answer_fd_ = answer[0], output_fd_ = output[0], program_fd_ = program[0];
   if (spawned != 0) {
     stop();
     return "cannot start the kernel's worker " + executable + ": " + std::strerror(spawned);
@@ -199,14 +213,20 @@ std::string KernelWorker::exchange(char kind, const std::string& request, const 
       kill(pid_, SIGUSR2);  // the worker's own cancel flag: the run ends as Cancelled
     }
     if (cancelled && Clock::now() - cancelled_at > kCancelGrace) kill(pid_, SIGKILL);
-    pollfd watched[2] = {{answer_fd_, POLLIN, 0}, {output_fd_, POLLIN, 0}};
-    if (poll(watched, 2, 50) < 0 && errno != EINTR) died(cancelled);
+    pollfd watched[3] = {{answer_fd_, POLLIN, 0}, {output_fd_, POLLIN, 0}, {program_fd_, POLLIN, 0}};
+    if (poll(watched, 3, 50) < 0 && errno != EINTR) died(cancelled);
     if (watched[1].revents & POLLIN) forward_output(output_fd_, output_tail_);
+    if (watched[2].revents & POLLIN) forward_program_output(program_fd_);
     if (!(watched[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
     if (!answers.read_some(answer_fd_)) died(cancelled);
     if (std::optional<Frame> frame = answers.take()) {
       if (frame->kind == 'F') fault_ = std::move(frame->payload);
-      else if (frame->kind == 'A') return std::move(frame->payload);
+      else if (frame->kind == 'A') {
+        // All the program printed before it answered, before the answer's report.
+        for (pollfd out{program_fd_, POLLIN, 0}; poll(&out, 1, 0) > 0 && (out.revents & POLLIN);)
+          forward_program_output(program_fd_);
+        return std::move(frame->payload);
+      }
       else if (frame->kind == 'E') throw std::runtime_error(frame->payload);
       else throw WireError(std::string("an answer of kind ") + frame->kind);
     }
@@ -216,6 +236,7 @@ std::string KernelWorker::exchange(char kind, const std::string& request, const 
 void KernelWorker::died(bool cancelled) {
   for (pollfd out{output_fd_, POLLIN, 0}; poll(&out, 1, 0) > 0 && (out.revents & POLLIN);)
     forward_output(output_fd_, output_tail_);
+  for (pollfd out{program_fd_, POLLIN, 0}; poll(&out, 1, 0) > 0 && (out.revents & POLLIN);) forward_program_output(program_fd_);
   close_fd(request_fd_);
   // Two seconds to end by itself (it is dying, or it sees the end of its requests), then killed.
   const int status = pid_ > 0 ? reap(std::chrono::seconds(2)) : 0;

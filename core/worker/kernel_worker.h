@@ -59,7 +59,7 @@ class KernelWorker {
   WorkerPlaces places_;
   std::mutex mutex_;
   int pid_ = -1;
-  int request_fd_ = -1, answer_fd_ = -1, output_fd_ = -1;
+  int request_fd_ = -1, answer_fd_ = -1, output_fd_ = -1, program_fd_ = -1;
   std::string hello_answer_;
   std::string fault_;  // an F frame's payload, when the worker sent one
   std::string output_tail_;  // the end of what the worker wrote on stderr during this request
@@ -68,5 +68,8 @@ class KernelWorker {
 
 // `syncscope worker`'s path: this executable.
 std::string own_executable_path();
+
+// Where a CUDA program's own stdout goes (1, ours, by default; 2 while stdout carries a JSON document).
+void send_program_output_to(int fd);
 
 }  // namespace syncscope::worker

@@ -191,6 +191,10 @@ int kernel_worker_main() {
   } catch (const WireError&) {
     return 2;
   }
+  // A CUDA program's printf is its output (descriptor 3: the parent's stdout); a kernel file's
+  // printf stays with the diagnostics on stderr.
+  if (kernel_path.size() > 3 && kernel_path.compare(kernel_path.size() - 3, 3, ".cu") == 0) dup2(3, 1);
+  close(3);
   void* warm[1];
   backtrace(warm, 1);  // loads the unwinder now, not in a signal handler
   handle(SIGABRT, on_fatal_signal);

@@ -45,6 +45,13 @@ while IFS= read -r line; do
   pass "$file: $expected"
 done <"$CORPUS/expected.txt"
 
+# The program's own output is the CLI's stdout (its report follows it there); syncscope's notes are on stderr.
+stdout_only=$("$APP" run "$CORPUS/printf_threads.cu" 2>/dev/null)
+grep -qxF "$(grep '^printf_threads.cu: ' "$CORPUS/expected.txt" | sed 's/^printf_threads.cu: //')" <<<"$stdout_only" ||
+  fail "printf_threads.cu: its last line is not on stdout: $stdout_only"
+[[ $(grep -c '^block [01] thread' <<<"$stdout_only") -eq 32 ]] || fail "printf_threads.cu: its 32 device printf lines are not on stdout"
+pass "a program's printf (host and device) is on stdout"
+
 # --json says what a program is: main()'s return value and its launches, no n/tpb/input of a problem.
 json=$("$APP" run "$CORPUS/two_kernel_scan.cu" --json 2>/dev/null)
 python3 -c '
