@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cerrno>
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
@@ -121,6 +122,20 @@ std::variant<KernelText, std::string> read_kernel_text(const std::string& path_t
   if (continuation > 0)
     return Result(std::in_place_index<1>, path.string() + ":" + std::to_string(line) + ": the file ends inside a UTF-8 character");
   return KernelText{path.string(), std::move(text)};
+}
+
+uint64_t fnv1a(const std::string& text, uint64_t h) {
+  for (unsigned char c : text) {
+    h ^= c;
+    h *= 1099511628211ull;
+  }
+  return h;
+}
+
+std::string hex(uint64_t v) {
+  char text[17];
+  std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(v));
+  return text;
 }
 
 }  // namespace syncscope

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 #include <variant>
 
@@ -21,6 +22,12 @@ std::variant<std::string, std::string> trusted_kernel_cache();  // index 0: the 
 std::string untrusted_because(const std::string& path);
 // Removes build folders and copies left behind by syncscope processes that no longer run.
 void remove_stale_builds(const std::string& cache);
+
+// FNV-1a, 64 bits, and its hex spelling: a cache key's name, not a defence against anyone (the
+// cache's trust comes from its owner and modes).
+inline constexpr uint64_t kFnv1aOffset = 14695981039346656037ull;  // FNV's 64-bit offset basis
+uint64_t fnv1a(const std::string& text, uint64_t h = kFnv1aOffset);
+std::string hex(uint64_t v);
 
 inline constexpr size_t kMaxKernelFileBytes = size_t{1} << 20;
 

@@ -1,9 +1,7 @@
 #include "core/kernel_file.h"
 
 #include <dlfcn.h>
-#include <sys/resource.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -21,6 +19,7 @@
 #include <regex>
 #include <sstream>
 
+#include "core/child_process.h"
 #include "core/cuda/gpu_runner.h"
 #include "core/kernel_cache.h"
 #include "core/worker/kernel_worker.h"
@@ -68,52 +67,15 @@ std::string escaped_for_line_directive(const std::string& name) {
   return out;
 }
 
-// FNV-1a, 64 bits: a cache key, not a defence against anyone.
-uint64_t fnv1a(const std::string& text, uint64_t h = 1469598103934665603ull) {
-  for (unsigned char c : text) {
-    h ^= c;
-    h *= 1099511628211ull;
-  }
-  return h;
-}
-
-std::string hex(uint64_t v) {
-  std::ostringstream out;
-  out << std::hex << v;
-  return out.str();
-}
-
-// Runs `args` (no shell), its stdout and stderr into `output`; the exit status, -1 if it did not run.
+// Runs a compiler (no shell), its stdout and stderr into `output`, bounded like every child
+// (core/child_process.h): a pathological file gets 300 s of CPU and 8 GiB. The exit status, -1 if
+// it did not run or was stopped.
 int run_process(const std::vector<std::string>& args, std::string* output) {
-  int pipe_fds[2];
-  if (pipe(pipe_fds) != 0) return -1;
-  std::vector<char*> argv;  // made before fork: the child may only make async-signal-safe calls
-  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
-  argv.push_back(nullptr);
-  const pid_t pid = fork();
-  if (pid < 0) return -1;
-  if (pid == 0) {
-    // A compiler fed a pathological file must end: bounded CPU time and memory, no core file.
-    const rlimit cpu{300, 300}, memory{rlim_t{8} << 30, rlim_t{8} << 30}, core{0, 0};
-    setrlimit(RLIMIT_CPU, &cpu);
-#if !defined(__SANITIZE_ADDRESS__)
-    setrlimit(RLIMIT_AS, &memory);
-#endif
-    setrlimit(RLIMIT_CORE, &core);
-    dup2(pipe_fds[1], 1);
-    dup2(pipe_fds[1], 2);
-    close(pipe_fds[0]);
-    close(pipe_fds[1]);
-    execvp(argv[0], argv.data());
-    _exit(127);
-  }
-  close(pipe_fds[1]);
-  char buffer[4096];
-  for (ssize_t got; (got = read(pipe_fds[0], buffer, sizeof buffer)) > 0;) output->append(buffer, static_cast<size_t>(got));
-  close(pipe_fds[0]);
-  int status = 0;
-  if (waitpid(pid, &status, 0) < 0) return -1;
-  return WIFEXITED(status) ? WEXITSTATUS(status) : -1;
+  ChildResult r = run_child(args);
+  *output += r.output;
+  if (!r.started) *output += r.failure;
+  else if (r.exit_code < 0) *output += "\n" + args[0] + " " + describe_end(r, ChildOptions{}) + "\n";
+  return r.exit_code;
 }
 
 // The first "FILE:LINE:COL: error: ..." of the compiler's output, preferring one in the kernel file.
@@ -359,15 +321,6 @@ std::map<std::string, GpuKernelFile>& gpu_kernels() {  // by algorithm name
   return kernels;
 }
 
-std::string nvcc_command() {
-  if (const char* own = std::getenv("SYNCSCOPE_NVCC"); own && *own) return own;
-#ifdef SYNCSCOPE_KERNEL_NVCC
-  return SYNCSCOPE_KERNEL_NVCC;
-#else
-  return "";
-#endif
-}
-
 // Compiles (or finds in the cache) the GPU library of `k` and loads it; sets k.run or k.error.
 void load_for_gpu(GpuKernelFile& k, uint64_t headers_hash) {
 #ifndef SYNCSCOPE_KERNEL_NVCC
@@ -433,7 +386,7 @@ void load_for_gpu(GpuKernelFile& k, uint64_t headers_hash) {
 
 uint64_t embedded_headers_hash() {  // fixed for this build
   static const uint64_t hash = [] {
-    uint64_t h = 1469598103934665603ull;
+    uint64_t h = kFnv1aOffset;
     for (const SourceFile& f : kernel_file_headers()) h = fnv1a(f.text, fnv1a(f.path, h));
     return h;
   }();
@@ -476,6 +429,16 @@ std::string loaded_kernel_path(const std::string& algorithm) {
 }
 
 std::string kernel_cache_dir() { return kernel_cache_path(); }
+
+std::string nvcc_command() {
+  if (const char* own = std::getenv("SYNCSCOPE_NVCC"); own && *own) return own;
+#ifdef SYNCSCOPE_KERNEL_NVCC
+  return SYNCSCOPE_KERNEL_NVCC;
+#else
+  return "";
+#endif
+}
+
 
 std::string perf_results_dir() { return (fs::path(kernel_cache_dir()).parent_path() / "perf").string(); }
 

@@ -50,6 +50,10 @@ std::string loaded_kernel_path(const std::string& algorithm);
 
 // core/kernel_cache.h's kernel_cache_path().
 std::string kernel_cache_dir();
+
+// The nvcc that builds kernels and programs for the GPU: SYNCSCOPE_NVCC, else the one this build
+// found ("" if none).
+std::string nvcc_command();
 // Where `syncscope perf` keeps this machine's results (beside the kernel cache), for the Performance panel.
 std::string perf_results_dir();
 
