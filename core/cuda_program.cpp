@@ -1,12 +1,5 @@
 #include "core/cuda_program.h"
 
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <spawn.h>
-#include <sys/wait.h>
-#include <unistd.h>
-
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -19,12 +12,15 @@
 #include <vector>
 
 #include "core/atomic_file.h"
+#include "core/child_process.h"
 #include "core/kernel_cache.h"
+#include "core/sources.h"
 #include "core/worker/kernel_worker.h"
 
-extern char** environ;
-
 namespace syncscope {
+
+const std::vector<SourceFile>& translator_sources();  // generated: translate/
+
 namespace {
 
 namespace fs = std::filesystem;
@@ -60,61 +56,17 @@ std::variant<std::string, KernelFileError> run_translator(const KernelText& file
     return KernelFileError{file.path + ": a .cu needs syncscope-translate, which this build lacks (" + translator +
                                "; build with Clang 14's libraries: scripts/install-deps.sh installs them)",
                            file.path, 0, ""};
-  int in[2], out[2], err[2];
-  if (pipe2(in, O_CLOEXEC) != 0 || pipe2(out, O_CLOEXEC) != 0 || pipe2(err, O_CLOEXEC) != 0)
-    return KernelFileError{std::string("cannot start the translator: ") + std::strerror(errno), file.path, 0, ""};
   std::vector<std::string> args = {translator, "--file", file.path};
   if (!define.empty()) args.insert(args.end(), {"-D", define});
-  std::vector<char*> argv;
-  for (auto& a : args) argv.push_back(a.data());
-  argv.push_back(nullptr);
-  posix_spawn_file_actions_t actions;
-  posix_spawn_file_actions_init(&actions);
-  posix_spawn_file_actions_adddup2(&actions, in[0], 0);
-  posix_spawn_file_actions_adddup2(&actions, out[1], 1);
-  posix_spawn_file_actions_adddup2(&actions, err[1], 2);
-  pid_t pid = 0;
-  const int spawned = posix_spawn(&pid, translator.c_str(), &actions, nullptr, argv.data(), environ);
-  posix_spawn_file_actions_destroy(&actions);
-  close(in[0]), close(out[1]), close(err[1]);
-  if (spawned != 0) {
-    close(in[1]), close(out[0]), close(err[0]);
-    return KernelFileError{"cannot start " + translator + ": " + std::strerror(spawned), file.path, 0, ""};
-  }
-  // Feed stdin while draining stdout and stderr: the translation of a large file fills a pipe.
-  std::string stdout_text, stderr_text;
-  size_t written = 0;
-  signal(SIGPIPE, SIG_IGN);
-  for (bool out_open = true, err_open = true; out_open || err_open;) {
-    pollfd fds[3] = {{out[0], POLLIN, 0}, {err[0], POLLIN, 0}, {in[1], POLLOUT, 0}};
-    const int nfds = in[1] >= 0 ? 3 : 2;
-    if (poll(fds, nfds, 60000) <= 0) {
-      kill(pid, SIGKILL);
-      break;
-    }
-    char buffer[65536];
-    if (out_open && (fds[0].revents & (POLLIN | POLLHUP))) {
-      const ssize_t got = read(out[0], buffer, sizeof buffer);
-      if (got > 0) stdout_text.append(buffer, static_cast<size_t>(got));
-      else out_open = false;
-      if (stdout_text.size() > (size_t{64} << 20)) kill(pid, SIGKILL);
-    }
-    if (err_open && (fds[1].revents & (POLLIN | POLLHUP))) {
-      const ssize_t got = read(err[0], buffer, sizeof buffer);
-      if (got > 0 && stderr_text.size() < (size_t{1} << 20)) stderr_text.append(buffer, static_cast<size_t>(got));
-      else if (got <= 0) err_open = false;
-    }
-    if (nfds == 3 && (fds[2].revents & (POLLOUT | POLLERR | POLLHUP))) {
-      const ssize_t put = write(in[1], file.text.data() + written, file.text.size() - written);
-      if (put > 0) written += static_cast<size_t>(put);
-      if (put <= 0 || written == file.text.size()) close(in[1]), in[1] = -1;
-    }
-  }
-  if (in[1] >= 0) close(in[1]);
-  close(out[0]), close(err[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+  ChildOptions bounds;
+  bounds.input = file.text;
+  bounds.merge_stderr = false;
+  bounds.cpu_seconds = 60;
+  bounds.wall_seconds = 60;
+  const ChildResult ran = run_child(args, bounds);
+  if (!ran.started) return KernelFileError{"cannot start " + translator + ": " + ran.failure, file.path, 0, ""};
+  const std::string& stderr_text = ran.errors;
+  if (ran.exit_code != 0) {
     KernelFileError e{"", file.path, 0, stderr_text};
     // The first "FILE:LINE:COL: error: ..." line is the headline.
     std::istringstream lines(stderr_text);
@@ -130,11 +82,10 @@ std::variant<std::string, KernelFileError> run_translator(const KernelText& file
       break;
     }
     if (e.message.empty())
-      e.message = file.path + ": the translator " + (WIFSIGNALED(status) ? "crashed (signal " + std::to_string(WTERMSIG(status)) + ")"
-                                                                         : "failed") + " on this file";
+      e.message = file.path + ": the translator failed on this file (" + describe_end(ran, bounds) + ")";
     return e;
   }
-  return stdout_text;
+  return ran.output;
 }
 
 // The translator's output: `bug NAME` lines, then `text BYTES` and the translation.
@@ -163,19 +114,20 @@ Translated parse_translation(const std::string& stdout_text) {
   return t;
 }
 
-// A translation is cached beside the libraries, keyed by the translator (its size and time), the
-// variant and the bytes read: an unchanged .cu runs no translator.
+// A translation is cached beside the libraries, keyed by the translator's sources, the variant and
+// the bytes read: an unchanged .cu runs no translator (and a build without one, such as the GPU
+// machine's, runs the translations made here).
 std::string translation_cache_file(const KernelText& file, const std::string& define) {
   auto cache = trusted_kernel_cache();
   if (cache.index() != 0) return "";
-  std::error_code ec;
-  const std::string translator = translator_path();
-  const auto stamp = fs::last_write_time(translator, ec).time_since_epoch().count();
-  const size_t key = std::hash<std::string>{}(translator + "\n" + std::to_string(fs::file_size(translator, ec)) + "\n" +
-                                              std::to_string(stamp) + "\n" + define + "\n" + file.path + "\n" + file.text);
-  std::ostringstream name;
-  name << "translation-" << std::hex << key << "-" << file.text.size() << ".txt";
-  return (fs::path(std::get<0>(cache)) / name.str()).string();
+  static const uint64_t translator = [] {
+    uint64_t h = fnv1a("syncscope-translate");
+    for (const SourceFile& f : translator_sources()) h = fnv1a(f.text, fnv1a(f.path, h));
+    return h;
+  }();
+  const uint64_t key = fnv1a(define + "\n" + file.path + "\n" + file.text, translator);
+  const std::string name = "translation-" + hex(key) + "-" + std::to_string(file.text.size()) + ".txt";
+  return (fs::path(std::get<0>(cache)) / name).string();
 }
 
 std::variant<Translated, KernelFileError> translate(const KernelText& file, const std::string& define) {
@@ -206,9 +158,11 @@ std::string quoted(const std::string& text) {
 // algorithm has (they have no `.cu`).
 std::string program_name(const std::string& path) { return fs::path(path).filename().string(); }
 
-// For a .cu without main(): a main() that launches the chosen kernel as ProgramLaunch says, or
-// why it cannot (exit 2 for run).
-std::string generated_main(const KernelText& file, const Translated& t, const ProgramLaunch& l, std::string* main) {
+// For a .cu without main(): a main() that launches the chosen kernel as ProgramLaunch says and
+// copies every array back to the host (what the GPU's run is compared by), or why it cannot (exit 2
+// for run). `plain_cuda`: written for nvcc, else for the translation's runtime.
+std::string generated_main(const KernelText& file, const Translated& t, const ProgramLaunch& l, bool plain_cuda,
+                           std::string* main) {
   const std::string where = file.path + ": ";
   if (!l.given)
     return where + "the file has no main(): give --grid X[,Y[,Z]] --block X[,Y[,Z]] to launch " +
@@ -232,20 +186,23 @@ std::string generated_main(const KernelText& file, const Translated& t, const Pr
       return "--arg " + name + "=" + value + ": expected a number";
   }
   std::ostringstream m;
-  m << "\nint syncscope_cuda_main() {\n"
+  m << "\nint " << (plain_cuda ? "main" : "syncscope_cuda_main") << "() {\n"
     << "  const dim3 grid(" << l.grid.x << ", " << l.grid.y << ", " << l.grid.z << "), block(" << l.block.x << ", " << l.block.y
     << ", " << l.block.z << ");\n"
     << "  const size_t count = size_t(grid.x) * grid.y * grid.z * block.x * block.y * block.z;\n";
   bool first_pointer = true;
-  std::string arguments;
+  std::string arguments, copies_back;
   for (const Parameter& p : k->parameters) {
     arguments += (arguments.empty() ? "" : ", ") + p.name;
     if (p.pointer) {
-      m << "  " << p.type << "* " << p.name << " = nullptr;\n"
-        << "  syncscope_cuda_malloc_named(" << quoted(p.name) << ", &" << p.name << ", count * sizeof(" << p.type << "));\n"
-        << "  { std::vector<" << p.type << "> host(count);\n"
+      m << "  " << p.type << "* " << p.name << " = nullptr;\n";
+      if (plain_cuda) m << "  cudaMalloc(&" << p.name << ", count * sizeof(" << p.type << "));\n";
+      else m << "  syncscope_cuda_malloc_named(" << quoted(p.name) << ", &" << p.name << ", count * sizeof(" << p.type << "));\n";
+      m << "  { std::vector<" << p.type << "> host(count);\n"
         << "    for (size_t k = 0; k < count; ++k) host[k] = " << (first_pointer ? "static_cast<" + p.type + ">(k)" : "0") << ";\n"
         << "    cudaMemcpy(" << p.name << ", host.data(), count * sizeof(" << p.type << "), cudaMemcpyHostToDevice); }\n";
+      copies_back += "  { std::vector<" + p.type + "> host(count);\n    cudaMemcpy(host.data(), " + p.name + ", count * sizeof(" +
+                     p.type + "), cudaMemcpyDeviceToHost); }\n";
       first_pointer = false;
     } else {
       std::string value = "0";
@@ -254,9 +211,12 @@ std::string generated_main(const KernelText& file, const Translated& t, const Pr
       m << "  " << p.type << " " << p.name << " = static_cast<" << p.type << ">(" << value << ");\n";
     }
   }
-  m << "  ::syncscope::cu::launch([](auto& _c, auto... a) { " << k->name << "(_c, a...); }, " << quoted(k->name)
-    << ", grid, block, 0)(" << arguments << ");\n"
-    << "  return cudaGetLastError() == cudaSuccess ? 0 : 1;\n}\n";
+  if (plain_cuda) m << "  " << k->name << "<<<grid, block>>>(" << arguments << ");\n";
+  else
+    m << "  ::syncscope::cu::launch([](auto& _c, auto... a) { " << k->name << "(_c, a...); }, " << quoted(k->name)
+      << ", grid, block, 0)(" << arguments << ");\n";
+  m << "  const bool launched = cudaGetLastError() == cudaSuccess;\n" << copies_back
+    << "  return launched ? 0 : 1;\n}\n";
   *main = m.str();
   return "";
 }
@@ -284,7 +244,7 @@ std::variant<KernelFile, KernelFileError> build_variant(const KernelText& file, 
   if (bugs) *bugs = t.bugs;
   std::string main;
   if (!t.has_main) {
-    if (std::string why = generated_main(file, t, launch, &main); !why.empty()) return KernelFileError{why, file.path, 0, ""};
+    if (std::string why = generated_main(file, t, launch, false, &main); !why.empty()) return KernelFileError{why, file.path, 0, ""};
   } else if (launch.given) {
     return KernelFileError{file.path + ": the file has its own main(), which chooses its launches: --grid and --block are for a .cu without one",
                            file.path, 0, ""};
@@ -310,7 +270,34 @@ struct Variants {
   }
 };
 
+std::mutex loaded_programs_mutex;
+std::map<std::string, std::shared_ptr<Variants>>& loaded_programs() {  // by program name
+  static std::map<std::string, std::shared_ptr<Variants>> programs;
+  return programs;
+}
+
 }  // namespace
+
+std::variant<GpuProgramSource, std::string> gpu_program_source(const std::string& algorithm, int bug) {
+  std::shared_ptr<Variants> program;
+  {
+    std::lock_guard<std::mutex> lock(loaded_programs_mutex);
+    auto it = loaded_programs().find(algorithm);
+    if (it == loaded_programs().end()) return algorithm + " is not a loaded .cu program";
+    program = it->second;
+  }
+  if (bug < 0 || bug > static_cast<int>(program->bugs.size())) return "no bug variant " + std::to_string(bug);
+  GpuProgramSource source{program->file.path, program->file.text, bug == 0 ? "" : program->bugs[bug - 1]};
+  if (!program->launch.given) return source;
+  // A file without main(): the generated main(), in plain CUDA, after the file's own bytes.
+  auto translated = translate(program->file, source.define);
+  if (auto* e = std::get_if<KernelFileError>(&translated)) return e->message;
+  std::string main;
+  if (std::string why = generated_main(program->file, std::get<Translated>(translated), program->launch, true, &main); !why.empty())
+    return why;
+  source.text += main;
+  return source;
+}
 
 bool is_cuda_program_path(const std::string& path) {
   const std::string ext = fs::path(path).extension().string();
@@ -343,6 +330,10 @@ std::variant<KernelFile, KernelFileError> load_cuda_program(const std::string& p
   if (auto* e = std::get_if<KernelFileError>(&loaded)) return *e;
   KernelFile program = std::get<KernelFile>(std::move(loaded));
   variants->built[0] = program.entry;
+  {
+    std::lock_guard<std::mutex> lock(loaded_programs_mutex);
+    loaded_programs()[program.entry.info.name] = variants;
+  }
   // A run with --bug builds that variant's translation (once) and simulates it.
   program.entry.simulate = [variants](const Problem& p, const std::vector<double>& input, const sim::SimOptions& options) {
     auto entry = variants->entry(p.bug);

@@ -37,4 +37,12 @@ std::string parse_dims(const std::string& option, const std::string& text, Dim3&
 
 bool is_cuda_program_path(const std::string& path);
 
+// What nvcc compiles for variant `bug` of the loaded program named `algorithm`: the bytes the
+// simulator's translation was made from (for a file without main(), followed by the generated
+// main() in plain CUDA) and the BUG_ macro to define ("": none). Index 1: why not.
+struct GpuProgramSource {
+  std::string path, text, define;
+};
+std::variant<GpuProgramSource, std::string> gpu_program_source(const std::string& algorithm, int bug);
+
 }  // namespace syncscope

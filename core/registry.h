@@ -16,12 +16,22 @@
 namespace syncscope {
 
 // What one simulated run leaves: the trace, the result, and global memory at the end.
+// A program's copy from the device to the host (cudaMemcpy, DeviceToHost): the GPU's copies are
+// compared with the simulator's, in order and byte for byte (core/cuda_program_gpu.h).
+struct HostCopy {
+  int32_t line = 0;          // the cudaMemcpy's line in the program's file
+  std::string array;         // the device array copied from (its cudaMalloc's variable)
+  uint32_t element_size = 4;
+  std::vector<uint8_t> bytes;
+};
+
 struct SimOutcome {
   sim::Trace trace;
   int output_array = -1;  // Trace::arrays index of the buffer holding the result
   std::vector<uint32_t> output_bits;
   std::vector<uint8_t> output_poison;
   std::vector<sim::ArraySnapshot> globals_final;
+  std::vector<HostCopy> host_copies;  // a .cu program's; none for an algorithm
 };
 
 // Functions rather than function pointers: a kernel file's entry calls its worker process

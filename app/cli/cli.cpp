@@ -130,11 +130,13 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
   if (flags.gpu_runs) {
     // The GPU's outcomes are read next to what the simulator's schedules give.
     if (!lab.schedules) lab.schedules = simulate_all_schedules(config);
-    lab.gpu = gpu_outcomes(config, result.input, *flags.gpu_runs);
+    lab.gpu = config.algorithm->info.program ? program_gpu_outcomes(config, result.input, *flags.gpu_runs)
+                                             : gpu_outcomes(config, result.input, *flags.gpu_runs);
   }
   std::optional<GpuReport> gpu;
   if (flags.gpu) gpu = run_gpu_side(result);
-  if (flags.json) out << run_json(result, flags.steps, gpu, lab).dump(1) << "\n";
+  // A program's own output (on the GPU) may hold bytes that are not UTF-8: replaced, not fatal.
+  if (flags.json) out << run_json(result, flags.steps, gpu, lab).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else print_run(out, result, flags.steps, gpu, lab, flags.verbose);
   // A stopped run (crash, runaway, divergence, a worker that died) is reported above, and a script sees it here.
   return result.sim.trace.error ? kExitStopped : kExitRan;

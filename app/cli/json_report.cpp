@@ -2,6 +2,7 @@
 #include <map>
 
 #include "app/cli/report.h"
+#include "core/kernel_cache.h"
 #include "core/config_codec.h"
 #include "sim/describe.h"
 #include "sim/limits.h"
@@ -290,9 +291,18 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
     doc.erase("input");
     doc.erase("expected");
     doc.erase("output");
+    // Its copies to the host, as --gpu compares them: where, from which array, how much, and a hash
+    // of the bytes (FNV-1a, 64 bits) rather than the bytes.
+    json copies = json::array();
+    for (const HostCopy& c : r.sim.host_copies) {
+      const std::string bytes(c.bytes.begin(), c.bytes.end());
+      copies.push_back({{"line", c.line}, {"array", c.array}, {"element_size", c.element_size},
+                        {"bytes", c.bytes.size()}, {"fnv1a64", hex(fnv1a(bytes))}});
+    }
     doc["program"] = {{"launches", t.launches.size()},
                       {"main_returned", r.sim.output_bits.empty() ? json(nullptr)
-                                                                  : json(static_cast<int32_t>(r.sim.output_bits[0]))}};
+                                                                  : json(static_cast<int32_t>(r.sim.output_bits[0]))},
+                      {"host_copies", copies}};
   }
   if (steps) doc["steps"] = steps_json(r);
   if (lab.schedules) doc["schedules"] = outcomes_json(r, *lab.schedules);
@@ -306,8 +316,19 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
       g["reason"] = gpu->status.reason;
     } else {
       g["device"] = gpu->status.device;
-      g["ok"] = gpu->run.ok;
-      if (!gpu->run.ok) {
+      g["ok"] = gpu->program ? gpu->program->ran : gpu->run.ok;
+      if (gpu->program) {
+        const ProgramGpuRun& p = *gpu->program;
+        if (!p.ran) g["error"] = p.error;
+        else {
+          g["main_returned"] = p.main_returned;
+          g["seconds"] = p.seconds;
+          g["output_text"] = p.output;
+          g["host_copies"] = p.host_copies.size();
+          g["identical_to_sim"] = gpu->copies.identical;
+          if (!gpu->copies.identical) g["difference"] = gpu->copies.difference;
+        }
+      } else if (!gpu->run.ok) {
         g["error"] = gpu->run.error;
       } else {
         g["output"] = bits_json(dtype, gpu->run.output_bits, {});

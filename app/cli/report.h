@@ -8,6 +8,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/cuda/gpu_runner.h"
+#include "core/cuda_program_gpu.h"
 #include "core/registry.h"
 #include "core/outcomes.h"
 #include "core/run.h"
@@ -18,6 +19,9 @@ namespace syncscope::cli {
 struct GpuReport : GpuComparison {
   GpuStatus status;
   GpuRun run;
+  // A .cu program's run instead: its main() on the GPU and its copies to the host against the simulator's.
+  std::optional<ProgramGpuRun> program;
+  HostCopyComparison copies;
 };
 
 GpuReport run_gpu_side(const RunResult& r);

@@ -116,6 +116,11 @@ GpuReport run_gpu_side(const RunResult& r) {
   GpuReport g;
   g.status = gpu_status();
   if (!g.status.usable) return g;
+  if (r.config.algorithm->info.program) {
+    g.program = run_program_on_gpu(r.config.algorithm->info.name, r.config.problem.bug);
+    if (g.program->ran) g.copies = compare_host_copies(r.sim.host_copies, g.program->host_copies);
+    return g;
+  }
   g.run = run_on_gpu(r.config.algorithm->info.name, r.config.problem, r.input);
   if (g.run.ok) static_cast<GpuComparison&>(g) = compare_gpu_output(r, g.run.output_bits);
   return g;
@@ -175,6 +180,41 @@ void print_outcomes(std::ostream& out, const RunResult& r, const Outcomes& o, bo
     if (!(d.match && d.wrong == 0)) out << "              output: " << bits_text(dtype, d.bits, d.poison) << "\n";
   }
 }
+
+namespace {
+
+// A program's output, each line indented, at most `max_lines` of them.
+std::string indented(const std::string& text, int max_lines) {
+  std::istringstream lines(text);
+  std::string out;
+  int count = 0;
+  for (std::string line; std::getline(lines, line); ++count)
+    if (count < max_lines) out += "  " + line + "\n";
+  if (count > max_lines) out += "  ... (" + std::to_string(count - max_lines) + " more lines)\n";
+  return out;
+}
+
+// A .cu program on the GPU: what main() returned there, what it printed, and its copies to the
+// host against the simulator's.
+void print_program_on_gpu(std::ostream& out, const GpuReport& gpu) {
+  const ProgramGpuRun& p = *gpu.program;
+  if (!p.ran) {
+    out << "gpu: failed (" << p.error << ")\n";
+    if (!p.output.empty()) out << "gpu-output:\n" << indented(p.output, 20);
+    return;
+  }
+  out << "gpu: main() returned " << p.main_returned << (p.main_returned == 0 ? " (its own check passed)" : " (its own check failed)")
+      << "\n";
+  out << "gpu-device: " << gpu.status.device << ", " << std::fixed << std::setprecision(2) << p.seconds
+      << " s for the whole program\n" << std::defaultfloat;
+  if (!p.output.empty()) out << "gpu-output:\n" << indented(p.output, 20);
+  const size_t copies = p.host_copies.size();
+  if (gpu.copies.identical)
+    out << "gpu-vs-sim: identical (" << copies << (copies == 1 ? " copy" : " copies") << " to the host, byte for byte)\n";
+  else out << "gpu-vs-sim: " << gpu.copies.difference << "\n";
+}
+
+}  // namespace
 
 void print_run(std::ostream& out, const RunResult& r, bool steps, const std::optional<GpuReport>& gpu,
                const LabReport& lab, bool verbose) {
@@ -238,6 +278,8 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
   if (gpu) {
     if (!gpu->status.usable) {
       out << "gpu: unavailable (" << gpu->status.reason << ")\n";
+    } else if (gpu->program) {
+      print_program_on_gpu(out, *gpu);
     } else if (!gpu->run.ok) {
       out << "gpu: failed (" << gpu->run.error << ")\n";
     } else {

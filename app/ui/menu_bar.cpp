@@ -88,7 +88,7 @@ void draw_dialogs(const MenuBar& menu) {
                                {"Export sheet (every step stacked)", "Export", "drawing the sheet "},
                                {"Export step view PNG", "Export", "drawing "},
                                {"Export Perfetto trace", "Export", "wrote the trace (open it in ui.perfetto.dev) "},
-                               {"Open kernel file", "Open", "compiling "}};
+                               {"Open CUDA program or kernel file", "Open", "compiling "}};
   if (d.pending != Dialog::None) {
     ImGui::OpenPopup(kinds[static_cast<int>(d.pending)].title);
     d.pending = Dialog::None;
@@ -105,7 +105,8 @@ void draw_dialogs(const MenuBar& menu) {
         if (ImGui::Selectable(f.c_str())) set_path(menu, f);
     }
     if (kind == Dialog::OpenKernel)
-      ImGui::TextDisabled("a header like kernels/*.h ending in SYNCSCOPE_KERNEL_FILE(Name); saved again, it is compiled again");
+      ImGui::TextDisabled("a .cu as you wrote it (kernels and main(), or kernels alone: see README), or a kernel\n"
+                          "file like assets/kernels/*.h; saved again, it is run again");
     if (kind == Dialog::Gif || kind == Dialog::Sheet)
       ImGui::TextDisabled("every step of the launch on show is drawn (the window shows it as it goes)");
     if (!d.error.empty()) ImGui::TextColored(ImColor(menu.theme.bad), "%s", d.error.c_str());
@@ -242,7 +243,7 @@ void draw_menu_bar(const MenuBar& menu) {
         dialogs(menu).pending = Dialog::Open;
         set_path(menu, "assets/scenarios/");
       }
-      if (ImGui::MenuItem("Open kernel file...")) {
+      if (ImGui::MenuItem("Open CUDA program (.cu) or kernel file...")) {
         dialogs(menu).pending = Dialog::OpenKernel;
         set_path(menu, "assets/kernels/brent_kung_scan.h");
       }

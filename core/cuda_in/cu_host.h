@@ -38,6 +38,7 @@ namespace syncscope::cu {
 
 // One cudaMalloc: its global array and how its elements move to and from host bytes.
 struct Allocation {
+  std::string name;  // its cudaMalloc's variable
   int array = -1;
   size_t bytes = 0;
   size_t element_size = 4;
@@ -74,6 +75,7 @@ class Device {
     const size_t count = (bytes + sizeof(E) - 1) / sizeof(E);
     if (count > (size_t{1} << 28)) return record(cudaErrorMemoryAllocation);
     Allocation a;
+    a.name = name;
     a.array = simulator_.alloc_global(name, sim::dtype_of<cell_t<E>>(), static_cast<int>(count), true);
     a.bytes = bytes;
     a.element_size = sizeof(E);
@@ -100,7 +102,8 @@ class Device {
     *element = static_cast<int>((p - it->first) / it->second.element_size);
     return &it->second;
   }
-  cudaError_t copy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind);
+  // `line`: the cudaMemcpy's, for the copies to the host this device keeps (host_copies).
+  cudaError_t copy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, int line = 0);
   cudaError_t fill(void* pointer, int value, size_t bytes);
 
   cudaError_t record(cudaError_t e) {
@@ -113,17 +116,20 @@ class Device {
     return e;
   }
   cudaError_t peek_last_error() const { return last_error_; }
+  // Every copy to the host, in order, as the host received it: what the GPU's run is compared with.
+  std::vector<HostCopy>& host_copies() { return host_copies_; }
 
  private:
   sim::Simulator& simulator_;
   std::map<uintptr_t, Allocation> allocations_;
   uintptr_t next_address_ = uintptr_t{0x100000000000};  // 16 TiB: no host memory is mapped there
   cudaError_t last_error_ = cudaSuccess;
+  std::vector<HostCopy> host_copies_;
 };
 
 inline Device* current_device = nullptr;
 
-inline cudaError_t Device::copy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind) {
+inline cudaError_t Device::copy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, int line) {
   int to_element = 0, from_element = 0;
   const Allocation* to_device = find(to, &to_element);
   const Allocation* from_device = find(from, &from_element);
@@ -145,6 +151,9 @@ inline cudaError_t Device::copy(void* to, const void* from, size_t bytes, cudaMe
     const sim::ArrayStore& a = simulator_.global(from_device->array);
     if (from_element + count > a.size()) return record(cudaErrorInvalidValue);
     from_device->to_host(a, from_element, to, count);
+    const auto* received = static_cast<const uint8_t*>(to);
+    host_copies_.push_back({line, from_device->name, static_cast<uint32_t>(from_device->element_size),
+                            std::vector<uint8_t>(received, received + count * from_device->element_size)});
     return cudaSuccess;
   }
   if (!to_device || !from_device || to_device->element_size != from_device->element_size) return record(cudaErrorInvalidValue);
@@ -300,8 +309,10 @@ cudaError_t syncscope_cuda_malloc_named(const char* name, E** pointer, size_t by
   return syncscope::cu::current_device->allocate(name, pointer, bytes);
 }
 inline cudaError_t cudaFree(void* pointer) { return syncscope::cu::current_device->release(pointer); }
-inline cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind) {
-  return syncscope::cu::current_device->copy(to, from, bytes, kind);
+// __builtin_LINE(): the caller's line (the translation keeps the .cu's), named beside a copy to
+// the host that the GPU's run received otherwise.
+inline cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, int line = __builtin_LINE()) {
+  return syncscope::cu::current_device->copy(to, from, bytes, kind, line);
 }
 inline cudaError_t cudaMemset(void* pointer, int value, size_t bytes) {
   return syncscope::cu::current_device->fill(pointer, value, bytes);

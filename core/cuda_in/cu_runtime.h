@@ -59,6 +59,7 @@ SimOutcome simulate_program(Main main, const sim::SimOptions& options) {
     sim::ArrayStore& a = simulator.global(g);
     out.globals_final.push_back({a.id, std::move(a.bits), std::move(a.poison)});
   }
+  out.host_copies = std::move(device.host_copies());
   out.trace = simulator.take_trace();
   return out;
 }

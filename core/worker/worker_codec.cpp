@@ -350,6 +350,12 @@ void write_outcome_parts(WireWriter& w, const SimOutcome& out) {
   w.put(out.output_bits);
   w.put(out.output_poison);
   write_snapshots(w, out.globals_final);
+  write_list(w, out.host_copies, [&](const HostCopy& c) {
+    w.put(c.line);
+    w.put(c.array);
+    w.put(c.element_size);
+    w.put(c.bytes);
+  });
   // The line table last: the reader renumbers what it read before.
   const uint32_t lines = sim::LineTable::size();
   w.put(lines);
@@ -390,6 +396,14 @@ SimOutcome read_outcome(WireReader& r) {
   out.output_bits = r.get_vector<uint32_t>();
   out.output_poison = r.get_vector<uint8_t>();
   out.globals_final = read_snapshots(r);
+  out.host_copies = read_list<HostCopy>(r, 16, [&] {
+    HostCopy c;
+    c.line = r.get<int32_t>();
+    c.array = r.get_string();
+    c.element_size = r.get<uint32_t>();
+    c.bytes = r.get_vector<uint8_t>();
+    return c;
+  });
 
   const auto lines = r.get<uint32_t>();
   if (lines == 0 || lines > 65536) throw WireError("a line table of " + std::to_string(lines) + " lines");

@@ -57,10 +57,31 @@ json=$("$APP" run "$CORPUS/two_kernel_scan.cu" --json 2>/dev/null)
 python3 -c '
 import json, sys
 d = json.loads(sys.argv[1])
-assert d["program"] == {"launches": 3, "main_returned": 0}, d["program"]
+assert d["program"]["launches"] == 3 and d["program"]["main_returned"] == 0, d["program"]
 assert "input" not in d and "expected" not in d and "n" not in d["config"] and "tpb" not in d["config"], d["config"]
 ' "$json" || fail "two_kernel_scan.cu --json: $(head -c 300 <<<"$json")"
 pass "--json of a program: main_returned 0, 3 launches, no problem sizes"
+
+# Its copies to the host (what --gpu compares): reduce_sequential.cu copies its block sums back at
+# the line of its cudaMemcpy(..., cudaMemcpyDeviceToHost) and prints them; the copy's hash is the
+# FNV-1a of those four ints as the host holds them.
+rs="$CORPUS/reduce_sequential.cu"
+copy_line=$(grep -n 'cudaMemcpyDeviceToHost' "$rs" | cut -d: -f1)
+"$APP" run "$rs" --json >"$WORK/rs.json" 2>"$WORK/rs.stderr" || fail "reduce_sequential.cu --json failed"
+python3 - "$WORK/rs.json" "$WORK/rs.stderr" "$copy_line" <<'EOF' || fail "reduce_sequential.cu: its copy to the host is not reported as it is"
+import json, struct, sys
+d = json.load(open(sys.argv[1]))
+sums = [int(v) for v in next(l for l in open(sys.argv[2]) if l.startswith("block sums:")).split(":")[1].split()]
+copies = d["program"]["host_copies"]
+assert len(copies) == 1, copies
+c = copies[0]
+assert c["line"] == int(sys.argv[3]) and c["array"] == "d_out" and c["element_size"] == 4 and c["bytes"] == 16, c
+h = 0xcbf29ce484222325
+for b in struct.pack("<4i", *sums):
+    h = ((h ^ b) * 0x100000001b3) % (1 << 64)
+assert c["fnv1a64"] == format(h, "x"), (c, format(h, "x"), sums)
+EOF
+pass "reduce_sequential.cu: its copy to the host at line $copy_line, d_out, 16 bytes, hash of the printed block sums"
 
 # The line map: kogge_stone_scan.cu's BUG_NO_BARRIER races between the line that reads XY[t - stride]
 # and the line that writes XY[t], as the file numbers them.

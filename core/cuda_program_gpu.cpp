@@ -1,0 +1,268 @@
+#include "core/cuda_program_gpu.h"
+
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+#include <sstream>
+
+#include "core/child_process.h"
+#include "core/cuda/gpu_run.h"
+#include "core/cuda_program.h"
+#include "core/kernel_cache.h"
+
+namespace syncscope {
+namespace {
+
+namespace fs = std::filesystem;
+
+// Float arithmetic as the simulator rounds it: no multiply-add contracted into one FMA (the
+// built-in kernels' GPU runner compiles with the same flag), or a correct program's floats would
+// differ from the simulator's in the last bit.
+constexpr const char* kProgramNvccFlags = "--fmad=false -lineinfo -arch=native";
+constexpr int kCompileSeconds = 300;
+constexpr int kRunSeconds = 60;
+
+std::string read_all(const fs::path& path) {
+  std::ifstream in(path, std::ios::binary);
+  return std::string((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+}
+
+// nvcc's first error line ("k.cu(12): error: ..."), else its last words.
+std::string first_error(const std::string& output) {
+  std::istringstream lines(output);
+  for (std::string line; std::getline(lines, line);)
+    if (line.find("error") != std::string::npos) return line;
+  return output.size() > 400 ? output.substr(output.size() - 400) : output;
+}
+
+std::string quoted_for_line_directive(const std::string& path) {
+  std::string out = "\"";
+  for (char c : path) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
+// The program's executable in the kernel cache, compiled if need be; or why it cannot be.
+std::variant<std::string, std::string> compiled_program(const GpuProgramSource& source) {
+  using Result = std::variant<std::string, std::string>;
+  const std::string nvcc = nvcc_command();
+  std::error_code ec;
+  if (nvcc.empty() || (nvcc.find('/') != std::string::npos && !fs::exists(nvcc, ec)))
+    return Result(std::in_place_index<1>, "a .cu runs on the GPU once nvcc compiles it, and nvcc was not found (" +
+                                              (nvcc.empty() ? std::string("none configured") : nvcc) +
+                                              "; set SYNCSCOPE_NVCC to its path)");
+  auto cache = trusted_kernel_cache();
+  if (cache.index() == 1) return Result(std::in_place_index<1>, std::get<1>(cache));
+  const fs::path folder = std::get<0>(cache);
+  const uint64_t key = fnv1a(nvcc + "\n" + kProgramNvccFlags + "\n" + host_copy_recorder_header() + "\n" + source.define +
+                             "\n" + source.path + "\n" + source.text);
+  const fs::path executable = folder / ("gpu-program-" + hex(key));
+  if (fs::exists(executable, ec)) {
+    if (std::string why = untrusted_because(executable.string()); !why.empty()) return Result(std::in_place_index<1>, why);
+    return Result(std::in_place_index<0>, executable.string());
+  }
+  const fs::path work = folder / ("gpu-build-" + hex(key) + "-" + std::to_string(getpid()));
+  fs::create_directories(work, ec);
+  std::ofstream(work / "syncscope_host_copies.h") << host_copy_recorder_header();
+  // The bytes the simulator ran, under the file's own name and lines (nvcc's errors name them).
+  std::ofstream(work / "program.cu", std::ios::binary) << "#line 1 " << quoted_for_line_directive(source.path) << "\n"
+                                                       << source.text;
+  std::vector<std::string> args = {nvcc};
+  std::istringstream flags(kProgramNvccFlags);
+  for (std::string flag; flags >> flag;) args.push_back(flag);
+  if (!source.define.empty()) args.push_back("-D" + source.define + "=1");
+  const fs::path staged = work / "program";
+  for (const std::string& a : {"-I" + fs::path(source.path).parent_path().string(), std::string("-include"),
+                               (work / "syncscope_host_copies.h").string(), (work / "program.cu").string(),
+                               std::string("-o"), staged.string()})
+    args.push_back(a);
+  ChildOptions bounds;
+  bounds.cpu_seconds = kCompileSeconds;
+  bounds.wall_seconds = kCompileSeconds;
+  const ChildResult built = run_child(args, bounds);
+  std::string why;
+  if (built.exit_code != 0)
+    why = "nvcc could not compile " + source.path + " for the GPU: " +
+          (built.exit_code > 0 ? first_error(built.output) : describe_end(built, bounds));
+  else if (fs::permissions(staged, fs::perms::owner_all, ec); ec)
+    why = "cannot protect the program's executable: " + ec.message();
+  else if (fs::rename(staged, executable, ec); ec)
+    why = "cannot move the program's executable into the cache: " + ec.message();
+  fs::remove_all(work, ec);
+  if (!why.empty()) return Result(std::in_place_index<1>, why);
+  return Result(std::in_place_index<0>, executable.string());
+}
+
+}  // namespace
+
+const char* host_copy_recorder_header() {
+  // Forced in before the program: cudaMemcpy becomes a function that calls the real one and, for
+  // a copy to the host, appends what the host received to $SYNCSCOPE_HOST_COPIES. Defined before
+  // the macro, so its own call is the runtime's.
+  return R"(// syncscope: records the program's copies to the host (core/cuda_program_gpu.h)
+#pragma once
+#include <cuda_runtime.h>
+#include <cstdio>
+#include <cstdlib>
+static inline cudaError_t syncscope_recorded_cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind,
+                                                        int line = __builtin_LINE()) {
+  const cudaError_t result = cudaMemcpy(to, from, bytes, kind);
+  bool to_host = kind == cudaMemcpyDeviceToHost;
+  if (kind == cudaMemcpyDefault) {
+    cudaPointerAttributes source, target;
+    to_host = cudaPointerGetAttributes(&source, from) == cudaSuccess && source.type == cudaMemoryTypeDevice &&
+              cudaPointerGetAttributes(&target, to) == cudaSuccess && target.type != cudaMemoryTypeDevice;
+  }
+  if (result == cudaSuccess && to_host) {
+    static FILE* record = [] {
+      const char* path = std::getenv("SYNCSCOPE_HOST_COPIES");
+      return path ? std::fopen(path, "wb") : nullptr;
+    }();
+    if (record) {
+      std::fprintf(record, "copy %d %zu\n", line, bytes);
+      std::fwrite(to, 1, bytes, record);
+      std::fputc('\n', record);
+      std::fflush(record);
+    }
+  }
+  return result;
+}
+#define cudaMemcpy syncscope_recorded_cudaMemcpy
+)";
+}
+
+bool parse_host_copies(const std::string& text, std::vector<HostCopy>* copies) {
+  size_t at = 0;
+  while (at < text.size()) {
+    const size_t end = text.find('\n', at);
+    if (end == std::string::npos) return false;
+    std::istringstream header(text.substr(at, end - at));
+    std::string word;
+    long long line = 0;
+    unsigned long long bytes = 0;
+    if (!(header >> word >> line >> bytes) || word != "copy" || bytes > text.size() - end - 1) return false;
+    HostCopy c;
+    c.line = static_cast<int32_t>(line);
+    c.bytes.assign(text.begin() + static_cast<std::ptrdiff_t>(end + 1),
+                   text.begin() + static_cast<std::ptrdiff_t>(end + 1 + bytes));
+    at = end + 1 + bytes;
+    if (at >= text.size() || text[at] != '\n') return false;
+    ++at;
+    copies->push_back(std::move(c));
+  }
+  return true;
+}
+
+HostCopyComparison compare_host_copies(const std::vector<HostCopy>& sim, const std::vector<HostCopy>& gpu) {
+  HostCopyComparison c;
+  for (size_t k = 0; k < std::min(sim.size(), gpu.size()); ++k) {
+    const HostCopy& s = sim[k];
+    const HostCopy& g = gpu[k];
+    const std::string which = "copy " + std::to_string(k + 1) + " to the host (" + s.array + ", line " + std::to_string(s.line) + ")";
+    if (s.bytes.size() != g.bytes.size()) {
+      c.difference = which + ": the simulator copied " + std::to_string(s.bytes.size()) + " bytes, the GPU " +
+                     std::to_string(g.bytes.size());
+      return c;
+    }
+    const size_t size = std::max<uint32_t>(1, s.element_size);
+    std::vector<size_t> differing;
+    size_t count = 0;
+    for (size_t e = 0; e * size < s.bytes.size(); ++e) {
+      const size_t first = e * size, last = std::min(s.bytes.size(), first + size);
+      if (!std::equal(s.bytes.begin() + first, s.bytes.begin() + last, g.bytes.begin() + first)) {
+        if (differing.size() < 8) differing.push_back(e);
+        ++count;
+      }
+    }
+    if (count > 0) {
+      std::string list;
+      for (size_t e : differing) list += (list.empty() ? "" : ", ") + std::to_string(e);
+      c.difference = which + ": " + std::to_string(count) + " of " + std::to_string(s.bytes.size() / size) +
+                     " elements differ, at " + list + (count > differing.size() ? ", ..." : "");
+      return c;
+    }
+  }
+  if (sim.size() != gpu.size()) {
+    c.difference = "the simulator made " + std::to_string(sim.size()) + " copies to the host, the GPU " + std::to_string(gpu.size());
+    return c;
+  }
+  c.identical = true;
+  return c;
+}
+
+ProgramGpuRun run_program_on_gpu(const std::string& algorithm, int bug) {
+  ProgramGpuRun r;
+  if (!gpu_status().usable) {
+    r.error = gpu_status().reason;
+    return r;
+  }
+  auto source = gpu_program_source(algorithm, bug);
+  if (auto* why = std::get_if<std::string>(&source)) {
+    r.error = *why;
+    return r;
+  }
+  auto compiled = compiled_program(std::get<GpuProgramSource>(source));
+  if (compiled.index() == 1) {
+    r.error = std::get<1>(compiled);
+    return r;
+  }
+  // Its own empty folder, named like a build so that a crash of ours leaves nothing for good.
+  static std::atomic<int> runs{0};
+  std::error_code ec;
+  const fs::path folder = fs::path(kernel_cache_dir()) / ("gpu-build-run" + std::to_string(runs++) + "-" + std::to_string(getpid()));
+  fs::remove_all(folder, ec);
+  fs::create_directories(folder, ec);
+  fs::permissions(folder, fs::perms::owner_all, ec);
+  ChildOptions bounds;
+  bounds.working_directory = folder.string();
+  bounds.environment = {{"SYNCSCOPE_HOST_COPIES", (folder / "copies").string()}};
+  bounds.cpu_seconds = kRunSeconds;
+  bounds.wall_seconds = kRunSeconds;
+  bounds.address_space = 0;  // the CUDA driver reserves far more address space than it uses
+  const auto start = std::chrono::steady_clock::now();
+  const ChildResult ran = run_child({std::get<0>(compiled)}, bounds);
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  r.output = ran.output;
+  const bool copies_read = parse_host_copies(read_all(folder / "copies"), &r.host_copies);
+  fs::remove_all(folder, ec);
+  if (ran.exit_code < 0) {
+    r.error = "the program on the GPU " + describe_end(ran, bounds);
+    return r;
+  }
+  if (!copies_read) {
+    r.error = "the record of the program's copies to the host is damaged";
+    return r;
+  }
+  r.ran = true;
+  r.main_returned = ran.exit_code;
+  return r;
+}
+
+Outcomes program_gpu_outcomes(const RunConfig& config, const std::vector<double>& input, int runs) {
+  if (!gpu_status().usable) {
+    Outcomes o;
+    o.error = gpu_status().reason;
+    o.unavailable = true;
+    return o;
+  }
+  std::vector<GpuRun> results;
+  for (int k = 0; k < runs; ++k) {
+    const ProgramGpuRun p = run_program_on_gpu(config.algorithm->info.name, config.problem.bug);
+    GpuRun g;
+    g.ok = p.ran;
+    g.error = p.error;
+    g.output_bits = {static_cast<uint32_t>(p.main_returned)};
+    g.milliseconds = p.seconds * 1000;
+    results.push_back(std::move(g));
+    if (!p.ran) break;
+  }
+  return tally_gpu_runs(config, input, results);
+}
+
+}  // namespace syncscope
