@@ -4,8 +4,7 @@
 
 #include <chrono>
 
-#include "sim/global_shadow.h"
-#include "tests/test_util.h"
+#include "tests/test_util.h"  // sim/global_shadow.h too, through the simulator
 
 namespace syncscope::test {
 namespace {
