@@ -22,6 +22,7 @@ bench: build
 	./$(BUILD)/bench/syncscope_bench
 	bench/gui_frame_bench.sh $(BUILD)/syncscope
 	bench/peer_oclgrind.sh $(BUILD)
+	bench/peak_memory.sh $(BUILD)
 
 # The unit tests under ASan + UBSan, the threaded tests under TSan (scripts/sanitize.sh).
 sanitize: deps

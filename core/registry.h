@@ -61,13 +61,20 @@ SimOutcome simulate_typed(const Problem& p, const std::vector<double>& input, co
 // function of its own per dtype: a kernel file compiles the two in two units side by side.
 template <class Algorithm, class T>
 void simulate_as(sim::Simulator& simulator, SimOutcome& out, const Problem& p, const std::vector<double>& input) {
-  std::vector<T> typed(input.begin(), input.end());
-  sim::SimRuntime<T> rt(simulator, typed);
+  sim::SimRuntime<T> rt(simulator, input);
   Algorithm::run(rt, p);
-  const sim::ArrayStore& result = simulator.global(rt.output().id);
+  sim::ArrayStore& result = simulator.global(rt.output().id);
   out.output_array = result.id;
-  out.output_bits.assign(result.bits.begin(), result.bits.begin() + rt.output_count());
-  out.output_poison.assign(result.poison.begin(), result.poison.begin() + rt.output_count());
+  const auto count = static_cast<size_t>(rt.output_count());
+  if (!simulator.options().global_memory && count == result.bits.size()) {
+    // Nothing reads the simulator's memory after this (no copies of it are asked for): take the
+    // output's buffers rather than copy them, at the moment the run holds the most memory.
+    out.output_bits = std::move(result.bits);
+    out.output_poison = std::move(result.poison);
+    return;
+  }
+  out.output_bits.assign(result.bits.begin(), result.bits.begin() + count);
+  out.output_poison.assign(result.poison.begin(), result.poison.begin() + count);
 }
 
 template <class Algorithm>

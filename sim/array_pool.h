@@ -1,7 +1,8 @@
 // Global arrays outlive the simulation that used them: the app re-simulates on every change, and
 // freshly mapped memory costs a page fault (and a zero fill by the kernel) per page on first
-// touch. Recycled arrays keep their shadow state as it was: interval and attempt ids are unique
-// for the whole process (ids()), so stale stamps can never match a new access.
+// touch. A recycled array's shadow and claims are empty (zeroed at the end of each launch and
+// attempt); its chunks' backup states keep their attempt ids, unique for the whole process, so
+// they can never match a new attempt.
 #pragma once
 
 #include <atomic>
@@ -15,7 +16,7 @@ namespace syncscope::sim {
 class ArrayPool {
  public:
   // An array with room for `count` cells: a recycled one when the pool has one, else a new one.
-  // bits, poison and shadow have `count` elements; bits are zero, poison as asked.
+  // bits, poison and global_shadow have `count` elements; bits are zero, poison as asked.
   static std::unique_ptr<ArrayStore> take(int count, bool poisoned);
   static void give_back(std::unique_ptr<ArrayStore> array);
 
@@ -24,7 +25,7 @@ class ArrayPool {
   static uint32_t next_attempt() { return attempt_ids_.fetch_add(1, std::memory_order_relaxed) + 1; }
 
   // Before the ids could wrap around (after ~4·10^9 block steps), call with no simulation running:
-  // restarts the ids and forgets every recycled array's shadow. Simulator does this.
+  // restarts the ids and forgets every recycled array's chunk states. Simulator does this.
   static void restart_ids_if_needed();
 
  private:

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "contract/dtype.h"
+#include "sim/lazy_array.h"
 #include "sim/source_lines.h"
 
 namespace syncscope::sim {
@@ -44,6 +45,13 @@ struct CellShadow {
   AccessStamp read;        // the latest reader
   AccessStamp other_read;  // the latest reader before it that is another thread
 };
+// A global cell's CellShadow as it is stored, 16 bytes instead of 36 (sim/global_shadow.h packs
+// and unpacks it): per stamp only who and the line; which stamps are from the current interval,
+// and their warp epochs, the checker of the block that made them keeps aside.
+struct PackedShadow {
+  uint64_t low = 0;
+  uint64_t high = 0;
+};
 
 // Large arrays (global memory of big runs and its shadow) are first touched cell by cell; on 4 KiB
 // pages that is one page fault per 4 KiB. Reserving the vector and asking for transparent huge
@@ -70,18 +78,22 @@ struct ArrayStore {
   std::string name;
   std::vector<uint32_t> bits;
   std::vector<uint8_t> poison;
-  std::vector<CellShadow> shadow;
+  std::vector<CellShadow> shadow;  // shared arrays (a block's, small)
+  // Global arrays: the shadow of the launch in flight, all empty between launches (the launch
+  // zeroes it at its end: older stamps never race).
+  LazyArray<PackedShadow> global_shadow;
   // Global arrays during a parallel launch: which block touched each cell first and whether any
-  // block wrote it (see BlockClaims), and a copy of each chunk of cells taken before the
-  // launch first wrote into it, to roll the launch back. Allocated on the first parallel launch.
-  std::vector<uint64_t> owner;
+  // block wrote it (see BlockClaims; zero between attempts), and a copy of each chunk of cells
+  // taken before the launch first wrote into it, to roll the launch back (none for a chunk never
+  // written since it was allocated: it rolls back to that). Allocated on the first parallel launch.
+  LazyArray<uint32_t> owner;
   static constexpr int kChunkShift = 10;  // 1024 cells
-  std::vector<uint32_t> chunk_state;      // (attempt << 1) | copied
-  std::vector<uint32_t> backup_bits;
-  std::vector<uint8_t> backup_poison;
+  std::vector<uint64_t> chunk_state;      // (attempt << 2) | never-written << 1 | copied
+  LazyArray<uint32_t> backup_bits;
+  LazyArray<uint8_t> backup_poison;
 
   int size() const { return static_cast<int>(bits.size()); }
-  void reset(int count, bool poisoned) {
+  void reset(int count, bool poisoned) {  // a shared array
     assign_large(bits, count, uint32_t{0});
     assign_large(poison, count, poisoned ? kNeverWritten : uint8_t{0});
     assign_large(shadow, count, CellShadow{});

@@ -64,15 +64,14 @@ class MemoryAccess {
     uint8_t poison = 0;
   };
   OldCell take_old(ArrayStore& a, int index, CellAccess& r);
-  // Runs a shadow check on the cell's shadow, or on a relaxed copy of it for a global cell during a
-  // parallel attempt, where another block may be at the same cell (sim/block_claims.h).
+  // Runs a shadow check on a shared cell's shadow, or on a global cell's unpacked (read with relaxed
+  // atomics during a parallel attempt, where another block may be at the same cell).
   template <class Check>
   void with_shadow(ArrayStore& a, int index, bool parallel, Check&& check) {
-    if (!parallel || a.space == MemSpace::Shared) return check(a.shadow[index]);
-    const CellShadow was = RelaxedCell::load_shadow(a.shadow[index]);
-    CellShadow now = was;
-    check(now);
-    RelaxedCell::store_shadow(a.shadow[index], was, now);
+    if (a.space == MemSpace::Shared) return check(a.shadow[index]);
+    ShadowChecker::GlobalCell cell = shadow_.load_global(a, index, parallel);
+    check(cell.shadow);
+    shadow_.store_global(a, index, cell.packed, cell.shadow, parallel);
   }
   void remember_for_undo(ArrayStore& a, int index, uint32_t bits, uint8_t poison) {
     if (keep_undo_log_ && a.space == MemSpace::Global) undo_.push_back({&a, index, bits, poison});

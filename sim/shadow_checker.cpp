@@ -18,6 +18,7 @@ void ShadowChecker::start_block(int launch_index, uint32_t launch_first_interval
 
 void ShadowChecker::start_interval(uint32_t interval, int step) {
   interval_ = interval;
+  hot_.start_interval(interval);
   step_ = step;
   std::fill(warp_epoch_.begin(), warp_epoch_.end(), 0);
 }

@@ -17,6 +17,7 @@
 
 #include "contract/kernel_api.h"
 #include "sim/events.h"
+#include "sim/global_shadow.h"
 #include "sim/hazards.h"
 #include "sim/limits.h"
 #include "sim/memory.h"
@@ -25,7 +26,7 @@ namespace syncscope::sim {
 
 class ShadowChecker {
  public:
-  static constexpr uint32_t kAtomicStamp = 1u << 31;  // threads (global ids) stay below 2^25
+  static constexpr uint32_t kAtomicStamp = kAtomicWho;  // threads (global ids) stay below 2^25
 
   // Where the checks happen: the launch's first interval (older stamps are from earlier launches,
   // which a launch boundary ordered), the block and its size.
@@ -33,6 +34,38 @@ class ShadowChecker {
   // A new barrier interval (ids are never reused, so no shadow needs clearing).
   void start_interval(uint32_t interval, int step);
   void warp_synced(int warp) { ++warp_epoch_[warp]; }
+
+  // ---- a global cell's shadow, packed (sim/global_shadow.h): unpacked for a check, packed after ----
+  struct GlobalCell {
+    PackedShadow packed;
+    CellShadow shadow;
+  };
+  GlobalCell load_global(ArrayStore& a, int index, bool concurrent) const {
+    GlobalCell c{packed_shadow::load(a.global_shadow[index], concurrent), {}};
+    if (!(c.packed.low | c.packed.high)) return c;
+    uint64_t bits[3];
+    packed_shadow::stamps_of(c.packed, bits);
+    const HotStamps::Hot hot = hot_.find(hot_key(a, index));
+    AccessStamp* stamps[3] = {&c.shadow.write, &c.shadow.read, &c.shadow.other_read};
+    for (int k = 0; k < 3; ++k) {
+      // Made in this interval by this block (another block's, in a parallel attempt that is thrown
+      // away, may have replaced it since).
+      const bool now = (hot.mask >> k & 1) && in_this_block(bits[k] & ((1u << kPackedWhoBits) - 1));
+      *stamps[k] = packed_shadow::unpack_stamp(bits[k], now ? interval_ : first_interval_, now ? hot.epoch[k] : 0);
+    }
+    return c;
+  }
+  void store_global(ArrayStore& a, int index, const PackedShadow& was, const CellShadow& now, bool concurrent) {
+    packed_shadow::store(a.global_shadow[index], was, packed_shadow::pack(now), concurrent);
+    HotStamps::Hot hot;
+    const AccessStamp* stamps[3] = {&now.write, &now.read, &now.other_read};
+    for (int k = 0; k < 3; ++k)
+      if (stamps[k]->interval == interval_) {
+        hot.mask |= static_cast<uint8_t>(1 << k);
+        hot.epoch[k] = stamps[k]->warp_epoch;
+      }
+    hot_.put(hot_key(a, index), hot);
+  }
 
   // ---- the runner's fast path: a shared cell no other thread touched in this interval ----
   [[gnu::always_inline]] bool quiet_read(const CellShadow& s, uint32_t me) const {
@@ -136,6 +169,13 @@ class ShadowChecker {
   uint32_t interval() const { return interval_; }
 
  private:
+  static uint64_t hot_key(const ArrayStore& a, int index) {
+    return static_cast<uint64_t>(static_cast<uint32_t>(a.id)) << 32 | static_cast<uint32_t>(index);
+  }
+  bool in_this_block(uint64_t global_thread) const {
+    return static_cast<int64_t>(global_thread) - block_base_ >= 0 &&
+           static_cast<int64_t>(global_thread) - block_base_ < threads_per_block_;
+  }
   uint32_t who_for(const ArrayStore& a, int thread) const {
     return a.space == MemSpace::Shared ? static_cast<uint32_t>(thread) : static_cast<uint32_t>(block_base_ + thread);
   }
@@ -181,6 +221,7 @@ class ShadowChecker {
   int64_t block_base_ = 0;  // global thread id of this block's thread 0
   int threads_per_block_ = 0;
   std::vector<uint16_t> warp_epoch_;  // __syncwarp()s each warp completed in the current interval
+  HotStamps hot_;                     // global stamps of the current interval (load_global)
   HazardLog hazards_;
   bool raced_ = false;
 };

@@ -70,11 +70,14 @@ class SimRuntime {
   using scalar = T;
   using Buffer = SimBuffer;
 
-  SimRuntime(Simulator& sim, const std::vector<T>& input) : sim_(sim) {
+  // The input's values as T (a double converts exactly to what the device holds: run.cpp rounds
+  // float32 input), written straight into the global array: no typed copy of a 2^24-element input.
+  template <class Value>
+  SimRuntime(Simulator& sim, const std::vector<Value>& input) : sim_(sim) {
     input_ = {sim.alloc_global("input", dtype_of<T>(), static_cast<int>(input.size()), false),
               static_cast<int>(input.size())};
     ArrayStore& a = sim.global(input_.id);
-    for (size_t k = 0; k < input.size(); ++k) a.bits[k] = to_bits(input[k]);
+    for (size_t k = 0; k < input.size(); ++k) a.bits[k] = to_bits(static_cast<T>(input[k]));
   }
 
   Buffer input() const { return input_; }

@@ -4,6 +4,7 @@
 #include <mutex>
 #include <thread>
 
+#include "sim/block_claims.h"
 #include "sim/trace_recorder.h"
 
 namespace syncscope::sim {
@@ -170,11 +171,11 @@ bool Simulator::try_in_parallel(LaunchState& ls, LaunchTrace& lt, const std::vec
   if (!pool_) pool_ = std::make_unique<WorkerPool>(workers);
   while (static_cast<int>(runners_.size()) < workers) runners_.push_back(BlockRunner::take_cached());
   for (auto& g : globals_) {
-    if (g->owner.size() == g->bits.size()) continue;  // attempt ids are unique: no clearing needed
-    assign_large(g->owner, g->bits.size(), uint64_t{0});
+    if (g->owner.size() == g->bits.size()) continue;  // zero since the last attempt, and its chunks' states stale
+    g->owner.assign_zero(g->bits.size());
     g->chunk_state.assign((g->bits.size() >> ArrayStore::kChunkShift) + 1, 0);
-    assign_large(g->backup_bits, g->bits.size(), uint32_t{0});
-    assign_large(g->backup_poison, g->bits.size(), uint8_t{0});
+    g->backup_bits.assign_zero(g->bits.size());
+    g->backup_poison.assign_zero(g->bits.size());
   }
 
   const uint32_t attempt = ArrayPool::next_attempt();
@@ -201,22 +202,37 @@ bool Simulator::try_in_parallel(LaunchState& ls, LaunchTrace& lt, const std::vec
     runner.stop_parallel_attempt();
   });
 
+  // The claims and the copies are this attempt's: their pages go back now.
+  auto end_attempt = [&](ArrayStore& g) {
+    g.owner.zero();
+    g.backup_bits.zero();
+    g.backup_poison.zero();
+  };
   if (conflict || failed) {
     // Blocks depended on each other (or one failed, and in block order the later ones would not
-    // have run): put global memory back as it was before the launch and let it run in order.
+    // have run): put global memory back as it was before the launch and let it run in order. The
+    // attempt's shadow stamps go too: they must not look like the launch's accesses.
     for (auto& g : globals_) {
-      const uint32_t copied = (attempt << 1) | 1;
+      const uint64_t copied = (uint64_t{attempt} << 2) | BlockClaims::kCopied;
       for (size_t c = 0; c < g->chunk_state.size(); ++c) {
-        if (g->chunk_state[c] != copied) continue;
+        if ((g->chunk_state[c] & ~BlockClaims::kNeverWrittenChunk) != copied) continue;
         const size_t first = c << ArrayStore::kChunkShift;
         const size_t count = std::min(g->bits.size() - first, size_t{1} << ArrayStore::kChunkShift);
-        std::copy_n(g->backup_bits.begin() + first, count, g->bits.begin() + first);
-        std::copy_n(g->backup_poison.begin() + first, count, g->poison.begin() + first);
+        if (g->chunk_state[c] & BlockClaims::kNeverWrittenChunk) {
+          std::fill_n(g->bits.begin() + first, count, 0u);
+          std::fill_n(g->poison.begin() + first, count, kNeverWritten);
+          continue;
+        }
+        std::copy_n(g->backup_bits.data() + first, count, g->bits.begin() + first);
+        std::copy_n(g->backup_poison.data() + first, count, g->poison.begin() + first);
       }
+      end_attempt(*g);
+      g->global_shadow.zero();
     }
     ++rolled_back_launches_;
     return false;
   }
+  for (auto& g : globals_) end_attempt(*g);
   for (BlockTotals& t : per_worker) {
     totals.counters.merge(t.counters);
     totals.hazards.merge(t.hazards);
@@ -248,6 +264,10 @@ void Simulator::launch(std::string label, Dim3 grid, Dim3 block, int shared_byte
                       std::to_string(kMaxThreadsPerBlock));
   if (grid.x < 1 || grid.y < 1 || grid.z < 1)
     return bad_launch("the grid must have at least one block in every dimension");
+  if (static_cast<double>(grid.x) * grid.y * grid.z * block.count() > static_cast<double>(kMaxThreadsPerLaunch))
+    return bad_launch("a grid of " + std::to_string(grid.x) + "×" + std::to_string(grid.y) + "×" + std::to_string(grid.z) +
+                      " blocks of " + std::to_string(block.count()) + " threads is over the simulator's limit of " +
+                      std::to_string(kMaxThreadsPerLaunch) + " threads (2^25) a launch");
   if (shared_bytes < 0 || shared_bytes > kMaxSharedBytesPerBlock)
     return bad_launch("it asks for " + std::to_string(shared_bytes) + " bytes of shared memory per block; the limit is " +
                       std::to_string(kMaxSharedBytesPerBlock));
@@ -277,6 +297,8 @@ void Simulator::launch(std::string label, Dim3 grid, Dim3 block, int shared_byte
   lt.blocks_rerun = totals.blocks_rerun;
   trace_.hazards.merge(totals.hazards);
   if (totals.error) record_error(*totals.error);
+  // Stamps of an ended launch never race with a later one's: the shadow is empty between launches.
+  for (auto& g : globals_) g->global_shadow.zero();
   if (globals_small_enough()) lt.globals_after = snapshot_globals();
   trace_.launches.push_back(std::move(lt));
 }

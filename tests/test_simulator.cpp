@@ -4,7 +4,7 @@
 
 #include <chrono>
 
-#include "tests/test_util.h"
+#include "tests/test_util.h"  // sim/global_shadow.h too, through the simulator
 
 namespace syncscope::test {
 namespace {
@@ -348,6 +348,67 @@ TEST(Parallel, IndependentBlocksRunSideBySide) {
   const auto r = run_kernel(InPlaceScan{}, {64}, {16}, shared_bytes_for(16), iota(1024), 1024, parallel);
   EXPECT_EQ(r.parallel_launches, 1);
   EXPECT_EQ(r.rolled_back, 0);
+}
+
+// Block 0 writes y[100] only while y[1] is unwritten; block 63 writes y[1]. In reverse order block 63
+// runs first and nothing writes y[100]. The parallel attempt (blocks in index order) runs block 0
+// first, writes y[100] into a chunk nothing had written (so no copy of it was taken), sees the
+// conflict and rolls back: y[100] must be unwritten again.
+struct WriteWhileUnset {
+  template <class Ctx, class Array>
+  void operator()(Ctx& c, Array, Array y, int) const {
+    using T = value_of<Array>;
+    if (c.thread_idx().x != 0) return;
+    const int b = c.block_idx().x;
+    if (b == 63) y[1] = T(7);
+    if (b == 0 && !(T(y[1]) == T(7))) y[100] = T(5);
+  }
+};
+
+TEST(Parallel, RollbackPutsBackCellsNothingHadWritten) {
+  sim::SimOptions reverse = with_schedule("reverse");
+  reverse.threads = 2;
+  const auto r = run_kernel(WriteWhileUnset{}, {64}, {4}, 0, iota(1), 128, reverse);
+  EXPECT_EQ(r.rolled_back, 1);
+  EXPECT_EQ(r.out[1], 7);
+  EXPECT_EQ(r.poison[100], sim::kNeverWritten);
+  EXPECT_EQ(r.poison[2], sim::kNeverWritten);
+}
+
+TEST(Limits, ALaunchOfMoreThan2To25ThreadsIsRefused) {
+  const auto r = run_kernel(TwoDimensionalIds{}, {32769}, {1024}, 0, iota(1), 1);
+  ASSERT_TRUE(r.trace.error.has_value());
+  EXPECT_NE(r.trace.error->message.find("a grid of 32769×1×1 blocks of 1024 threads is over the simulator's limit of "
+                                        "33554432 threads (2^25) a launch"),
+            std::string::npos)
+      << r.trace.error->message;
+}
+
+// Global memory's shadow keeps 42 bits a stamp (sim/global_shadow.h): the largest thread id, the
+// atomic flag and the largest line come back as they went in, each stamp in its own place.
+TEST(GlobalShadow, StampsPackAndUnpackWhole) {
+  sim::CellShadow s;
+  s.write = {9, (1u << 25) - 1, 65535, 3};
+  s.read = {9, 12345 | sim::kAtomicWho, 1, 0};
+  s.other_read = {9, 0, 777, 1};
+  const sim::PackedShadow p = sim::packed_shadow::pack(s);
+  uint64_t bits[3];
+  sim::packed_shadow::stamps_of(p, bits);
+  const sim::AccessStamp w = sim::packed_shadow::unpack_stamp(bits[0], 4, 0);
+  const sim::AccessStamp r = sim::packed_shadow::unpack_stamp(bits[1], 4, 0);
+  const sim::AccessStamp o = sim::packed_shadow::unpack_stamp(bits[2], 4, 2);
+  EXPECT_EQ(w.who, (1u << 25) - 1);
+  EXPECT_EQ(w.line, 65535);
+  EXPECT_EQ(r.who, 12345 | sim::kAtomicWho);
+  EXPECT_EQ(r.line, 1);
+  EXPECT_EQ(o.who, 0u);
+  EXPECT_EQ(o.line, 777);
+  EXPECT_EQ(o.warp_epoch, 2);
+  EXPECT_EQ(w.interval, 4u);
+  // No stamp (interval 0) packs to nothing and unpacks to "never".
+  const sim::PackedShadow empty = sim::packed_shadow::pack(sim::CellShadow{});
+  EXPECT_EQ(empty.low | empty.high, 0u);
+  EXPECT_EQ(sim::packed_shadow::unpack_stamp(0, 4, 0).interval, 0u);
 }
 
 }  // namespace
