@@ -381,7 +381,7 @@ std::array<CellValue, 2> BlockRunner::atomic_pair(ArrayStore& a, int index, Atom
 }
 
 CellValue BlockRunner::atomic_in_place(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare,
-                                       LineId line) {
+                                       LineId line, AtomicOp shown) {
   SimThread& th = *cur_;
   const bool shared = a.space == MemSpace::Shared;
   count_operation(line);
@@ -393,7 +393,7 @@ CellValue BlockRunner::atomic_in_place(ArrayStore& a, int index, AtomicOp op, Ce
   if (recording_) {
     Event e{shared ? EventKind::SharedWrite : EventKind::GlobalWrite, r.flags, static_cast<uint16_t>(current_), line,
             static_cast<uint16_t>(a.id), index, r.old, r.bits};
-    e.atomic = op;
+    e.atomic = shown == AtomicOp::None ? op : shown;
     emit(e);
   }
   return {r.old, r.old_poison};

@@ -133,6 +133,8 @@ class BlockRunner {
   void stop_parallel_attempt() { claims_.stop(); }
 
   // ---- the simulated thread's side (called from SimCtx and array references) ----
+  // atomic_update's computation: the new bits of one or two cells (low word first) from the old.
+  using AtomicUpdate = uint64_t (*)(uint64_t old, const void* state);
   Dim3 block_idx() const { return block_idx_; }
   const LaunchState& launch() const { return *launch_; }
   int current_thread() const { return current_; }
@@ -196,6 +198,8 @@ class BlockRunner {
                         const SourceLocation& site);
   std::array<CellValue, 2> simt_atomic_pair(ArrayStore& a, int index, AtomicOp op, CellValue first, CellValue second,
                                             const SourceLocation& site);
+  std::array<CellValue, 2> simt_atomic_update(ArrayStore& a, int index, int cells, AtomicOp shown, AtomicUpdate update,
+                                              const void* state, const SourceLocation& site);
   void simt_fence(const SourceLocation& site);
   uint32_t simt_active_mask(const SourceLocation& site);
   ArrayStore& simt_shared_array(DType dtype, int count, const char* name);
@@ -229,6 +233,14 @@ class BlockRunner {
   // (a load: 0 for 0). No other thread's access comes between the halves.
   std::array<CellValue, 2> atomic_pair(ArrayStore& a, int index, AtomicOp op, CellValue first, CellValue second,
                                        LineId line);
+  // Cells index .. index + cells - 1 (1 or 2, low word first) as one atomic read-modify-write whose
+  // result the simulator has no AtomicOp for: an atomic on an 8-byte value (a double or a long long:
+  // two cells) or on a value the array's cells do not hold natively (a float field of a struct array,
+  // an unsigned atomicMin). `update` gives the new bits from the old; no other thread's access comes
+  // between the cells. Each cell's event is an atomic labelled `shown`. An Exch stores `update`'s
+  // value whatever the cells held; any other op reads them (never written: an uninitialized read).
+  std::array<CellValue, 2> atomic_update(ArrayStore& a, int index, int cells, AtomicOp shown, AtomicUpdate update,
+                                         const void* state, LineId line);
   // __threadfence(): recorded; the simulator's memory is sequentially consistent already.
   void fence(LineId line);
   // __activemask(): in lockstep the lanes executing this instruction together; in the other
@@ -239,7 +251,8 @@ class BlockRunner {
 
  private:
   // An atomic's read-modify-write, without the lockstep park before it or the switch after it.
-  CellValue atomic_in_place(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare, LineId line);
+  CellValue atomic_in_place(ArrayStore& a, int index, AtomicOp op, CellValue operand, CellValue compare, LineId line,
+                            AtomicOp shown = AtomicOp::None);
 
   // Every kernel operation counts towards the block's budget (sim/run_budget.h); every
   // kCheckEvery-th looks at the clock and the cancel flag.

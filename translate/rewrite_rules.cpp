@@ -2,6 +2,7 @@
 
 #include <clang/AST/Attr.h>
 #include <clang/AST/ExprCXX.h>
+#include <clang/AST/RecordLayout.h>
 #include <clang/Lex/Lexer.h>
 
 #include <cctype>
@@ -30,10 +31,6 @@ const std::map<std::string_view, std::string_view> kContextCalls = {
     {"__threadfence_system", "_c.fence"},
     {"__activemask", "_c.active_mask"},
     {"__nanosleep", "_c.nanosleep"},
-    {"__shfl_sync", "_c.shfl_sync"},
-    {"__shfl_up_sync", "_c.shfl_up_sync"},
-    {"__shfl_down_sync", "_c.shfl_down_sync"},
-    {"__shfl_xor_sync", "_c.shfl_xor_sync"},
     {"__ballot_sync", "_c.ballot_sync"},
     {"__any_sync", "_c.any_sync"},
     {"__all_sync", "_c.all_sync"},
@@ -42,6 +39,15 @@ const std::map<std::string_view, std::string_view> kContextCalls = {
     {"__reduce_and_sync", "_c.reduce_and_sync"},
     {"__reduce_or_sync", "_c.reduce_or_sync"},
     {"__reduce_xor_sync", "_c.reduce_xor_sync"},
+};
+
+// Intrinsics that are functions of syncscope's CUDA runtime (core/cuda_in/cu_device.h) taking the
+// thread's context first: shuffles of any value CUDA shuffles (8-byte ones in two halves).
+const std::map<std::string_view, std::string_view> kRuntimeCalls = {
+    {"__shfl_sync", "::syncscope::cu::shfl_sync"},
+    {"__shfl_up_sync", "::syncscope::cu::shfl_up_sync"},
+    {"__shfl_down_sync", "::syncscope::cu::shfl_down_sync"},
+    {"__shfl_xor_sync", "::syncscope::cu::shfl_xor_sync"},
 };
 
 // Calls the simulator does not have yet, and what to do instead.
@@ -62,10 +68,9 @@ const std::map<std::string_view, std::string_view> kNotSimulated = {
     {"cudaStreamDestroy", "streams are not simulated: launch on the default stream"},
 };
 
-// Element types a simulated array may hold: 32-bit cells (bytes and booleans held one to a cell).
-bool simulated_element(QualType t) {
-  t = t.getCanonicalType().getUnqualifiedType();
-  if (t->isDependentType()) return true;
+// Scalar element types a simulated array may hold: up to 4 bytes in a 32-bit cell (bytes and
+// booleans held one to a cell), 8 bytes in two.
+bool simulated_scalar(QualType t) {
   const auto* b = t->getAs<BuiltinType>();
   if (!b) return false;
   switch (b->getKind()) {
@@ -79,11 +84,20 @@ bool simulated_element(QualType t) {
     case BuiltinType::SChar:
     case BuiltinType::UChar:
     case BuiltinType::Bool:
+    case BuiltinType::Double:
+    case BuiltinType::Long:
+    case BuiltinType::ULong:
+    case BuiltinType::LongLong:
+    case BuiltinType::ULongLong:
       return true;
     default:
       return false;
   }
 }
+
+constexpr const char* kStructRule =
+    "syncscope lays out structs in device memory whose fields are 4- and 8-byte numbers "
+    "(int, unsigned, float, double, long long) with no padding";
 
 std::string escaped_caption(std::string_view text) {
   std::string out;
@@ -242,17 +256,74 @@ void RewriteRules::rewrite_device_signature(FunctionDecl* f) {
 bool RewriteRules::will_be_rewritten(const DeclaratorDecl* d) const {
   const QualType type = d->getType();
   return type->isPointerType() && !type->getContainedAutoType() && d->getTypeSourceInfo() &&
-         simulated_element(type->getPointeeType());
+         element_refusal(type->getPointeeType()).empty();
+}
+
+std::string RewriteRules::element_refusal(QualType t) const {
+  t = t.getCanonicalType().getUnqualifiedType();
+  if (t->isDependentType() || simulated_scalar(t)) return "";
+  if (const RecordDecl* r = t->getAsRecordDecl()) return struct_refusal(r);
+  return type_text(t) + ": syncscope simulates arrays of int, unsigned, float, double, long long, char, short and bool "
+                        "elements, and of structs of 4- and 8-byte numbers (not yet pointers, unions or other types)";
+}
+
+std::string RewriteRules::struct_refusal(const RecordDecl* r) const {
+  const std::string name = type_text(context_.getRecordType(r));
+  if (r->isUnion()) return name + ", a union: " + kStructRule + "; use a struct";
+  const RecordDecl* d = r->getDefinition();
+  if (!d) return name + ", a struct the file does not define";
+  if (const auto* c = dyn_cast<CXXRecordDecl>(d)) {
+    if (c->getNumBases() > 0) return name + ", a struct with a base struct: " + kStructRule + "; write the fields out";
+    if (!c->isTriviallyCopyable()) return name + ", a struct with its own copy operations or virtual functions: " + kStructRule;
+  }
+  const ASTRecordLayout& layout = context_.getASTRecordLayout(d);
+  uint64_t end = 0;  // of the fields so far, in bytes
+  for (const FieldDecl* f : d->fields()) {
+    const std::string field = name + ", whose field '" + f->getNameAsString() + "' ";
+    const QualType type = f->getType().getCanonicalType();
+    if (f->isBitField()) return field + "is a bit-field: " + kStructRule + "; make it a whole int";
+    if (type->isPointerType()) return field + "is a pointer: " + kStructRule + "; keep an index instead";
+    if (type->isArrayType()) return field + "is an array: " + kStructRule + "; give each element a field, or use an array of its own";
+    const uint64_t bytes = context_.getTypeSizeInChars(type).getQuantity();
+    if (const RecordDecl* inner = type->getAsRecordDecl()) {
+      if (std::string why = struct_refusal(inner); !why.empty()) return why;
+    } else if (!simulated_scalar(type) && !type->isEnumeralType()) {
+      return field + "is a " + type_text(type) + ": " + kStructRule;
+    } else if (bytes != 4 && bytes != 8) {
+      return field + "is a " + type_text(type) + " (" + std::to_string(bytes) + " byte" + (bytes == 1 ? "" : "s") +
+             "): " + kStructRule + "; make it an int";
+    }
+    const uint64_t offset = layout.getFieldOffset(f->getFieldIndex()) / 8;
+    if (offset != end)
+      return name + ", which has " + std::to_string(offset - end) + " bytes of padding before field '" + f->getNameAsString() +
+             "': " + kStructRule + "; put the 8-byte fields first (or add a 4-byte field)";
+    end = offset + bytes;
+  }
+  const uint64_t size = layout.getSize().getQuantity();
+  if (end == 0) return name + ", a struct with no fields: " + kStructRule;
+  if (end != size)
+    return name + ", which has " + std::to_string(size - end) + " bytes of padding at its end: " + kStructRule +
+           "; add a 4-byte field";
+  if (size > 256) return name + ", a struct of " + std::to_string(size) + " bytes: syncscope lays out structs of up to 256 bytes";
+  return "";
+}
+
+// "cache (long long, 2 cells each)": the picture's cells of an array are 32 bits; say how many an element takes
+// (an 8-byte number's low word first, a struct's field per 4 bytes: README, "Bring your own CUDA").
+std::string RewriteRules::cells_note(QualType element) const {
+  element = element.getCanonicalType().getUnqualifiedType();
+  if (element->isDependentType() || element->isIncompleteType()) return "";
+  const int64_t bytes = context_.getTypeSizeInChars(element).getQuantity();
+  if (!element->isRecordType() && bytes != 8) return "";
+  return " (" + type_text(element) + ", " + std::to_string(bytes / 4) + " cells each)";
 }
 
 void RewriteRules::rewrite_pointer_declaration(DeclaratorDecl* d) {
   const QualType type = d->getType();
   if (!type->isPointerType() || type->getContainedAutoType() || !d->getTypeSourceInfo()) return;
   const QualType pointee = type->getPointeeType();
-  if (!simulated_element(pointee)) {
-    error(d->getLocation(), "'" + d->getNameAsString() + "' points to " + type_text(pointee) +
-                                ": syncscope simulates arrays of int, unsigned, float, char, short and bool elements "
-                                "(not yet double, long long, structs or pointers)");
+  if (const std::string why = element_refusal(pointee); !why.empty()) {
+    error(d->getLocation(), "'" + d->getNameAsString() + "' points to " + why);
     return;
   }
   // From the declaration's start: Clang's type locations leave out the pointee's `const`/`volatile`.
@@ -298,17 +369,29 @@ bool RewriteRules::VisitVarDecl(VarDecl* v) {
 
 bool RewriteRules::VisitDeclStmt(DeclStmt* s) {
   if (!in_device_code()) return true;
+  const VarDecl* previous = nullptr;
   for (Decl* d : s->decls()) {
     auto* v = dyn_cast<VarDecl>(d);
     if (!v || !v->hasAttr<CUDASharedAttr>()) continue;
-    if (!s->isSingleDecl()) {
-      error(v->getLocation(), "declare each __shared__ array in a declaration of its own");
+    if (previous) {
+      // `__shared__ int a[32], b[32];`: a declaration each, on the same line (`, b[32]` -> `; auto b = ...`).
+      const SourceLocation previous_end = written(SourceRange(previous->getEndLoc(), previous->getEndLoc())).getEnd();
+      auto comma = Lexer::findNextToken(previous_end, sm_, context_.getLangOpts());
+      if (!comma || !comma->is(tok::comma) || v->getLocation().isMacroID()) {
+        error(v->getLocation(), "cannot find the ',' before __shared__ '" + v->getNameAsString() + "': declare it on its own");
+        previous = v;
+        continue;
+      }
+      replace(SourceRange(comma->getLocation()), ";");
+      rewrite_shared_declaration(v, v->getLocation());
+      previous = v;
       continue;
     }
     SourceLocation begin = declaration_start(v);
     const SourceLocation statement = sm_.getExpansionLoc(s->getBeginLoc());
     if (sm_.isBeforeInTranslationUnit(statement, begin)) begin = statement;
     rewrite_shared_declaration(v, begin);
+    previous = v;
   }
   return true;
 }
@@ -324,25 +407,24 @@ void RewriteRules::rewrite_shared_declaration(VarDecl* v, SourceLocation begin) 
     loc = array.getElementLoc();
   }
   const QualType element = loc.getType();
-  if (!simulated_element(element)) {
-    error(v->getLocation(), "__shared__ '" + name + "' holds " + type_text(element) +
-                                ": syncscope simulates int, unsigned, float, char, short and bool elements "
-                                "(not yet double, long long or structs)");
+  if (const std::string why = element_refusal(element); !why.empty()) {
+    error(v->getLocation(), "__shared__ '" + name + "' holds " + why);
     return;
   }
+  const std::string shown = escaped_caption(name + cells_note(element));
   const std::string type = type_text(element.getUnqualifiedType());
   std::string made;
   if (unsized && extents.empty())
-    made = "::syncscope::cu::extern_shared<" + type + ", SyncscopeCtx>(_c, \"" + name + "\")";
+    made = "::syncscope::cu::extern_shared<" + type + ", SyncscopeCtx>(_c, \"" + shown + "\")";
   else if (unsized)
     made = "";
   else if (extents.empty())
-    made = "::syncscope::cu::shared_array<" + type + ", 1, SyncscopeCtx>(_c, \"" + name + "\")";
+    made = "::syncscope::cu::shared_array<" + type + ", 1, SyncscopeCtx>(_c, \"" + shown + "\")";
   else if (extents.size() == 1)
-    made = "::syncscope::cu::shared_array<" + type + ", " + extents[0] + ", SyncscopeCtx>(_c, \"" + name + "\")";
+    made = "::syncscope::cu::shared_array<" + type + ", " + extents[0] + ", SyncscopeCtx>(_c, \"" + shown + "\")";
   else if (extents.size() == 2)
     made = "::syncscope::cu::shared_array2d<" + type + ", " + extents[0] + ", " + extents[1] + ", SyncscopeCtx>(_c, \"" +
-           name + "\")";
+           shown + "\")";
   if (made.empty()) {
     error(v->getLocation(), "__shared__ '" + name + "': only 1D and 2D shared arrays (and extern T name[]) are simulated");
     return;
@@ -407,6 +489,8 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
       std::string array = text_of(where->getSourceRange());
       if (const auto* address = dyn_cast<UnaryOperator>(where); address && address->getOpcode() == UO_AddrOf)
         array = text_of(address->getSubExpr()->getSourceRange());
+      if (const QualType cell = where->getType(); cell->isPointerType() && cell->getPointeeType()->isPointerType())
+        array += cells_note(cell->getPointeeType()->getPointeeType());
       replace(SourceRange(target->getBeginLoc(), e->getArg(0)->getEndLoc()),
               "syncscope_cuda_malloc_named(\"" + escaped_caption(array) + "\", " + text_of(where->getSourceRange()));
     }
@@ -436,8 +520,8 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
       if (std::string caption = caption_before(e->getBeginLoc()); !caption.empty())
         replacement = "_c.caption(\"" + caption + "\"), " + replacement;
     replace(target->getSourceRange(), replacement);
-  } else if (name == "printf") {
-    replace(target->getSourceRange(), "::syncscope::cu::device_printf");
+  } else if (auto runtime = kRuntimeCalls.find(name); runtime != kRuntimeCalls.end() || name == "printf") {
+    replace(target->getSourceRange(), runtime != kRuntimeCalls.end() ? std::string(runtime->second) : "::syncscope::cu::device_printf");
     const SourceLocation callee_end = written(SourceRange(target->getEndLoc(), target->getEndLoc())).getEnd();
     if (auto open = Lexer::findNextToken(callee_end, sm_, context_.getLangOpts()); open && open->is(tok::l_paren))
       insert_after_token(open->getLocation(), "_c, ");
@@ -485,16 +569,66 @@ bool RewriteRules::VisitCStyleCastExpr(CStyleCastExpr* e) {
   const QualType to = e->getType();
   const QualType from = e->getSubExprAsWritten()->getType();
   if (!in_device_code()) return true;
-  if (to->isPointerType() && from->isPointerType() &&
-      !context_.hasSameUnqualifiedType(to->getPointeeType().getUnqualifiedType(), from->getPointeeType().getUnqualifiedType()))
+  if (!to->isPointerType() || !from->isPointerType()) return true;
+  const QualType to_element = to->getPointeeType(), from_element = from->getPointeeType();
+  if (context_.hasSameUnqualifiedType(to_element.getUnqualifiedType(), from_element.getUnqualifiedType())) return true;
+  // `(unsigned long long *)total`, `(int *)&f`: the same cells read as another number of the same size.
+  const bool same_cells = !to_element->isDependentType() && !from_element->isDependentType() &&
+                          simulated_scalar(to_element.getCanonicalType()) && simulated_scalar(from_element.getCanonicalType()) &&
+                          context_.getTypeSizeInChars(to_element) == context_.getTypeSizeInChars(from_element) &&
+                          context_.getTypeSizeInChars(to_element).getQuantity() >= 4;
+  if (!same_cells || e->getLParenLoc().isMacroID()) {
     error(e->getBeginLoc(), "a pointer cast in device code (" + type_text(from) + " to " + type_text(to) +
                                 ") is not simulated: declare the array with the element type it holds");
+    return true;
+  }
+  replace(SourceRange(e->getLParenLoc(), e->getRParenLoc()),
+          "(::syncscope::cu::ptr<" + type_text(to_element) + ", SyncscopeCtx>)");
   return true;
 }
 
+bool RewriteRules::names_shared_array(const Expr* e) const {
+  e = e->IgnoreParenImpCasts();
+  if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+    const auto* v = dyn_cast<VarDecl>(d->getDecl());
+    return v && v->hasAttr<CUDASharedAttr>();
+  }
+  if (const auto* s = dyn_cast<ArraySubscriptExpr>(e)) return names_shared_array(s->getBase());
+  return false;
+}
+
+bool RewriteRules::in_device_memory(const Expr* e, bool through_pointer) const {
+  e = e->IgnoreParenImpCasts();
+  if (through_pointer) return e->getType()->isPointerType() && !isa<CXXThisExpr>(e);
+  if (const auto* s = dyn_cast<ArraySubscriptExpr>(e)) {
+    const Expr* array = s->getBase()->IgnoreParenImpCasts();
+    return array->getType()->isPointerType() || names_shared_array(array);
+  }
+  if (const auto* u = dyn_cast<UnaryOperator>(e))
+    return u->getOpcode() == UO_Deref && u->getSubExpr()->getType()->isPointerType();
+  if (const auto* m = dyn_cast<MemberExpr>(e)) return in_device_memory(m->getBase(), m->isArrow());
+  if (const auto* d = dyn_cast<DeclRefExpr>(e)) return shared_scalars_.count(dyn_cast<VarDecl>(d->getDecl())) > 0;
+  return false;
+}
+
+// `g[i].field`, `g->field`, `s[t].field` of a struct in device memory: `(g[i] ->* &S::field)`, the
+// field's element (core/cuda_in/cu_device.h's record_ref); a local struct's fields stay as written.
 bool RewriteRules::VisitMemberExpr(MemberExpr* e) {
-  if (in_device_code() && e->isArrow())
-    error(e->getOperatorLoc(), "'->' on a pointer in device code: arrays of structs are not simulated yet");
+  if (!in_device_code() || !in_main_file(e->getBeginLoc()) || !in_device_memory(e->getBase(), e->isArrow())) return true;
+  const auto* field = dyn_cast<FieldDecl>(e->getMemberDecl());
+  if (!field) {
+    error(e->getMemberLoc(), "'" + e->getMemberDecl()->getNameAsString() +
+                                 "' of a struct in device memory: copy the element to a local variable first (S s = p[i];)");
+    return true;
+  }
+  if (e->getOperatorLoc().isMacroID() || e->getMemberLoc().isMacroID()) {
+    error(e->getMemberLoc(), "a field access inside a macro cannot be translated: write it out");
+    return true;
+  }
+  const std::string record = type_text(context_.getRecordType(field->getParent()));
+  insert_before(e->getBase()->getBeginLoc(), "(");
+  replace(SourceRange(e->getOperatorLoc(), e->getMemberLoc()),
+          std::string(e->isArrow() ? "[0]" : "") + " ->* &" + record + "::" + field->getNameAsString() + ")");
   return true;
 }
 

@@ -46,6 +46,14 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   void rewrite_device_signature(clang::FunctionDecl* f);
   void rewrite_pointer_declaration(clang::DeclaratorDecl* d);
   bool will_be_rewritten(const clang::DeclaratorDecl* d) const;
+  // Why an array cannot hold elements of this type ("" when it can), and how the picture's 32-bit
+  // cells hold one that takes several ("" for one cell each).
+  std::string element_refusal(clang::QualType element) const;
+  std::string struct_refusal(const clang::RecordDecl* r) const;
+  std::string cells_note(clang::QualType element) const;
+  // The expression is in a shared or global array (an element, or through a pointer with `->`).
+  bool in_device_memory(const clang::Expr* e, bool through_pointer) const;
+  bool names_shared_array(const clang::Expr* e) const;
   void rewrite_shared_declaration(clang::VarDecl* v, clang::SourceLocation begin);
   std::string caption_before(clang::SourceLocation barrier) const;
   bool replace(clang::SourceRange range, const std::string& text);

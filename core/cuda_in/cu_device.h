@@ -4,6 +4,8 @@
 // the student's line (the index converts to the context's At/SiteAt at the student's expression).
 #pragma once
 
+#include <array>
+#include <bit>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -43,6 +45,18 @@ using same = std::type_identity_t<T>;
 template <class E>
 using cell_t = std::conditional_t<std::is_same_v<std::remove_cv_t<E>, float>, float, int32_t>;
 
+// ---- 8-byte elements and structs: several cells per element ----
+// A double, long long or unsigned long long element is two cells, its low word first (the GPU's
+// little-endian bytes); a struct element is sizeof / 4 cells, a field at its byte offset / 4 (the
+// translator lets through only structs of 4- and 8-byte fields without padding). A pointer's offset
+// and a reference's index count cells, so `&g[i].field` is a pointer into the struct's cells.
+template <class E>
+inline constexpr bool is_record_v = std::is_class_v<std::remove_cv_t<E>>;
+template <class E>
+inline constexpr int cells_of = (is_record_v<E> || sizeof(E) == 8) ? static_cast<int>(sizeof(E) / 4) : 1;
+template <class E, class Ctx>
+class record_ref;
+
 template <class Ctx>
 using access_t = std::conditional_t<std::is_base_of_v<sim::SimtCtx, Ctx>, sim::SimtAccess, sim::PlainAccess>;
 
@@ -62,10 +76,17 @@ class ref {
   [[gnu::always_inline]] ref(sim::BlockRunner* r, sim::ArrayStore* a, const Index& at) : runner_(r), array_(a), at_(at) {}
 
   [[gnu::always_inline]] operator value_type() const {  // NOLINT: like E&
-    return static_cast<value_type>(Access::template load<C>(runner_, *array_, at_).v);
+    if constexpr (kCells == 2) return from_cells(load_cell(0) | uint64_t{load_cell(1)} << 32);
+    else return static_cast<value_type>(Access::template load<C>(runner_, *array_, at_).v);
   }
   [[gnu::always_inline]] ref& operator=(value_type v) {
-    Access::template store<C>(runner_, *array_, at_, sim::Val<C>(static_cast<C>(v)));
+    if constexpr (kCells == 2) {
+      const uint64_t bits = to_cells(v);
+      store_cell(0, static_cast<uint32_t>(bits));
+      store_cell(1, static_cast<uint32_t>(bits >> 32));
+    } else {
+      Access::template store<C>(runner_, *array_, at_, sim::Val<C>(static_cast<C>(v)));
+    }
     return *this;
   }
   ref& operator=(const ref& other) { return *this = static_cast<value_type>(other); }
@@ -93,14 +114,80 @@ class ref {
   }
   ptr<E, Ctx> operator&() const { return ptr<E, Ctx>(runner_, array_, at_.index); }
 
-  // One atomic read-modify-write of this cell; the value it held.
+  // One atomic read-modify-write of this element; the value it held. The simulator computes it on
+  // the cell where its cells hold the type (an int, a float in a float array); anything else (8-byte
+  // values, an unsigned atomicMin, a float field of a struct) is computed here on the C type.
   value_type atomic(sim::AtomicOp op, value_type operand, value_type compare = value_type()) const {
-    const sim::CellValue old = Access::atomic(runner_, *array_, at_, op, {sim::to_bits(static_cast<C>(operand)), false},
-                                              {sim::to_bits(static_cast<C>(compare)), false});
-    return static_cast<value_type>(sim::from_bits<C>(old.bits));
+    if constexpr (kCells == 1) {
+      const bool bitwise = op == sim::AtomicOp::Exch || op == sim::AtomicOp::Cas;
+      const bool ordered = op == sim::AtomicOp::Min || op == sim::AtomicOp::Max;
+      if (bitwise || (array_->dtype == sim::dtype_of<C>() && !(ordered && std::is_unsigned_v<value_type>))) {
+        const sim::CellValue old = Access::atomic(runner_, *array_, at_, op, {sim::to_bits(static_cast<C>(operand)), false},
+                                                  {sim::to_bits(static_cast<C>(compare)), false});
+        return static_cast<value_type>(sim::from_bits<C>(old.bits));
+      }
+    }
+    return update(op, [op, operand, compare](value_type old) { return atomic_result(op, old, operand, compare); });
+  }
+  // The atomic read-modify-write `next(old)` of this element, one access per cell (labelled `shown`);
+  // the value it held.
+  template <class F>
+  value_type update(sim::AtomicOp shown, const F& next) const {
+    const sim::BlockRunner::AtomicUpdate apply = [](uint64_t old, const void* state) {
+      return to_cells((*static_cast<const F*>(state))(from_cells(old)));
+    };
+    std::array<sim::CellValue, 2> old;
+    if constexpr (std::is_same_v<Access, sim::SimtAccess>)
+      old = runner_->simt_atomic_update(*array_, at_.index, kCells, shown, apply, &next, at_.site);
+    else
+      old = runner_->atomic_update(*array_, at_.index, kCells, shown, apply, &next, at_.line);
+    return from_cells(old[0].bits | (kCells == 2 ? uint64_t{old[1].bits} << 32 : 0));
   }
 
  private:
+  static constexpr int kCells = cells_of<E>;
+  static_assert(kCells <= 2, "an element of a simulated array is a scalar of at most 8 bytes here (structs: record_ref)");
+  // The element's bits as its cells hold them (low word first), and back.
+  static uint64_t to_cells(value_type v) {
+    if constexpr (kCells == 2) return std::bit_cast<uint64_t>(v);
+    else return sim::to_bits(static_cast<C>(v));
+  }
+  static value_type from_cells(uint64_t bits) {
+    if constexpr (kCells == 2) return std::bit_cast<value_type>(bits);
+    else return static_cast<value_type>(sim::from_bits<C>(static_cast<uint32_t>(bits)));
+  }
+  uint32_t load_cell(int k) const {
+    Index at = at_;
+    at.index += k;
+    return sim::to_bits(Access::template load<int32_t>(runner_, *array_, at).v);
+  }
+  void store_cell(int k, uint32_t bits) const {
+    Index at = at_;
+    at.index += k;
+    Access::template store<int32_t>(runner_, *array_, at, sim::Val<int32_t>(sim::from_bits<int32_t>(bits)));
+  }
+  // What CUDA's atomic `op` stores, computed on the C type as the GPU does.
+  static value_type atomic_result(sim::AtomicOp op, value_type old, value_type operand, value_type compare) {
+    switch (op) {
+      case sim::AtomicOp::Add:
+        if constexpr (std::is_same_v<value_type, float>) {
+          // atom.add.f32 flushes subnormal inputs and results to sign-preserving zero (PTX ISA); f64 does not.
+          auto flush = [](float f) { return std::fpclassify(f) == FP_SUBNORMAL ? std::copysign(0.0f, f) : f; };
+          return flush(flush(old) + flush(operand));
+        } else if constexpr (std::is_integral_v<value_type> && !std::is_same_v<value_type, bool>) {
+          using U = std::make_unsigned_t<value_type>;
+          return static_cast<value_type>(static_cast<U>(static_cast<U>(old) + static_cast<U>(operand)));  // wraps
+        } else {
+          return static_cast<value_type>(old + operand);
+        }
+      case sim::AtomicOp::Min: return operand < old ? operand : old;
+      case sim::AtomicOp::Max: return old < operand ? operand : old;
+      case sim::AtomicOp::Exch: return operand;
+      case sim::AtomicOp::Cas: return to_cells(old) == to_cells(compare) ? operand : old;  // bit for bit
+      case sim::AtomicOp::None: break;
+    }
+    return old;
+  }
   value_type value() const { return static_cast<value_type>(*this); }
   sim::BlockRunner* runner_;
   sim::ArrayStore* array_;
@@ -121,18 +208,27 @@ class ptr {
   template <class F>
     requires(std::is_same_v<std::remove_cv_t<F>, std::remove_cv_t<E>> && !std::is_same_v<F, E>)
   ptr(const ptr<F, Ctx>& other) : runner(other.runner), array(other.array), offset(other.offset) {}  // NOLINT
+  // `(unsigned long long *)p`, `(int *)f`: the same cells read as another type of the same size
+  // (the translator turns such a cast into this one).
+  template <class F>
+    requires(!std::is_same_v<std::remove_cv_t<F>, std::remove_cv_t<E>> && sizeof(F) == sizeof(E) && cells_of<F> == cells_of<E>)
+  explicit ptr(const ptr<F, Ctx>& other) : runner(other.runner), array(other.array), offset(other.offset) {}
 
-  [[gnu::always_inline]] ref<E, Ctx> operator[](Index at) const {
-    at.index += offset;
-    return ref<E, Ctx>(runner, array, at);
+  using reference = std::conditional_t<is_record_v<E>, record_ref<E, Ctx>, ref<E, Ctx>>;
+  [[gnu::always_inline]] reference operator[](Index at) const {
+    if constexpr (cells_of<E> == 1) at.index += offset;
+    else at.index = offset + at.index * cells_of<E>;
+    return reference(runner, array, at);
   }
   // The element `k` past this one, with the caller's line (atomics take a pointer).
-  ref<E, Ctx> at(int k, const sim::SourceLocation& loc) const { return ref<E, Ctx>(runner, array, Index(offset + k, loc)); }
+  reference at(int k, const sim::SourceLocation& loc) const {
+    return reference(runner, array, Index(offset + k * cells_of<E>, loc));
+  }
 
-  ptr operator+(long long k) const { return {runner, array, offset + static_cast<int>(k)}; }
+  ptr operator+(long long k) const { return {runner, array, offset + static_cast<int>(k) * cells_of<E>}; }
   friend ptr operator+(long long k, const ptr& p) { return p + k; }
-  ptr operator-(long long k) const { return {runner, array, offset - static_cast<int>(k)}; }
-  long long operator-(const ptr& other) const { return offset - other.offset; }
+  ptr operator-(long long k) const { return {runner, array, offset - static_cast<int>(k) * cells_of<E>}; }
+  long long operator-(const ptr& other) const { return (offset - other.offset) / cells_of<E>; }
   ptr& operator+=(long long k) { return *this = *this + k; }
   ptr& operator-=(long long k) { return *this = *this - k; }
   ptr& operator++() { return *this += 1; }
@@ -147,6 +243,59 @@ class ptr {
   sim::BlockRunner* runner = nullptr;
   sim::ArrayStore* array = nullptr;
   int offset = 0;
+};
+
+// One struct element of a simulated array, as `g[i]` gives it: `S s = g[i];` loads every field,
+// `g[i] = s;` stores every field, and `g[i] ->* &S::field` (the translation of `g[i].field` and
+// `g->field`) is that field's element, with the line of `g[i]`.
+template <class S, class Ctx>
+class record_ref {
+  using Access = access_t<Ctx>;
+  using Index = typename Access::Index;
+  static constexpr int kCells = cells_of<S>;
+  using Cells = std::array<uint32_t, kCells>;
+  static_assert(sizeof(S) == sizeof(Cells) && std::is_trivially_copyable_v<S>, "a struct of 4- and 8-byte fields, no padding");
+
+ public:
+  using value_type = std::remove_cv_t<S>;
+  [[gnu::always_inline]] record_ref(sim::BlockRunner* r, sim::ArrayStore* a, const Index& at) : runner_(r), array_(a), at_(at) {}
+
+  operator value_type() const {  // NOLINT: like S&
+    Cells cells;
+    for (int k = 0; k < kCells; ++k) cells[k] = sim::to_bits(Access::template load<int32_t>(runner_, *array_, cell(k)).v);
+    return std::bit_cast<value_type>(cells);
+  }
+  record_ref& operator=(const value_type& v) {
+    const Cells cells = std::bit_cast<Cells>(v);
+    for (int k = 0; k < kCells; ++k)
+      Access::template store<int32_t>(runner_, *array_, cell(k), sim::Val<int32_t>(sim::from_bits<int32_t>(cells[k])));
+    return *this;
+  }
+  record_ref& operator=(const record_ref& other) { return *this = static_cast<value_type>(other); }
+  ptr<S, Ctx> operator&() const { return ptr<S, Ctx>(runner_, array_, at_.index); }
+
+  template <class F>
+  auto operator->*(F value_type::*field) const {
+    using Field = std::conditional_t<std::is_const_v<S>, const F, F>;
+    using Ref = std::conditional_t<is_record_v<F>, record_ref<Field, Ctx>, ref<Field, Ctx>>;
+    return Ref(runner_, array_, cell(offset_of(field) / 4));
+  }
+
+ private:
+  Index cell(int k) const {
+    Index at = at_;
+    at.index += k;
+    return at;
+  }
+  template <class F>
+  static int offset_of(F value_type::*field) {
+    alignas(value_type) static const unsigned char storage[sizeof(value_type)] = {};
+    const auto* object = reinterpret_cast<const value_type*>(storage);
+    return static_cast<int>(reinterpret_cast<const unsigned char*>(&(object->*field)) - storage);
+  }
+  sim::BlockRunner* runner_;
+  sim::ArrayStore* array_;
+  Index at_;
 };
 
 // `__shared__ E name[N][M]`: rows of a 1D array; `tile[r][c]` is element r * M + c.
@@ -166,11 +315,11 @@ sim::ArrayStore* declare_shared(Ctx& c, int count, const char* name) {
 
 template <class E, int N, class Ctx>
 ptr<E, Ctx> shared_array(Ctx& c, const char* name) {
-  return ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, N, name), 0);
+  return ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, N * cells_of<E>, name), 0);
 }
 template <class E, int R, int C, class Ctx>
 rows<E, Ctx> shared_array2d(Ctx& c, const char* name) {
-  return {ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, R * C, name), 0), C};
+  return {ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, R * C * cells_of<E>, name), 0), C};
 }
 
 // The launch's dynamic shared bytes (`<<<grid, block, bytes>>>`), for `extern __shared__ E name[]`.
@@ -178,7 +327,7 @@ inline int launch_dynamic_shared_bytes = 0;
 template <class E, class Ctx>
 ptr<E, Ctx> extern_shared(Ctx& c, const char* name) {
   const int count = launch_dynamic_shared_bytes / static_cast<int>(sizeof(E));
-  return ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, count, name), 0);
+  return ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, count * cells_of<E>, name), 0);
 }
 
 // CUDA's built-in variables are unsigned (uint3, dim3): so is every index computed from them.
@@ -239,6 +388,7 @@ template <class E, class Ctx, class F>
 std::remove_cv_t<E> atomic_by_cas(const ptr<E, Ctx>& p, const sim::SourceLocation& loc, F next) {
   using V = std::remove_cv_t<E>;
   ref<E, Ctx> cell = p.at(0, loc);
+  if constexpr (cells_of<E> == 2) return cell.update(sim::AtomicOp::Cas, next);  // one access per cell
   V old = cell.atomic(sim::AtomicOp::Cas, V(0), V(0));
   for (;;) {
     const V assumed = old;
@@ -281,3 +431,36 @@ SYNCSCOPE_CU_CAS_ATOMIC(atomicXor, old ^ v)
 SYNCSCOPE_CU_CAS_ATOMIC(atomicInc, old >= v ? 0 : old + 1)
 SYNCSCOPE_CU_CAS_ATOMIC(atomicDec, (old == 0 || old > v) ? v : old - 1)
 #undef SYNCSCOPE_CU_CAS_ATOMIC
+
+// ---- Shuffles of any value CUDA shuffles ----
+// A 4-byte value is one shuffle; an 8-byte one (double, long long) two, its low word first, as
+// CUDA's own headers split it; a smaller whole number goes as an int (CUDA's overloads promote it).
+// The translator turns `__shfl_down_sync(m, v, d)` into `::syncscope::cu::shfl_down_sync(_c, m, v, d)`.
+namespace syncscope::cu {
+template <class V, class Shuffle>
+auto shuffle_value(const V& value, Shuffle shuffle) {
+  using T = typename plain_of<V>::type;
+  const T v = static_cast<T>(value);
+  if constexpr (sizeof(T) == 8) {
+    const uint64_t bits = std::bit_cast<uint64_t>(v);
+    const uint32_t low = sim::to_bits(shuffle(sim::from_bits<int32_t>(static_cast<uint32_t>(bits))));
+    const uint32_t high = sim::to_bits(shuffle(sim::from_bits<int32_t>(static_cast<uint32_t>(bits >> 32))));
+    return std::bit_cast<T>(low | uint64_t{high} << 32);
+  } else if constexpr (std::is_integral_v<T> && sizeof(T) < 4) {
+    return shuffle(static_cast<int>(v));
+  } else {
+    return shuffle(v);
+  }
+}
+#define SYNCSCOPE_CU_SHUFFLE(name)                                                                         \
+  template <class Ctx, class V>                                                                            \
+  auto name(Ctx& c, unsigned mask, const V& value, int arg, int width = warpSize,                          \
+            sim::SourceLocation loc = sim::SourceLocation::current()) {                                    \
+    return shuffle_value(value, [&](auto v) { return c.name(mask, v, arg, width, loc); });                 \
+  }
+SYNCSCOPE_CU_SHUFFLE(shfl_sync)
+SYNCSCOPE_CU_SHUFFLE(shfl_up_sync)
+SYNCSCOPE_CU_SHUFFLE(shfl_down_sync)
+SYNCSCOPE_CU_SHUFFLE(shfl_xor_sync)
+#undef SYNCSCOPE_CU_SHUFFLE
+}  // namespace syncscope::cu

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <algorithm>
 #include <cstring>
 #include <map>
 #include <optional>
@@ -41,7 +42,7 @@ struct Allocation {
   std::string name;  // its cudaMalloc's variable
   int array = -1;
   size_t bytes = 0;
-  size_t element_size = 4;
+  size_t element_size = 4;  // bytes per cell: the element's size, or 4 where an element has several cells
   void (*from_host)(sim::ArrayStore&, int first, const void* host, int count) = nullptr;
   void (*to_host)(const sim::ArrayStore&, int first, void* host, int count) = nullptr;
 };
@@ -62,6 +63,15 @@ void elements_to_host(const sim::ArrayStore& a, int first, void* host, int count
     std::memcpy(static_cast<char*>(host) + k * sizeof(E), &v, sizeof(E));
   }
 }
+// Elements of several cells (double, long long, structs: cu_device.h's cells_of) move as their bytes,
+// 4 to a cell, so every bit (and a struct's every field) arrives as the GPU has it.
+inline void cells_from_host(sim::ArrayStore& a, int first, const void* host, int count) {
+  std::memcpy(a.bits.data() + first, host, static_cast<size_t>(count) * 4);
+  std::fill_n(a.poison.begin() + first, count, uint8_t{0});
+}
+inline void cells_to_host(const sim::ArrayStore& a, int first, void* host, int count) {
+  std::memcpy(host, a.bits.data() + first, static_cast<size_t>(count) * 4);
+}
 
 // The simulated device of one run of a program.
 class Device {
@@ -72,15 +82,22 @@ class Device {
   template <class E>
   cudaError_t allocate(const char* name, E** pointer, size_t bytes) {
     if (!pointer) return record(cudaErrorInvalidValue);
-    const size_t count = (bytes + sizeof(E) - 1) / sizeof(E);
+    constexpr bool several_cells = cells_of<E> > 1;
+    constexpr size_t cell_bytes = several_cells ? 4 : sizeof(E);
+    const size_t count = (bytes + cell_bytes - 1) / cell_bytes;
     if (count > (size_t{1} << 28)) return record(cudaErrorMemoryAllocation);
     Allocation a;
     a.name = name;
     a.array = simulator_.alloc_global(name, sim::dtype_of<cell_t<E>>(), static_cast<int>(count), true);
     a.bytes = bytes;
-    a.element_size = sizeof(E);
-    a.from_host = &elements_from_host<E>;
-    a.to_host = &elements_to_host<E>;
+    a.element_size = cell_bytes;
+    if constexpr (several_cells) {
+      a.from_host = &cells_from_host;
+      a.to_host = &cells_to_host;
+    } else {
+      a.from_host = &elements_from_host<E>;
+      a.to_host = &elements_to_host<E>;
+    }
     const uintptr_t base = next_address_;
     next_address_ += (bytes + 511) / 256 * 256;
     allocations_[base] = a;
