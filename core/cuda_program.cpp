@@ -186,7 +186,12 @@ std::string generated_main(const KernelText& file, const Translated& t, const Pr
       return "--arg " + name + "=" + value + ": expected a number";
   }
   std::ostringstream m;
-  m << "\nint " << (plain_cuda ? "main" : "syncscope_cuda_main") << "() {\n"
+  // Its own includes: the file may not have them (a kernel-only listing includes nothing).
+  m << "\n#include <type_traits>\n#include <vector>\n";
+  // 0, 1, 2, ... for numbers; a struct element starts value-initialised.
+  m << "template <class T> T syncscope_element(size_t k) {\n"
+    << "  if constexpr (std::is_arithmetic_v<T>) return static_cast<T>(k); else return T{};\n}\n";
+  m << "int " << (plain_cuda ? "main" : "syncscope_cuda_main") << "() {\n"
     << "  const dim3 grid(" << l.grid.x << ", " << l.grid.y << ", " << l.grid.z << "), block(" << l.block.x << ", " << l.block.y
     << ", " << l.block.z << ");\n"
     << "  const size_t count = size_t(grid.x) * grid.y * grid.z * block.x * block.y * block.z;\n";
@@ -199,7 +204,8 @@ std::string generated_main(const KernelText& file, const Translated& t, const Pr
       if (plain_cuda) m << "  cudaMalloc(&" << p.name << ", count * sizeof(" << p.type << "));\n";
       else m << "  syncscope_cuda_malloc_named(" << quoted(p.name) << ", &" << p.name << ", count * sizeof(" << p.type << "));\n";
       m << "  { std::vector<" << p.type << "> host(count);\n"
-        << "    for (size_t k = 0; k < count; ++k) host[k] = " << (first_pointer ? "static_cast<" + p.type + ">(k)" : "0") << ";\n"
+        << "    for (size_t k = 0; k < count; ++k) host[k] = " << (first_pointer ? "syncscope_element<" + p.type + ">(k)" : p.type + "{}")
+        << ";\n"
         << "    cudaMemcpy(" << p.name << ", host.data(), count * sizeof(" << p.type << "), cudaMemcpyHostToDevice); }\n";
       copies_back += "  { std::vector<" + p.type + "> host(count);\n    cudaMemcpy(host.data(), " + p.name + ", count * sizeof(" +
                      p.type + "), cudaMemcpyDeviceToHost); }\n";
