@@ -134,7 +134,8 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
   }
   std::optional<GpuReport> gpu;
   if (flags.gpu) gpu = run_gpu_side(result);
-  if (flags.json) out << run_json(result, flags.steps, gpu, lab).dump(1) << "\n";
+  // A kernel's printf may print any bytes: what is not UTF-8 becomes U+FFFD, not an exception.
+  if (flags.json) out << run_json(result, flags.steps, gpu, lab).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else print_run(out, result, flags.steps, gpu, lab, flags.verbose);
   // A stopped run (crash, runaway, divergence, a worker that died) is reported above, and a script sees it here.
   return result.sim.trace.error ? kExitStopped : kExitRan;
