@@ -50,11 +50,12 @@ std::vector<int> ints_of(sim::Simulator& s, int id) {
   return out;
 }
 
-// Launches Kernel with its plain context and (under lockstep) its SimtCtx instantiation.
+// Launches Kernel with its plain context and (under lockstep) its SimtCtx instantiation, offering
+// a block's shared memory as a translated launch does (core/cuda_in/cu_host.h).
 template <class Kernel>
 void launch(sim::Simulator& s, Arrays& a, Dim3 grid, Dim3 block) {
   a.simulator = &s;
-  s.launch("k", grid, block, 0, &thread_entry<Kernel, sim::SimCtx>, &thread_entry<Kernel, sim::SimtCtx>, &a);
+  s.launch("k", grid, block, sim::kMaxSharedBytesPerBlock, &thread_entry<Kernel, sim::SimCtx>, &thread_entry<Kernel, sim::SimtCtx>, &a);
 }
 
 std::vector<sim::Schedule> every_schedule() {
@@ -248,9 +249,9 @@ struct RacyPrinting {
     const unsigned t = cu::thread_idx(_c).x, b = cu::block_idx(_c).x;
     auto s = cu::shared_array<int, 32, SyncscopeCtx>(_c, "s");
     s[t] = data[b * 32 + t];
-    const int left = s[(t + 31) % 32];  // no barrier: a race
+    _c.sync();
+    s[t] = s[(t + 31) % 32] + 1;  // no barrier between a neighbour's read and this write: a race
     cu::device_printf(_c, sim::SourceLocation::current(), "B%u T%u\n", b, t);
-    data[b * 32 + t] = left;
   }
 };
 
@@ -263,6 +264,7 @@ TEST(CudaDevice, ABlockRunTwiceIsPrintedOnce) {
   testing::internal::CaptureStdout();
   launch<RacyPrinting>(s, a, {16, 1, 1}, {32, 1, 1});
   const std::string stdout_text = testing::internal::GetCapturedStdout();
+  ASSERT_FALSE(s.failed()) << s.trace().error->message;
   ASSERT_GT(s.trace().launches[0].blocks_rerun, 0u) << "no block ran twice: the test shows nothing";
   std::istringstream lines(stdout_text);
   std::map<std::string, int> seen;

@@ -221,15 +221,15 @@ app::Rect last_item_rect() {
   return {a.x, a.y, b.x - a.x, b.y - a.y};
 }
 
-// A thread that called printf in this step: a speech bubble above and right of its dot (the list
+// A thread that called printf in this step: a speech bubble right of its dot (the list
 // under the picture says what it printed; hovering the thread too).
 void paint_printed_marks(ImDrawList* dl, const Theme& th, const app::BlockLayout& b) {
   for (const app::LaidThread& t : b.threads) {
     if (t.thread >= static_cast<int>(b.model->thread_views.size()) || b.model->thread_views[t.thread].printed.empty()) continue;
     const float w = std::max(7.0f, t.radius * 1.4f), h = w * 0.7f;
-    const ImVec2 a(t.centre.x + t.radius * 0.3f, t.centre.y - t.radius - h - 2), z(a.x + w, a.y + h);
+    const ImVec2 a(t.centre.x + t.radius + 2, t.centre.y - t.radius - h * 0.5f), z(a.x + w, a.y + h);
     dl->AddRectFilled(a, z, th.label, 2);
-    dl->AddTriangleFilled(ImVec2(a.x + 1, z.y - 1), ImVec2(a.x + w * 0.45f, z.y - 1), ImVec2(a.x, z.y + h * 0.5f), th.label);
+    dl->AddTriangleFilled(ImVec2(a.x + 1, z.y - 1), ImVec2(a.x + w * 0.45f, z.y - 1), ImVec2(a.x - 1, z.y + h * 0.5f), th.label);
   }
 }
 
@@ -265,7 +265,7 @@ std::optional<app::Rect> draw_printed(const BlockViewPanel& panel, const std::ve
   while (clipper.Step())
     for (int k = clipper.DisplayStart; k < clipper.DisplayEnd; ++k) {
       if (const app::PrintedView* p = list[k].line) {
-        const std::string who = (models.size() > 1 ? "block " + std::to_string(p->block) + " " : "") + p->who + " printed at " + p->where + ":";
+        const std::string who = (models.size() > 1 ? "block " + std::to_string(p->block) + " " : "") + p->who + " (" + p->where + "):";
         ImGui::TextColored(ImColor(panel.theme.dim_text), "%s", who.c_str());
         ImGui::SameLine();
         ImGui::TextUnformatted(p->text.c_str());
@@ -542,7 +542,9 @@ void draw_block_view_panel(const BlockViewPanel& panel) {
   // The colour scale takes a line when the cells may be too narrow for numbers.
   const bool may_need_scale = app::diagram_size(models, natural, text, 1).w > width;
   const int legend_rows = app::legend_line_count(app::legend_places(app::legend_items(needs), width, text, inner)) + (may_need_scale ? 1 : 0);
-  const int printed = printed_rows(models);
+  // The list takes at most a third of the panel: the picture stays the point.
+  const int printed = std::min(printed_rows(models),
+                               std::max(2, static_cast<int>(ImGui::GetContentRegionAvail().y / 3 / ImGui::GetTextLineHeightWithSpacing())));
   const float legend_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(legend_rows) + style.ScrollbarSize + style.ItemSpacing.y +
                          printed_height(printed);
   app::Size room{width - 8, ImGui::GetContentRegionAvail().y - legend_h};

@@ -500,7 +500,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
   mark_bank_conflicts(t, launch, st, row_of, m);
   for (int th = 0; th < m.threads; ++th) m.thread_views[th].exited = exited_before[th];
   for (const sim::PrintedLine& p : st.printed) {
-    m.printed.push_back({block, p.thread, sim::thread_name(lt.block, p.thread), short_location(p.line), p.text});
+    m.printed.push_back({block, p.thread, sim::thread_name(lt.block, p.thread), "line " + std::to_string(sim::LineTable::get(p.line).line), p.text});
     if (p.thread < m.threads) {
       m.thread_views[p.thread].printed.push_back(p.text);
       m.thread_views[p.thread].active = true;

@@ -54,7 +54,7 @@ struct PrintedView {
   int block = 0;
   int thread = 0;
   std::string who;    // "T3", or "(3,1)" in a 2D block
-  std::string where;  // "printf_threads.cu:19"
+  std::string where;  // "line 19" (a program's device code is all in its one .cu file)
   std::string text;   // without its final newline
 };
 
