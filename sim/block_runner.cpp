@@ -12,6 +12,7 @@
 #include <mutex>
 #include <sstream>
 #include <type_traits>
+#include <utility>
 
 #include "sim/array_pool.h"
 #include "sim/code_address.h"
@@ -106,6 +107,9 @@ BlockRunner::Outcome BlockRunner::run(BlockHost& host, LaunchState& launch, int 
   running_ = threads_per_block_;
   at_barrier_ = 0;
   barrier_lines_differ_ = false;
+  barrier_votes_ = 0;
+  printed_.clear();
+  printed_dropped_ = 0;
   step_ = 0;
   failed_ = false;
   order_sensitive_ = false;
@@ -266,23 +270,6 @@ void BlockRunner::reset_simt_positions() {
   for (int t = 0; t < threads_per_block_; ++t) {
     threads_[t].simt_pc = 0;
     threads_[t].simt_op = 0;
-  }
-}
-
-// The runtime's own work, called from a SIMT lane's kernel code: the coverage hook is off while it
-// runs and back on for the kernel. A KernelAbort thrown inside leaves it off (thread_loop catches it),
-// so no hook parks a lane during unwinding.
-template <class F>
-decltype(auto) BlockRunner::outside_kernel(F&& work) {
-  const RuntimeSection runtime = in_runtime();
-  tls_simt_kernel = nullptr;
-  if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
-    work();
-    tls_simt_kernel = this;
-  } else {
-    decltype(auto) result = work();
-    tls_simt_kernel = this;
-    return result;
   }
 }
 
@@ -478,6 +465,7 @@ bool BlockRunner::all_blocked_resolve() {
 
 void BlockRunner::release_barrier() {
   const LineId line = barrier_line_;
+  barrier_votes_counted_ = std::exchange(barrier_votes_, 0);
   end_step(line);
   if (over_budget_at_barrier(line)) return;
   late_basic_blocks_ = 0;

@@ -21,6 +21,7 @@
 
 #include <array>
 #include <atomic>
+#include <cstdarg>
 #include <cstdint>
 #include <algorithm>
 #include <deque>
@@ -30,6 +31,7 @@
 #include <stdexcept>
 #include "sim/source_location.h"
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include "contract/kernel_api.h"
@@ -93,6 +95,8 @@ struct LaunchState {
   // nullptr when none was built: lockstep then aligns lanes by their count of operations.
   KernelEntry simt_kernel = nullptr;
   std::vector<int> shared_array_ids;  // trace ids of this launch's shared arrays, by allocation order
+  // Device printf bytes the launch's block runs hold for stdout (sim/limits.h caps them).
+  std::atomic<uint64_t> printed_bytes{0};
 };
 
 class BlockRunner {
@@ -217,6 +221,26 @@ class BlockRunner {
     block_current();  // mid-switch, the fault guard's stack check keeps a preemption off
   }
   [[gnu::noinline]] void record_barrier(LineId line);
+  // __syncthreads_count(p) (and _and, _or): one barrier, after which every thread gets how many
+  // threads of the block arrived with a true predicate.
+  [[gnu::always_inline]] int barrier_count(LineId line, bool predicate) {
+    if (predicate) ++barrier_votes_;
+    barrier(line);
+    return barrier_votes_counted_;
+  }
+  int simt_barrier_count(const SourceLocation& site, bool predicate);
+  // Device printf (sim/device_calls.cpp): the C library formats it; the observers (the trace) get
+  // the text, and so does stdout once the block's run stands (Simulator). Returns what printf does.
+  int print(LineId line, const char* format, ...);
+  int simt_print(const SourceLocation& site, const char* format, ...);
+  // This block run's device printf output for stdout, and the printf calls the launch's cap left out.
+  struct Printed {
+    std::string text;
+    uint64_t dropped_lines = 0;
+  };
+  Printed take_printed();
+  // A run that does not stand (the fast run before a scheduled re-run): its output goes.
+  void discard_printed();
   void sync_warp(LineId line) { warp_call({WarpOp::SyncWarp}, line); }
   // c.caption(...): formatted and passed on only while observers record this block, once a step.
   [[gnu::always_inline]] void caption(const char* format, const long long* numbers, int count) {
@@ -282,8 +306,23 @@ class BlockRunner {
   // Where thread t is, as best known: `line` (its current operation's), else the SIMT twin's
   // basic block or `pc` (an interrupted instruction) resolved through the debug information.
   std::string last_line_of(int t, LineId line, uintptr_t pc) const;
+  // The runtime's own work, called from a SIMT lane's kernel code: the coverage hook is off while
+  // it runs and back on for the kernel. A KernelAbort thrown inside leaves it off (thread_loop
+  // catches it), so no hook parks a lane during unwinding.
   template <class F>
-  decltype(auto) outside_kernel(F&& work);
+  decltype(auto) outside_kernel(F&& work) {
+    const RuntimeSection runtime = in_runtime();
+    tls_simt_kernel = nullptr;
+    if constexpr (std::is_void_v<std::invoke_result_t<F>>) {
+      work();
+      tls_simt_kernel = this;
+    } else {
+      decltype(auto) result = work();
+      tls_simt_kernel = this;
+      return result;
+    }
+  }
+  int vprint(LineId line, const char* format, va_list args);
   // The current simulated thread is in the simulator's own code until this goes out of scope.
   RuntimeSection in_runtime() { return RuntimeSection(cur_ ? &cur_->guard.runtime_depth : nullptr); }
   [[noreturn]] void fail_in_thread(SimErrorKind kind, std::string message, std::vector<LineId> lines);
@@ -388,6 +427,10 @@ class BlockRunner {
   LineId barrier_line_ = kNoLine;  // where the first of them waits
   bool barrier_lines_differ_ = false;
   bool captioned_this_step_ = false;
+  int barrier_votes_ = 0;          // true predicates at the counting barrier the block waits at
+  int barrier_votes_counted_ = 0;  // the last released one's count, for its threads to take
+  std::string printed_;            // device printf output of this block run, for stdout
+  uint64_t printed_dropped_ = 0;   // printf calls past the launch's cap
   int step_ = 0;
   bool failed_ = false;
   bool order_sensitive_ = false;

@@ -3,6 +3,7 @@
 
 #include <deque>
 #include <string>
+#include <string_view>
 
 #include "sim/events.h"
 #include "sim/memory.h"
@@ -19,6 +20,8 @@ class EventObserver {
   virtual void on_step_end(LineId barrier, const std::deque<ArrayStore>& shared, int count) = 0;
   // The kernel's caption for the current step (its first in the step).
   virtual void on_caption(const std::string& text) { (void)text; }
+  // Thread `thread` printed `text` (one device printf call, whole) at `line`.
+  virtual void on_print(int thread, LineId line, std::string_view text) { (void)thread, (void)line, (void)text; }
 };
 
 }  // namespace syncscope::sim

@@ -316,6 +316,15 @@ class SimCtx : public WarpOps<SimCtx> {
   [[gnu::always_inline]] void sync(SourceLocation loc = SourceLocation::current()) {
     r_.barrier(LineTable::intern(loc));
   }
+  // __syncthreads_count(p), __syncthreads_and(p), __syncthreads_or(p): one barrier, after which
+  // every thread has the block's count of true predicates, whether all were true, whether any was.
+  int sync_count(int predicate, SourceLocation loc = SourceLocation::current()) {
+    return r_.barrier_count(LineTable::intern(loc), predicate != 0);
+  }
+  int sync_and(int predicate, SourceLocation loc = SourceLocation::current()) {
+    return sync_count(predicate, loc) == r_.launch().block.count() ? 1 : 0;
+  }
+  int sync_or(int predicate, SourceLocation loc = SourceLocation::current()) { return sync_count(predicate, loc) != 0 ? 1 : 0; }
   // __threadfence()
   void fence(SourceLocation loc = SourceLocation::current()) { r_.fence(LineTable::intern(loc)); }
   // __nanosleep(): the simulator keeps no clock, so the thread goes on at once. A sleep changes
@@ -365,6 +374,13 @@ class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
   using SimCtx::SimCtx;
 
   void sync(SourceLocation loc = SourceLocation::current()) { r_.simt_barrier(loc); }
+  int sync_count(int predicate, SourceLocation loc = SourceLocation::current()) {
+    return r_.simt_barrier_count(loc, predicate != 0);
+  }
+  int sync_and(int predicate, SourceLocation loc = SourceLocation::current()) {
+    return sync_count(predicate, loc) == r_.launch().block.count() ? 1 : 0;
+  }
+  int sync_or(int predicate, SourceLocation loc = SourceLocation::current()) { return sync_count(predicate, loc) != 0 ? 1 : 0; }
   void fence(SourceLocation loc = SourceLocation::current()) { r_.simt_fence(loc); }
   unsigned active_mask(SourceLocation loc = SourceLocation::current()) {
     return r_.simt_active_mask(loc);

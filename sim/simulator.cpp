@@ -1,6 +1,7 @@
 #include "sim/simulator.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <mutex>
 #include <thread>
 
@@ -109,10 +110,13 @@ bool Simulator::run_block(BlockRunner& runner, LaunchState& ls, int b, BlockTrac
       // stamped by the fast run itself.
       totals.hazards.merge(runner.hazards(), true);
       runner.undo_global_writes();
+      runner.discard_printed();
       out = runner.run(*this, ls, b, BlockRunner::Mode::Scheduled, options_.schedule, {});
       ++totals.blocks_rerun;
     }
   }
+  if (BlockRunner::Printed printed = runner.take_printed(); !printed.text.empty() || printed.dropped_lines)
+    totals.printed.push_back({b, std::move(printed)});
   totals.steps = std::max(totals.steps, runner.steps_taken());
   runner.add_counters_to(totals.counters);
   totals.hazards.merge(runner.hazards());
@@ -238,6 +242,7 @@ bool Simulator::try_in_parallel(LaunchState& ls, LaunchTrace& lt, const std::vec
     totals.hazards.merge(t.hazards);
     totals.steps = std::max(totals.steps, t.steps);
     totals.blocks_rerun += t.blocks_rerun;
+    for (auto& p : t.printed) totals.printed.push_back(std::move(p));
   }
   ++parallel_launches_;
   return true;
@@ -288,6 +293,7 @@ void Simulator::launch(std::string label, Dim3 grid, Dim3 block, int shared_byte
   if (!try_in_parallel(ls, lt, detailed, totals)) {
     // Shadow stamps of an abandoned parallel attempt must not look like this launch's accesses.
     ls.first_interval = ArrayPool::next_interval();
+    ls.printed_bytes = 0;
     totals = BlockTotals{};
     lt.blocks.assign(detailed.size(), BlockTrace{});
     run_in_order(ls, lt, detailed, totals);
@@ -297,10 +303,31 @@ void Simulator::launch(std::string label, Dim3 grid, Dim3 block, int shared_byte
   lt.blocks_rerun = totals.blocks_rerun;
   trace_.hazards.merge(totals.hazards);
   if (totals.error) record_error(*totals.error);
+  if (!totals.printed.empty()) write_printed(ls, lt.label, totals.printed);
   // Stamps of an ended launch never race with a later one's: the shadow is empty between launches.
   for (auto& g : globals_) g->global_shadow.zero();
   if (globals_small_enough()) lt.globals_after = snapshot_globals();
   trace_.launches.push_back(std::move(lt));
+}
+
+void Simulator::write_printed(const LaunchState& ls, const std::string& label,
+                              std::vector<BlockTotals::BlockPrinted>& printed) const {
+  const std::vector<int> order = block_order(ls.index, ls.grid.count());
+  std::vector<int> place(order.size());
+  for (size_t k = 0; k < order.size(); ++k) place[order[k]] = static_cast<int>(k);
+  std::sort(printed.begin(), printed.end(), [&](const auto& a, const auto& b) { return place[a.block] < place[b.block]; });
+  uint64_t dropped = 0;
+  for (const auto& p : printed) {
+    std::fwrite(p.printed.text.data(), 1, p.printed.text.size(), stdout);
+    dropped += p.printed.dropped_lines;
+  }
+  std::fflush(stdout);
+  if (dropped)
+    std::fprintf(stderr,
+                 "syncscope: launch '%s' printed more than %llu KiB with device printf; %llu further printf calls were "
+                 "left out (a GPU's printf buffer, cudaLimitPrintfFifoSize, holds 1 MiB by default)\n",
+                 label.c_str(), static_cast<unsigned long long>(kMaxPrintedBytesPerLaunch >> 10),
+                 static_cast<unsigned long long>(dropped));
 }
 
 }  // namespace syncscope::sim

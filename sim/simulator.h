@@ -84,6 +84,11 @@ class Simulator final : public BlockHost {
     int steps = 0;
     uint64_t blocks_rerun = 0;
     std::optional<SimError> error;
+    struct BlockPrinted {
+      int block;
+      BlockRunner::Printed printed;
+    };
+    std::vector<BlockPrinted> printed;  // device printf of the blocks that printed, as their runs stood
   };
 
   // Runs one block into `totals`; false when it failed.
@@ -92,6 +97,9 @@ class Simulator final : public BlockHost {
   void run_in_order(LaunchState& ls, LaunchTrace& lt, const std::vector<int>& detailed, BlockTotals& totals);
   bool try_in_parallel(LaunchState& ls, LaunchTrace& lt, const std::vector<int>& detailed, BlockTotals& totals);
   std::vector<int> detailed_blocks(int block_count) const;
+  // The launch's device printf on stdout, block by block in the schedule's block order (as a GPU
+  // prints its buffer at the next synchronization); what the cap left out is said on stderr.
+  void write_printed(const LaunchState& ls, const std::string& label, std::vector<BlockTotals::BlockPrinted>& printed) const;
   std::vector<ArraySnapshot> snapshot_globals() const;
   bool globals_small_enough() const;
   int worker_count() const;

@@ -43,6 +43,12 @@ uint64_t Trace::hash() const {
           f.pod(e.value_bits);
         }
         for (const auto& sh : s.shared) f.snapshot(sh);
+        for (const auto& p : s.printed) {
+          f.pod(p.thread);
+          f.pod(LineTable::get(p.line).line);
+          f.bytes(p.text.data(), p.text.size());
+        }
+        f.pod(s.printed_dropped);
       }
     }
     for (const auto& s : l.globals_after) f.snapshot(s);

@@ -31,11 +31,21 @@ struct ArraySnapshot {
   std::vector<uint8_t> poison;
 };
 
+// What one thread printed with one device printf call, without its final newline (sim/limits.h
+// bounds it).
+struct PrintedLine {
+  uint16_t thread = 0;  // block-local thread index
+  LineId line = kNoLine;  // the printf's line
+  std::string text;
+};
+
 struct StepTrace {
   LineId barrier = kNoLine;  // the barrier that ended the step; kNoLine: the threads exited
   std::vector<Event> events;  // in the order the schedule ran them
   std::vector<ArraySnapshot> shared;  // each shared array of the block at the end of the step
   std::string caption;  // the kernel's c.caption(...) for this step, or ""
+  std::vector<PrintedLine> printed;  // device printf in this step, in the order the schedule ran them
+  uint32_t printed_dropped = 0;      // printf calls of this step past the caps (sim/limits.h), not kept
 };
 
 struct BlockTrace {

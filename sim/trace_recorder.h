@@ -3,6 +3,7 @@
 #pragma once
 
 #include "sim/event_observer.h"
+#include "sim/limits.h"
 #include "sim/trace.h"
 
 namespace syncscope::sim {
@@ -14,6 +15,21 @@ class TraceRecorder final : public EventObserver {
   void on_event(const Event& e) override { block_.steps.back().events.push_back(e); }
   void on_caption(const std::string& text) override { block_.steps.back().caption = text; }
 
+  // Kept within sim/limits.h's caps: a kernel printing from every thread of every step must not
+  // make the trace as large as its output. What is left out is counted in the step.
+  void on_print(int thread, LineId line, std::string_view text) override {
+    StepTrace& step = block_.steps.back();
+    if (step.printed.size() >= static_cast<size_t>(kMaxPrintedLinesPerStep) || printed_ >= kMaxPrintedLinesPerBlock) {
+      ++step.printed_dropped;
+      return;
+    }
+    ++printed_;
+    if (!text.empty() && text.back() == '\n') text.remove_suffix(1);
+    std::string kept(text.substr(0, kMaxPrintedChars));
+    if (text.size() > kept.size()) kept += "...";
+    step.printed.push_back({static_cast<uint16_t>(thread), line, std::move(kept)});
+  }
+
   void on_step_end(LineId barrier, const std::deque<ArrayStore>& shared, int count) override {
     StepTrace& step = block_.steps.back();
     step.barrier = barrier;
@@ -24,6 +40,7 @@ class TraceRecorder final : public EventObserver {
 
  private:
   BlockTrace& block_;
+  int printed_ = 0;  // lines kept for this block
 };
 
 }  // namespace syncscope::sim

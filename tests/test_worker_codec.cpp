@@ -101,6 +101,44 @@ TEST(WorkerCodec, AnErrorAndItsLinesComeBack) {
   EXPECT_EQ(sim::LineTable::describe(back.trace.error->lines[0]), "/home/student/k.h:32");
 }
 
+// Device printf travels with its step: thread, line (renumbered into this process's table), text,
+// and the count the caps left out.
+TEST(WorkerCodec, WhatThreadsPrintedComesBackWithTheirStep) {
+  SimOutcome out;
+  sim::LaunchTrace launch;
+  sim::BlockTrace block;
+  block.steps.resize(2);
+  block.steps[0].printed = {{3, sim::LineTable::intern("/home/student/printf.cu", 19, "k"), "block 0 thread 3: 30"},
+                            {700, sim::LineTable::intern("/home/student/printf.cu", 25, "k"), "two\nlines"}};
+  block.steps[1].printed_dropped = 4096;
+  launch.blocks = {block};
+  launch.steps = 2;
+  out.trace.launches = {launch};
+  const SimOutcome back = round_trip(out);
+  EXPECT_EQ(back.trace.hash(), out.trace.hash());
+  ASSERT_EQ(back.trace.launches.size(), 1u);
+  ASSERT_EQ(back.trace.launches[0].blocks.size(), 1u);
+  const auto& steps = back.trace.launches[0].blocks[0].steps;
+  ASSERT_EQ(steps.size(), 2u);
+  ASSERT_EQ(steps[0].printed.size(), 2u);
+  EXPECT_EQ(steps[0].printed[0].thread, 3);
+  EXPECT_EQ(sim::LineTable::describe(steps[0].printed[0].line), "/home/student/printf.cu:19");
+  EXPECT_EQ(steps[0].printed[0].text, "block 0 thread 3: 30");
+  EXPECT_EQ(steps[0].printed[1].thread, 700);
+  EXPECT_EQ(sim::LineTable::describe(steps[0].printed[1].line), "/home/student/printf.cu:25");
+  EXPECT_EQ(steps[0].printed[1].text, "two\nlines");
+  EXPECT_EQ(steps[0].printed_dropped, 0u);
+  EXPECT_TRUE(steps[1].printed.empty());
+  EXPECT_EQ(steps[1].printed_dropped, 4096u);
+  // Cut anywhere, the printed lines' part of the message is refused too.
+  WireWriter w;
+  worker::write_outcome(w, out);
+  for (size_t cut = 0; cut < w.bytes().size(); ++cut) {
+    WireReader r(std::string_view(w.bytes()).substr(0, cut));
+    EXPECT_THROW(worker::read_outcome(r), WireError) << "cut at " << cut;
+  }
+}
+
 TEST(WorkerCodec, EveryCutOfAMessageIsAWireError) {
   const RunConfig c = config({.algorithm = "kogge-stone"});
   WireWriter w;

@@ -25,6 +25,9 @@ const std::map<std::string_view, std::string_view> kBuiltinVariables = {
 // Intrinsics that are calls on the thread's context (contract/kernel_context.h).
 const std::map<std::string_view, std::string_view> kContextCalls = {
     {"__syncthreads", "_c.sync"},
+    {"__syncthreads_count", "_c.sync_count"},
+    {"__syncthreads_and", "_c.sync_and"},
+    {"__syncthreads_or", "_c.sync_or"},
     {"__syncwarp", "_c.sync_warp"},
     {"__threadfence", "_c.fence"},
     {"__threadfence_block", "_c.fence"},
@@ -52,9 +55,6 @@ const std::map<std::string_view, std::string_view> kRuntimeCalls = {
 
 // Calls the simulator does not have yet, and what to do instead.
 const std::map<std::string_view, std::string_view> kNotSimulated = {
-    {"__syncthreads_count", "__syncthreads_count is not simulated yet: count with a shared atomicAdd, then __syncthreads()"},
-    {"__syncthreads_and", "__syncthreads_and is not simulated yet: combine with a shared atomicAnd, then __syncthreads()"},
-    {"__syncthreads_or", "__syncthreads_or is not simulated yet: combine with a shared atomicOr, then __syncthreads()"},
     {"__reduce_min_sync", "__reduce_min_sync is not simulated yet: use a __shfl_xor_sync butterfly"},
     {"__reduce_max_sync", "__reduce_max_sync is not simulated yet: use a __shfl_xor_sync butterfly"},
     {"cudaMallocManaged", "cudaMallocManaged (unified memory) is not supported: use cudaMalloc + cudaMemcpy"},
@@ -516,15 +516,18 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
   if (is_students(callee)) return true;
   if (auto call = kContextCalls.find(name); call != kContextCalls.end()) {
     std::string replacement(call->second);
-    if (name == "__syncthreads")
+    if (name.rfind("__syncthreads", 0) == 0)  // a counting barrier ends its step too
       if (std::string caption = caption_before(e->getBeginLoc()); !caption.empty())
-        replacement = "_c.caption(\"" + caption + "\"), " + replacement;
+        // `int n = __syncthreads_count(p);`: the counting barriers are values, the caption goes inside.
+        replacement = name == "__syncthreads" ? "_c.caption(\"" + caption + "\"), " + replacement
+                                              : "(_c.caption(\"" + caption + "\"), _c)" + replacement.substr(2);
     replace(target->getSourceRange(), replacement);
   } else if (auto runtime = kRuntimeCalls.find(name); runtime != kRuntimeCalls.end() || name == "printf") {
     replace(target->getSourceRange(), runtime != kRuntimeCalls.end() ? std::string(runtime->second) : "::syncscope::cu::device_printf");
     const SourceLocation callee_end = written(SourceRange(target->getEndLoc(), target->getEndLoc())).getEnd();
+    // Its place as an argument: a variadic call has no room for a defaulted one after the values.
     if (auto open = Lexer::findNextToken(callee_end, sm_, context_.getLangOpts()); open && open->is(tok::l_paren))
-      insert_after_token(open->getLocation(), "_c, ");
+      insert_after_token(open->getLocation(), "_c, ::syncscope::sim::SourceLocation::current(), ");
   }
   return true;
 }

@@ -135,7 +135,7 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
   }
   std::optional<GpuReport> gpu;
   if (flags.gpu) gpu = run_gpu_side(result);
-  // A program's own output (on the GPU) may hold bytes that are not UTF-8: replaced, not fatal.
+  // What a program or a kernel printed may hold any bytes: what is not UTF-8 becomes U+FFFD, not an exception.
   if (flags.json) out << run_json(result, flags.steps, gpu, lab).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
   else print_run(out, result, flags.steps, gpu, lab, flags.verbose);
   // A stopped run (crash, runaway, divergence, a worker that died) is reported above, and a script sees it here.

@@ -120,8 +120,22 @@ json steps_json(const RunResult& r) {
           thread_list.push_back(
               {{"thread", thread}, {"x", at.x}, {"y", at.y}, {"z", at.z}, {"events", std::move(events)}});
         }
+        // Device printf, one entry per call in the order the threads printed; "printed_dropped": calls past the caps.
+        json printed = json::array();
+        for (const sim::PrintedLine& p : st.printed) {
+          const Dim3 at = sim::thread_index_in(lt.block, p.thread);
+          printed.push_back({{"block", b.block},
+                             {"thread", p.thread},
+                             {"x", at.x},
+                             {"y", at.y},
+                             {"z", at.z},
+                             {"line", line_json(p.line)},
+                             {"text", p.text}});
+        }
         // The kernel's own sentence for the step, as the text report and the step view show it.
         blocks.push_back({{"block", b.block},
+                          {"printed", std::move(printed)},
+                          {"printed_dropped", st.printed_dropped},
                           {"caption", st.caption.empty() ? json(nullptr) : json(st.caption)},
                           {"shared", std::move(shared)},
                           {"warps", warps[shown].available && step < static_cast<int>(warps[shown].per_step.size())

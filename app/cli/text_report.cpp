@@ -7,6 +7,7 @@
 
 #include "sim/describe.h"
 #include "sim/events.h"
+#include "sim/limits.h"
 #include "sim/warp_instructions.h"
 
 namespace syncscope::cli {
@@ -55,6 +56,20 @@ std::string dims(Dim3 d) {
   return s.str();
 }
 
+// Device printf of a step, one line per call, in the order the threads printed: "T3 printed at
+// file.cu:12: ...", a newline inside shown as \n.
+void print_printed(std::ostream& out, const sim::LaunchTrace& lt, const sim::StepTrace& st) {
+  for (const sim::PrintedLine& p : st.printed) {
+    std::string text;
+    for (char c : p.text) text += c == '\n' ? std::string("\\n") : std::string(1, c);
+    out << "      " << sim::thread_name(lt.block, p.thread) << " printed at " << sim::LineTable::describe(p.line) << ": "
+        << text << "\n";
+  }
+  if (st.printed_dropped)
+    out << "      (" << st.printed_dropped << " more printf calls in this step not kept: the trace keeps "
+        << sim::kMaxPrintedLinesPerStep << " a step and " << sim::kMaxPrintedLinesPerBlock << " a block)\n";
+}
+
 void print_steps(std::ostream& out, const RunResult& r) {
   const sim::Trace& t = r.sim.trace;
   const DType dtype = r.config.problem.dtype;
@@ -91,13 +106,14 @@ void print_steps(std::ostream& out, const RunResult& r) {
         }
         // A barrier right after another (or a step only some blocks have work in) leaves an interval
         // in which this block did nothing: said, so an empty block line does not look cut off.
-        if (by_thread.empty()) out << "      no thread did anything in this step\n";
+        if (by_thread.empty() && st.printed.empty()) out << "      no thread did anything in this step\n";
         for (const auto& [thread, things] : by_thread) {
           const std::string name = sim::thread_name(lt.block, thread);  // "T5", or "(5,0)" in a 2D block
           out << "      " << std::left << std::setw(6) << name << std::right << (name.size() >= 6 ? " " : "");
           for (size_t k = 0; k < things.size(); ++k) out << (k ? ", " : "") << things[k];
           out << "\n";
         }
+        print_printed(out, lt, st);
         const sim::WarpMetrics& w = warps[shown];
         if (w.available && step < static_cast<int>(w.per_step.size()) && w.per_step[step].instructions > 0)
           out << "      warps: " << sim::describe_warp_counts(w.per_step[step]) << "\n";

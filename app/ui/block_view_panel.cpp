@@ -14,6 +14,7 @@
 #include "app/view/block_view_model.h"
 #include "app/view/model_cache.h"
 #include "app/view/step_layout.h"
+#include "sim/limits.h"
 
 namespace syncscope::ui {
 namespace {
@@ -209,19 +210,10 @@ void interact(const BlockViewPanel& panel, const RunResult& run, const app::Bloc
     if (!tv.holds.empty()) ImGui::Text("holds %s", tv.holds.c_str());
     if (!tv.writes.empty()) ImGui::Text("%s%s", tv.writes.rfind("writes", 0) == 0 ? "" : "writes ", tv.writes.c_str());
     for (const auto& e : tv.events) ImGui::BulletText("%s", e.c_str());
+    for (const auto& text : tv.printed) ImGui::BulletText("printf: %s", text.c_str());
     ImGui::EndTooltip();
   }
 }
-
-// What the step view tells the GUI tests about a frame, gathered while drawing and recorded in one go.
-struct StepViewReport {
-  std::string waiting_for;
-  std::optional<app::Rect> caption, legend;
-  app::Rect area;
-  const app::StepLayout* picture = nullptr;
-  int blocks_drawn = 0;
-  float bottom = 0;
-};
 
 std::array<float, 4> xywh(const app::Rect& r) { return {r.x, r.y, r.w, r.h}; }
 app::Rect last_item_rect() {
@@ -229,10 +221,79 @@ app::Rect last_item_rect() {
   return {a.x, a.y, b.x - a.x, b.y - a.y};
 }
 
+// A thread that called printf in this step: a speech bubble right of its dot (the list
+// under the picture says what it printed; hovering the thread too).
+void paint_printed_marks(ImDrawList* dl, const Theme& th, const app::BlockLayout& b) {
+  for (const app::LaidThread& t : b.threads) {
+    if (t.thread >= static_cast<int>(b.model->thread_views.size()) || b.model->thread_views[t.thread].printed.empty()) continue;
+    const float w = std::max(7.0f, t.radius * 1.4f), h = w * 0.7f;
+    const ImVec2 a(t.centre.x + t.radius + 2, t.centre.y - t.radius - h * 0.5f), z(a.x + w, a.y + h);
+    dl->AddRectFilled(a, z, th.label, 2);
+    dl->AddTriangleFilled(ImVec2(a.x + 1, z.y - 1), ImVec2(a.x + w * 0.45f, z.y - 1), ImVec2(a.x - 1, z.y + h * 0.5f), th.label);
+  }
+}
+
+// The step's device printf under the picture, one row per call: as many rows as the launch's
+// busiest step (at most kPrintedRows, then the list scrolls), so the picture stays put while stepping.
+constexpr int kPrintedRows = 6;
+int printed_rows(const std::vector<const app::BlockViewModel*>& models) {
+  int rows = 0;
+  for (const auto* m : models)
+    rows += std::max(m->frame.printed_lines, static_cast<int>(m->printed.size()) + (m->printed_dropped ? 1 : 0));
+  return std::min(rows, kPrintedRows);
+}
+float printed_height(int rows) {
+  return rows == 0 ? 0 : ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(rows) + ImGui::GetStyle().WindowPadding.y * 2 +
+                             ImGui::GetStyle().ItemSpacing.y;
+}
+
+std::optional<app::Rect> draw_printed(const BlockViewPanel& panel, const std::vector<const app::BlockViewModel*>& models, int rows) {
+  if (rows == 0) return std::nullopt;
+  ImGui::BeginChild("printed", ImVec2(0, printed_height(rows) - ImGui::GetStyle().ItemSpacing.y), true);
+  struct Row {
+    const app::PrintedView* line;
+    const app::BlockViewModel* dropped;  // else: the count of calls the trace left out
+  };
+  std::vector<Row> list;
+  for (const auto* m : models) {
+    for (const app::PrintedView& p : m->printed) list.push_back({&p, nullptr});
+    if (m->printed_dropped) list.push_back({nullptr, m});
+  }
+  if (list.empty()) ImGui::TextDisabled("no thread printed in this step");
+  ImGuiListClipper clipper;  // a 1024-thread block prints 1024 rows: only those on show are drawn
+  clipper.Begin(static_cast<int>(list.size()));
+  while (clipper.Step())
+    for (int k = clipper.DisplayStart; k < clipper.DisplayEnd; ++k) {
+      if (const app::PrintedView* p = list[k].line) {
+        const std::string who = (models.size() > 1 ? "block " + std::to_string(p->block) + " " : "") + p->who + " (" + p->where + "):";
+        ImGui::TextColored(ImColor(panel.theme.dim_text), "%s", who.c_str());
+        ImGui::SameLine();
+        ImGui::TextUnformatted(p->text.c_str());
+      } else {
+        ImGui::TextColored(ImColor(panel.theme.warning), "block %d: %u more printf calls in this step not kept (the trace keeps %d a step)",
+                           list[k].dropped->block, list[k].dropped->printed_dropped, sim::kMaxPrintedLinesPerStep);
+      }
+    }
+  ImGui::EndChild();
+  return last_item_rect();
+}
+
+// What the step view tells the GUI tests about a frame, gathered while drawing and recorded in one go.
+struct StepViewReport {
+  std::string waiting_for;
+  std::optional<app::Rect> caption, legend, printed;
+  app::Rect area;
+  const app::StepLayout* picture = nullptr;
+  int blocks_drawn = 0;
+  float bottom = 0;
+};
+
+
 void record_geometry(FrameGeometry& g, const StepViewReport& report) {
   if (!report.waiting_for.empty()) g.waiting_for = report.waiting_for;
   if (report.caption) g.rows["caption"] = xywh(*report.caption);
   if (report.legend) g.rows["legend"] = xywh(*report.legend);
+  if (report.printed) g.rows["printed"] = xywh(*report.printed);
   g.step_view_area = xywh(report.area);
   g.step_view_bottom = report.bottom;
   g.blocks_drawn = report.blocks_drawn;
@@ -481,7 +542,11 @@ void draw_block_view_panel(const BlockViewPanel& panel) {
   // The colour scale takes a line when the cells may be too narrow for numbers.
   const bool may_need_scale = app::diagram_size(models, natural, text, 1).w > width;
   const int legend_rows = app::legend_line_count(app::legend_places(app::legend_items(needs), width, text, inner)) + (may_need_scale ? 1 : 0);
-  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(legend_rows) + style.ScrollbarSize + style.ItemSpacing.y;
+  // The list takes at most a third of the panel: the picture stays the point.
+  const int printed = std::min(printed_rows(models),
+                               std::max(2, static_cast<int>(ImGui::GetContentRegionAvail().y / 3 / ImGui::GetTextLineHeightWithSpacing())));
+  const float legend_h = ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(legend_rows) + style.ScrollbarSize + style.ItemSpacing.y +
+                         printed_height(printed);
   app::Size room{width - 8, ImGui::GetContentRegionAvail().y - legend_h};
   if (focusing) room.h -= text.font_px * 0.8f + 8;  // the strip
   if (!app::side_by_side_fits(models, natural, room, s.fill_block_view, s.zoom, text)) {
@@ -511,6 +576,7 @@ void draw_block_view_panel(const BlockViewPanel& panel) {
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (const app::BlockLayout& b : picture.blocks) {
     paint_block(dl, panel.theme, b);
+    paint_printed_marks(dl, panel.theme, b);
     interact(panel, *run, b);
   }
   if (!picture.blocks.empty()) {
@@ -519,6 +585,7 @@ void draw_block_view_panel(const BlockViewPanel& panel) {
   }
   report.picture = &picture;
   ImGui::SetWindowFontScale(1);
+  report.printed = draw_printed(panel, models, printed);
   draw_legend(panel, needs);
   report.legend = last_item_rect();
   // Too narrow for numbers, a cell's colour is its value: the scale, from the smallest to the largest

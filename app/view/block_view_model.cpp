@@ -450,6 +450,13 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
         part += (k ? ", " : " ") + (ops[k].second > 1 ? std::to_string(ops[k].second) + " " : "") + ops[k].first;
       parts.push_back(part);
     }
+    if (!st.printed.empty()) {
+      std::vector<int> printers;
+      for (const sim::PrintedLine& p : st.printed) printers.push_back(p.thread);
+      std::sort(printers.begin(), printers.end());
+      printers.erase(std::unique(printers.begin(), printers.end()), printers.end());
+      parts.push_back(plural(printers.size(), "thread printed", "threads printed"));
+    }
     for (size_t k = 0; k < parts.size(); ++k) m.activity += (k ? "; " : "") + parts[k];
     if (m.activity.empty()) {
       m.activity = "block " + std::to_string(block) + " touched no memory in this step";
@@ -492,6 +499,14 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
       }
   mark_bank_conflicts(t, launch, st, row_of, m);
   for (int th = 0; th < m.threads; ++th) m.thread_views[th].exited = exited_before[th];
+  for (const sim::PrintedLine& p : st.printed) {
+    m.printed.push_back({block, p.thread, sim::thread_name(lt.block, p.thread), "line " + std::to_string(sim::LineTable::get(p.line).line), p.text});
+    if (p.thread < m.threads) {
+      m.thread_views[p.thread].printed.push_back(p.text);
+      m.thread_views[p.thread].active = true;
+    }
+  }
+  m.printed_dropped = st.printed_dropped;
   return m;
 }
 
@@ -533,6 +548,7 @@ LaunchFrame launch_frame(const RunResult& run, int launch, int block) {
     for (const auto* rows : {&m.global_reads, &m.global_writes})
       for (const auto& r : *rows) f.columns = std::max(f.columns, static_cast<int>(r.cells.size()));
     f.captions.push_back(m.caption);
+    f.printed_lines = std::max(f.printed_lines, static_cast<int>(m.printed.size()) + (m.printed_dropped ? 1 : 0));
   }
   return f;
 }

@@ -45,6 +45,17 @@ struct ThreadView {
   // Its last write in this step, with the values it combined when they add up: "6 = 5 + 1";
   // otherwise "writes 6".
   std::string writes;
+  std::vector<std::string> printed;  // what its device printf calls printed in this step
+};
+
+// One device printf call of the step, as the trace kept it: listed under the picture, marked
+// beside its thread.
+struct PrintedView {
+  int block = 0;
+  int thread = 0;
+  std::string who;    // "T3", or "(3,1)" in a 2D block
+  std::string where;  // "line 19" (a program's device code is all in its one .cu file)
+  std::string text;   // without its final newline
 };
 
 struct ArrowView {
@@ -110,6 +121,7 @@ struct LaunchFrame {
   int warp_rounds = 0;                      // the most warp-operation rounds one warp ran in a step
   int columns = 0;                          // the widest row
   std::vector<std::string> captions;        // every step's, in order
+  int printed_lines = 0;                    // the most device printf lines (and a dropped-count line) one step kept
 };
 
 struct BlockViewModel {
@@ -135,6 +147,8 @@ struct BlockViewModel {
   // Lockstep: "bank conflicts: 3 warp instructions, worst 4-way" (their cells get a bar), or "".
   std::string bank_conflicts;
   std::string activity;  // derived from the operations: "7 threads read shared[t-1]; 7 threads write shared[t]"
+  std::vector<PrintedView> printed;  // device printf of the step, in the order the threads printed
+  uint32_t printed_dropped = 0;      // calls past the trace's caps (sim/limits.h), not kept
   // When this block did nothing in the step: the blocks of the launch that did (recorded ones).
   std::vector<int> busy_blocks;
   // The launch's frame, when the step view set it (empty: this step's own rows are enough).

@@ -343,10 +343,13 @@ template <class Ctx> dim3 grid_dim(const Ctx& c) { return unsigned_dims(c.grid_d
 template <class A> auto printable(const A& a) { return a; }
 template <class E, class Ctx> auto printable(const ref<E, Ctx>& r) { return static_cast<std::remove_cv_t<E>>(r); }
 
-// Device printf: printed when the thread says it (the GPU buffers and prints at the next sync).
+// Device printf (the translator passes the call's place): the simulator keeps what each thread
+// printed in the trace, with its step and line, and prints the launch's output when it ends, as a
+// GPU prints its printf buffer at the next synchronization.
 template <class Ctx, class... A>
-int device_printf(Ctx&, const char* format, const A&... args) {
-  return std::printf(format, printable(args)...);
+int device_printf(Ctx& c, const sim::SourceLocation& where, const char* format, const A&... args) {
+  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>) return c.runner().simt_print(where, format, printable(args)...);
+  else return c.runner().print(sim::LineTable::intern(where), format, printable(args)...);
 }
 
 template <class A> struct plain_of { using type = A; };

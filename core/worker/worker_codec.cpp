@@ -112,6 +112,12 @@ void write_block(WireWriter& w, const sim::BlockTrace& b) {
     write_events(w, s.events);
     write_snapshots(w, s.shared);
     w.put(s.caption);
+    write_list(w, s.printed, [&](const sim::PrintedLine& p) {
+      w.put(p.thread);
+      w.put(p.line);
+      w.put(p.text);
+    });
+    w.put(s.printed_dropped);
   });
   write_list(w, b.counters, [&](const sim::ThreadCounters& c) { write_counters(w, c); });
 }
@@ -119,12 +125,20 @@ sim::BlockTrace read_block(WireReader& r) {
   sim::BlockTrace b;
   b.block = r.get<int32_t>();
   b.block_idx = read_dim3(r);
-  b.steps = read_list<sim::StepTrace>(r, 26, [&] {
+  b.steps = read_list<sim::StepTrace>(r, 38, [&] {
     sim::StepTrace s;
     s.barrier = r.get<LineId>();
     s.events = read_events(r);
     s.shared = read_snapshots(r);
     s.caption = r.get_string();
+    s.printed = read_list<sim::PrintedLine>(r, 2 + sizeof(LineId) + 8, [&] {
+      sim::PrintedLine p;
+      p.thread = r.get<uint16_t>();
+      p.line = r.get<LineId>();
+      p.text = r.get_string();
+      return p;
+    });
+    s.printed_dropped = r.get<uint32_t>();
     return s;
   });
   b.counters = read_list<sim::ThreadCounters>(r, 24, [&] { return read_counters(r); });
@@ -234,6 +248,7 @@ void for_each_line(SimOutcome& out, std::vector<sim::HazardGroup>& hazards, F re
       for (auto& step : block.steps) {
         renumber(step.barrier);
         for (auto& e : step.events) renumber(e.line);
+        for (auto& p : step.printed) renumber(p.line);
       }
   for (auto& g : hazards) {
     renumber(g.first.line_first);

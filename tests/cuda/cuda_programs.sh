@@ -52,6 +52,85 @@ grep -qxF "$(grep '^printf_threads.cu: ' "$CORPUS/expected.txt" | sed 's/^printf
 [[ $(grep -c '^block [01] thread' <<<"$stdout_only") -eq 32 ]] || fail "printf_threads.cu: its 32 device printf lines are not on stdout"
 pass "a program's printf (host and device) is on stdout"
 
+# Device printf per thread: --steps says under each step which thread printed what, at which line.
+pf="$CORPUS/printf_threads.cu"
+store_line=$(grep -n 'stored s\[%d\]' "$pf" | cut -d: -f1)
+left_line=$(grep -n 'left neighbour holds %d' "$pf" | cut -d: -f1)
+steps=$("$APP" run "$pf" --steps 2>/dev/null)
+step0=$(awk '/^  step 0 /{on=1; next} /^  step 1 /{on=0} on' <<<"$steps")
+step1=$(awk '/^  step 1 /{on=1; next} /^  step 2 /{on=0} on' <<<"$steps")
+grep -qxF "      T3 printed at $pf:$store_line: block 1 thread 3: stored s[3] = 120" <<<"$step0" ||
+  fail "printf_threads.cu --steps: step 0 does not say what T3 of block 1 printed: $step0"
+grep -qxF "      T0 printed at $pf:$left_line: block 0 thread 0: left neighbour holds 80" <<<"$step1" ||
+  fail "printf_threads.cu --steps: step 1 does not say what T0 of block 0 printed: $step1"
+[[ $(grep -c "printed at $pf:$store_line: " <<<"$step0") -eq 16 && $(grep -c " printed at " <<<"$step1") -eq 16 ]] ||
+  fail "printf_threads.cu --steps: not 16 printf lines in each of steps 0 and 1: $steps"
+pass "--steps: each thread's printf under its step, with its line (T3 printed at printf_threads.cu:$store_line: ...)"
+json=$("$APP" run "$pf" --steps --json 2>/dev/null)
+python3 -c '
+import json, sys
+d = json.loads(sys.argv[1]); store, left = int(sys.argv[2]), int(sys.argv[3])
+steps = d["steps"][0]["steps"]
+for step, line, what in ((0, store, "stored s[{t}] = {v}"), (1, left, "left neighbour holds {v}")):
+    for b in steps[step]["blocks"]:
+        got = {(p["block"], p["thread"]): p for p in b["printed"]}
+        assert len(got) == 8 and b["printed_dropped"] == 0, b["printed"]
+        for t in range(8):
+            p = got[(b["block"], t)]
+            v = 10 * (8 * b["block"] + t + 1) if step == 0 else 10 * (8 * b["block"] + (t + 7) % 8 + 1)
+            assert p["x"] == t and p["line"].endswith("printf_threads.cu:%d" % line), p
+            assert p["text"] == "block %d thread %d: " % (b["block"], t) + what.format(t=t, v=v), p
+assert all(not b["printed"] for b in steps[2]["blocks"]), steps[2]
+' "$json" "$store_line" "$left_line" || fail "printf_threads.cu --steps --json: printed entries wrong: $(head -c 400 <<<"$json")"
+pass "--json: per step and block, each printf's block, thread, line and text"
+
+# A kernel that prints from every thread: the trace keeps a step's worth (1024 lines) and counts the
+# rest; stdout keeps a GPU's 1 MiB printf buffer and says how many calls it left out.
+mkdir -p "$WORK/printf"
+cat >"$WORK/printf/flood.cu" <<'CU'
+#include <cstdio>
+__global__ void chatty(int reps)
+{
+    for (int k = 0; k < reps; ++k)
+        printf("block %d thread %d says %d\n", blockIdx.x, threadIdx.x, k);
+}
+int main()
+{
+    chatty<<<1, 1024>>>(2);
+    cudaDeviceSynchronize();
+    chatty<<<64, 256>>>(4);
+    cudaDeviceSynchronize();
+    printf("done\n");
+    return 0;
+}
+CU
+flood="$WORK/printf/flood.cu"
+"$APP" run "$flood" --steps --json >"$WORK/printf/out.json" 2>"$WORK/printf/err.txt" || fail "flood.cu: $(tail -5 "$WORK/printf/err.txt")"
+python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+first = d["steps"][0]["steps"][0]["blocks"][0]
+assert len(first["printed"]) == 1024 and first["printed_dropped"] == 1024, (len(first["printed"]), first["printed_dropped"])
+' "$WORK/printf/out.json" || fail "flood.cu: the trace does not keep 1024 lines and count 1024"
+grep -q "launch 'chatty' printed more than 1024 KiB with device printf; [0-9]* further printf calls were left out" "$WORK/printf/err.txt" ||
+  fail "flood.cu: no word of the printf calls past 1 MiB: $(tail -3 "$WORK/printf/err.txt")"
+out_bytes=$("$APP" run "$flood" 2>/dev/null | wc -c)
+[[ $out_bytes -le $((2 * 1048576 + 200)) ]] || fail "flood.cu: $out_bytes bytes on stdout, more than two launches' 1 MiB"
+pass "printf from every thread: the trace keeps 1024 lines a step (1024 more counted), stdout 1 MiB a launch (the rest said on stderr)"
+
+# __syncthreads_count / _and / _or: its corpus program passes above; its bug variants go wrong at their lines.
+sc="$CORPUS/syncthreads_count.cu"
+racy_line=$(grep -n 'if (above) counter = counter + 1;' "$sc" | cut -d: -f1)
+set +e; out=$("$APP" run "$sc" --bug racy-count 2>&1); set -e
+grep -q "race ([A-Z]*) between [a-z]* at $sc:$racy_line and [a-z]* at $sc:$racy_line" <<<"$out" ||
+  fail "syncthreads_count.cu --bug racy-count: no race at :$racy_line: $out"
+grep -q "FAIL$" <<<"$out" || fail "syncthreads_count.cu --bug racy-count: the count came out right: $out"
+exit_line=$(grep -n '__syncthreads();' "$sc" | tail -1 | cut -d: -f1)
+set +e; out=$("$APP" run "$sc" --bug own-exit 2>&1); rc=$?; set -e
+[[ $rc -ne 0 ]] && grep -q "barrier divergence.*$sc:$exit_line" <<<"$out" ||
+  fail "syncthreads_count.cu --bug own-exit: exit $rc, no barrier divergence at :$exit_line: $out"
+pass "syncthreads_count.cu: racy-count races at :$racy_line and FAILs; own-exit is barrier divergence at :$exit_line"
+
 # --json says what a program is: main()'s return value and its launches, no n/tpb/input of a problem.
 json=$("$APP" run "$CORPUS/two_kernel_scan.cu" --json 2>/dev/null)
 python3 -c '
