@@ -10,15 +10,20 @@ namespace syncscope::cli {
 
 using nlohmann::json;
 
-uint64_t fnv1a64(const std::vector<uint32_t>& words) {
-  uint64_t hash = 0xcbf29ce484222325ull;
-  for (uint32_t w : words)
-    for (int byte = 0; byte < 4; ++byte) {
-      hash ^= (w >> (8 * byte)) & 0xffu;
-      hash *= 0x100000001b3ull;
-    }
+namespace {
+
+constexpr uint64_t kFnvOffset = 0xcbf29ce484222325ull;
+
+// FNV-1a, 64 bits, over a word's four bytes, little-endian.
+uint64_t fnv1a64_add(uint64_t hash, uint32_t word) {
+  for (int byte = 0; byte < 4; ++byte) {
+    hash ^= (word >> (8 * byte)) & 0xffu;
+    hash *= 0x100000001b3ull;
+  }
   return hash;
 }
+
+}  // namespace
 
 json element_json(DType t, uint32_t bits, bool poison) {
   if (poison) return nullptr;
@@ -34,19 +39,17 @@ json number_json(DType t, double x) {
   return static_cast<float>(x);
 }
 
-std::string hash_text(const std::vector<uint32_t>& words) {
-  char text[32];
-  std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(fnv1a64(words)));
-  return text;
-}
-
-// {"length", "first", "last", "hash"}: `element(i)` is element i's JSON, `words` the elements' bits.
-template <class Element>
-json summary(size_t length, Element element, const std::vector<uint32_t>& words) {
+// {"length", "first", "last", "hash"}: `element(i)` is element i's JSON, `word(i)` its bits.
+template <class Element, class Word>
+json summary(size_t length, Element element, Word word) {
   json first = json::array(), last = json::array();
   for (size_t i = 0; i < std::min(length, kSummaryEnds); ++i) first.push_back(element(i));
   for (size_t i = length - std::min(length, kSummaryEnds); i < length; ++i) last.push_back(element(i));
-  return {{"length", length}, {"first", std::move(first)}, {"last", std::move(last)}, {"hash", hash_text(words)}};
+  uint64_t hash = kFnvOffset;
+  for (size_t i = 0; i < length; ++i) hash = fnv1a64_add(hash, word(i));
+  char text[32];
+  std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(hash));
+  return {{"length", length}, {"first", std::move(first)}, {"last", std::move(last)}, {"hash", text}};
 }
 
 // Output written as it is made, a megabyte at a time. Values are written by nlohmann's own
@@ -103,7 +106,7 @@ json JsonArrays::bits(DType t, const std::vector<uint32_t>& bits, const std::vec
   }
   // No poison is often a temporary `{}`: not kept.
   if (detail_ == ArrayDetail::Streamed) return placeholder({t, &bits, poison.empty() ? nullptr : &poison, nullptr});
-  json s = summary(bits.size(), element, bits);
+  json s = summary(bits.size(), element, [&](size_t i) { return bits[i]; });
   s["poisoned"] = std::count_if(poison.begin(), poison.end(), [](uint8_t p) { return p != 0; });
   s["differing_indices"] = differing;
   return s;
@@ -116,9 +119,9 @@ json JsonArrays::numbers(DType t, const std::vector<double>& values) {
     return a;
   }
   if (detail_ == ArrayDetail::Streamed) return placeholder({t, nullptr, nullptr, &values});
-  std::vector<uint32_t> words(values.size());
-  for (size_t i = 0; i < values.size(); ++i) words[i] = sim::double_to_bits(t, values[i]);
-  return summary(values.size(), [&](size_t i) { return number_json(t, values[i]); }, words);
+  return summary(
+      values.size(), [&](size_t i) { return number_json(t, values[i]); },
+      [&](size_t i) { return sim::double_to_bits(t, values[i]); });
 }
 
 namespace {

@@ -1,7 +1,8 @@
 // `syncscope run --json`'s arrays of elements (input, output, expected, the GPU's, the race lab's
 // outputs, shared memory in --steps). At 2^24 elements whole arrays made a 755 MB document that took
 // 3.94 GB to build, so an array longer than kWholeArrayLimit is summarized:
-//   {"length", "first": [16 elements], "last": [16 elements], "hash": "fnv1a64:<16 hex digits>",
+//   {"length", "first": [16 elements], "last": [16 elements], "hash": "fnv1a64:<16 hex digits>" (FNV-1a,
+//    64 bits, over each element's int32 or float32 pattern, 4 bytes little-endian),
 //    "poisoned" (output arrays: elements never written, null when whole),
 //    "differing_indices" (where a comparison exists: the first 64 that differ)}
 // and with --full-arrays it is written whole, element by element, straight to the output (the
@@ -20,9 +21,6 @@ namespace syncscope::cli {
 
 inline constexpr size_t kWholeArrayLimit = 4096;  // elements; longer arrays are summarized
 inline constexpr size_t kSummaryEnds = 16;        // elements kept from each end
-
-// FNV-1a, 64 bits, over the words' bytes, little-endian: each element's int32 or float32 pattern.
-uint64_t fnv1a64(const std::vector<uint32_t>& words);
 
 // One element as JSON: an int32 or float32 value, null for a poisoned one.
 nlohmann::json element_json(DType t, uint32_t bits, bool poison);
