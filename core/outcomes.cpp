@@ -57,7 +57,7 @@ static std::optional<std::vector<double>> reference_or_error(const RunConfig& co
   }
 }
 
-Outcomes simulate_all_schedules(const RunConfig& config) {
+Outcomes simulate_all_schedules(const RunConfig& config, Progress* progress) {
   Outcomes o;
   const std::vector<double> input = make_input(config);
   const std::optional<std::vector<double>> reference = reference_or_error(config, input, o);
@@ -69,7 +69,9 @@ Outcomes simulate_all_schedules(const RunConfig& config) {
     c.detail_blocks = {0};
     c.global_memory = false;  // only the output is read
     sim::SimOptions options = sim_options(c);
+    if (progress) options.progress = progress->begin_run(name);
     SimOutcome run = c.algorithm->simulate(c.problem, input, options);
+    if (progress) progress->end_run();
     // A runaway kernel is one under every schedule: one time budget spent is enough; so is a
     // kernel whose worker died (no output at all).
     if (run.trace.error && (run.trace.error->kind == sim::SimErrorKind::TimeBudget || run.output_bits.empty())) {

@@ -39,8 +39,9 @@ bool faults_on_a_gpu(const sim::Trace& trace);
 // lockstep, forward, reverse, random:1 .. random:16
 std::vector<std::string> lab_schedules();
 
-// Runs `config` under every lab schedule (config's own schedule is ignored).
-Outcomes simulate_all_schedules(const RunConfig& config);
+// Runs `config` under every lab schedule (config's own schedule is ignored); `progress` (may be
+// null) counts them, one run each.
+Outcomes simulate_all_schedules(const RunConfig& config, Progress* progress = nullptr);
 
 // Runs `config` `runs` times on the GPU; Outcomes::error when there is no usable GPU.
 Outcomes gpu_outcomes(const RunConfig& config, const std::vector<double>& input, int runs);

@@ -450,13 +450,16 @@ sim::SimOptions sim_options(const RunConfig& config, std::shared_ptr<const std::
   return options;
 }
 
-RunResult simulate(const RunConfig& config, std::shared_ptr<const std::atomic<bool>> cancel) {
+RunResult simulate(const RunConfig& config, std::shared_ptr<const std::atomic<bool>> cancel, Progress* progress) {
   static std::atomic<uint64_t> last_id{0};
   RunResult r;
   r.id = ++last_id;
   r.config = config;
   r.input = make_input(config);
-  r.sim = config.algorithm->simulate(config.problem, r.input, sim_options(config, std::move(cancel)));
+  sim::SimOptions options = sim_options(config, std::move(cancel));
+  if (progress) options.progress = progress->begin_run();
+  r.sim = config.algorithm->simulate(config.problem, r.input, options);
+  if (progress) progress->end_run();
   try {
     r.expected = config.algorithm->reference(config.problem, r.input);
   } catch (const std::exception& e) {  // a kernel file's worker died in its reference

@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/config_fields.h"
+#include "core/progress.h"
 #include "kernels/algorithm.h"
 #include "core/registry.h"
 #include "sim/describe.h"
@@ -103,7 +104,9 @@ struct GpuComparison {
 GpuComparison compare_gpu_output(const RunResult& r, const std::vector<uint32_t>& gpu_bits);
 
 // `cancel` (may be null): set it to stop the run early; it then fails with SimErrorKind::Cancelled.
-RunResult simulate(const RunConfig& config, std::shared_ptr<const std::atomic<bool>> cancel = nullptr);
+// `progress` (may be null): counts this run's blocks as they are done (core/progress.h).
+RunResult simulate(const RunConfig& config, std::shared_ptr<const std::atomic<bool>> cancel = nullptr,
+                   Progress* progress = nullptr);
 // The simulator's options for a configuration: its schedule, recorded blocks and budget.
 sim::SimOptions sim_options(const RunConfig& config, std::shared_ptr<const std::atomic<bool>> cancel = nullptr);
 

@@ -121,6 +121,7 @@ bool Simulator::run_block(BlockRunner& runner, LaunchState& ls, int b, BlockTrac
   runner.add_counters_to(totals.counters);
   totals.hazards.merge(runner.hazards());
   if (out.failed && !totals.error) totals.error = runner.error();
+  if (options_.progress) options_.progress->block_done();
   return !out.failed;
 }
 
@@ -152,6 +153,7 @@ std::vector<int> Simulator::block_order(int launch, int block_count) const {
 
 void Simulator::run_in_order(LaunchState& ls, LaunchTrace& lt, const std::vector<int>& detailed, BlockTotals& totals) {
   BlockRunner& runner = *runners_[0];
+  if (options_.progress) options_.progress->restart_launch();
   std::vector<bool> ran(detailed.size(), false);
   for (int b : block_order(ls.index, ls.grid.count())) {
     auto it = std::lower_bound(detailed.begin(), detailed.end(), b);
@@ -290,6 +292,7 @@ void Simulator::launch(std::string label, Dim3 grid, Dim3 block, int shared_byte
   const std::vector<int> detailed = detailed_blocks(grid.count());
   lt.blocks.resize(detailed.size());
   BlockTotals totals;
+  if (options_.progress) options_.progress->start_launch(static_cast<uint64_t>(grid.count()));
   if (!try_in_parallel(ls, lt, detailed, totals)) {
     // Shadow stamps of an abandoned parallel attempt must not look like this launch's accesses.
     ls.first_interval = ArrayPool::next_interval();
@@ -306,6 +309,7 @@ void Simulator::launch(std::string label, Dim3 grid, Dim3 block, int shared_byte
   if (!totals.printed.empty()) write_printed(ls, lt.label, totals.printed);
   // Stamps of an ended launch never race with a later one's: the shadow is empty between launches.
   for (auto& g : globals_) g->global_shadow.zero();
+  if (options_.progress) options_.progress->finish_launch();
   if (globals_small_enough()) lt.globals_after = snapshot_globals();
   trace_.launches.push_back(std::move(lt));
 }

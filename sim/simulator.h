@@ -15,6 +15,7 @@
 #include "sim/block_runner.h"
 #include "sim/memory.h"
 #include "sim/run_budget.h"
+#include "sim/run_progress.h"
 #include "sim/schedule.h"
 #include "sim/simt.h"
 #include "sim/trace.h"
@@ -43,6 +44,8 @@ struct SimOptions {
   int threads = 0;
   // Wall time, steps and operations a block may use, and the cancel flag (sim/run_budget.h).
   RunBudget budget;
+  // Launches and blocks done, for whoever shows progress (null: no one is watching).
+  std::shared_ptr<RunProgress> progress;
 };
 
 class Simulator final : public BlockHost {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -93,7 +94,8 @@ TEST(Cli, InputFromAFileRoundTrips) {
       f << written.back() << (k % 16 == 15 ? "\n" : k % 3 ? " " : ", ");
     }
   }
-  const Result r = cli({"run", "block-reduce", "--n", "1048576", "--tpb", "1024", "--dtype", "int32", "--input", "@" + path, "--json"});
+  const Result r = cli({"run", "block-reduce", "--n", "1048576", "--tpb", "1024", "--dtype", "int32", "--input", "@" + path,
+                        "--json", "--full-arrays"});
   ASSERT_EQ(r.code, 0) << r.err;
   const auto doc = nlohmann::json::parse(r.out);
   EXPECT_TRUE(doc["input"].get<std::vector<int>>() == written);
@@ -107,6 +109,113 @@ TEST(Cli, InputFromAFileRoundTrips) {
   EXPECT_EQ(missing.code, 2);
   EXPECT_TRUE(contains(missing.err, "--input @" + path + ".missing: cannot open (No such file or directory)")) << missing.err;
   std::remove(path.c_str());
+}
+
+// FNV-1a, 64 bits, over each value's four bytes, little-endian (written here, not taken from the code).
+std::string fnv1a64_text(const std::vector<int32_t>& values) {
+  uint64_t h = 14695981039346656037ull;
+  for (int32_t v : values)
+    for (int byte = 0; byte < 4; ++byte) {
+      h ^= (static_cast<uint32_t>(v) >> (8 * byte)) & 0xff;
+      h *= 1099511628211ull;
+    }
+  char text[40];
+  std::snprintf(text, sizeof text, "fnv1a64:%016llx", static_cast<unsigned long long>(h));
+  return text;
+}
+
+std::vector<int32_t> ends(const std::vector<int32_t>& v, bool last) {
+  return last ? std::vector<int32_t>(v.end() - 16, v.end()) : std::vector<int32_t>(v.begin(), v.begin() + 16);
+}
+
+// --json at n above 4096: input, output and expected are summarized (length, first and last 16,
+// a hash of the bits, the differing indices); --full-arrays writes them whole, as before.
+TEST(Cli, JsonSummarizesLongArraysUnlessFullArrays) {
+  const int n = 10000;
+  const std::string path = ::testing::TempDir() + "syncscope_summary_input.txt";
+  std::vector<int32_t> input, scan;
+  {
+    std::ofstream f(path);
+    int64_t sum = 0;
+    for (int k = 0; k < n; ++k) {
+      input.push_back(static_cast<int32_t>((int64_t{k} * 7919) % 201) - 100);
+      f << input.back() << "\n";
+      sum = (k % 1024 == 0 ? 0 : sum) + input.back();  // kogge-stone scans each block of 1024
+      scan.push_back(static_cast<int32_t>(sum));
+    }
+  }
+  const std::vector<std::string> run = {"run", "kogge-stone", "--n", std::to_string(n), "--tpb", "1024", "--dtype", "int32",
+                                        "--input", "@" + path, "--json"};
+  const Result summary = cli(run);
+  ASSERT_EQ(summary.code, 0) << summary.err;
+  EXPECT_EQ(summary.err, "");  // no progress line where stderr is no terminal
+  const auto doc = nlohmann::json::parse(summary.out);
+  for (const char* key : {"input", "output", "expected"}) {
+    const std::vector<int32_t>& values = key == std::string("input") ? input : scan;
+    ASSERT_TRUE(doc[key].is_object()) << key;
+    EXPECT_EQ(doc[key]["length"], n) << key;
+    EXPECT_EQ(doc[key]["first"].get<std::vector<int32_t>>(), ends(values, false)) << key;
+    EXPECT_EQ(doc[key]["last"].get<std::vector<int32_t>>(), ends(values, true)) << key;
+    EXPECT_EQ(doc[key]["hash"], fnv1a64_text(values)) << key;
+  }
+  EXPECT_EQ(doc["output"]["poisoned"], 0);
+  EXPECT_EQ(doc["output"]["differing_indices"], nlohmann::json::array());
+  EXPECT_TRUE(doc["match"].get<bool>());
+
+  std::vector<std::string> full_run = run;
+  full_run.push_back("--full-arrays");
+  const Result full = cli(full_run);
+  ASSERT_EQ(full.code, 0) << full.err;
+  const auto whole = nlohmann::json::parse(full.out);
+  EXPECT_EQ(whole["input"].get<std::vector<int32_t>>(), input);
+  EXPECT_EQ(whole["output"].get<std::vector<int32_t>>(), scan);
+  EXPECT_EQ(whole["expected"].get<std::vector<int32_t>>(), scan);
+  EXPECT_EQ(whole["config"], doc["config"]);
+  EXPECT_EQ(whole["counters"], doc["counters"]);
+  EXPECT_LT(summary.out.size() * 10, full.out.size());
+  std::remove(path.c_str());
+}
+
+// A wrong output's summary lists where it differs (as the whole arrays show) and counts the elements
+// never written (null in the whole array).
+TEST(Cli, JsonSummaryListsWhereTheOutputDiffers) {
+  const std::vector<std::string> run = {"run", "kogge-stone", "--bug", "no-second-barrier", "--schedule", "forward",
+                                        "--n", "8192", "--tpb", "1024", "--dtype", "int32", "--json"};
+  const auto doc = nlohmann::json::parse(cli(run).out);
+  std::vector<std::string> full_run = run;
+  full_run.push_back("--full-arrays");
+  const auto whole = nlohmann::json::parse(cli(full_run).out);
+  const auto output = whole["output"].get<std::vector<int32_t>>(), expected = whole["expected"].get<std::vector<int32_t>>();
+  std::vector<int> differing;
+  for (size_t i = 0; i < output.size() && differing.size() < 64; ++i)
+    if (output[i] != expected[i]) differing.push_back(static_cast<int>(i));
+  ASSERT_FALSE(differing.empty());
+  EXPECT_EQ(doc["output"]["differing_indices"].get<std::vector<int>>(), differing);
+  EXPECT_EQ(doc["differing"].get<std::vector<int>>(), differing);
+  EXPECT_EQ(doc["output"]["hash"], fnv1a64_text(output));
+  EXPECT_FALSE(doc["match"].get<bool>());
+
+  // Every schedule's distinct output, summarized the same way: its first differing index is the one
+  // the lab names.
+  std::vector<std::string> lab = run;
+  lab[5] = "all";
+  const auto schedules = nlohmann::json::parse(cli(lab).out)["schedules"]["distinct"];
+  ASSERT_GT(schedules.size(), 1u);
+  for (const auto& d : schedules) {
+    EXPECT_EQ(d["output"]["length"], 8192);
+    if (d["wrong"] == 0) EXPECT_TRUE(d["output"]["differing_indices"].empty());
+    else EXPECT_EQ(d["output"]["differing_indices"][0], d["first_wrong"]);
+  }
+
+  std::vector<std::string> unwritten = {"run", "kogge-stone", "--bug", "no-first-barrier", "--schedule", "reverse",
+                                        "--n", "8192", "--tpb", "1024", "--dtype", "int32", "--json"};
+  const auto poisoned = nlohmann::json::parse(cli(unwritten).out);
+  unwritten.push_back("--full-arrays");
+  const auto poisoned_whole = nlohmann::json::parse(cli(unwritten).out);
+  const auto nulls = std::count_if(poisoned_whole["output"].begin(), poisoned_whole["output"].end(),
+                                   [](const nlohmann::json& v) { return v.is_null(); });
+  EXPECT_GT(nulls, 0);
+  EXPECT_EQ(poisoned["output"]["poisoned"], nulls);
 }
 
 TEST(Cli, StepsShowSharedMemoryAndReadsLikeSeed003) {

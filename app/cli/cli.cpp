@@ -8,7 +8,9 @@
 
 #include "app/command_line/config_args.h"
 #include "app/command_line/kernel_option.h"
+#include "app/cli/json_arrays.h"
 #include "app/cli/perf_command.h"
+#include "app/cli/progress_line.h"
 #include "app/cli/report.h"
 #include "core/api_table.h"
 #include "core/kernel_file.h"
@@ -28,6 +30,7 @@ struct RunFlags {
   bool verbose = false;  // the races one barrier would order, each of them, under their group
   bool gpu = false;
   bool json = false;
+  bool full_arrays = false;  // --json writes arrays longer than 4096 elements whole
   std::optional<std::string> gpu_runs_text;  // "--gpu-runs" alone: kDefaultGpuRuns
   std::optional<int> gpu_runs;
   std::string kernel_file;  // --kernel FILE
@@ -124,20 +127,29 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
     out << config.describe() << "\n";
     return kExitRan;
   }
-  const RunResult result = simulate(config);
+  // The GPU's outcomes (--gpu-runs) are read next to what the simulator's schedules give.
+  const bool every_schedule = all_schedules || flags.gpu_runs;
+  Progress progress(1 + (every_schedule ? static_cast<int>(lab_schedules().size()) : 0));
+  RunResult result;
   LabReport lab;
-  if (all_schedules) lab.schedules = simulate_all_schedules(config);
-  if (flags.gpu_runs) {
-    // The GPU's outcomes are read next to what the simulator's schedules give.
-    if (!lab.schedules) lab.schedules = simulate_all_schedules(config);
+  {
+    const ProgressLineThread progress_line(progress, err, is_terminal_stderr(err));
+    result = simulate(config, nullptr, &progress);
+    if (every_schedule) lab.schedules = simulate_all_schedules(config, &progress);
+  }
+  if (flags.gpu_runs)
     lab.gpu = config.algorithm->info.program ? program_gpu_outcomes(config, result.input, *flags.gpu_runs)
                                              : gpu_outcomes(config, result.input, *flags.gpu_runs);
-  }
   std::optional<GpuReport> gpu;
   if (flags.gpu) gpu = run_gpu_side(result);
-  // What a program or a kernel printed may hold any bytes: what is not UTF-8 becomes U+FFFD, not an exception.
-  if (flags.json) out << run_json(result, flags.steps, gpu, lab).dump(1, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
-  else print_run(out, result, flags.steps, gpu, lab, flags.verbose);
+  if (flags.json) {
+    // Streamed: the document is small, and --full-arrays' long arrays go out element by element.
+    JsonArrays arrays(flags.full_arrays ? ArrayDetail::Streamed : ArrayDetail::Summary);
+    arrays.write(out, run_json(result, flags.steps, gpu, lab, &arrays));
+    out << "\n";
+  } else {
+    print_run(out, result, flags.steps, gpu, lab, flags.verbose);
+  }
   // A stopped run (crash, runaway, divergence, a worker that died) is reported above, and a script sees it here.
   return result.sim.trace.error ? kExitStopped : kExitRan;
 }
@@ -187,6 +199,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
                   "run R times on the GPU (alone: 100) and count the distinct outputs, next to every schedule's")
       ->expected(0, 1);
   run->add_flag("--json", flags.json, "one JSON document instead of text");
+  run->add_flag("--full-arrays", flags.full_arrays,
+                "with --json: arrays longer than 4096 elements whole (else their length, first and last 16 "
+                "elements, FNV-1a hash and differing indices)");
   PerfArgs perf_args;
   auto* perf = app.add_subcommand("perf",
                                   "time both kernel ladders on the GPU against a copy and CUB (or --show saved "

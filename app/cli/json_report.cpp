@@ -1,6 +1,7 @@
 #include <cmath>
 #include <map>
 
+#include "app/cli/json_arrays.h"
 #include "app/cli/report.h"
 #include "core/kernel_cache.h"
 #include "core/config_codec.h"
@@ -13,25 +14,16 @@ namespace {
 
 using nlohmann::json;
 
-json value_json(DType t, uint32_t bits, bool poison) {
-  if (poison) return nullptr;
-  if (t == DType::Int32) return sim::from_bits<int32_t>(bits);
-  return sim::from_bits<float>(bits);
-}
+json value_json(DType t, uint32_t bits, bool poison) { return element_json(t, bits, poison); }
 
-json bits_json(DType t, const std::vector<uint32_t>& bits, const std::vector<uint8_t>& poison) {
-  json a = json::array();
-  for (size_t i = 0; i < bits.size(); ++i) a.push_back(value_json(t, bits[i], !poison.empty() && poison[i]));
-  return a;
-}
-
-json numbers_json(DType t, const std::vector<double>& v) {
-  json a = json::array();
-  for (double x : v) {
-    if (t == DType::Int32) a.push_back(static_cast<int64_t>(x));
-    else a.push_back(static_cast<float>(x));
-  }
-  return a;
+// Indices where `bits` differ from the reference, the first Comparison::kMaxListed (a summary lists them).
+std::vector<int> differing_from(const RunResult& r, const std::vector<uint32_t>& bits, const std::vector<uint8_t>& poison) {
+  std::vector<int> listed;
+  const DType t = r.config.problem.dtype;
+  for (size_t i = 0; i < bits.size() && i < r.expected.size() && listed.size() < Comparison::kMaxListed; ++i)
+    if (differs_from_reference(t, sim::bits_to_double(t, bits[i]), !poison.empty() && poison[i], r.expected[i]))
+      listed.push_back(static_cast<int>(i));
+  return listed;
 }
 
 json counters_json(const sim::ThreadCounters& c) {
@@ -72,7 +64,7 @@ json warps_json(const sim::WarpCounts& w) {
           {"text", sim::describe_warp_counts(w)}};
 }
 
-json steps_json(const RunResult& r) {
+json steps_json(const RunResult& r, JsonArrays& arrays) {
   const sim::Trace& t = r.sim.trace;
   json launches = json::array();
   for (size_t l = 0; l < t.launches.size(); ++l) {
@@ -88,7 +80,7 @@ json steps_json(const RunResult& r) {
         const sim::StepTrace& st = b.steps[step];
         json shared = json::object();
         for (const auto& snap : st.shared)
-          shared[t.arrays[snap.array].name] = bits_json(t.arrays[snap.array].dtype, snap.bits, snap.poison);
+          shared[t.arrays[snap.array].name] = arrays.bits(t.arrays[snap.array].dtype, snap.bits, snap.poison);
         std::map<int, json> threads;
         for (const sim::Event& e : st.events) {
           if (e.kind == sim::EventKind::Barrier || e.kind == sim::EventKind::Exit) continue;
@@ -211,7 +203,7 @@ json diagnosis_json(const sim::Trace& t) {
   return list;
 }
 
-json outcomes_json(const RunResult& r, const Outcomes& o) {
+json outcomes_json(const RunResult& r, const Outcomes& o, JsonArrays& arrays) {
   json distinct = json::array();
   for (const Outcome& d : o.distinct)
     distinct.push_back({{"runs", d.runs},
@@ -219,7 +211,7 @@ json outcomes_json(const RunResult& r, const Outcomes& o) {
                         {"match", d.match},
                         {"wrong", d.wrong},
                         {"first_wrong", d.first_wrong < 0 ? json(nullptr) : json(d.first_wrong)},
-                        {"output", bits_json(r.config.problem.dtype, d.bits, d.poison)}});
+                        {"output", arrays.bits(r.config.problem.dtype, d.bits, d.poison, differing_from(r, d.bits, d.poison))}});
   json j = {{"runs", o.runs}, {"correct_runs", o.correct_runs()}, {"distinct", distinct}};
   if (!o.error.empty()) j["error"] = o.error;
   return j;
@@ -261,7 +253,10 @@ json list_json(const Registry& registry) {
           {"limits", limits}};
 }
 
-json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gpu, const LabReport& lab) {
+json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gpu, const LabReport& lab,
+              JsonArrays* long_arrays) {
+  JsonArrays whole;
+  JsonArrays& arrays = long_arrays ? *long_arrays : whole;
   const DType dtype = r.config.problem.dtype;
   const sim::Trace& t = r.sim.trace;
   // The configuration as the codec writes it (core/config_codec.h): it reads back as the same run.
@@ -280,9 +275,9 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
   }
   const Comparison& c = r.comparison;
   json doc = {{"config", config},
-              {"input", numbers_json(dtype, r.input)},
-              {"output", bits_json(dtype, r.sim.output_bits, r.sim.output_poison)},
-              {"expected", numbers_json(dtype, r.expected)},
+              {"input", arrays.numbers(dtype, r.input)},
+              {"output", arrays.bits(dtype, r.sim.output_bits, r.sim.output_poison, c.differing_indices)},
+              {"expected", arrays.numbers(dtype, r.expected)},
               {"match", c.match},
               {"differing", c.differing_indices},
               {"relative_error", std::isfinite(c.relative_error) ? json(c.relative_error) : json(nullptr)},
@@ -318,10 +313,10 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
                                                                   : json(static_cast<int32_t>(r.sim.output_bits[0]))},
                       {"host_copies", copies}};
   }
-  if (steps) doc["steps"] = steps_json(r);
-  if (lab.schedules) doc["schedules"] = outcomes_json(r, *lab.schedules);
+  if (steps) doc["steps"] = steps_json(r, arrays);
+  if (lab.schedules) doc["schedules"] = outcomes_json(r, *lab.schedules, arrays);
   if (lab.gpu) {
-    doc["gpu_runs"] = outcomes_json(r, *lab.gpu);
+    doc["gpu_runs"] = outcomes_json(r, *lab.gpu, arrays);
     doc["gpu_runs"]["verdict"] = gpu_verdict(*lab.gpu, r.config);
   }
   if (gpu) {
@@ -345,7 +340,7 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
       } else if (!gpu->run.ok) {
         g["error"] = gpu->run.error;
       } else {
-        g["output"] = bits_json(dtype, gpu->run.output_bits, {});
+        g["output"] = arrays.bits(dtype, gpu->run.output_bits, {}, gpu->vs_sim.differing_indices);
         g["milliseconds"] = gpu->run.milliseconds;
         g["identical_to_sim"] = gpu->vs_sim.identical;
         g["differing_from_sim"] = gpu->vs_sim.differing_indices;

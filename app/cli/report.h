@@ -15,6 +15,8 @@
 
 namespace syncscope::cli {
 
+class JsonArrays;
+
 // The GPU's side of one run (--gpu); the comparisons when the run went through.
 struct GpuReport : GpuComparison {
   GpuStatus status;
@@ -39,6 +41,8 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
                const LabReport& lab = {}, bool verbose = false);
 
 nlohmann::json list_json(const Registry& registry);
-nlohmann::json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gpu, const LabReport& lab = {});
+// `long_arrays`: how arrays longer than app/cli/json_arrays.h's limit are written (null: whole).
+nlohmann::json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gpu, const LabReport& lab = {},
+                        JsonArrays* long_arrays = nullptr);
 
 }  // namespace syncscope::cli

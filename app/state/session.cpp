@@ -42,6 +42,7 @@ void Session::submit(RunConfig config, int launch, int step) {
   // A newer job overtakes the one in flight: its answer would be replaced at once anyway.
   if (latest_cancel_) latest_cancel_->store(true);
   latest_cancel_ = job.cancel;
+  latest_progress_ = job.progress;
   submitted_at_ = std::chrono::steady_clock::now();
   simulation_note_.clear();
   simulation_.submit(std::move(job));
@@ -56,6 +57,16 @@ void Session::cancel_simulation() {
 double Session::simulating_for() const {
   if (!simulation_.busy()) return 0;
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - submitted_at_).count();
+}
+
+std::optional<ProgressSnapshot> Session::simulation_progress() const {
+  if (!simulation_.busy() || !latest_progress_) return std::nullopt;
+  return latest_progress_->read();
+}
+
+std::optional<ProgressSnapshot> Session::lab_progress() const {
+  if (!schedules_worker_.busy() || !lab_progress_) return std::nullopt;
+  return lab_progress_->read();
 }
 
 void Session::open_kernel(const std::string& path, std::optional<KernelFile> loaded) {
@@ -124,7 +135,10 @@ bool Session::poll() {
 }
 
 void Session::compare_schedules() {
-  if (state_.run_shared()) schedules_worker_.submit({state_.run_shared(), 0});
+  if (!state_.run_shared()) return;
+  OutcomesJob job{state_.run_shared(), 0};
+  lab_progress_ = job.progress;
+  schedules_worker_.submit(std::move(job));
 }
 
 void Session::run_gpu_outcomes(int runs) {

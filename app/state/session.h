@@ -54,6 +54,8 @@ class Session {
   void cancel_simulation();
   // Seconds the simulation in flight has been running (0 when none).
   double simulating_for() const;
+  // How far the simulation in flight got: blocks done, the time left (nullopt when none runs).
+  std::optional<ProgressSnapshot> simulation_progress() const;
   // "cancelled" after cancel_simulation(), until the next run arrives.
   const std::string& simulation_note() const { return simulation_note_; }
   // Why the latest run stopped, when it did.
@@ -82,6 +84,8 @@ class Session {
   const Outcomes* schedule_outcomes() const;  // nullptr until they arrive for this run
   const Outcomes* gpu_outcomes() const;
   bool lab_busy() const { return schedules_worker_.busy() || gpu_runs_worker_.busy(); }
+  // The schedules' runs in flight: how many are done, the time left (nullopt when none run).
+  std::optional<ProgressSnapshot> lab_progress() const;
   // Show the run under one schedule (from the lab's outcome list).
   void use_schedule(const std::string& schedule);
 
@@ -117,6 +121,7 @@ class Session {
   std::string jump_from_scenario_;  // the scenario file that asked for pending_jump_, if one did
   std::optional<std::string> scenario_notice_;
   std::shared_ptr<std::atomic<bool>> latest_cancel_;  // the newest job's
+  std::shared_ptr<const Progress> latest_progress_, lab_progress_;  // the newest jobs' 
   std::chrono::steady_clock::time_point submitted_at_;
   std::string simulation_note_;
   std::optional<RunStop> run_stop_;

@@ -5,7 +5,7 @@
 namespace syncscope::app {
 
 SimAnswer run_simulation_job(const SimJob& job) {
-  return {std::make_shared<const RunResult>(simulate(job.config, job.cancel)), job};
+  return {std::make_shared<const RunResult>(simulate(job.config, job.cancel, job.progress.get())), job};
 }
 
 GpuAnswer run_gpu_job(const std::shared_ptr<const RunResult>& run, const std::string& gpu_helper) {
@@ -27,7 +27,7 @@ OutcomesAnswer run_outcomes_job(const OutcomesJob& job, const std::string& gpu_h
   a.gpu = job.gpu_runs > 0;
   const RunConfig& config = job.run->config;
   if (!a.gpu) {
-    a.outcomes = simulate_all_schedules(config);
+    a.outcomes = simulate_all_schedules(config, job.progress.get());
   } else if (!gpu_status().usable) {
     a.outcomes = gpu_outcomes(config, job.run->input, job.gpu_runs);  // says why there is no GPU
   } else {

@@ -98,6 +98,8 @@ struct SimJob {
   bool keep_position = true;
   // Set to stop the job early (the Cancel button, or a newer job overtaking it).
   std::shared_ptr<std::atomic<bool>> cancel = std::make_shared<std::atomic<bool>>(false);
+  // Blocks done, read by the UI for its bar while the job runs.
+  std::shared_ptr<Progress> progress = std::make_shared<Progress>();
 };
 struct SimAnswer {
   std::shared_ptr<const RunResult> run;
@@ -120,6 +122,8 @@ GpuAnswer run_gpu_job(const std::shared_ptr<const RunResult>& run, const std::st
 struct OutcomesJob {
   std::shared_ptr<const RunResult> run;
   int gpu_runs = 0;  // 0: simulate every schedule instead
+  // The schedules' runs done (gpu_runs == 0), read by the UI while the job runs.
+  std::shared_ptr<Progress> progress = std::make_shared<Progress>(static_cast<int>(lab_schedules().size()));
 };
 struct OutcomesAnswer {
   std::shared_ptr<const RunResult> for_run;

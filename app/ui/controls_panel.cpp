@@ -3,6 +3,7 @@
 // field and the last good run stays on screen.
 #include <imgui.h>
 
+#include <algorithm>
 #include <cstring>
 
 #include "app/ui/panels.h"
@@ -160,6 +161,10 @@ void draw_controls_panel(const ControlsPanel& panel) {
   if (panel.session.simulating()) {
     // A runaway kernel stops by itself within its time budget; Cancel is for not waiting that long.
     ImGui::TextColored(ImColor(panel.theme.warning), "simulating... %.1f s", panel.session.simulating_for());
+    if (const std::optional<ProgressSnapshot> progress = panel.session.simulation_progress()) {
+      const float cancel_w = ImGui::CalcTextSize("Cancel").x + 2 * ImGui::GetStyle().FramePadding.x;
+      progress_bar(panel, *progress, std::max(ImGui::GetContentRegionAvail().x - cancel_w - ImGui::GetStyle().ItemSpacing.x, 1.0f));
+    }
     ImGui::SameLine();
     if (ImGui::SmallButton("Cancel")) panel.session.cancel_simulation();
   } else {

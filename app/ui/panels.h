@@ -169,6 +169,9 @@ struct MenuBar : PanelFrame {
 
 // A line of text in the rest of the row, cut by fit_label's rule, whole on hover; dim: disabled colour.
 void text_fitted(const PanelFrame& frame, const std::string& text, bool dim = false);
+// A bar of long work's progress, `width` wide: the fraction done and the time left on it ("37% ·
+// 12 s left"), or the time so far where no fraction is known.
+void progress_bar(const PanelFrame& frame, const ProgressSnapshot& progress, float width);
 
 // Where a panel's window starts, on a 1600 × 1000 canvas below the menu bar (scaled to the window);
 // h < 0 reaches the bottom.

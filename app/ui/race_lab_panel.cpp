@@ -193,7 +193,13 @@ void draw_race_lab_panel(const RaceLabPanel& panel) {
     else ImGui::SetTooltip("GPU runs %d: %s", runs, out_of_range.c_str());
   }
   if (!runs_valid) ImGui::TextColored(ImColor(panel.theme.bad), "GPU runs %d: %s", runs, out_of_range.c_str());
-  if (panel.session.lab_busy()) ImGui::TextColored(ImColor(panel.theme.warning), "working...");
+  if (panel.session.lab_busy()) {
+    ImGui::TextColored(ImColor(panel.theme.warning), "working...");
+    if (const std::optional<ProgressSnapshot> progress = panel.session.lab_progress()) {
+      ImGui::SameLine();
+      progress_bar(panel, *progress, std::max(ImGui::GetContentRegionAvail().x, 1.0f));
+    }
+  }
 
   ImGui::BeginChild("outcomes");
   if (!m.schedules_status.empty()) ImGui::TextWrapped("schedules: %s", m.schedules_status.c_str());

@@ -113,6 +113,28 @@ size_t fault_frame(char (&out)[kFaultFrameBytes], FaultKind kind, int32_t number
   return static_cast<size_t>(at - out);
 }
 
+void progress_frame(char (&out)[kProgressFrameBytes], const sim::RunProgress& progress) {
+  const uint32_t length = kProgressFrameBytes - 4;
+  const uint32_t launches = progress.launches_started.load(std::memory_order_relaxed);
+  const uint64_t counts[3] = {progress.blocks_in_finished_launches.load(std::memory_order_relaxed),
+                              progress.launch_blocks.load(std::memory_order_relaxed),
+                              progress.launch_blocks_done.load(std::memory_order_relaxed)};
+  std::memcpy(out, &length, 4);
+  out[4] = 'P';
+  std::memcpy(out + 5, &launches, 4);
+  std::memcpy(out + 9, counts, sizeof counts);
+}
+
+void read_progress(const std::string& payload, sim::RunProgress& into) {
+  WireReader r(payload);
+  const auto launches = r.get<uint32_t>();
+  const auto finished = r.get<uint64_t>();
+  const auto blocks = r.get<uint64_t>();
+  const auto done = r.get<uint64_t>();
+  r.expect_end();
+  into.set(launches, finished, blocks, done);
+}
+
 WorkerFault decode_fault(const std::string& payload) {
   WireReader r(payload);
   WorkerFault f;

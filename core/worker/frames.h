@@ -9,6 +9,8 @@
 //   any request                                   → E message: the kernel's host code threw
 //   (unasked, before the worker dies)             → F WorkerFault: a signal, exit() or a refused
 //                                                   system call, with the kernel's return addresses
+//   (unasked, while S runs, every 100 ms)         → P progress: the simulator's counters
+//                                                   (sim/run_progress.h), for the progress line
 #pragma once
 
 #include <cstdint>
@@ -17,6 +19,7 @@
 #include <vector>
 
 #include "core/worker/wire.h"
+#include "sim/run_progress.h"
 
 namespace syncscope::worker {
 
@@ -67,5 +70,11 @@ inline constexpr size_t kMaxFaultFrames = 32;
 inline constexpr size_t kFaultFrameBytes = 4 + 1 + 1 + 4 + 8 + 8 + 8 * kMaxFaultFrames;
 size_t fault_frame(char (&out)[kFaultFrameBytes], FaultKind kind, int32_t number, uint64_t address,
                    const uint64_t* frames, size_t count);
+
+// The P frame, whole, for one write() (shorter than PIPE_BUF, so it never interleaves with an F
+// frame written from a signal handler); read_progress sets `into` from its payload.
+inline constexpr size_t kProgressFrameBytes = 4 + 1 + 4 + 8 + 8 + 8;
+void progress_frame(char (&out)[kProgressFrameBytes], const sim::RunProgress& progress);
+void read_progress(const std::string& payload, sim::RunProgress& into);
 
 }  // namespace syncscope::worker

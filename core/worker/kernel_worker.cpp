@@ -199,7 +199,8 @@ std::string KernelWorker::start() {
   return "";
 }
 
-std::string KernelWorker::exchange(char kind, const std::string& request, const sim::RunBudget* budget) {
+std::string KernelWorker::exchange(char kind, const std::string& request, const sim::RunBudget* budget,
+                                   sim::RunProgress* progress) {
   fault_.clear();
   output_tail_.clear();
   if (!write_frame(request_fd_, kind, request)) died(false);
@@ -221,6 +222,9 @@ std::string KernelWorker::exchange(char kind, const std::string& request, const 
     if (!answers.read_some(answer_fd_)) died(cancelled);
     if (std::optional<Frame> frame = answers.take()) {
       if (frame->kind == 'F') fault_ = std::move(frame->payload);
+      else if (frame->kind == 'P') {
+        if (progress) read_progress(frame->payload, *progress);
+      }
       else if (frame->kind == 'A') {
         // All the program printed before it answered, before the answer's report.
         for (pollfd out{program_fd_, POLLIN, 0}; poll(&out, 1, 0) > 0 && (out.revents & POLLIN);)
@@ -270,11 +274,12 @@ void KernelWorker::died(bool cancelled) {
   throw KernelWorkerDied(message, std::move(lines), cancelled);
 }
 
-std::string KernelWorker::call(char kind, const std::string& request, const sim::RunBudget* budget) {
+std::string KernelWorker::call(char kind, const std::string& request, const sim::RunBudget* budget,
+                               sim::RunProgress* progress) {
   std::lock_guard lock(mutex_);
   if (pid_ < 0)
     if (std::string why = start(); !why.empty()) throw KernelWorkerDied(why, {}, false);
-  return exchange(kind, request, budget);
+  return exchange(kind, request, budget, progress);
 }
 
 std::string KernelWorker::ask_about(char kind, const Problem& p) {
@@ -321,7 +326,7 @@ SimOutcome KernelWorker::simulate(const Problem& p, const std::vector<double>& i
   write_sim_options(w, options);
   SimOutcome failed;
   try {
-    const std::string answer = call('S', w.take(), &options.budget);
+    const std::string answer = call('S', w.take(), &options.budget, options.progress.get());
     WireReader r(answer);
     return read_outcome(r);
   } catch (const KernelWorkerDied& d) {

@@ -47,10 +47,13 @@ class KernelWorker {
  private:
   explicit KernelWorker(WorkerPlaces places) : places_(std::move(places)) {}
   // The worker's A answer to `request`; throws KernelWorkerDied, or std::runtime_error for an E answer.
-  std::string call(char kind, const std::string& request, const sim::RunBudget* budget);
+  // `progress`: where the worker's P frames go while it simulates (may be null).
+  std::string call(char kind, const std::string& request, const sim::RunBudget* budget,
+                   sim::RunProgress* progress = nullptr);
   std::string ask_about(char kind, const Problem& p);  // call() with just the problem
   std::string start();  // "" or why not; sends the hello and reads the description
-  std::string exchange(char kind, const std::string& request, const sim::RunBudget* budget);
+  std::string exchange(char kind, const std::string& request, const sim::RunBudget* budget,
+                       sim::RunProgress* progress = nullptr);
   void stop();
   // Waits up to `grace` for the worker to end, then kills it; its wait status. Clears pid_.
   int reap(std::chrono::milliseconds grace);

@@ -11,10 +11,14 @@
 #include <unistd.h>
 
 #include <atomic>
+#include <chrono>
+#include <condition_variable>
 #include <cstdio>
 #include <cstdlib>
 #include <exception>
 #include <memory>
+#include <mutex>
+#include <thread>
 
 #include "core/worker/frames.h"
 #include "core/worker/sandbox.h"
@@ -107,6 +111,42 @@ void find_library_range(void* symbol) {
       nullptr);
 }
 
+// While a simulation runs, a P frame every 100 ms with its counters (the parent's progress line),
+// and the last counts when it ends; stopped before the answer is written, so a P frame never lands
+// inside the answer.
+class ProgressSender {
+ public:
+  explicit ProgressSender(const sim::RunProgress& progress)
+      : progress_(progress), thread_([this] {
+          std::unique_lock lock(mutex_);
+          while (!wake_.wait_for(lock, std::chrono::milliseconds(100), [this] { return stopping_; }))
+            if (!send()) return;
+        }) {}
+  ~ProgressSender() {
+    {
+      std::lock_guard lock(mutex_);
+      stopping_ = true;
+    }
+    wake_.notify_all();
+    thread_.join();
+    send();
+  }
+
+ private:
+  // One write of the whole frame (shorter than PIPE_BUF: whole beside a fault's frame).
+  bool send() const {
+    char frame[kProgressFrameBytes];
+    progress_frame(frame, progress_);
+    return ::write(answer_fd, frame, sizeof frame) == static_cast<ssize_t>(sizeof frame);
+  }
+
+  const sim::RunProgress& progress_;
+  std::mutex mutex_;
+  std::condition_variable wake_;
+  bool stopping_ = false;
+  std::thread thread_;  // last: starts after everything it uses exists
+};
+
 std::string answer_of(const AlgorithmEntry& entry, const Frame& request) {
   WireReader r(request.payload);
   WireWriter w;
@@ -121,7 +161,13 @@ std::string answer_of(const AlgorithmEntry& entry, const Frame& request) {
       static const std::shared_ptr<const std::atomic<bool>> cancel(&cancel_flag, [](const std::atomic<bool>*) {});
       cancel_flag = false;
       options.budget.cancel = cancel;
-      write_outcome(w, entry.simulate(problem, input, options));
+      options.progress = std::make_shared<sim::RunProgress>();
+      SimOutcome outcome;
+      {
+        const ProgressSender sender(*options.progress);
+        outcome = entry.simulate(problem, input, options);
+      }
+      write_outcome(w, outcome);
       break;
     }
     default: throw WireError(std::string("no request of kind ") + request.kind);

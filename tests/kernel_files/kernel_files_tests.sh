@@ -155,3 +155,14 @@ sed 's/"brent-kung-scan"/"kogge-stone"/' "$SRC/assets/kernels/brent_kung_scan.h"
 refused "a taken name" "already an algorithm's" -- run --kernel "$WORK/taken.h"
 refused "run without an algorithm" "name an algorithm" -- run
 pass "refused with exit 2: no SYNCSCOPE_KERNEL_FILE, a missing file, a taken name, no algorithm"
+
+# Long work on a terminal (script(1) gives it one) shows the progress line, fed by the counters the
+# worker sends over its pipe, and erases it at the end.
+if command -v script >/dev/null; then
+  script -qec "'$APP' run --kernel '$SRC/assets/kernels/brent_kung_scan.h' --n 131072 --tpb 1024 --schedule all >/dev/null" \
+    /dev/null >"$WORK/pty.out" 2>&1 || fail "the run on a terminal failed: $(tr '\r' '\n' <"$WORK/pty.out" | tail -3)"
+  line=$(tr '\r' '\n' <"$WORK/pty.out" | grep -a -m1 "simulating [0-9]*%, run [0-9]* of 20 (.*), launch 1: block [0-9]* of 128, .* left") ||
+    fail "no progress line with the worker's counts: $(tr '\r' '\n' <"$WORK/pty.out" | tail -3 | cat -v)"
+  [[ $(tail -c 4 "$WORK/pty.out" | od -An -c | tr -d ' ') == '\r033[K' ]] || fail "the line was not erased at the end"
+  pass "a kernel file's long run on a terminal: ${line%$'\e[K'}"
+fi
