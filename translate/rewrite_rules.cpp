@@ -525,9 +525,10 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
   } else if (auto runtime = kRuntimeCalls.find(name); runtime != kRuntimeCalls.end() || name == "printf") {
     replace(target->getSourceRange(), runtime != kRuntimeCalls.end() ? std::string(runtime->second) : "::syncscope::cu::device_printf");
     const SourceLocation callee_end = written(SourceRange(target->getEndLoc(), target->getEndLoc())).getEnd();
-    // Its place as an argument: a variadic call has no room for a defaulted one after the values.
+    // printf's place as an argument: a variadic call has no room for a defaulted one after the values
+    // (the runtime's other calls default theirs).
     if (auto open = Lexer::findNextToken(callee_end, sm_, context_.getLangOpts()); open && open->is(tok::l_paren))
-      insert_after_token(open->getLocation(), "_c, ::syncscope::sim::SourceLocation::current(), ");
+      insert_after_token(open->getLocation(), name == "printf" ? "_c, ::syncscope::sim::SourceLocation::current(), " : "_c, ");
   }
   return true;
 }
