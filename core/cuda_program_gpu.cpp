@@ -85,6 +85,9 @@ std::variant<std::string, std::string> compiled_program(const GpuProgramSource& 
   ChildOptions bounds;
   bounds.cpu_seconds = kCompileSeconds;
   bounds.wall_seconds = kCompileSeconds;
+  // -arch=native asks the driver, which reserves more address space than any limit we would set:
+  // under one, nvcc silently falls back to its default architecture (and sm_80's intrinsics vanish).
+  bounds.address_space = 0;
   const ChildResult built = run_child(args, bounds);
   std::string why;
   if (built.exit_code != 0)

@@ -70,11 +70,11 @@ std::string escaped_for_line_directive(const std::string& name) {
 // Runs a compiler (no shell), its stdout and stderr into `output`, bounded like every child
 // (core/child_process.h): a pathological file gets 300 s of CPU and 8 GiB. The exit status, -1 if
 // it did not run or was stopped.
-int run_process(const std::vector<std::string>& args, std::string* output) {
-  ChildResult r = run_child(args);
+int run_process(const std::vector<std::string>& args, std::string* output, const ChildOptions& bounds = {}) {
+  ChildResult r = run_child(args, bounds);
   *output += r.output;
   if (!r.started) *output += r.failure;
-  else if (r.exit_code < 0) *output += "\n" + args[0] + " " + describe_end(r, ChildOptions{}) + "\n";
+  else if (r.exit_code < 0) *output += "\n" + args[0] + " " + describe_end(r, bounds) + "\n";
   return r.exit_code;
 }
 
@@ -365,7 +365,11 @@ void load_for_gpu(GpuKernelFile& k, uint64_t headers_hash) {
                                  (work / "gpu.cu").string(), std::string("-o"), staged.string()})
       args.push_back(a);
     std::string output;
-    const int status = run_process(args, &output);
+    // No address-space limit: -arch=native asks the driver, which reserves more than any limit we
+    // would set, and under one nvcc silently falls back to its default architecture.
+    ChildOptions bounds;
+    bounds.address_space = 0;
+    const int status = run_process(args, &output, bounds);
     if (status == 0) fs::rename(staged, library, ec);
     fs::remove_all(work, ec);
     if (status != 0) {

@@ -199,14 +199,14 @@ void print_outcomes(std::ostream& out, const RunResult& r, const Outcomes& o, bo
 
 namespace {
 
-// A program's output, each line indented, at most `max_lines` of them.
+// A program's output, each line indented: its last `max_lines` lines (where its verdict is).
 std::string indented(const std::string& text, int max_lines) {
-  std::istringstream lines(text);
-  std::string out;
-  int count = 0;
-  for (std::string line; std::getline(lines, line); ++count)
-    if (count < max_lines) out += "  " + line + "\n";
-  if (count > max_lines) out += "  ... (" + std::to_string(count - max_lines) + " more lines)\n";
+  std::istringstream stream(text);
+  std::vector<std::string> lines;
+  for (std::string line; std::getline(stream, line);) lines.push_back(line);
+  const size_t skipped = lines.size() > static_cast<size_t>(max_lines) ? lines.size() - max_lines : 0;
+  std::string out = skipped ? "  ... (" + std::to_string(skipped) + " earlier lines)\n" : "";
+  for (size_t k = skipped; k < lines.size(); ++k) out += "  " + lines[k] + "\n";
   return out;
 }
 

@@ -15,6 +15,11 @@ if grep -q '^gpu: unavailable' <<<"$probe"; then
 fi
 failures=0
 fail() { echo "FAIL: $*"; failures=$((failures + 1)); }
+# Programs whose copies to the host legitimately depend on the order in which blocks reach an
+# atomic (each warp reserves its place in the output with one atomicAdd): the GPU's order is its own,
+# the simulator's the schedule's. For them the program's own check (main() returning 0 on both) is
+# the comparison, and the difference is printed, not failed.
+ORDER_DEPENDENT="stream_compaction_ballot.cu"
 
 while IFS= read -r line; do
   file=${line%%: *}
@@ -29,7 +34,11 @@ while IFS= read -r line; do
   grep -q '^gpu: main() returned 0 ' <<<"$out" || { fail "$file: on the GPU: $(grep '^gpu' <<<"$out" | head -3)"; continue; }
   grep -qxF -- "  $expected" <<<"$out" || fail "$file: the GPU's run did not print '$expected': $(sed -n '/^gpu-output:/,/^gpu-vs-sim/p' <<<"$out" | head -8)"
   verdict=$(grep '^gpu-vs-sim: ' <<<"$out")
-  [[ $verdict == "gpu-vs-sim: identical"* ]] || fail "$file: $verdict"
+  if [[ " $ORDER_DEPENDENT " == *" $file "* ]]; then
+    echo "order-dependent $file: $verdict"
+  else
+    [[ $verdict == "gpu-vs-sim: identical"* ]] || fail "$file: $verdict"
+  fi
   echo "ok $file: ${verdict#gpu-vs-sim: }; $(grep -o '[0-9.]* s for the whole program' <<<"$out")"
   # The file's bug variants (each BUG_ macro it tests), on the GPU once each.
   for macro in $(grep -o 'BUG_[A-Z0-9_]*' "$CORPUS/$file" | sort -u); do
