@@ -145,15 +145,6 @@ std::variant<Translated, KernelFileError> translate(const KernelText& file, cons
   return parse_translation(out);
 }
 
-std::string quoted(const std::string& text) {
-  std::string out = "\"";
-  for (char c : text) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 // The program's name as `syncscope list` and the app show it: its file's name, which no built-in
 // algorithm has (they have no `.cu`).
 std::string program_name(const std::string& path) { return fs::path(path).filename().string(); }
@@ -202,7 +193,7 @@ std::string generated_main(const KernelText& file, const Translated& t, const Pr
     if (p.pointer) {
       m << "  " << p.type << "* " << p.name << " = nullptr;\n";
       if (plain_cuda) m << "  cudaMalloc(&" << p.name << ", count * sizeof(" << p.type << "));\n";
-      else m << "  syncscope_cuda_malloc_named(" << quoted(p.name) << ", &" << p.name << ", count * sizeof(" << p.type << "));\n";
+      else m << "  syncscope_cuda_malloc_named(" << c_string_literal(p.name) << ", &" << p.name << ", count * sizeof(" << p.type << "));\n";
       m << "  { std::vector<" << p.type << "> host(count);\n"
         << "    for (size_t k = 0; k < count; ++k) host[k] = " << (first_pointer ? "syncscope_element<" + p.type + ">(k)" : p.type + "{}")
         << ";\n"
@@ -219,7 +210,7 @@ std::string generated_main(const KernelText& file, const Translated& t, const Pr
   }
   if (plain_cuda) m << "  " << k->name << "<<<grid, block>>>(" << arguments << ");\n";
   else
-    m << "  ::syncscope::cu::launch([](auto& _c, auto... a) { " << k->name << "(_c, a...); }, " << quoted(k->name)
+    m << "  ::syncscope::cu::launch([](auto& _c, auto... a) { " << k->name << "(_c, a...); }, " << c_string_literal(k->name)
       << ", grid, block, 0)(" << arguments << ");\n";
   m << "  const bool launched = cudaGetLastError() == cudaSuccess;\n" << copies_back
     << "  return launched ? 0 : 1;\n}\n";
@@ -234,11 +225,11 @@ std::string compiled_text(const KernelText& file, const Translated& t, const std
   for (const auto& b : t.bugs) bugs += (bugs.empty() ? "" : ",") + b;
   std::ostringstream text;
   text << "#include \"core/cuda_in/cu_runtime.h\"\n"
-       << "#define SYNCSCOPE_CUDA_NAME " << quoted(program_name(file.path)) << "\n"
-       << "#define SYNCSCOPE_CUDA_FILE " << quoted(file.path) << "\n"
-       << "#define SYNCSCOPE_CUDA_BUGS " << quoted(bugs) << "\n";
+       << "#define SYNCSCOPE_CUDA_NAME " << c_string_literal(program_name(file.path)) << "\n"
+       << "#define SYNCSCOPE_CUDA_FILE " << c_string_literal(file.path) << "\n"
+       << "#define SYNCSCOPE_CUDA_BUGS " << c_string_literal(bugs) << "\n";
   if (!define.empty()) text << "#define " << define << " 1\n";
-  text << "#line 1 " << quoted(file.path) << "\n" << t.text << main << "\nSYNCSCOPE_CUDA_PROGRAM\n";
+  text << "#line 1 " << c_string_literal(file.path) << "\n" << t.text << main << "\nSYNCSCOPE_CUDA_PROGRAM\n";
   return text.str();
 }
 

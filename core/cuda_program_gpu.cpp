@@ -39,15 +39,6 @@ std::string first_error(const std::string& output) {
   return output.size() > 400 ? output.substr(output.size() - 400) : output;
 }
 
-std::string quoted_for_line_directive(const std::string& path) {
-  std::string out = "\"";
-  for (char c : path) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out + "\"";
-}
-
 // The program's executable in the kernel cache, compiled if need be; or why it cannot be.
 std::variant<std::string, std::string> compiled_program(const GpuProgramSource& source) {
   using Result = std::variant<std::string, std::string>;
@@ -71,7 +62,7 @@ std::variant<std::string, std::string> compiled_program(const GpuProgramSource& 
   fs::create_directories(work, ec);
   std::ofstream(work / "syncscope_host_copies.h") << host_copy_recorder_header();
   // The bytes the simulator ran, under the file's own name and lines (nvcc's errors name them).
-  std::ofstream(work / "program.cu", std::ios::binary) << "#line 1 " << quoted_for_line_directive(source.path) << "\n"
+  std::ofstream(work / "program.cu", std::ios::binary) << "#line 1 " << c_string_literal(source.path) << "\n"
                                                        << source.text;
   std::vector<std::string> args = {nvcc};
   std::istringstream flags(kProgramNvccFlags);
@@ -248,24 +239,15 @@ ProgramGpuRun run_program_on_gpu(const std::string& algorithm, int bug) {
 }
 
 Outcomes program_gpu_outcomes(const RunConfig& config, const std::vector<double>& input, int runs) {
-  if (!gpu_status().usable) {
-    Outcomes o;
-    o.error = gpu_status().reason;
-    o.unavailable = true;
-    return o;
-  }
-  std::vector<GpuRun> results;
-  for (int k = 0; k < runs; ++k) {
+  return gpu_outcomes_of(config, input, runs, [&] {
     const ProgramGpuRun p = run_program_on_gpu(config.algorithm->info.name, config.problem.bug);
     GpuRun g;
     g.ok = p.ran;
     g.error = p.error;
     g.output_bits = {static_cast<uint32_t>(p.main_returned)};
     g.milliseconds = p.seconds * 1000;
-    results.push_back(std::move(g));
-    if (!p.ran) break;
-  }
-  return tally_gpu_runs(config, input, results);
+    return g;
+  });
 }
 
 }  // namespace syncscope

@@ -132,6 +132,15 @@ uint64_t fnv1a(const std::string& text, uint64_t h) {
   return h;
 }
 
+std::string c_string_literal(const std::string& text) {
+  std::string out = "\"";
+  for (char c : text) {
+    if (c == '"' || c == '\\') out += '\\';
+    out += c;
+  }
+  return out + "\"";
+}
+
 std::string hex(uint64_t v) {
   char text[17];
   std::snprintf(text, sizeof text, "%llx", static_cast<unsigned long long>(v));

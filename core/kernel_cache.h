@@ -28,6 +28,9 @@ void remove_stale_builds(const std::string& cache);
 inline constexpr uint64_t kFnv1aOffset = 14695981039346656037ull;  // FNV's 64-bit offset basis
 uint64_t fnv1a(const std::string& text, uint64_t h = kFnv1aOffset);
 std::string hex(uint64_t v);
+// `text` as a C string literal, quotes and backslashes escaped: a file name in the #line and
+// #define lines written before a compiled snapshot.
+std::string c_string_literal(const std::string& text);
 
 inline constexpr size_t kMaxKernelFileBytes = size_t{1} << 20;
 

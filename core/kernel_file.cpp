@@ -57,16 +57,6 @@ std::vector<std::string> split_words(const std::string& text) {
   return words;
 }
 
-// A file name inside a #line directive's quotes.
-std::string escaped_for_line_directive(const std::string& name) {
-  std::string out;
-  for (char c : name) {
-    if (c == '"' || c == '\\') out += '\\';
-    out += c;
-  }
-  return out;
-}
-
 // Runs a compiler (no shell), its stdout and stderr into `output`, bounded like every child
 // (core/child_process.h): a pathological file gets 300 s of CPU and 8 GiB. The exit status, -1 if
 // it did not run or was stopped.
@@ -183,7 +173,7 @@ std::optional<KernelFileError> build_library(const KernelText& kernel, bool cuda
   fs::create_directories(work, ec);
   // The bytes read once (and hashed) are the bytes compiled, under the file's own name: an edit
   // during the compile is the next load's business.
-  std::ofstream(work / "snapshot.h", std::ios::binary) << "#line 1 \"" << escaped_for_line_directive(path.string()) << "\"\n"
+  std::ofstream(work / "snapshot.h", std::ios::binary) << "#line 1 " << c_string_literal(path.string()) << "\n"
                                                        << kernel.text;
   const std::string quoted = "#include \"snapshot.h\"\n";
   // A translated .cu (core/cuda_program.h) defines its own entry and has no SIMT twin yet: its
@@ -352,7 +342,7 @@ void load_for_gpu(GpuKernelFile& k, uint64_t headers_hash) {
                                       "const std::vector<double>& in) { return "
                                       "syncscope::cuda::run_algorithm_on_gpu<Algorithm>(p, in); }\n"
                                       "#include \"snapshot.h\"\n";
-    std::ofstream(work / "snapshot.h", std::ios::binary) << "#line 1 \"" << escaped_for_line_directive(k.path) << "\"\n"
+    std::ofstream(work / "snapshot.h", std::ios::binary) << "#line 1 " << c_string_literal(k.path) << "\n"
                                                          << k.source;
     std::vector<std::string> args = {nvcc};
     for (const auto& w : split_words(kNvccFlags)) args.push_back(w);

@@ -85,6 +85,11 @@ Outcomes simulate_all_schedules(const RunConfig& config, Progress* progress) {
 }
 
 Outcomes gpu_outcomes(const RunConfig& config, const std::vector<double>& input, int runs) {
+  return gpu_outcomes_of(config, input, runs, [&] { return run_on_gpu(config.algorithm->info.name, config.problem, input); });
+}
+
+Outcomes gpu_outcomes_of(const RunConfig& config, const std::vector<double>& input, int runs,
+                         const std::function<GpuRun()>& one_run) {
   if (!gpu_status().usable) {
     Outcomes o;
     o.error = gpu_status().reason;
@@ -93,7 +98,7 @@ Outcomes gpu_outcomes(const RunConfig& config, const std::vector<double>& input,
   }
   std::vector<GpuRun> results;
   for (int r = 0; r < runs; ++r) {
-    results.push_back(run_on_gpu(config.algorithm->info.name, config.problem, input));
+    results.push_back(one_run());
     if (!results.back().ok) break;  // a fault leaves this process's GPU context unusable
   }
   return tally_gpu_runs(config, input, results);

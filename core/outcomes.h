@@ -3,6 +3,7 @@
 // output, each with its difference from the CPU reference.
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -45,6 +46,10 @@ Outcomes simulate_all_schedules(const RunConfig& config, Progress* progress = nu
 
 // Runs `config` `runs` times on the GPU; Outcomes::error when there is no usable GPU.
 Outcomes gpu_outcomes(const RunConfig& config, const std::vector<double>& input, int runs);
+// The same with each run made by `one_run` (a .cu program's main() on the GPU, core/cuda_program_gpu.h);
+// the runs stop at the first that fails.
+Outcomes gpu_outcomes_of(const RunConfig& config, const std::vector<double>& input, int runs,
+                         const std::function<GpuRun()>& one_run);
 
 // Groups runs made elsewhere (the app's GPU child process); stops at the first failed one.
 Outcomes tally_gpu_runs(const RunConfig& config, const std::vector<double>& input, const std::vector<GpuRun>& results);
