@@ -14,6 +14,7 @@
 #include "app/view/hazards_model.h"
 #include "app/view/metrics_model.h"
 #include "app/view/model_cache.h"
+#include "app/view/race_lab_model.h"
 #include "app/view/results_model.h"
 #include "app/view/timeline_model.h"
 #include "tests/test_util.h"
@@ -358,6 +359,13 @@ TEST(ResultsModel, AProgramsVerdictIsWhatItsMainReturned) {
   EXPECT_EQ(m.row_count, 0);  // no element table: the program compared its own results
   failed.sim.output_bits = {0};
   EXPECT_EQ(build_results(failed, nullptr, false, nullptr).sim_verdict, "main() returned 0: the program's own check passed");
+  // The app's GPU child runs algorithms, not programs: no button that would run the wrong thing,
+  // and the command that does run it on the GPU.
+  EXPECT_FALSE(m.can_run_gpu);
+  EXPECT_NE(m.gpu_status.find(" --gpu"), std::string::npos);
+  EXPECT_TRUE(build_results(*r, nullptr, false, nullptr).can_run_gpu);
+  EXPECT_FALSE(build_race_lab(failed, nullptr, false, nullptr, false).can_run_gpu);
+  EXPECT_TRUE(build_race_lab(*r, nullptr, false, nullptr, false).can_run_gpu);
 }
 
 // ---- metrics ----

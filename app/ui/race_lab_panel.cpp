@@ -185,11 +185,12 @@ void draw_race_lab_panel(const RaceLabPanel& panel) {
   const std::string out_of_range = syncscope::out_of_range(count_options::kGpuRuns, runs);
   const bool runs_valid = out_of_range.empty();
   ImGui::SameLine();
-  ImGui::BeginDisabled(!runs_valid);
+  ImGui::BeginDisabled(!runs_valid || !m.can_run_gpu);
   if (ImGui::Button("GPU runs")) panel.session.run_gpu_outcomes(runs);
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
-    if (runs_valid) ImGui::SetTooltip("run this variant %d times on the GPU and count the distinct outputs", runs);
+    if (!m.can_run_gpu) ImGui::SetTooltip("a .cu program's GPU runs: syncscope run FILE.cu --gpu-runs %d, in a terminal", runs);
+    else if (runs_valid) ImGui::SetTooltip("run this variant %d times on the GPU and count the distinct outputs", runs);
     else ImGui::SetTooltip("GPU runs %d: %s", runs, out_of_range.c_str());
   }
   if (!runs_valid) ImGui::TextColored(ImColor(panel.theme.bad), "GPU runs %d: %s", runs, out_of_range.c_str());

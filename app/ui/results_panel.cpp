@@ -20,7 +20,7 @@ void draw_results_panel(const ResultsPanel& panel) {
   ImGui::PopStyleColor();
   ImGui::TextWrapped("%s", m.gpu_status.c_str());
   if (!m.gpu_verdict.empty()) ImGui::TextColored(ImColor(m.gpu_ok ? panel.theme.good : panel.theme.bad), "%s", m.gpu_verdict.c_str());
-  if (ImGui::Button("Run on GPU")) panel.session.run_gpu();
+  if (m.can_run_gpu && ImGui::Button("Run on GPU")) panel.session.run_gpu();
   if (run->sim.trace.error) ImGui::TextColored(ImColor(panel.theme.bad), "error: %s", run->sim.trace.error->message.c_str());
 
   const int columns = m.has_gpu_column ? 4 : 3;

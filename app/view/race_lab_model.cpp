@@ -79,6 +79,7 @@ RaceLabModel build_race_lab(const RunResult& run, const Outcomes* schedules, boo
                             bool gpu_busy) {
   RaceLabModel m;
   const RunConfig& c = run.config;
+  m.can_run_gpu = !c.algorithm->info.program;
   if (c.problem.bug) {
     const BugInfo& b = c.algorithm->info.bugs.at(c.problem.bug - 1);
     m.variant = "bug " + b.name + ": " + b.shows;

@@ -42,6 +42,7 @@ struct RaceLabModel {
   std::vector<OutcomeView> gpu;
   std::vector<OutputBar> bars;  // correct first, then by runs
   int schedule_runs = 0, gpu_runs = 0;  // the totals the bars are shares of
+  bool can_run_gpu = true;  // false for a .cu program (the CLI's --gpu-runs runs it)
 };
 
 RaceLabModel build_race_lab(const RunResult& run, const Outcomes* schedules, bool schedules_busy, const Outcomes* gpu,

@@ -76,6 +76,10 @@ ResultsModel build_results(const RunResult& run, const GpuAnswer* gpu, bool runn
                           (returned == 0 ? ": the program's own check passed" : ": the program's own check failed");
     m.sim_ok = !run.sim.output_bits.empty() && returned == 0;
     m.row_count = 0;
+    // The app's GPU child runs algorithms; a program's GPU run is the command line's for now.
+    m.can_run_gpu = false;
+    m.gpu_status = "GPU: in a terminal, syncscope run " + run.config.algorithm->info.origin +
+                   " --gpu compiles this file with nvcc and compares its copies to the host";
   }
   const int end_row = rows >= m.row_count - first_row ? m.row_count : first_row + rows;
   m.rows = result_rows(run, gpu, first_row, end_row);

@@ -29,6 +29,7 @@ struct ResultsModel {
   bool sim_ok = false;
   bool gpu_ok = false;
   bool has_gpu_column = false;
+  bool can_run_gpu = true;  // false for a .cu program (the CLI's --gpu runs it)
 };
 
 // gpu: the answer for this very run, if any; running: a GPU job is under way. Rows are made for
