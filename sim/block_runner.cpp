@@ -197,14 +197,14 @@ void BlockRunner::thread_loop(int t) {
         watched_.disarm();
         if (!preempted(landing)) {
           std::vector<LineId> lines;
-          if (const std::optional<CodeLine> where = line_of_code_address(landing.pc))
+          if (const std::optional<CodeLine> where = line_of_interrupted_code(landing.code))
             lines.push_back(LineTable::intern(where->file, where->line, ""));
           fail(SimErrorKind::Kernel,
                "thread " + std::to_string(t) + " of block " + std::to_string(block_linear_) + " crashed: " +
                    describe_fault(landing, t, threads_[t].guard.stack_top - threads_[t].guard.stack_size),
                std::move(lines));
         } else {
-          BudgetStop stop = budget_stop(t, kNoLine, reinterpret_cast<uintptr_t>(landing.address));
+          BudgetStop stop = budget_stop(t, kNoLine, landing.code);
           fail(stop.kind, std::move(stop.message), {});
         }
         threads_[t].state = ThreadState::Failed;
@@ -604,9 +604,9 @@ ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name) 
   return *d.array;
 }
 
-std::string BlockRunner::last_line_of(int t, LineId line, uintptr_t pc) const {
+std::string BlockRunner::last_line_of(int t, LineId line, const InterruptedCode& code) const {
   if (line != kNoLine) return LineTable::describe(line);
-  std::string where = describe_code_address(pc);
+  std::string where = describe_interrupted_code(code);
   if (where.empty() && simt_) where = describe_code_address(threads_[t].simt_pc);
   if (!where.empty()) return where;
   if (step_ > 0 && barrier_line_ != kNoLine) return "unknown (its last barrier: " + LineTable::describe(barrier_line_) + ")";
@@ -629,13 +629,13 @@ void BlockRunner::check_budget(LineId line) {
     if (++late_basic_blocks_ < 64 * threads_per_block_ && !budget_->cancelled()) return;
     if (FaultLanding* landing = cur_->guard.fault_landing) {
       cur_->guard.fault_landing = nullptr;
-      set_preempted(*landing, reinterpret_cast<const void*>(cur_->simt_pc));
+      set_preempted(*landing, cur_->simt_pc);
       siglongjmp(landing->where, 1);
     }
     return;  // no landing (a built-in kernel): its next API call stops it
   }
   watched_.disarm();  // the message takes a while (addr2line): no preemption halfway through it
-  BudgetStop stop = budget_stop(current_, line, 0);
+  BudgetStop stop = budget_stop(current_, line, InterruptedCode{});
   std::vector<LineId> lines;
   if (stop.kind != SimErrorKind::Cancelled) lines.push_back(line);
   fail_in_thread(stop.kind, std::move(stop.message), std::move(lines));
@@ -645,10 +645,10 @@ BudgetFacts BlockRunner::budget_facts(int barriers_passed) const {
   return {block_linear_, barriers_passed, static_cast<double>(now_ns() - started_ns_) / 1e9, budget_->seconds, max_ops_};
 }
 
-BlockRunner::BudgetStop BlockRunner::budget_stop(int thread, LineId line, uintptr_t pc) const {
+BlockRunner::BudgetStop BlockRunner::budget_stop(int thread, LineId line, const InterruptedCode& code) const {
   if (budget_->cancelled()) return {SimErrorKind::Cancelled, describe_cancelled(block_linear_, step_)};
   const BudgetFacts facts = budget_facts(step_);
-  const std::string where = last_line_of(thread, line, pc);
+  const std::string where = last_line_of(thread, line, code);
   if (operations() > max_ops_) return {SimErrorKind::StepBudget, describe_too_many_operations(facts, thread, where)};
   return {SimErrorKind::TimeBudget, describe_runaway(facts, thread, where)};
 }

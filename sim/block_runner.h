@@ -302,10 +302,10 @@ class BlockRunner {
     SimErrorKind kind;
     std::string message;
   };
-  BudgetStop budget_stop(int thread, LineId line, uintptr_t pc) const;
+  BudgetStop budget_stop(int thread, LineId line, const InterruptedCode& code) const;
   // Where thread t is, as best known: `line` (its current operation's), else the SIMT twin's
-  // basic block or `pc` (an interrupted instruction) resolved through the debug information.
-  std::string last_line_of(int t, LineId line, uintptr_t pc) const;
+  // basic block or `code` (an interrupted instruction and its callers) resolved through the debug information.
+  std::string last_line_of(int t, LineId line, const InterruptedCode& code) const;
   // The runtime's own work, called from a SIMT lane's kernel code: the coverage hook is off while
   // it runs and back on for the kernel. A KernelAbort thrown inside leaves it off (thread_loop
   // catches it), so no hook parks a lane during unwinding.

@@ -18,8 +18,8 @@ std::string CodeLine::text() const {
   return (slash == std::string::npos ? file : file.substr(slash + 1)) + ":" + std::to_string(line);
 }
 
-#ifdef SYNCSCOPE_HAVE_LIBDW
 namespace {
+#ifdef SYNCSCOPE_HAVE_LIBDW
 
 bool in_runtime(const std::string& file) {
   return file.find("/sim/") != std::string::npos || file.find("/contract/") != std::string::npos ||
@@ -55,9 +55,8 @@ std::vector<CodeLine> inline_chain(Dwfl_Module* module, Dwarf_Addr address) {
   return chain;
 }
 
-}  // namespace
-
-std::optional<CodeLine> line_in_object(const std::string& object, uintptr_t offset) {
+// The chain at `offset` in `object`, innermost first (empty without debug information).
+std::vector<CodeLine> chain_in_object(const std::string& object, uintptr_t offset) {
   static const Dwfl_Callbacks callbacks = {
       .find_elf = dwfl_build_id_find_elf,
       .find_debuginfo = dwfl_standard_find_debuginfo,
@@ -65,31 +64,65 @@ std::optional<CodeLine> line_in_object(const std::string& object, uintptr_t offs
       .debuginfo_path = nullptr,
   };
   Dwfl* dwfl = dwfl_begin(&callbacks);
-  if (!dwfl) return std::nullopt;
-  std::optional<CodeLine> found;
+  if (!dwfl) return {};
+  std::vector<CodeLine> chain;
   if (Dwfl_Module* module = dwfl_report_offline(dwfl, "object", object.c_str(), -1)) {
     dwfl_report_end(dwfl, nullptr, nullptr);
     Dwarf_Addr start = 0;
     dwfl_module_info(module, nullptr, &start, nullptr, nullptr, nullptr, nullptr, nullptr);
-    const std::vector<CodeLine> chain = inline_chain(module, start + offset);
-    auto kernel = std::find_if(chain.begin(), chain.end(), [](const CodeLine& l) { return !in_runtime(l.file); });
-    if (kernel != chain.end()) found = *kernel;
-    else if (!chain.empty()) found = chain.front();
+    chain = inline_chain(module, start + offset);
   }
   dwfl_end(dwfl);
-  return found;
+  return chain;
 }
 
 #else
-std::optional<CodeLine> line_in_object(const std::string&, uintptr_t) { return std::nullopt; }
+bool in_runtime(const std::string&) { return false; }
+std::vector<CodeLine> chain_in_object(const std::string&, uintptr_t) { return {}; }
 #endif
 
-std::optional<CodeLine> line_of_code_address(uintptr_t pc) {
-  if (pc == 0) return std::nullopt;
+std::vector<CodeLine> chain_at(uintptr_t pc) {
+  if (pc == 0) return {};
   Dl_info info{};
-  if (dladdr(reinterpret_cast<void*>(pc), &info) == 0 || !info.dli_fbase) return std::nullopt;
+  if (dladdr(reinterpret_cast<void*>(pc), &info) == 0 || !info.dli_fbase) return {};
   const std::string object = info.dli_fname && *info.dli_fname ? info.dli_fname : "/proc/self/exe";
-  return line_in_object(object, pc - reinterpret_cast<uintptr_t>(info.dli_fbase));
+  return chain_in_object(object, pc - reinterpret_cast<uintptr_t>(info.dli_fbase));
+}
+
+std::optional<CodeLine> kernel_line_in(const std::vector<CodeLine>& chain) {
+  auto kernel = std::find_if(chain.begin(), chain.end(), [](const CodeLine& l) { return !in_runtime(l.file); });
+  if (kernel == chain.end()) return std::nullopt;
+  return *kernel;
+}
+
+}  // namespace
+
+std::optional<CodeLine> line_in_object(const std::string& object, uintptr_t offset) {
+  const std::vector<CodeLine> chain = chain_in_object(object, offset);
+  if (std::optional<CodeLine> kernel = kernel_line_in(chain)) return kernel;
+  if (!chain.empty()) return chain.front();
+  return std::nullopt;
+}
+
+std::optional<CodeLine> line_of_code_address(uintptr_t pc) {
+  return line_of_interrupted_code(InterruptedCode{pc});
+}
+
+std::optional<CodeLine> line_of_interrupted_code(const InterruptedCode& code) {
+  const std::vector<CodeLine> own = chain_at(code.pc);
+  if (std::optional<CodeLine> kernel = kernel_line_in(own)) return kernel;
+  for (const uintptr_t back : code.return_addresses) {
+    if (back == 0) break;
+    // A return address is the instruction after the call: one byte back is the call's line.
+    if (std::optional<CodeLine> kernel = kernel_line_in(chain_at(back - 1))) return kernel;
+  }
+  if (!own.empty()) return own.front();
+  return std::nullopt;
+}
+
+std::string describe_interrupted_code(const InterruptedCode& code) {
+  const auto line = line_of_interrupted_code(code);
+  return line ? line->text() : "";
 }
 
 std::string describe_code_address(uintptr_t pc) {

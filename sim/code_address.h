@@ -24,6 +24,19 @@ std::optional<CodeLine> line_in_object(const std::string& object, uintptr_t offs
 
 // The same for an address of this process (dladdr finds its object).
 std::optional<CodeLine> line_of_code_address(uintptr_t pc);
+
+// Where a signal interrupted a kernel: the instruction, then the return addresses of the frames
+// around it, read from the frame-pointer chain (0: none). A build that inlines little (the
+// sanitizers' -O1) can be interrupted inside an out-of-line piece of the simulator; the kernel's
+// line is then found at the call into it.
+struct InterruptedCode {
+  static constexpr int kCallers = 4;
+  uintptr_t pc = 0;
+  uintptr_t return_addresses[kCallers] = {};
+};
+// The first kernel line of pc, then of each caller; else pc's own line (the simulator's).
+std::optional<CodeLine> line_of_interrupted_code(const InterruptedCode& code);
+std::string describe_interrupted_code(const InterruptedCode& code);
 // line_of_code_address(pc)->text(), or "".
 std::string describe_code_address(uintptr_t pc);
 

@@ -24,11 +24,29 @@ constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 
 std::atomic<UnguardedFaultHook> unguarded_hook{nullptr};
 
-// Where the signal interrupted the thread: its instruction and stack pointer.
+// Where the signal interrupted the thread: its instruction, stack and frame pointers.
 struct Interrupted {
-  uintptr_t pc = 0, sp = 0;
+  uintptr_t pc = 0, sp = 0, fp = 0;
 };
 Interrupted interrupted_at(void* context);
+
+// The interrupted instruction and the return addresses up its frame-pointer chain, read only
+// inside the fiber's own stack (a build without frame pointers leaves a register there that is no
+// chain: the walk stops at the first link outside the stack or not above the one before).
+InterruptedCode interrupted_code(const Interrupted& at, const GuardedFiber& fiber) {
+  InterruptedCode code;
+  code.pc = at.pc;
+  const uintptr_t bottom = fiber.stack_top - fiber.stack_size;
+  uintptr_t fp = at.fp;
+  for (int k = 0; k < InterruptedCode::kCallers; ++k) {
+    if (fp < bottom || fp + 2 * sizeof(uintptr_t) > fiber.stack_top || fp % sizeof(uintptr_t) != 0) break;
+    const auto* frame = reinterpret_cast<const uintptr_t*>(fp);
+    code.return_addresses[k] = frame[1];
+    if (frame[0] <= fp) break;
+    fp = frame[0];
+  }
+  return code;
+}
 
 void on_fault(int sig, siginfo_t* info, void* context) {
   GuardedFiber* const running = tls_running_fiber ? *tls_running_fiber : nullptr;
@@ -41,16 +59,17 @@ void on_fault(int sig, siginfo_t* info, void* context) {
   running->fault_landing = nullptr;
   landing->signal = sig;
   landing->address = info ? info->si_addr : nullptr;
-  landing->pc = interrupted_at(context).pc;
+  landing->code = interrupted_code(interrupted_at(context), *running);
   siglongjmp(landing->where, 1);
 }
 
 Interrupted interrupted_at(void* context) {
   const auto& m = static_cast<ucontext_t*>(context)->uc_mcontext;
 #if defined(__x86_64__)
-  return {static_cast<uintptr_t>(m.gregs[REG_RIP]), static_cast<uintptr_t>(m.gregs[REG_RSP])};
+  return {static_cast<uintptr_t>(m.gregs[REG_RIP]), static_cast<uintptr_t>(m.gregs[REG_RSP]),
+          static_cast<uintptr_t>(m.gregs[REG_RBP])};
 #elif defined(__aarch64__)
-  return {static_cast<uintptr_t>(m.pc), static_cast<uintptr_t>(m.sp)};
+  return {static_cast<uintptr_t>(m.pc), static_cast<uintptr_t>(m.sp), static_cast<uintptr_t>(m.regs[29])};
 #else
   (void)m;
   return {};
@@ -71,7 +90,8 @@ void on_preempt(int sig, siginfo_t*, void* context) {
   if (at.sp > top || at.sp < top - running->stack_size) return;
   running->fault_landing = nullptr;
   landing->signal = sig;
-  landing->address = reinterpret_cast<const void*>(at.pc);
+  landing->address = nullptr;
+  landing->code = interrupted_code(at, *running);
   siglongjmp(landing->where, 1);
 }
 
@@ -124,13 +144,14 @@ void prepare_fault_stack() {
 
 bool preempted(const FaultLanding& landing) { return landing.signal != 0 && landing.signal == preemption_signal.load(); }
 
-void set_preempted(FaultLanding& landing, const void* address) {
+void set_preempted(FaultLanding& landing, uintptr_t pc) {
   landing.signal = preemption_signal.load();
-  landing.address = address;
+  landing.address = nullptr;
+  landing.code = InterruptedCode{pc};
 }
 
 std::string describe_fault(const FaultLanding& landing, int thread, uintptr_t stack_bottom) {
-  const std::optional<CodeLine> line = line_of_code_address(landing.pc);
+  const std::optional<CodeLine> line = line_of_interrupted_code(landing.code);
   const std::string at = line ? " at " + line->text() : "";
   const auto address = reinterpret_cast<uintptr_t>(landing.address);
   char hex[32];

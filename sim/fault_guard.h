@@ -13,13 +13,15 @@
 #include <cstdint>
 #include <string>
 
+#include "sim/code_address.h"
+
 namespace syncscope::sim {
 
 struct FaultLanding {
   sigjmp_buf where;
   int signal = 0;
-  const void* address = nullptr;  // a fault's data address; a preemption's interrupted instruction
-  uintptr_t pc = 0;               // a fault's instruction
+  const void* address = nullptr;  // a fault's data address
+  InterruptedCode code;           // the instruction a fault or a preemption interrupted, and its callers
 };
 
 // What the handlers need of a simulated thread's fiber (sim/sim_thread.h holds one per thread).
@@ -67,12 +69,12 @@ void set_unguarded_fault_hook(UnguardedFaultHook hook);
 // The watchdog's signal leaves a guarded kernel the same way (sim/watchdog.h); the watchdog
 // installs it before it sends one, with its test of whether it asked this OS thread to leave.
 void install_preemption_handler(int signal, bool (*requested)());
-// The landing was reached by the watchdog's preemption, not a fault; `address` is the kernel's
-// instruction it interrupted.
+// The landing was reached by the watchdog's preemption, not a fault; `code` is where it
+// interrupted the kernel.
 bool preempted(const FaultLanding& landing);
-// Leaves the running kernel through its landing as a preemption would, at `address` (for a thread
-// the runtime itself found over its budget).
-void set_preempted(FaultLanding& landing, const void* address);
+// Leaves the running kernel through its landing as a preemption would, at `pc` (for a thread the
+// runtime itself found over its budget).
+void set_preempted(FaultLanding& landing, uintptr_t pc);
 bool fault_guard_enabled();
 // An alternate signal stack for this OS thread (once), so a fiber's stack overflow can be caught.
 void prepare_fault_stack();

@@ -125,7 +125,9 @@ for bug in spin accesses shuffles one-thread; do
       took=$(( ($(date +%s%N) - start) / 1000000 ))
       (( took < 500 + 3000 )) || fail "runaway $bug tpb $tpb $schedule: took $took ms"
       error=$(grep -m1 '^error:' <<<"$out") || fail "runaway $bug tpb $tpb $schedule: no error: $out"
-      grep -Eq "^error: T[0-9]+ of block 0 is still running after 0\.[5-9][0-9]* s without reaching its next barrier \(it passed 1 barrier\); last line executed: (.*/)?runaway_kernel\.h:${LINE[$bug]} \(the time budget is 0\.5 s a block; --time-limit raises it\)$" <<<"$error" ||
+      # The seconds are those measured when it stopped: on a loaded machine (CI's two cores) the
+      # watchdog's scan comes late; the bound promised is the wall clock's above.
+      grep -Eq "^error: T[0-9]+ of block 0 is still running after (0\.[5-9][0-9]*|[1-3](\.[0-9]+)?) s without reaching its next barrier \(it passed 1 barrier\); last line executed: (.*/)?runaway_kernel\.h:${LINE[$bug]} \(the time budget is 0\.5 s a block; --time-limit raises it\)$" <<<"$error" ||
         fail "runaway $bug tpb $tpb $schedule: $error"
       if [[ $bug == one-thread ]]; then grep -q "^error: T$((tpb - 1)) " <<<"$error" || fail "runaway $bug: not the last thread: $error"; fi
     done
