@@ -102,6 +102,46 @@ TEST(StepLayout, LabelsLieInsideTheirRows) {
   EXPECT_TRUE(b.named_rows.count("lanes 0"));
 }
 
+// Each row label sits beside its own row: "last read" beside the values under the thread nodes,
+// "write" beside the written values (laid over their arrows, on the background), and no "write"
+// at a step that writes nothing.
+TEST(StepLayout, ThreadValueRowsAreLabelledWhereTheyAre) {
+  const BlockViewModel writes = model({.algorithm = "kogge-stone"}, 4);  // offset 2, write phase
+  const BlockLayout b = layout_block(writes, fixed_pitch(), placed(30));
+  auto labels_in = [&](const BlockLayout& layout, const std::string& row) {
+    std::vector<LaidLabel> in;
+    for (const LaidLabel& l : layout.labels)
+      if (l.row == row) in.push_back(l);
+    return in;
+  };
+  const std::vector<LaidLabel> written = labels_in(b, "written values");
+  ASSERT_EQ(written.size(), 7u);  // the label and six values (T2..T7 write)
+  EXPECT_EQ(written.front().text, "write");
+  const Rect written_row = b.named_rows.at("written values");
+  for (const LaidLabel& l : written) {
+    EXPECT_TRUE(inside(l.box(b.font_px), written_row)) << l.text;
+    if (l.text == "write") continue;
+    EXPECT_TRUE(l.backed) << l.text;
+    EXPECT_EQ(l.z, static_cast<int>(b.arrows.size())) << l.text;  // over every arrow
+  }
+  EXPECT_EQ(written[1].text, "3");  // T2: 3 + 0
+  EXPECT_EQ(written.back().text, "22");  // T7: 13 + 9
+  const std::vector<LaidLabel> last_read = labels_in(b, "last read");
+  ASSERT_EQ(last_read.size(), 9u);  // the label and every thread
+  EXPECT_EQ(last_read.front().text, "last read");
+  // The rows do not overlap: threads, last read, written values, after.
+  const Rect nodes = b.named_rows.at("thread nodes"), read_row = b.named_rows.at("last read");
+  EXPECT_LE(nodes.bottom(), read_row.y);
+  EXPECT_LE(read_row.bottom(), written_row.y);
+  EXPECT_LE(written_row.bottom(), b.named_rows.at("shared after").y);
+  EXPECT_FALSE(std::any_of(b.labels.begin(), b.labels.end(), [](const LaidLabel& l) { return l.text == "after:"; }));
+
+  const BlockLayout reads = layout_block(model({.algorithm = "kogge-stone"}, 3), fixed_pitch(), placed(30));
+  EXPECT_TRUE(labels_in(reads, "written values").empty());
+  EXPECT_EQ(labels_in(reads, "last read").size(), 9u);
+  EXPECT_TRUE(std::any_of(reads.labels.begin(), reads.labels.end(), [](const LaidLabel& l) { return l.text == "after:"; }));
+}
+
 // Every read arrow leaves the bottom of the cell it names and ends on its thread's node; every
 // write arrow leaves the node and ends on the top of the cell written.
 TEST(StepLayout, ArrowsConnectTheCellsAndThreadsTheyName) {

@@ -136,6 +136,9 @@ void paint_cell(ImDrawList* dl, const Theme& th, const app::LaidCell& laid) {
 }
 
 void paint_label(ImDrawList* dl, const Theme& th, const app::LaidLabel& l) {
+  if (l.backed)
+    dl->AddRectFilled(ImVec2(l.at.x - 2, l.at.y), ImVec2(l.at.x + l.width + 2, l.at.y + ImGui::GetFontSize()),
+                      ImGui::GetColorU32(ImGuiCol_WindowBg));
   dl->AddText(im(l.at), colour_of(th, l.ink), l.text.c_str());
 }
 

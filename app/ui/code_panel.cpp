@@ -4,6 +4,7 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <string>
 #include <utility>
 
@@ -56,18 +57,46 @@ void draw_excerpt(const CodePanel& panel, const app::CodeModel& m) {
   float widest = 1;
   for (int i = first; i < first + count; ++i) widest = std::max(widest, number_w + ImGui::CalcTextSize(shown(i).c_str()).x);
   const float scale = std::clamp(room.x / widest, kSmallest, 1.0f);
-  const auto [from, fitting] = around(scale);  // smaller text: more lines
   ImGui::SetWindowFontScale(scale);
   const float line_h = ImGui::GetTextLineHeightWithSpacing();
+  const float text_room = std::max(1.0f, room.x - ImGui::CalcTextSize("000").x - ImGui::GetStyle().ItemSpacing.x);
+  auto unindented = [&](int i) {
+    const std::string& t = m.lines[i].text;
+    return t.substr(std::min(t.size(), t.find_first_not_of(' ')));
+  };
+  // The barrier line is what the highlight is about: it wraps rather than lose its end (the
+  // `c.sync()` after a bug switch); the lines around it give up the room it takes.
+  auto rows_of = [&](int i) {
+    if (!m.lines[i].barrier) return 1;
+    const float h = ImGui::CalcTextSize(unindented(i).c_str(), nullptr, false, text_room).y;
+    return std::max(1, static_cast<int>(std::lround(h / ImGui::GetTextLineHeight())));
+  };
+  auto [from, fitting] = around(scale);  // smaller text: more lines
+  int extra = 0;
+  for (int i = from; i < std::min(total, from + fitting); ++i) extra += rows_of(i) - 1;
+  if (extra > 0) {
+    fitting = std::max(1, fitting - extra);
+    from = std::clamp(m.focus_line - 1 - fitting / 2, 0, std::max(0, total - fitting));
+  }
   ImDrawList* dl = ImGui::GetWindowDrawList();
   for (int i = from; i < std::min(total, from + fitting); ++i) {
     const app::CodeLineView& l = m.lines[i];
     const ImVec2 p = ImGui::GetCursorScreenPos();
-    line_background(panel, dl, l, p, ImVec2(p.x + room.x, p.y + line_h));
+    const int rows = rows_of(i);
+    // Wrapped lines follow each other without the spacing between items.
+    const float height = line_h + ImGui::GetTextLineHeight() * static_cast<float>(rows - 1);
+    line_background(panel, dl, l, p, ImVec2(p.x + room.x, p.y + height));
     ImGui::TextDisabled("%3d", l.number);
     ImGui::SameLine();
-    const float text_room = room.x - (ImGui::GetCursorScreenPos().x - p.x);
-    ImGui::TextUnformatted(fit_label(shown(i), text_room, &panel.geometry).c_str());
+    if (rows > 1) {
+      // Wrapped from the text's column, its indentation given up for room (a wrap inside
+      // `c.sync()` would hide the call).
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + text_room);
+      ImGui::TextUnformatted(unindented(i).c_str());
+      ImGui::PopTextWrapPos();
+    } else {
+      ImGui::TextUnformatted(fit_label(shown(i), text_room, &panel.geometry).c_str());
+    }
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", l.text.c_str());
   }
   ImGui::SetWindowFontScale(1);
@@ -131,7 +160,8 @@ void draw_code_panel(const CodePanel& panel) {
     return;
   }
   // Presenter mode: an excerpt around the barrier that fits the panel, indentation shared by its
-  // lines removed and the text scaled down (to 70 %) so lines fit; what still does not is cut.
+  // lines removed and the text scaled down (to 70 %) so lines fit; what still does not is cut,
+  // but for the barrier line, which wraps.
   if (panel.presenter) {
     draw_excerpt(panel, m);
   } else {

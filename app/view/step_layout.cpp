@@ -48,8 +48,13 @@ BlockRows block_rows(const BlockViewModel& m, const TextMetrics& text, float cel
   g.global_in_y = g.thread_y + fs + 4;
   g.before_y = g.global_in_row_y(g.global_in) + (g.global_in ? fs * 0.6f : 0);
   g.marker_y = g.before_row_y(g.shared_rows) + g.band;
-  g.lanes_y = g.marker_y + g.marker + 4;
+  // What threads last read goes right under their nodes; without lane rows it shares the write
+  // band with what they wrote (the band is tall enough for both lines and the arrowheads), so a
+  // step with writes is no taller than one without.
+  g.values_y = g.marker_y + g.marker + 2;
+  g.lanes_y = g.lane_rows > 0 ? g.values_y + fs + 4 : g.marker_y + g.marker + 4;
   g.after_y = g.lane_row_y(g.lane_rows) + g.band;
+  g.writes_y = g.lane_rows > 0 ? g.after_y - g.band + fs * 0.3f : g.values_y + fs + 2;
   g.global_out_y = g.after_row_y(g.shared_rows) + (g.global_out ? fs * 0.6f : 0);
   g.bottom = g.global_out_row_y(g.global_out) + 4;
   return g;
@@ -86,7 +91,8 @@ Ink race_ink(bool within_warp) { return within_warp ? Ink::Warning : Ink::Race; 
 class BlockLayoutBuilder {
  public:
   BlockLayoutBuilder(const BlockViewModel& m, const TextMetrics& text, const BlockPlacement& at)
-      : m_(m), text_(text), at_(at), fs_(text.font_px), replaying_(at.replay >= 0), current_(replaying_ ? at.replay - 1 : -1) {
+      : m_(m), text_(text), at_(at), fs_(text.font_px), replaying_(at.replay >= 0), current_(replaying_ ? at.replay - 1 : -1),
+        values_shown_(!replaying_ && at.cell_w >= 18) {
     out_.model = &m;
     out_.font_px = fs_;
     out_.followed = at.followed;
@@ -113,6 +119,8 @@ class BlockLayoutBuilder {
       arrows();
       lane_rounds();
     }
+    cells_laid_ = true;
+    thread_values();
     return std::move(out_);
   }
 
@@ -124,15 +132,15 @@ class BlockLayoutBuilder {
   }
   float width_for(int order, float normal) const { return order == current_ ? thickness() * 2 : normal; }
 
-  void label(std::string text, Point at, float room, Ink ink, std::string row = {}) {
+  void label(std::string text, Point at, float room, Ink ink, std::string row = {}, bool backed = false) {
     const float w = text_.width(text);
     const int z = cells_laid_ ? static_cast<int>(out_.arrows.size()) : -1;
-    out_.labels.push_back({std::move(text), at, w, room, ink, std::move(row), z});
+    out_.labels.push_back({std::move(text), at, w, room, ink, std::move(row), z, backed});
   }
   // Text centred at x, laid out only when it fits in `room` (the hover says it otherwise).
-  void centred(float x, float y, float room, Ink ink, const std::string& text) {
+  void centred(float x, float y, float room, Ink ink, const std::string& text, std::string row = {}, bool backed = false) {
     const float w = text_.width(text);
-    if (w <= room) label(text, {x - w / 2, y}, room, ink);
+    if (w <= room) label(text, {x - w / 2, y}, room, ink, std::move(row), backed);
   }
 
   // Beside others, each block says which it is; the one the caption, Code and Metrics follow is
@@ -181,8 +189,12 @@ class BlockLayoutBuilder {
       if (round.warp == m_.shuffles.front().warp && round.rank < g_.lane_rows)
         row_label(g_.lane_row_y(round.rank) + (g_.lane_row - fs_) / 2, Ink::ArrowRead, round.op,
                   "lanes " + std::to_string(round.rank));
-    row_label(g_.after_y - g_.band + 2, Ink::ArrowWrite, "write");
-    row_label(g_.after_y - fs_ - 1, Ink::Dim, replaying_ ? "now:" : "after:");
+    if (values_shown_ && std::any_of(m_.thread_views.begin(), m_.thread_views.end(), [](const ThreadView& tv) { return !tv.holds.empty(); }))
+      row_label(g_.values_y, Ink::Dim, "last read", "last read");
+    // "write" beside the written values, else "after:" over the row after the step (where the
+    // written values would be: the two never share a line).
+    if (!m_.writes.empty() || !m_.global_write_arrows.empty()) row_label(g_.writes_y, Ink::ArrowWrite, "write", "written values");
+    else row_label(g_.after_y - fs_ - 1, Ink::Dim, replaying_ ? "now:" : "after:");
     for (int r = 0; r < g_.global_out; ++r)
       row_label(g_.global_out_row_y(r) + 4, Ink::Label, m_.global_writes[r].name, m_.global_writes[r].name + " written");
   }
@@ -197,6 +209,8 @@ class BlockLayoutBuilder {
       row(m_.arrays[r].name + " after", g_.after_row_y(r), g_.cell_h);
     }
     row("thread nodes", g_.marker_y, g_.marker);
+    row("last read", g_.values_y, fs_);
+    row("written values", g_.writes_y, fs_);
     for (int r = 0; r < g_.lane_rows; ++r) row("lanes " + std::to_string(r), g_.lane_row_y(r), g_.lane_row);
     for (int r = 0; r < g_.global_in; ++r) row(m_.global_reads[r].name + " read", g_.global_in_row_y(r), g_.cell_h);
     for (int r = 0; r < g_.global_out; ++r) row(m_.global_writes[r].name + " written", g_.global_out_row_y(r), g_.cell_h);
@@ -224,13 +238,22 @@ class BlockLayoutBuilder {
       const Ink ink = current ? Ink::Written : tv.exited ? Ink::ThreadExited : tv.active ? Ink::ThreadActive : Ink::ThreadIdle;
       const float r = std::max(1.0f, std::min(cell_w * 0.35f, g_.marker / 2));
       out_.threads.push_back({t, {cx, g_.marker_y + g_.marker / 2}, r, ink, current});
-      if (replaying_ || cell_w < 18) continue;
-      const float room = cell_w - 2;
+    }
+  }
+
+  // What each thread last read and what it wrote, when the whole step is shown: over the arrows,
+  // on the panel's background, so a value on the arrow that carries it stays readable.
+  void thread_values() {
+    if (!values_shown_) return;
+    const float room = at_.cell_w - 2;
+    for (int t = out_.first; t < std::min(out_.last, m_.threads); ++t) {
+      const ThreadView& tv = m_.thread_views[t];
+      const float cx = centre_x(t);
       if (!tv.holds.empty())
-        centred(cx, g_.marker_y + g_.marker + 2, room, Ink::Label, text_.width(tv.holds) <= room ? tv.holds : held_value(tv.holds));
+        centred(cx, g_.values_y, room, Ink::Label, text_.width(tv.holds) <= room ? tv.holds : held_value(tv.holds), "last read", true);
       if (!tv.writes.empty())
-        centred(cx, g_.after_y - g_.band + fs_ * 1.35f, room, Ink::ArrowWrite,
-                text_.width(tv.writes) <= room ? tv.writes : written_value(tv.writes));
+        centred(cx, g_.writes_y, room, Ink::ArrowWrite, text_.width(tv.writes) <= room ? tv.writes : written_value(tv.writes),
+                "written values", true);
     }
   }
 
@@ -430,6 +453,7 @@ class BlockLayoutBuilder {
   const float fs_;
   const bool replaying_;
   const int current_;  // replaying: the operation that just ran
+  const bool values_shown_;  // what threads read and wrote, under their nodes: the whole step, wide enough columns
   int columns_ = 0;
   bool cells_laid_ = false;  // later labels go over the cells, among the arrows
   BlockRows g_;

@@ -49,8 +49,10 @@ struct BlockRows {
   float x0 = 0, y0 = 0;  // top-left of the block
   int shift = 0;         // the first column drawn (a focus window starts at its first thread)
   int shared_rows = 0, global_in = 0, global_out = 0, lane_rows = 0;
-  float warp_y = 0, thread_y = 0, global_in_y = 0, before_y = 0, marker_y = 0, lanes_y = 0, after_y = 0,
-        global_out_y = 0, bottom = 0;
+  // values_y: the strip under the thread nodes for what each thread last read; writes_y: the one
+  // in the write band for what it wrote (each a line of text, beside its own row label).
+  float warp_y = 0, thread_y = 0, global_in_y = 0, before_y = 0, marker_y = 0, values_y = 0, lanes_y = 0,
+        writes_y = 0, after_y = 0, global_out_y = 0, bottom = 0;
   float col_x(int column) const { return x0 + label_w + static_cast<float>(column - shift) * cell_w; }
   float global_in_row_y(int r) const { return global_in_y + static_cast<float>(r) * (cell_h + 2); }
   float before_row_y(int r) const { return before_y + static_cast<float>(r) * (cell_h + 2); }
@@ -108,6 +110,7 @@ struct LaidLabel {
   Ink ink = Ink::Label;
   std::string row;  // the named row it belongs in, if any
   int z = -1;       // drawn under the cells (-1), or just before arrow z (over the arrows laid before it)
+  bool backed = false;  // on the panel's background: a value over the arrow that carries it stays readable
   Rect box(float font_px) const { return {at.x, at.y, width, font_px}; }
 };
 
