@@ -138,7 +138,7 @@ start=$(date +%s%N)
 stopped "runaway at the default budget" run --kernel "$RUNAWAY" --bug one-thread --tpb 1024 --n 1024
 took=$(( ($(date +%s%N) - start) / 1000000 ))
 (( took < 2000 + 3000 )) || fail "runaway at the default budget: took $took ms"
-grep -q "^error: T1023 of block 0 is still running after 2" <<<"$out" || fail "runaway at the default budget: $out"
+grep -Eq "^error: T1023 of block 0 is still running after [2-4]" <<<"$out" || fail "runaway at the default budget: $out"
 pass "a runaway thread of 1024 at the default budget: stopped in $took ms: $(grep -m1 '^error:' <<<"$out" | cut -c1-110)..."
 
 refused() {  # refused WHAT EXPECTED-TEXT -- ARGS...
