@@ -235,6 +235,11 @@ void handle_keys(UiContext& ui, const std::vector<int>& keys) {
   }
 }
 
+// An open menu closes on Esc (ImGui closes it on a click elsewhere only).
+static void close_menu_on_escape() {
+  if (ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape), false)) ImGui::CloseCurrentPopup();
+}
+
 void draw_menu_bar(const MenuBar& menu) {
   app::AppState& s = menu.state;
   if (ImGui::BeginMainMenuBar()) {
@@ -271,6 +276,7 @@ void draw_menu_bar(const MenuBar& menu) {
         }
       ImGui::Separator();
       if (ImGui::MenuItem("Quit", "Ctrl+Q")) menu.requests.quit = true;
+      close_menu_on_escape();
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Timeline")) {
@@ -279,6 +285,7 @@ void draw_menu_bar(const MenuBar& menu) {
       if (ImGui::MenuItem("Step back", "Left")) s.step_back();
       if (ImGui::MenuItem("First step", "Home")) s.first();
       if (ImGui::MenuItem("Last step", "End")) s.last();
+      close_menu_on_escape();
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("View")) {
@@ -292,14 +299,25 @@ void draw_menu_bar(const MenuBar& menu) {
         const bool shown = !(s.presenter ? spec.presenter : spec.normal).on_demand || menu.arrangement.open[spec.name];
         if (ImGui::MenuItem(spec.name, key.c_str(), shown)) toggle_panel(menu.arrangement, menu.presenter, spec);
       }
+      close_menu_on_escape();
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Help")) {
-      ImGui::TextUnformatted("Space play/pause · Left/Right step · Home/End first/last · . and , one operation "
-                             "forward/back inside the step · F11 presenter mode");
-      ImGui::TextUnformatted("F2 Controls · F3 Metrics · F4 Hazards · F5 Race lab · F6 Results · F7 Global arrays · "
-                             "F8 Code (presenter mode: show or hide over the step view; Esc hides them)");
-      ImGui::TextUnformatted("Hover a cell: who wrote it. Hover a thread: what it did in this step.");
+      // Wrapped inside the window (a projector's 1280 px included), on the menu's opaque background.
+      const float right = ImGui::GetMainViewport()->WorkSize.x - ImGui::GetWindowPos().x - 2 * ImGui::GetStyle().WindowPadding.x;
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + std::min(right, ImGui::GetFontSize() * 40));
+      ImGui::TextWrapped("Space play/pause · Left/Right step · Home/End first/last · . and , one operation "
+                         "forward/back inside the step · F11 presenter mode · Ctrl+Q quit");
+      std::string keys;  // from the panel table, so a panel's key is never missing here
+      for (const PanelSpec& spec : panel_table()) {
+        if (!spec.function_key) continue;
+        if (!keys.empty()) keys += " · ";
+        keys += "F" + std::to_string(spec.function_key) + " " + spec.name;
+      }
+      ImGui::TextWrapped("%s (presenter mode: shown or hidden over the step view; Esc hides them)", keys.c_str());
+      ImGui::TextWrapped("Hover a cell: who wrote it. Hover a thread: what it did in this step. Esc closes a menu.");
+      ImGui::PopTextWrapPos();
+      close_menu_on_escape();
       ImGui::EndMenu();
     }
     if (auto notice = menu.session.take_scenario_notice()) menu.message = *notice;  // a scenario's step past the end

@@ -94,6 +94,8 @@ void Theme::apply_to_imgui() const {
     style.WindowRounding = 3;
     style.FrameRounding = 2;
   }
+  // Menus, Help and tooltips open over the picture: nothing of it may show through their text.
+  style.Colors[ImGuiCol_PopupBg].w = 1;
   ImGui::GetStyle() = style;
 }
 
