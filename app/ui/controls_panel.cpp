@@ -49,6 +49,16 @@ bool choice(const ControlsPanel& panel, const char* label, int* current, std::in
   return picked;
 }
 
+// A whole number with its -/+ buttons while the number fits beside them; a wider one (n = 1048576
+// in a narrow panel) gets the whole field: a number on screen is never shown cut.
+bool int_field(const char* label, int* value, int step, int step_fast) {
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float buttons = 2 * (ImGui::GetFrameHeight() + style.ItemInnerSpacing.x);
+  const float needed = ImGui::CalcTextSize(std::to_string(*value).c_str()).x + 2 * style.FramePadding.x + 2;
+  const bool room = ImGui::CalcItemWidth() - buttons >= needed;
+  return ImGui::InputInt(label, value, room ? step : 0, room ? step_fast : 0);
+}
+
 }  // namespace
 
 void draw_controls_panel(const ControlsPanel& panel) {
@@ -104,14 +114,14 @@ void draw_controls_panel(const ControlsPanel& panel) {
   const bool values = f.input == app::InputChoice::Values;
   if (!model.program) {
   if (values) ImGui::BeginDisabled();
-  changed |= ImGui::InputInt(model.two_dimensional ? "n per row" : "n", &f.n, 1, 64);
+  changed |= int_field(model.two_dimensional ? "n per row" : "n", &f.n, 1, 64);
   if (values) ImGui::EndDisabled();
   field_error(panel, check, ConfigField::N);
   if (model.two_dimensional) {
-    changed |= ImGui::InputInt("rows", &f.rows, 1, 4);
+    changed |= int_field("rows", &f.rows, 1, 4);
     field_error(panel, check, ConfigField::Rows);
   }
-  changed |= ImGui::InputInt("threads/block", &f.tpb, 1, 32);
+  changed |= int_field("threads/block", &f.tpb, 1, 32);
   field_error(panel, check, ConfigField::Tpb);
 
   int dtype = f.dtype == DType::Int32 ? 1 : 0;
@@ -126,7 +136,7 @@ void draw_controls_panel(const ControlsPanel& panel) {
     f.input = static_cast<app::InputChoice>(input);
     changed = true;
   }
-  if (f.input == app::InputChoice::Random) changed |= ImGui::InputInt("input seed", &f.input_seed);
+  if (f.input == app::InputChoice::Random) changed |= int_field("input seed", &f.input_seed, 1, 100);
   if (f.input == app::InputChoice::Values) {
     char buffer[4096];
     std::strncpy(buffer, f.values.c_str(), sizeof buffer - 1);
@@ -148,7 +158,7 @@ void draw_controls_panel(const ControlsPanel& panel) {
     ImGui::SetTooltip("lockstep: a warp's lanes take turns access by access (how a GPU hides many races)\n"
                       "forward: thread 0 runs to its barrier, then thread 1, ...\n"
                       "reverse: the highest thread first\nrandom: a random thread at every access");
-  if (f.schedule == app::ScheduleChoice::Random) changed |= ImGui::InputInt("schedule seed", &f.schedule_seed);
+  if (f.schedule == app::ScheduleChoice::Random) changed |= int_field("schedule seed", &f.schedule_seed, 1, 100);
   field_error(panel, check, ConfigField::Schedule);
   field_error(panel, check, ConfigField::Blocks);
   field_error(panel, check, ConfigField::TimeLimit);  // from the command line or a scenario: the form has no box for it

@@ -145,7 +145,8 @@ void draw_global_arrays_panel(const GlobalArraysPanel& panel) {
         ImGui::SetTooltip("%s[%d] = %s\nclick: follow block %d", a.name.c_str(), under, a.text(under).c_str(),
                           app::block_of_element(*run, launch, under));
       if (ImGui::IsItemClicked()) panel.session.focus_block(app::block_of_element(*run, launch, under));
-      ImGui::TextDisabled("block %d: elements %d..%d   (range %g .. %g)", focus, first, last, a.min, a.max);
+      ImGui::TextDisabled("block %d: elements %d..%d   (range %s .. %s)", focus, first, last,
+                          format_number(a.dtype, a.min).c_str(), format_number(a.dtype, a.max).c_str());
       ImGui::BeginChild("section", ImVec2(0, ImGui::GetFontSize() * 2 + 16 + ImGui::GetStyle().ScrollbarSize), false,
                         ImGuiWindowFlags_HorizontalScrollbar);
       cells_row(panel, a, first, std::min(last - first + 1, 1024), 8);

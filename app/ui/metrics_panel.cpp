@@ -35,15 +35,18 @@ void draw_metrics_panel(const MetricsPanel& panel) {
   cache.model.current_step = panel.state.step();
   const app::MetricsModel& m = cache.model;
   text_fitted(panel, m.scope, true);
+  // The numbers' columns as wide as their widest number (a count is never shown cut); the labels
+  // take the rest, cut with "…" when narrow.
   if (ImGui::BeginTable("counts", 3, ImGuiTableFlags_BordersInnerH | ImGuiTableFlags_SizingStretchProp)) {
-    ImGui::TableSetupColumn("per thread", ImGuiTableColumnFlags_WidthStretch, 2.0f);
-    ImGui::TableSetupColumn("max", ImGuiTableColumnFlags_WidthStretch, 1.0f);
-    ImGui::TableSetupColumn("total", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("per thread", ImGuiTableColumnFlags_WidthStretch, 1.0f);
+    ImGui::TableSetupColumn("max", ImGuiTableColumnFlags_WidthFixed);
+    ImGui::TableSetupColumn("total", ImGuiTableColumnFlags_WidthFixed);
     ImGui::TableHeadersRow();
     for (const auto& r : m.rows) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextUnformatted(r.label.c_str());
+      ImGui::TextUnformatted(fit_label(r.label, ImGui::GetContentRegionAvail().x, &panel.geometry).c_str());
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", r.label.c_str());
       ImGui::TableNextColumn();
       ImGui::Text("%llu", static_cast<unsigned long long>(r.max));
       ImGui::TableNextColumn();
