@@ -33,8 +33,8 @@ void draw_timeline_panel(const TimelinePanel& panel) {
 
   // The marks, launch by launch, each named for what its step does ("load", "offset 1 read"; the
   // barrier's line where the kernel has no caption). When the names do not all fit, every mark gets
-  // an equal share of the width and names are cut to it (full on hover); below a number's width
-  // the marks scroll.
+  // an equal share of the width and names are shortened to it (full on hover); below the widest
+  // shortened name's width the marks scroll.
   const float gap = 2, launch_gap = ImGui::GetFontSize();
   const float number_w = std::max(ImGui::CalcTextSize("000").x + 6, ImGui::GetFontSize() * 1.8f);
   auto name_of = [](const app::TimelineMark& mark) {
@@ -62,7 +62,11 @@ void draw_timeline_panel(const TimelinePanel& panel) {
   const float fixed = gap * static_cast<float>(m.marks.size()) + launch_gap * static_cast<float>(m.launches.size() - 1);
   float named_total = fixed;
   for (const auto& mark : m.marks) named_total += std::max(number_w, ImGui::CalcTextSize(name_of(mark).c_str()).x + 10);
-  const float share = m.marks.empty() ? number_w : std::max(number_w, (room - fixed) / static_cast<float>(m.marks.size()));
+  // A mark is never narrower than the widest shortened name: "512 read" stays whole (at TPB 1024
+  // the marks scroll rather than read "5…").
+  float widest_short = number_w;
+  for (const auto& mark : m.marks) widest_short = std::max(widest_short, ImGui::CalcTextSize(shortened(name_of(mark)).c_str()).x + 10);
+  const float share = m.marks.empty() ? number_w : std::max(widest_short, (room - fixed) / static_cast<float>(m.marks.size()));
   const bool all_fit = named_total <= room;
   const bool scrolls = !all_fit && fixed + share * static_cast<float>(m.marks.size()) > room;
   const bool launch_labels = m.launches.size() > 1;  // one launch: its name is in the status line
@@ -110,8 +114,15 @@ void draw_timeline_panel(const TimelinePanel& panel) {
     ImGui::EndGroup();
     if (l + 1 < m.launches.size()) ImGui::SameLine(0, launch_gap);
   }
-  // Keep the current mark in view while playing.
-  if (scrolls && m.playing && (current_x < ImGui::GetScrollX() || current_x > ImGui::GetScrollX() + ImGui::GetWindowWidth() - share))
+  // Keep the current mark in view while playing and whenever the step changes (a key, a jump).
+  struct FollowedMark {
+    int index = -1;
+  };
+  FollowedMark& followed = panel.own<FollowedMark>();
+  const bool moved = followed.index != m.current;
+  followed.index = m.current;
+  if (scrolls && (m.playing || moved) &&
+      (current_x < ImGui::GetScrollX() || current_x > ImGui::GetScrollX() + ImGui::GetWindowWidth() - share))
     ImGui::SetScrollX(current_x - ImGui::GetWindowWidth() / 2);
   ImGui::EndChild();
   ImGui::End();
