@@ -69,10 +69,14 @@ void draw_timeline_panel(const TimelinePanel& panel) {
   const float share = m.marks.empty() ? number_w : std::max(widest_short, (room - fixed) / static_cast<float>(m.marks.size()));
   const bool all_fit = named_total <= room;
   const bool scrolls = !all_fit && fixed + share * static_cast<float>(m.marks.size()) > room;
-  const bool launch_labels = m.launches.size() > 1;  // one launch: its name is in the status line
   const float mark_h = ImGui::GetFontSize() + 6;
-  const float h = mark_h + (launch_labels ? ImGui::GetTextLineHeightWithSpacing() : 0) +
-                  (scrolls ? ImGui::GetStyle().ScrollbarSize : 0) + 4;
+  const float marks_h = mark_h + (scrolls ? ImGui::GetStyle().ScrollbarSize : 0) + 4;
+  // One launch: its name is in the status line. Several: a name over each launch's marks where
+  // the panel has the room, else only the gap between launches (the status line and a mark's
+  // hover name the launch): marks cut in half by the panel's edge would say nothing.
+  const bool launch_labels =
+      m.launches.size() > 1 && marks_h + ImGui::GetTextLineHeightWithSpacing() <= ImGui::GetContentRegionAvail().y;
+  const float h = marks_h + (launch_labels ? ImGui::GetTextLineHeightWithSpacing() : 0);
   ImGui::BeginChild("marks", ImVec2(0, h), false, scrolls ? ImGuiWindowFlags_HorizontalScrollbar : ImGuiWindowFlags_NoScrollbar);
   ImDrawList* dl = ImGui::GetWindowDrawList();
   float current_x = 0;
@@ -112,7 +116,11 @@ void draw_timeline_panel(const TimelinePanel& panel) {
       ImGui::PopID();
     }
     ImGui::EndGroup();
-    if (l + 1 < m.launches.size()) ImGui::SameLine(0, launch_gap);
+    if (l + 1 < m.launches.size()) {
+      ImGui::SameLine(0, launch_gap);
+      const ImVec2 at = ImGui::GetCursorScreenPos();  // the launches' boundary, a line across the gap
+      dl->AddLine(ImVec2(at.x - launch_gap / 2, at.y), ImVec2(at.x - launch_gap / 2, at.y + h - 4), panel.theme.warp_outline, 2);
+    }
   }
   // Keep the current mark in view while playing and whenever the step changes (a key, a jump).
   struct FollowedMark {
