@@ -52,20 +52,25 @@ void draw_timeline_panel(const TimelinePanel& panel) {
     for (std::string w; words >> w;)
       if (seen.insert(w).second) ++names_with[w];
   }
+  // Only a name of a few words is shortened: dropping words from a sentence ("warp 0 scans the
+  // warp totals into each warp's offset") leaves a fragment ("totals into"); a sentence is cut.
   auto shortened = [&](const std::string& name) {
     std::istringstream words(name);
     std::string out;
-    for (std::string w; words >> w;)
+    int count = 0;
+    for (std::string w; words >> w; ++count)
       if (2 * names_with[w] <= static_cast<int>(m.marks.size())) out += (out.empty() ? "" : " ") + w;
-    return out.empty() ? name : out;
+    return out.empty() || count > 3 ? name : out;
   };
   const float fixed = gap * static_cast<float>(m.marks.size()) + launch_gap * static_cast<float>(m.launches.size() - 1);
   float named_total = fixed;
   for (const auto& mark : m.marks) named_total += std::max(number_w, ImGui::CalcTextSize(name_of(mark).c_str()).x + 10);
   // A mark is never narrower than the widest shortened name: "512 read" stays whole (at TPB 1024
   // the marks scroll rather than read "5…").
+  // (A sentence's mark stops at 10 em and is cut with "…".)
   float widest_short = number_w;
-  for (const auto& mark : m.marks) widest_short = std::max(widest_short, ImGui::CalcTextSize(shortened(name_of(mark)).c_str()).x + 10);
+  for (const auto& mark : m.marks)
+    widest_short = std::max(widest_short, std::min(ImGui::GetFontSize() * 10, ImGui::CalcTextSize(shortened(name_of(mark)).c_str()).x + 10));
   const float share = m.marks.empty() ? number_w : std::max(widest_short, (room - fixed) / static_cast<float>(m.marks.size()));
   const bool all_fit = named_total <= room;
   const bool scrolls = !all_fit && fixed + share * static_cast<float>(m.marks.size()) > room;
