@@ -211,7 +211,36 @@ void draw_race_lab_panel(const RaceLabPanel& panel) {
   }
   if (!m.bars.empty()) {
     const float fs = ImGui::GetFontSize();
-    draw_chart(panel, *run, m, std::clamp(ImGui::GetContentRegionAvail().y - 4 * fs, 8 * fs, 22 * fs));
+    // The normal layout leaves the lab a strip at the bottom right: too short for a chart, which
+    // then opens in a window of its own over the picture (once per comparison; this button brings
+    // it back).
+    struct ChartWindow {
+      bool open = false;
+      const void* schedules = nullptr;  // the outcomes it last opened for
+      const void* gpu = nullptr;
+    };
+    ChartWindow& window = panel.own<ChartWindow>();
+    const float room = ImGui::GetContentRegionAvail().y - 4 * fs;
+    if (room >= 8 * fs) {
+      draw_chart(panel, *run, m, std::min(room, 22 * fs));
+    } else {
+      const void* schedules = panel.session.schedule_outcomes();
+      const void* gpu = panel.session.gpu_outcomes();
+      if (schedules != window.schedules || gpu != window.gpu) window.open = true;  // new outcomes arrived
+      window.schedules = schedules;
+      window.gpu = gpu;
+      if (ImGui::Button("show the chart")) window.open = true;
+      if (window.open) {
+        const ImGuiViewport* view = ImGui::GetMainViewport();
+        ImGui::SetNextWindowPos(ImVec2(view->WorkPos.x + view->WorkSize.x * 0.2f, view->WorkPos.y + view->WorkSize.y * 0.3f),
+                                ImGuiCond_Appearing);
+        ImGui::SetNextWindowSize(ImVec2(view->WorkSize.x * 0.5f, view->WorkSize.y * 0.6f), ImGuiCond_Appearing);
+        ImGui::SetNextWindowBgAlpha(1.0f);
+        if (ImGui::Begin("Race lab: outputs", &window.open, ImGuiWindowFlags_NoCollapse))
+          draw_chart(panel, *run, m, std::clamp(ImGui::GetContentRegionAvail().y - 4 * fs, 8 * fs, 22 * fs));
+        ImGui::End();
+      }
+    }
   }
   if (!m.bars.empty() && !ImGui::CollapsingHeader("every output as text")) {
     ImGui::EndChild();

@@ -209,6 +209,8 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
   m.title = "block " + std::to_string(block) + (lt.grid.y > 1 ? " (" + std::to_string(b->block_idx.x) + "," +
                                                                     std::to_string(b->block_idx.y) + ")" : "") +
             " · step " + std::to_string(step) + "/" + std::to_string(lt.steps - 1) + " (" + m.phase + ") · " +
+            // The schedule on screen (the race lab's bars switch it): a run's outcome depends on it.
+            "schedule " + run.config.schedule.name() + " · " +
             (st.barrier == sim::kNoLine ? std::string("ends when the threads exit")
                                         : "ends at barrier " + short_location(st.barrier));
 
