@@ -326,6 +326,17 @@ void paint_focus_strip(const BlockViewPanel& panel, const app::BlockViewModel& m
                        std::max(0, m.threads - count));
 }
 
+// The atlas's font that draws text of `px` best: the smallest at least that large, else the largest.
+ImFont* font_for(float px) {
+  ImFont* best = ImGui::GetFont();
+  for (ImFont* f : ImGui::GetIO().Fonts->Fonts) {
+    const bool large_enough = f->FontSize >= px - 0.5f, best_large_enough = best->FontSize >= px - 0.5f;
+    if ((large_enough && (!best_large_enough || f->FontSize < best->FontSize)) || (!best_large_enough && f->FontSize > best->FontSize))
+      best = f;
+  }
+  return best;
+}
+
 // The title, the caption (large; as tall as the launch's tallest, so the picture stays put), what
 // the threads did, and the bank conflicts, for the block the caption follows.
 app::Rect draw_caption(const BlockViewPanel& panel, const app::BlockViewModel& shown) {
@@ -333,13 +344,18 @@ app::Rect draw_caption(const BlockViewPanel& panel, const app::BlockViewModel& s
   // the step and barrier) and the activity move to the caption's tooltip.
   const bool presenter = panel.presenter;
   if (!presenter) text_fitted(panel, shown.title, true);
-  if (!presenter) ImGui::SetWindowFontScale(1.3f);
+  // A hand-out's caption is a slide's headline: the large font (a thirtieth of the picture's
+  // height), not the panel's 13 px under labels three times its size.
+  ImFont* caption_font = panel.step_view.handout ? font_for(ImGui::GetFontSize() * 2.2f) : ImGui::GetFont();
+  ImGui::PushFont(caption_font);
+  if (!presenter && !panel.step_view.handout) ImGui::SetWindowFontScale(1.3f);
   const float wrap = ImGui::GetContentRegionAvail().x;
   float tallest = 0;
   for (const std::string& caption : shown.frame.captions)
     tallest = std::max(tallest, ImGui::CalcTextSize(caption.c_str(), nullptr, false, wrap).y);
   ImGui::TextWrapped("%s", shown.caption.c_str());
   ImGui::SetWindowFontScale(1.0f);
+  ImGui::PopFont();
   const app::Rect caption = last_item_rect();
   if (presenter && ImGui::IsItemHovered()) ImGui::SetTooltip("%s\n%s", shown.title.c_str(), shown.activity.c_str());
   if (tallest > caption.h + 0.5f) ImGui::Dummy(ImVec2(1, tallest - caption.h - ImGui::GetStyle().ItemSpacing.y));
@@ -560,7 +576,13 @@ void draw_block_view_panel(const BlockViewPanel& panel) {
   }
   const app::DiagramScale scale = app::choose_scale(models, natural, room, s.fill_block_view, s.zoom, text);
   if (s.fill_block_view) s.zoom = scale.cell_w / natural;
-  ImGui::SetWindowFontScale(scale.text);
+  // Text scaled past its font's size is a blurred bitmap: the atlas's closest font at least as
+  // large draws it, scaled down to the size wanted (the large font serves zoomed views and
+  // hand-outs; the layout measures with the font that paints).
+  const float wanted_px = ImGui::GetFontSize() * scale.text;
+  ImFont* crisp = font_for(wanted_px);
+  ImGui::PushFont(crisp);
+  ImGui::SetWindowFontScale(wanted_px / ImGui::GetFontSize());
   const app::TextMetrics scaled = text.scaled(scale.text);
   const app::Point at{origin.x, origin.y};
   app::StepLayout picture;
@@ -588,6 +610,7 @@ void draw_block_view_panel(const BlockViewPanel& panel) {
   }
   report.picture = &picture;
   ImGui::SetWindowFontScale(1);
+  ImGui::PopFont();
   report.printed = draw_printed(panel, models, printed);
   draw_legend(panel, needs);
   report.legend = last_item_rect();
