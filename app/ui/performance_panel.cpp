@@ -128,10 +128,23 @@ bool draw_bars(const PerformancePanel& panel, const app::PerformanceModel& m, co
 void draw_sweep(const app::PerformanceModel& m, const Theme& th) {
   if (m.sizes.size() < 2) return;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float legend_w = ImGui::CalcTextSize("reduce-5-unroll-last-warp").x + 16;
+  // The y axis's unit on a line of its own above the chart.
+  const ImVec2 unit_at = ImGui::GetCursorScreenPos();
+  dl->AddText(unit_at, ImGui::GetColorU32(ImGuiCol_TextDisabled), "GB/s");
+  const float line_h = ImGui::GetTextLineHeight();
+  const ImVec2 p(unit_at.x, unit_at.y + line_h);
+  // At least as tall as its legend, a line per series beside it: where the panel is shorter (the
+  // reduction ladder's eleven lines in presenter mode) the panel scrolls to the chart rather than
+  // squash it.
+  const int lines = static_cast<int>(m.sweep.size());
+  const float h = std::max(line_h * static_cast<float>(lines + 1),
+                           ImGui::GetContentRegionAvail().y - line_h - ImGui::GetTextLineHeightWithSpacing() * 2);
+  const int per_column = lines, columns = 1;
+  float widest = 0;
+  for (const app::PerfSeries& series : m.sweep) widest = std::max(widest, ImGui::CalcTextSize(series.name.c_str()).x);
+  const float column_w = widest + 22;
+  const float legend_w = column_w * static_cast<float>(columns);
   const float w = std::max(120.0f, ImGui::GetContentRegionAvail().x - legend_w);
-  const float h = std::max(80.0f, ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing() * 2);
   const int lo = __builtin_ctzll(static_cast<unsigned long long>(m.sizes.front()));
   const int hi = __builtin_ctzll(static_cast<unsigned long long>(m.sizes.back()));
   const float pad = ImGui::CalcTextSize("3000").x + 6;
@@ -162,11 +175,12 @@ void draw_sweep(const app::PerformanceModel& m, const Theme& th) {
     for (size_t k = 1; k < series.points.size(); ++k)
       dl->AddLine(at(series.points[k - 1].first, series.points[k - 1].second),
                   at(series.points[k].first, series.points[k].second), colour, baseline ? 3.5f : 2.0f);
-    const float ly = p.y + ImGui::GetTextLineHeight() * static_cast<float>(s);
-    dl->AddRectFilled(ImVec2(p.x + w + 6, ly + 4), ImVec2(p.x + w + 14, ly + 12), colour);
-    dl->AddText(ImVec2(p.x + w + 16, ly), ImGui::GetColorU32(ImGuiCol_Text), series.name.c_str());
+    const int row = static_cast<int>(s) % per_column, column = static_cast<int>(s) / per_column;
+    const float lx = p.x + w + 6 + column_w * static_cast<float>(column), ly = p.y + line_h * static_cast<float>(row);
+    dl->AddRectFilled(ImVec2(lx, ly + line_h * 0.3f), ImVec2(lx + line_h * 0.6f, ly + line_h * 0.9f), colour);
+    dl->AddText(ImVec2(lx + line_h * 0.6f + 4, ly), ImGui::GetColorU32(ImGuiCol_Text), series.name.c_str());
   }
-  ImGui::Dummy(ImVec2(w + legend_w, h + ImGui::GetTextLineHeightWithSpacing()));
+  ImGui::Dummy(ImVec2(w + legend_w, line_h + h + ImGui::GetTextLineHeightWithSpacing()));
 }
 
 }  // namespace
