@@ -114,6 +114,7 @@ int run_frame_loop(GuiRun& run, FrameDriver& driver, std::ostream& out, std::ost
   int shown_tpb = 0;
   float styled_font_px = run.window.font_size();
   std::string last_state;
+  int awake_frames = 3;
   ui::UiContext& ui = run.ui;
   while (!run.window.should_close() && !ui.requests.quit) {
     run.session.poll();
@@ -145,6 +146,25 @@ int run_frame_loop(GuiRun& run, FrameDriver& driver, std::ostream& out, std::ost
     if (!driver.after_frame(run, times)) break;
     if (auto captured = run.window.take_capture_result(); captured && !driver.captured(run, *captured)) break;
     between_frames(run, last_state);
+    // Idle: sleep until input, then draw a few frames at full rate (ImGui settles a hover or a
+    // click over two or three frames).
+    // Work off the UI thread wakes it when done (app/state/ui_wake.h); a progress bar moves at 10
+    // frames a second; otherwise a frame a second, the session looking at a watched kernel file's
+    // time every tenth (a save starts its compile, and the "compiling" line is drawn at once).
+    if (awake_frames > 0) {
+      --awake_frames;
+    } else if (driver.may_sleep(run)) {
+      for (int tenth = 0; tenth < 10; ++tenth) {
+        if (run.window.wait_events(0.1)) {
+          awake_frames = 3;
+          break;
+        }
+        if (run.session.simulating() || run.session.lab_busy() || run.session.gpu_running()) break;
+        const bool compiling = run.session.kernel_watch().compiling();
+        run.session.poll();
+        if (run.session.kernel_watch().compiling() != compiling) break;
+      }
+    }
   }
   return driver.finish(run, out, err);
 }

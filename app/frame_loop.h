@@ -45,6 +45,10 @@ class FrameDriver {
   virtual bool after_frame(GuiRun&, const FrameTimes&) { return true; }
   // A PNG the window captured: "" written, else why not. False ends the loop.
   virtual bool captured(GuiRun& run, const std::string& failed);
+  // Nothing moves on screen by itself (nothing plays): the loop may sleep until input arrives (or a
+  // tenth of a second passes, for work finishing in the background) instead of drawing frames no
+  // one needs, which took a core from the compiler under a software renderer.
+  virtual bool may_sleep(const GuiRun&) const { return false; }
   // After the loop: what the run prints, and its exit code.
   virtual int finish(GuiRun&, std::ostream& /*out*/, std::ostream& /*err*/) { return exit_code_; }
 

@@ -64,6 +64,7 @@ class InteractiveDriver : public FrameDriver {
     if (!handout_) FrameDriver::advance(run);  // a hand-out places every frame itself
   }
   bool step_view_alone() const override { return handout_.has_value(); }
+  bool may_sleep(const GuiRun& run) const override { return !handout_ && !run.state.playback().playing; }
   bool after_frame(GuiRun& run, const FrameTimes&) override {
     if (!handout_) return true;
     if (std::string failed = handout_->after_frame(run); !failed.empty()) end_handout(run, failed);

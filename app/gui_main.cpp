@@ -27,6 +27,7 @@
 #include "app/gui_drivers.h"
 #include "app/handouts.h"
 #include "app/state/text_file.h"
+#include "app/state/ui_wake.h"
 #include "core/kernel_file.h"
 
 namespace syncscope::app {
@@ -135,6 +136,7 @@ std::unique_ptr<OpenApp> open_window(const GuiOptions& o, Opening& opening, std:
     err << "syncscope: " << why << "\n(`syncscope run ALGO --steps` shows a run as text)\n";
     return nullptr;
   }
+  set_ui_wake(&gl::Window::wake);  // background work ends the window's idle wait
   auto app = std::make_unique<OpenApp>(std::move(window));
   app->ui.step_view.focus_start = o.focus;
   if (!app->overview.ok()) err << "syncscope: " << app->overview.error() << " (overview strips disabled)\n";

@@ -12,12 +12,17 @@
 #include "core/regular_file.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <iostream>
 
 namespace syncscope::gl {
+
+namespace {
+std::atomic<bool> window_open{false};  // GLFW is initialized and a window exists to wake
+}  // namespace
 namespace {
 
 constexpr float kFontSize = 15.0f;
@@ -94,6 +99,7 @@ std::unique_ptr<Window> Window::open(const WindowOptions& o, std::string* why) {
     }
   }
 
+  window_open = true;
   // Ours first: ImGui's GLFW backend chains to callbacks installed before it.
   glfwSetWindowUserPointer(w->window_, w.get());
   glfwSetKeyCallback(w->window_, on_key);
@@ -181,6 +187,7 @@ void Window::save_layout() {
 }
 
 Window::~Window() {
+  window_open = false;
   if (!window_) return;
   save_layout();
   ImGui_ImplOpenGL3_Shutdown();
@@ -220,6 +227,16 @@ void Window::set_presenter(bool on) {
 static void rebuild_font_texture() {
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
+}
+
+void Window::wake() {
+  if (window_open.load()) glfwPostEmptyEvent();
+}
+
+bool Window::wait_events(double seconds) {
+  const double before = glfwGetTime();
+  glfwWaitEventsTimeout(seconds);
+  return glfwGetTime() - before < seconds * 0.9;
 }
 
 void Window::begin_frame() {

@@ -32,6 +32,10 @@ class Window {
   bool should_close() const;
   void close();
   void begin_frame();
+  // Sleeps until an input event arrives or `seconds` pass; true if it was an event (or close to it).
+  bool wait_events(double seconds);
+  // Makes a wait_events in progress return (safe from any thread).
+  static void wake();
   // Renders ImGui's frame; when a capture was asked for, grabs the pixels before presenting.
   void end_frame();
   // Saves the next rendered frame as PNG; the result is reported by take_capture_result().

@@ -1,5 +1,6 @@
 #include "app/state/kernel_watch.h"
 
+#include "app/state/ui_wake.h"
 #include "core/cuda_program.h"
 
 #include <chrono>
@@ -32,7 +33,11 @@ void KernelWatch::start() {
   std::error_code ec;
   compiled_time_ = fs::last_write_time(path_, ec);
   const std::string path = path_;
-  pending_ = std::async(std::launch::async, [path] { return load_user_code(path); });
+  pending_ = std::async(std::launch::async, [path] {
+    auto loaded = load_user_code(path);
+    wake_ui();
+    return loaded;
+  });
 }
 
 bool KernelWatch::take(std::variant<KernelFile, KernelFileError> result) {

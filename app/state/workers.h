@@ -12,6 +12,7 @@
 #include <thread>
 
 #include "app/state/perf_results.h"
+#include "app/state/ui_wake.h"
 #include "core/cuda/gpu_runner.h"
 #include "core/outcomes.h"
 #include "core/run.h"
@@ -79,6 +80,7 @@ class LatestJobWorker {
         running_ = false;
       }
       idle_.notify_all();
+      wake_ui();
     }
   }
 
