@@ -207,6 +207,11 @@ std::string KernelWorker::exchange(char kind, const std::string& request, const 
   FrameReader answers;
   bool cancelled = false;
   Clock::time_point cancelled_at;
+  // A pipe whose writer has closed reports POLLHUP at every poll: once drained it is left out
+  // (a negative descriptor), or the loop would spin and take a core from the simulation (a
+  // kernel file's run cost 1.7 times the built-in's, 17 600 polls in half a second).
+  bool output_open = true, program_open = true;
+  auto hung_up = [](const pollfd& p) { return (p.revents & (POLLHUP | POLLERR | POLLNVAL)) && !(p.revents & POLLIN); };
   for (;;) {
     if (budget && budget->cancelled() && !cancelled) {
       cancelled = true;
@@ -214,10 +219,14 @@ std::string KernelWorker::exchange(char kind, const std::string& request, const 
       kill(pid_, SIGUSR2);  // the worker's own cancel flag: the run ends as Cancelled
     }
     if (cancelled && Clock::now() - cancelled_at > kCancelGrace) kill(pid_, SIGKILL);
-    pollfd watched[3] = {{answer_fd_, POLLIN, 0}, {output_fd_, POLLIN, 0}, {program_fd_, POLLIN, 0}};
+    pollfd watched[3] = {{answer_fd_, POLLIN, 0},
+                         {output_open ? output_fd_ : -1, POLLIN, 0},
+                         {program_open ? program_fd_ : -1, POLLIN, 0}};
     if (poll(watched, 3, 50) < 0 && errno != EINTR) died(cancelled);
     if (watched[1].revents & POLLIN) forward_output(output_fd_, output_tail_);
     if (watched[2].revents & POLLIN) forward_program_output(program_fd_);
+    if (hung_up(watched[1])) output_open = false;
+    if (hung_up(watched[2])) program_open = false;
     if (!(watched[0].revents & (POLLIN | POLLHUP | POLLERR))) continue;
     if (!answers.read_some(answer_fd_)) died(cancelled);
     if (std::optional<Frame> frame = answers.take()) {
