@@ -151,11 +151,12 @@ int run_frame_loop(GuiRun& run, FrameDriver& driver, std::ostream& out, std::ost
     // Work off the UI thread wakes it when done (app/state/ui_wake.h); a progress bar moves at 10
     // frames a second; otherwise a frame a second, the session looking at a watched kernel file's
     // time every tenth (a save starts its compile, and the "compiling" line is drawn at once).
+    if (run.window.take_input_seen()) awake_frames = 3;
     if (awake_frames > 0) {
       --awake_frames;
     } else if (driver.may_sleep(run)) {
       for (int tenth = 0; tenth < 10; ++tenth) {
-        if (run.window.wait_events(0.1)) {
+        if (run.window.wait_events(0.1) || run.window.take_input_seen()) {
           awake_frames = 3;
           break;
         }

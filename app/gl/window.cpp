@@ -37,10 +37,21 @@ void on_glfw_error(int, const char* description) { glfw_error() = description; }
 
 }  // namespace
 
+void note_input(GLFWwindow* glfw) {
+  if (auto* w = static_cast<Window*>(glfwGetWindowUserPointer(glfw))) w->input_seen_ = true;
+}
+
 void on_key(GLFWwindow* glfw, int key, int, int action, int mods) {
+  note_input(glfw);
   auto* w = static_cast<Window*>(glfwGetWindowUserPointer(glfw));
   if (w && (action == GLFW_PRESS || action == GLFW_REPEAT))
     w->pressed_keys_.push_back(key | ((mods & GLFW_MOD_CONTROL) ? Window::kCtrl : 0));
+}
+
+bool Window::take_input_seen() {
+  const bool seen = input_seen_;
+  input_seen_ = false;
+  return seen;
 }
 
 std::vector<int> Window::take_pressed_keys() {
@@ -103,6 +114,10 @@ std::unique_ptr<Window> Window::open(const WindowOptions& o, std::string* why) {
   // Ours first: ImGui's GLFW backend chains to callbacks installed before it.
   glfwSetWindowUserPointer(w->window_, w.get());
   glfwSetKeyCallback(w->window_, on_key);
+  glfwSetMouseButtonCallback(w->window_, [](GLFWwindow* g, int, int, int) { note_input(g); });
+  glfwSetCursorPosCallback(w->window_, [](GLFWwindow* g, double, double) { note_input(g); });
+  glfwSetScrollCallback(w->window_, [](GLFWwindow* g, double, double) { note_input(g); });
+  glfwSetCharCallback(w->window_, [](GLFWwindow* g, unsigned) { note_input(g); });
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();

@@ -51,6 +51,9 @@ class Window {
   // (ImGui 1.86 only samples key state once per frame).
   static constexpr int kCtrl = 1 << 16;
   std::vector<int> take_pressed_keys();
+  // Whether a key, a mouse button or wheel, the pointer or typed text came since the last call:
+  // the frame loop stays awake a few frames after any (a popup opens and takes focus over frames).
+  bool take_input_seen();
 
   void set_title(const std::string& title);
   // A new size: the offscreen framebuffer is made again at it; a visible window asks the window
@@ -91,7 +94,9 @@ class Window {
   int last_triangles_ = 0;
   std::optional<std::vector<unsigned char>> kept_pixels_;
   std::vector<int> pressed_keys_;
+  bool input_seen_ = false;
   friend void on_key(GLFWwindow*, int, int, int, int);
+  friend void note_input(GLFWwindow*);
 };
 
 // Saves RGBA pixels (top row first) as PNG, atomically (core/atomic_file.h): nullopt, or why not,
