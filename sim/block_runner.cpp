@@ -95,6 +95,7 @@ BlockRunner::Outcome BlockRunner::run(BlockHost& host, LaunchState& launch, int 
     SimThread& th = threads_[t];
     th.state = ThreadState::Runnable;
     th.wait_line = kNoLine;
+    th.return_line = kNoLine;
     th.shared_allocs = 0;
     th.counters = {};
   }
@@ -522,7 +523,7 @@ void BlockRunner::report_stuck_warp_operations(const std::map<LineId, std::vecto
     const int lane = w * kWarpSize + std::countr_zero(missing);
     const SimThread& other = threads_[lane];
     const bool exited = other.state == ThreadState::Exited;
-    const LineId where = exited ? kNoLine : other.wait_line;
+    const LineId where = exited ? other.return_line : other.wait_line;
     if (g.masked)
       shadow_.mask_hazard(exited ? MaskProblem::LaneExited : MaskProblem::LaneElsewhere, g.mask, waiter, lane, where,
                           line);
@@ -535,10 +536,12 @@ void BlockRunner::check_warp_mask(const WarpCall& call, LineId line) {
   const int t = current_;
   const std::optional<WarpUnit::MaskViolation> bad = warps_.check_mask(t, call.mask);
   if (!bad) return;
-  shadow_.mask_hazard(bad->problem, call.mask, t, bad->thread, kNoLine, line);
+  const bool exited = bad->problem == MaskProblem::LaneExited || bad->problem == MaskProblem::LaneElsewhere;
+  const LineId returned_at = exited ? threads_[bad->thread].return_line : kNoLine;
+  shadow_.mask_hazard(bad->problem, call.mask, t, bad->thread, returned_at, line);
   fail_in_thread(SimErrorKind::WarpDivergence,
                  describe_mask_violation(call.op, LineTable::describe(line), t, call.mask, bad->problem, bad->thread,
-                                         warps_.lanes(t / kWarpSize)),
+                                         warps_.lanes(t / kWarpSize), returned_text(returned_at)),
                  {line});
 }
 
@@ -556,10 +559,12 @@ CellValue BlockRunner::warp_call(const WarpCall& call, LineId line) {
   } else if (warps_.exited_mask(w)) [[unlikely]] {
     std::vector<int> gone;
     for (uint32_t m = warps_.exited_mask(w); m; m &= m - 1) gone.push_back(w * kWarpSize + std::countr_zero(m));
-    shadow_.warp_hazard(HazardKind::ExitedLane, t, gone.front(), kNoLine, line);
+    const LineId returned_at = threads_[gone.front()].return_line;
+    shadow_.warp_hazard(HazardKind::ExitedLane, t, gone.front(), returned_at, line);
     fail_in_thread(SimErrorKind::WarpDivergence,
                    warp_op_name(call.op) + " at " + LineTable::describe(line) + ": " + describe_threads(gone) + " of warp " +
-                       std::to_string(w) + " already exited; every lane of the warp must take part",
+                       std::to_string(w) + " already exited" + returned_text(returned_at) +
+                       "; every lane of the warp must take part",
                    {line});
   }
   const WarpUnit::Arrival arrival = warps_.arrive(t, call, line);

@@ -270,6 +270,9 @@ class BlockRunner {
   // __activemask(): in lockstep the lanes executing this instruction together; in the other
   // schedules every lane of the warp that has not exited.
   uint32_t active_mask(LineId line);
+  // The kernel's `return` at `line` is about to end the running thread: a warp operation that
+  // later misses its lane names that line (a translated .cu kernel says where it returns).
+  void note_return(LineId line) { threads_[current_].return_line = line; }
 
   ArrayStore& shared_array(DType dtype, int count, const char* name);
 

@@ -166,14 +166,16 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
       break;
     case HazardKind::ExitedLane:
       s << "warp operation at " << second << " (T" << e.thread_second << ") needs T" << e.thread_first
-        << ", which already exited";
+        << ", which already exited" << returned_text(e.line_first);
       break;
     case HazardKind::InactiveMaskLane: {
       char mask[16];
       std::snprintf(mask, sizeof mask, "0x%08x", e.mask);
       s << "mask " << mask << " at " << second << " (T" << e.thread_second << ")";
       switch (e.mask_problem) {
-        case MaskProblem::LaneExited: s << " names T" << e.thread_first << ", which already exited"; break;
+        case MaskProblem::LaneExited:
+          s << " names T" << e.thread_first << ", which already exited" << returned_text(e.line_first);
+          break;
         case MaskProblem::LaneElsewhere:
           s << " names T" << e.thread_first << ", which never gets there (it waits at " << first << ")";
           break;
@@ -231,8 +233,12 @@ std::string format_seconds(double seconds) {
   return text;
 }
 
+std::string returned_text(LineId returned_at) {
+  return returned_at == kNoLine ? "" : " (it returned at " + LineTable::describe(returned_at) + ")";
+}
+
 std::string describe_mask_violation(WarpOp op, const std::string& line, int thread, uint32_t mask, MaskProblem problem,
-                                    int other, int lanes) {
+                                    int other, int lanes, const std::string& returned) {
   char hex[16];
   std::snprintf(hex, sizeof hex, "0x%08x", mask);
   const std::string call = warp_op_name(op) + " at " + line + " (T" + std::to_string(thread) + ") has mask " + hex;
@@ -246,7 +252,7 @@ std::string describe_mask_violation(WarpOp op, const std::string& line, int thre
     case MaskProblem::LaneExited:
     case MaskProblem::LaneElsewhere:
       return call + ", which names T" + std::to_string(other) + ", but T" + std::to_string(other) +
-             " already exited: every lane in the mask must take part";
+             " already exited" + returned + ": every lane in the mask must take part";
   }
   return call;
 }

@@ -51,8 +51,11 @@ std::string describe_barrier_group(const BarrierGroup& b, const std::vector<Haza
 // A *_sync call whose mask cannot work: "shfl_down_sync at x.h:12 (T3) has mask 0x0000fff0, which
 // does not name its own lane 3; ...". `other`: the thread the mask names wrongly; `lanes`: how many
 // lanes the caller's warp has.
+// `returned`: where the named lane returned, as returned_text() words it ("" when not known).
 std::string describe_mask_violation(WarpOp op, const std::string& line, int thread, uint32_t mask, MaskProblem problem,
-                                    int other, int lanes);
+                                    int other, int lanes, const std::string& returned = "");
+// " (it returned at x.cu:4)" for a lane whose kernel said where it returned, else "".
+std::string returned_text(LineId returned_at);
 // A shuffle's width that is not a power of two from 1 to 32.
 std::string describe_bad_width(WarpOp op, const std::string& line, int width);
 

@@ -101,7 +101,8 @@ std::string thread_text(int thread) { return "T" + std::to_string(thread); }
 std::string warp_call_text(const HazardEvent& e) {
   const std::string B = LineTable::describe(e.line_second), A = LineTable::describe(e.line_first);
   const std::string reach = "every lane a warp operation's mask names must call it, and the mask must name the caller";
-  const std::string exited = reach + ": " + thread_text(e.thread_first) + " returned before reaching " + B + " (" +
+  const std::string returned = e.line_first == kNoLine ? " returned" : " returned at " + A;
+  const std::string exited = reach + ": " + thread_text(e.thread_first) + returned + " before reaching " + B + " (" +
                              thread_text(e.thread_second) + " waits there), so return only after " + B +
                              ", or give " + B + " a mask of the lanes that reach it (a __ballot_sync of the condition, "
                              "taken before the return)";

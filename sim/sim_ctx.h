@@ -335,6 +335,8 @@ class SimCtx : public WarpOps<SimCtx> {
   unsigned active_mask(SourceLocation loc = SourceLocation::current()) {
     return r_.active_mask(LineTable::intern(loc));
   }
+  // A kernel's `return` (not CUDA's: the .cu translator adds it, so a warp error can name the line).
+  void returning(SourceLocation loc = SourceLocation::current()) { r_.note_return(LineTable::intern(loc)); }
 
   // What the step view says about this step (contract/kernel_api.h); formatted only for blocks
   // being recorded.

@@ -22,6 +22,7 @@ struct SimThread {
   int index = 0;
   ThreadState state = ThreadState::Exited;
   LineId wait_line = kNoLine;
+  LineId return_line = kNoLine;  // the kernel's `return` that ended it, where the kernel says (cu::kernel_return)
   uint16_t shared_allocs = 0;
   ThreadCounters counters;
   // SIMT lockstep: where the lane waits. The address of the basic block it last entered (0

@@ -219,6 +219,36 @@ struct ShuffleAfterReturn {
   }
 };
 
+int kReturnLine;
+
+// As ShuffleAfterReturn, but the kernel says where it returns, as a translated .cu kernel does.
+struct ShuffleAfterATellingReturn {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    const int t = c.thread_idx().x;
+    kReturnLine = __LINE__ + 1;
+    if (t == 5) return c.returning();
+    kShuffleLine = __LINE__ + 1;
+    const T v = c.shfl_down(T(x[t]), 1);
+    y[t] = v;
+  }
+};
+
+TEST(Remedies, AWarpOperationALaneLeftNamesTheReturnItTook) {
+  const auto trace = run_kernel(ShuffleAfterATellingReturn{}, Dim3{1}, Dim3{8}, 0, iota(8), 8).trace;
+  const auto groups = trace.hazards.groups();
+  const auto fixes = sim::diagnose(groups);
+  ASSERT_EQ(fixes.size(), 1u);
+  EXPECT_NE(fixes[0].text.find("T5 returned at " + here(kReturnLine) + " before reaching " + here(kShuffleLine)),
+            std::string::npos)
+      << fixes[0].text;
+  ASSERT_FALSE(groups.empty());
+  EXPECT_NE(sim::describe_hazard(groups[0], trace).find("already exited (it returned at " + here(kReturnLine) + ")"),
+            std::string::npos)
+      << sim::describe_hazard(groups[0], trace);
+}
+
 TEST(Remedies, AWarpOperationALaneLeftGetsAFixLine) {
   const auto trace = run_kernel(ShuffleAfterReturn{}, Dim3{1}, Dim3{8}, 0, iota(8), 8).trace;
   const auto fixes = sim::diagnose(trace.hazards.groups());

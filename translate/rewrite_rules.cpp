@@ -195,9 +195,28 @@ bool RewriteRules::insert_after_token(SourceLocation loc, const std::string& tex
 bool RewriteRules::TraverseFunctionDecl(FunctionDecl* f) {
   const bool device = is_device_only(f) && is_students(f);
   if (device) ++device_depth_;
+  const bool was_in_kernel = in_kernel_body_;
+  in_kernel_body_ = device && f->hasAttr<CUDAGlobalAttr>();
   const bool go_on = RecursiveASTVisitor::TraverseFunctionDecl(f);
+  in_kernel_body_ = was_in_kernel;
   if (device) --device_depth_;
   return go_on;
+}
+
+bool RewriteRules::TraverseLambdaExpr(LambdaExpr* e) {
+  const bool was_in_kernel = in_kernel_body_;
+  in_kernel_body_ = false;
+  const bool go_on = RecursiveASTVisitor::TraverseLambdaExpr(e);
+  in_kernel_body_ = was_in_kernel;
+  return go_on;
+}
+
+// `return;` in a kernel ends the thread: the simulator is told the line, so that a warp operation
+// the lane then misses can say which `return` it was ("T20 returned at x.cu:4").
+bool RewriteRules::VisitReturnStmt(ReturnStmt* s) {
+  if (!in_kernel_body_ || s->getRetValue() || s->getReturnLoc().isMacroID()) return true;
+  insert_after_token(s->getReturnLoc(), " ::syncscope::cu::kernel_return(_c)");
+  return true;
 }
 
 bool RewriteRules::VisitFunctionDecl(FunctionDecl* f) {

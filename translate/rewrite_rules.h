@@ -31,6 +31,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool VisitCStyleCastExpr(clang::CStyleCastExpr* e);
   bool VisitMemberExpr(clang::MemberExpr* e);
   bool VisitCXXNewExpr(clang::CXXNewExpr* e);
+  bool TraverseLambdaExpr(clang::LambdaExpr* e);
+  bool VisitReturnStmt(clang::ReturnStmt* s);
 
 
  private:
@@ -68,6 +70,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   const std::map<unsigned, std::string>& comments_;
   Translation& out_;
   int device_depth_ = 0;
+  bool in_kernel_body_ = false;  // a `return` here ends the thread (not one in a lambda or a __device__ function)
   std::set<const clang::VarDecl*> shared_scalars_;  // `__shared__ int x;`: every use becomes x[0]
   std::set<unsigned> rewritten_types_;
   std::set<const clang::DeclaratorDecl*> context_first_;  // first parameters that bring `_c` with them               // offsets of type text already replaced

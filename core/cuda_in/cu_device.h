@@ -466,4 +466,11 @@ SYNCSCOPE_CU_SHUFFLE(shfl_up_sync)
 SYNCSCOPE_CU_SHUFFLE(shfl_down_sync)
 SYNCSCOPE_CU_SHUFFLE(shfl_xor_sync)
 #undef SYNCSCOPE_CU_SHUFFLE
+
+// The translator turns a kernel's `return;` into `return ::syncscope::cu::kernel_return(_c);`: the
+// simulator keeps the line, and a warp operation the lane then misses names it.
+template <class Ctx>
+void kernel_return(Ctx& c, sim::SourceLocation loc = sim::SourceLocation::current()) {
+  if constexpr (requires { c.returning(loc); }) c.returning(loc);
+}
 }  // namespace syncscope::cu

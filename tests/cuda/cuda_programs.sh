@@ -205,6 +205,25 @@ pass "a kernel without main() runs with --grid 2 --block 64; its missing barrier
 set +e; out=$("$APP" run "$alone" --grid 2 --block 64 --arg m=1 2>&1); rc=$?; set -e
 [[ $rc -eq 2 ]] && grep -q -- "--arg m=1: reverse has no scalar parameter m" <<<"$out" || fail "--arg m: exit $rc: $out"
 pass "--arg naming no parameter is refused"
+# A lane returns before a full-mask shuffle: the error and its fix name the `return` it took.
+cat >"$WORK/alone/early.cu" <<'CU'
+__global__ void warp_sum(const int *in, int *out, int n)
+{
+    int t = threadIdx.x;
+    if (t >= n) return;  // the early return
+    int v = in[t];
+    for (int o = 16; o > 0; o /= 2)
+        v += __shfl_down_sync(0xffffffff, v, o);  // the shuffle
+    if (t == 0) *out = v;
+}
+CU
+early="$WORK/alone/early.cu"
+ret=$(grep -n '// the early return' "$early" | cut -d: -f1)
+shfl=$(grep -n '// the shuffle' "$early" | cut -d: -f1)
+out=$("$APP" run "$early" --grid 1 --block 32 --arg n=20 2>&1) || true
+grep -q "names T20, which already exited (it returned at $early:$ret)" <<<"$out" || fail "early return: the error names no return: $out"
+grep -q "^fix: .*T20 returned at $early:$ret before reaching $early:$shfl" <<<"$out" || fail "early return: the fix names no return: $out"
+pass "a lane that returned before a full-mask shuffle: the error and the fix name its return at :$ret"
 printf '#include <cstdio>\n__global__ void k(int *d) { d[threadIdx.x] = 1; }\nint main()\n{\n    int *d;\n    cudaMalloc(&d, 4096 * sizeof(int));\n    k<<<1, 2048>>>(d);\n    cudaError_t e = cudaGetLastError();\n    printf("%%s\\n", cudaGetErrorString(e));\n    return e == cudaSuccess ? 0 : 1;\n}\n' >"$WORK/alone/big.cu"
 out=$("$APP" run "$WORK/alone/big.cu" 2>&1) || true
 grep -q "big.cu:7: the launch of k is refused (invalid configuration): a block of 2048x1x1 = 2048 threads; a block has 1 to 1024" <<<"$out" ||
