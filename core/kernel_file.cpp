@@ -69,17 +69,31 @@ int run_process(const std::vector<std::string>& args, std::string* output, const
 }
 
 // The first "FILE:LINE:COL: error: ..." of the compiler's output, preferring one in the kernel file.
+// An error inside the simulator's headers, in a template the kernel file instantiated, is headlined
+// at the kernel's line that instantiated it (a launch whose arguments do not fit its kernel): the
+// innermost "KERNEL:LINE:COL:   required from" of its instantiation chain.
 KernelFileError compile_error(const std::string& output, const std::string& kernel_path) {
   KernelFileError e;
   e.compiler_output = output;
   static const std::regex located(R"(^([^:\n]+):(\d+):(?:\d+:)? (?:fatal )?error: (.*)$)");
   // "In file included from k.h:3," / "                 from k.h:3:": the kernel's #include line.
   static const std::regex included(R"(^(?:In file included|\s+) from ([^:\n]+):(\d+)[,:]?$)");
+  static const std::regex required(R"(^([^:\n]+):(\d+):\d+:\s+required from .*$)");
+  static const std::regex instantiation(R"(^[^:\n]+: In (?:instantiation|substitution) of .*$)");
   std::istringstream lines(output);
   std::optional<KernelFileError> first;
-  int kernel_include = 0;  // the kernel's line that included the file of the next error (0: none)
+  int kernel_include = 0;   // the kernel's line that included the file of the next error (0: none)
+  int kernel_required = 0;  // the kernel's innermost line in the next error's instantiation chain (0: none)
   for (std::string line; std::getline(lines, line);) {
     std::smatch m;
+    if (std::regex_match(line, instantiation)) {
+      kernel_required = 0;
+      continue;
+    }
+    if (std::regex_match(line, m, required)) {
+      if (!kernel_required && fs::path(std::string(m[1])) == fs::path(kernel_path)) kernel_required = std::stoi(m[2]);
+      continue;
+    }
     if (std::regex_match(line, m, included)) {
       if (fs::path(std::string(m[1])) == fs::path(kernel_path)) kernel_include = std::stoi(m[2]);
       continue;
@@ -93,6 +107,14 @@ KernelFileError compile_error(const std::string& output, const std::string& kern
     found.line = std::stoi(m[2]);
     found.message = found.file + ":" + std::string(m[2]) + ": error: " + std::string(m[3]);
     if (fs::path(found.file) == fs::path(kernel_path)) return found;
+    if (!first && kernel_required) {
+      std::string what = m[3];
+      if (what.rfind("static assertion failed: ", 0) == 0) what.erase(0, std::strlen("static assertion failed: "));
+      found.message = kernel_path + ":" + std::to_string(kernel_required) + ": error: " + what;
+      found.file = kernel_path;
+      found.line = kernel_required;
+      return found;
+    }
     // The first error is in a file the kernel included: headlined at the #include, in the kernel.
     if (!first && kernel_include) {
       found.message = kernel_path + ":" + std::to_string(kernel_include) + ": error: in the file included here, " +

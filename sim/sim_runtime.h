@@ -37,6 +37,19 @@ template <class T, class Access, class A>
   else return arg;
 }
 
+// Whether the kernel can be called with the launch's arguments as a thread of it sees them (a
+// buffer as an array): checked at the launch, so that a mismatch is one sentence at the student's
+// launch line, not a page of errors inside the simulator.
+template <class T, class Access, class Ctx, class Kernel, class... Args>
+inline constexpr bool kernel_takes_v =
+    std::is_invocable_v<Kernel&, Ctx&,
+                        decltype(bind_argument<T, Access>(std::declval<Simulator&>(), std::declval<SimCtx&>(),
+                                                          std::declval<const Args&>()))...>;
+#define SYNCSCOPE_LAUNCH_MISMATCH                                                                             \
+  "the kernel cannot be called with this launch's arguments: after the context, the kernel's parameters " \
+  "must match the arguments after the shared-memory bytes, in number and in type (a buffer arrives as an " \
+  "array, a number as its own type)"
+
 template <class Ctx, class Access, class T, class Kernel, class... Args>
 [[gnu::always_inline]] inline void run_closure(void* closure, SimCtx& c) {
   auto& k = *static_cast<LaunchClosure<T, Kernel, Args...>*>(closure);
@@ -93,10 +106,14 @@ class SimRuntime {
 
   template <class Kernel, class... Args>
   void launch(std::string label, Kernel kernel, Dim3 grid, Dim3 block, int shared_bytes, Args... args) {
-    using Closure = LaunchClosure<T, Kernel, Args...>;
-    Closure closure{&sim_, kernel, std::tuple<Args...>(args...)};
-    sim_.launch(std::move(label), grid, block, shared_bytes, &run_plain<T, Kernel, Args...>,
-                find_simt_twin(typeid(Closure)), &closure);
+    constexpr bool fits = kernel_takes_v<T, PlainAccess, SimCtx, Kernel, Args...>;
+    static_assert(fits, SYNCSCOPE_LAUNCH_MISMATCH);
+    if constexpr (fits) {
+      using Closure = LaunchClosure<T, Kernel, Args...>;
+      Closure closure{&sim_, kernel, std::tuple<Args...>(args...)};
+      sim_.launch(std::move(label), grid, block, shared_bytes, &run_plain<T, Kernel, Args...>,
+                  find_simt_twin(typeid(Closure)), &closure);
+    }
   }
 
   // The algorithm's result: the first `count` elements of `b`.
@@ -134,7 +151,9 @@ class SimtTwinRuntime : public HostCodeOnlyRuntime<T> {
  public:
   template <class Kernel, class... Args>
   void launch(const std::string&, Kernel, Dim3, Dim3, int, Args...) {
-    (void)SimtTwin<T, Kernel, Args...>::registered;
+    constexpr bool fits = kernel_takes_v<T, PlainAccess, SimCtx, Kernel, Args...>;
+    static_assert(fits, SYNCSCOPE_LAUNCH_MISMATCH);
+    if constexpr (fits) (void)SimtTwin<T, Kernel, Args...>::registered;
   }
 };
 

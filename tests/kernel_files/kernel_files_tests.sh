@@ -101,6 +101,20 @@ head -1 "$WORK/broken.err" | grep -q "^syncscope: $WORK/broken.h:$line: error: .
   fail "the first line should name broken.h:$line: $(head -3 "$WORK/broken.err")"
 pass "a syntax error: exit 2, $(head -1 "$WORK/broken.err" | cut -c1-90)"
 
+# A launch one argument short of its kernel: headlined at the file's launch line, in words, not in
+# the simulator's headers with its internal types.
+sed 's/rt.input(), total, p.n, kAtomicReduceBugs.of(p));/rt.input(), total, p.n);/' "$SRC/assets/kernels/atomic_reduce.h" >"$WORK/short_launch.h"
+launch_line=$(grep -n 'rt.launch("atomic_reduce"' "$WORK/short_launch.h" | cut -d: -f1)
+set +e
+"$APP" run --kernel "$WORK/short_launch.h" >/dev/null 2>"$WORK/short_launch.err"
+code=$?
+set -e
+(( code == 2 )) || fail "a launch that does not fit its kernel exited $code"
+head -1 "$WORK/short_launch.err" |
+  grep -q "^syncscope: $WORK/short_launch.h:$launch_line: error: the kernel cannot be called with this launch's arguments" ||
+  fail "a launch that does not fit its kernel: $(head -3 "$WORK/short_launch.err")"
+pass "a launch one argument short: $(head -1 "$WORK/short_launch.err" | sed 's|/[^ ]*/||' | cut -c1-100)..."
+
 # A kernel that crashes (a null pointer outside the API) fails its run, under every schedule, and
 # the program goes on to report it.
 stopped "a crashing kernel" run --kernel "$SRC/tests/kernel_files/crashing_kernel.h" --schedule all
@@ -159,11 +173,12 @@ refused "run without an algorithm" "name an algorithm" -- run
 pass "refused with exit 2: no SYNCSCOPE_KERNEL_FILE, a missing file, a taken name, no algorithm"
 
 # Long work on a terminal (script(1) gives it one) shows the progress line, fed by the counters the
-# worker sends over its pipe, and erases it at the end.
+# worker sends over its pipe (every 100 ms: runs of 512 blocks, a third of a second each, so that
+# some snapshot lands inside a launch), and erases it at the end.
 if command -v script >/dev/null; then
-  script -qec "'$APP' run --kernel '$SRC/assets/kernels/brent_kung_scan.h' --n 131072 --tpb 1024 --schedule all >/dev/null" \
+  script -qec "'$APP' run --kernel '$SRC/assets/kernels/brent_kung_scan.h' --n 524288 --tpb 1024 --schedule all >/dev/null" \
     /dev/null >"$WORK/pty.out" 2>&1 || fail "the run on a terminal failed: $(tr '\r' '\n' <"$WORK/pty.out" | tail -3)"
-  line=$(tr '\r' '\n' <"$WORK/pty.out" | grep -a -m1 "simulating [0-9]*%, run [0-9]* of 20 (.*), launch 1: block [0-9]* of 128, .* left") ||
+  line=$(tr '\r' '\n' <"$WORK/pty.out" | grep -a -m1 "simulating [0-9]*%, run [0-9]* of 20 (.*), launch 1: block [0-9]* of 512, .* left") ||
     fail "no progress line with the worker's counts: $(tr '\r' '\n' <"$WORK/pty.out" | tail -3 | cat -v)"
   [[ $(tail -c 4 "$WORK/pty.out" | od -An -c | tr -d ' ') == '\r033[K' ]] || fail "the line was not erased at the end"
   pass "a kernel file's long run on a terminal: ${line%$'\e[K'}"
