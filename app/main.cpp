@@ -5,6 +5,7 @@
 #include "app/cli/cli.h"
 #include "app/command_line/config_args.h"
 #include "app/state/gpu_child.h"
+#include "app/state/record_gpu_runs.h"
 #include "core/worker/worker_main.h"
 #ifdef SYNCSCOPE_HAVE_GUI
 #include "app/gui_main.h"
@@ -16,6 +17,8 @@ int main(int argc, char** argv) {
   if (args.size() == 1 && args[0] == "gpu-child") return syncscope::app::gpu_child_main(std::cin, std::cout);
   // Kernel files run here, behind a sandbox (core/worker/worker_main.h); not for people either.
   if (args.size() == 1 && args[0] == "worker") return syncscope::worker::kernel_worker_main();
+  // The race lab's GPU runs recorded for classes without a GPU (app/state/record_gpu_runs.h).
+  if (!args.empty() && args[0] == "gpu-runs") return syncscope::app::record_gpu_runs_main(args, std::cout, std::cerr);
   // `syncscope`, `syncscope --scenario F ...`, `syncscope gui ...` open the app; list/run/--help are the CLI.
   const bool wants_window =
       args.empty() || args[0] == "gui" || (args[0].rfind("--", 0) == 0 && args[0] != "--help" && args[0] != "-h");

@@ -122,14 +122,20 @@ Outcomes tally_gpu_runs(const RunConfig& config, const std::vector<double>& inpu
 
 std::string gpu_verdict(const Outcomes& o, const RunConfig& config) {
   if (o.unavailable) return "GPU unavailable: " + o.error;
+  const std::string gpu = o.recorded_on.empty() ? "GPU" : "GPU, recorded on " + o.recorded_on;
   if (!o.error.empty())
-    return "GPU run failed after " + std::to_string(o.runs) + " good run" + (o.runs == 1 ? "" : "s") + ": " + o.error;
+    return (o.recorded_on.empty() ? "GPU run" : gpu + ": a run") + " failed after " + std::to_string(o.runs) + " good run" +
+           (o.runs == 1 ? "" : "s") + ": " + o.error;
   const int correct = o.correct_runs();
   if (correct == o.runs)
-    return "GPU: correct " + std::to_string(correct) + "/" + std::to_string(o.runs) +
+    return gpu + ": correct " + std::to_string(correct) + "/" + std::to_string(o.runs) +
            (config.problem.bug ? " - the bug is hidden at TPB " + std::to_string(config.problem.tpb) : "");
-  return "GPU: " + std::to_string(o.distinct.size()) + " distinct output" + (o.distinct.size() == 1 ? "" : "s") + " in " +
-         std::to_string(o.runs) + " runs, " + std::to_string(o.runs - correct) + " wrong";
+  const size_t distinct = o.distinct.size() + o.distinct_not_kept;
+  std::string text = gpu + ": " + std::to_string(distinct) + " distinct output" + (distinct == 1 ? "" : "s") + " in " +
+                     std::to_string(o.runs) + " runs, " + std::to_string(o.runs - correct) + " wrong";
+  if (o.distinct_not_kept)
+    text += " (the " + std::to_string(o.distinct.size()) + " most frequent kept in the recording)";
+  return text;
 }
 
 bool faults_on_a_gpu(const sim::Trace& t) {

@@ -28,6 +28,11 @@ struct Outcomes {
   int correct_runs() const;
   std::string error;         // why the runs stopped: no usable GPU, or the CUDA error of a failed run
   bool unavailable = false;  // error is the GPU's absence, not a run's failure
+  // Runs recorded elsewhere (core/recorded_runs.h): "NVIDIA H100 80GB HBM3 (sm_90), 2026-11-26";
+  // "" for runs made here. A recording keeps the most frequent outputs; distinct_not_kept counts
+  // the others (their runs are in `runs`, not in `distinct`).
+  std::string recorded_on;
+  int distinct_not_kept = 0;
 };
 
 // An out-of-bounds shared-memory access past the block's allocation rounded up to the GPU's

@@ -13,7 +13,7 @@ cp build-device/syncscope build-device/tests/syncscope_gpu_tests build-device/te
 for lib in libboost_context.so.1.74.0 libbenchmark.so.1debian; do cp -L "/usr/lib/x86_64-linux-gnu/$lib" .device/lib/; done
 # The kernel worker's sandbox and line finder (libseccomp, elfutils' libdw) and what libdw needs.
 ldd build-device/syncscope | awk '/libseccomp|libdw|libelf|liblzma|libbz2|libzstd/ { print $3 }' | xargs -r -I{} cp -L {} .device/lib/
-mkdir -p .device/assets && cp -r assets/scenarios .device/assets/
+mkdir -p .device/assets && cp -r assets/scenarios assets/perf .device/assets/
 [[ -n "${BEFORE_BENCH:-}" ]] && cp "$BEFORE_BENCH" .device/syncscope_bench_before
 cp scripts/device-gpu-check.sh scripts/device-perf.sh scripts/device-cuda-check.sh scripts/racecheck_compare.py .device/
 # The starter kernel files, with their CPU libraries compiled here (the device has no Boost

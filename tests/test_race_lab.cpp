@@ -11,6 +11,8 @@
 #include <gtest/gtest.h>
 
 #include <cctype>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <sstream>
 
@@ -18,6 +20,7 @@
 #include "app/view/block_view_model.h"
 #include "app/view/race_lab_model.h"
 #include "core/outcomes.h"
+#include "core/recorded_runs.h"
 #include "core/sources.h"
 #include "tests/test_util.h"
 #include "tests/user_kernels/list.h"
@@ -284,6 +287,75 @@ TEST(RaceLab, GpuVerdictTellsAMissingGpuFromAFailedRun) {
   EXPECT_TRUE(app::build_race_lab(r, nullptr, false, &failed, false).gpu_failed);  // drawn red
   EXPECT_FALSE(app::build_race_lab(r, nullptr, false, &none, false).gpu_failed);
   EXPECT_FALSE(app::build_race_lab(r, nullptr, false, &mixed, false).gpu_failed);
+}
+
+// A recording (syncscope gpu-runs --all) read back where there is no GPU: the outputs a GPU gave,
+// cut to the most frequent, with the device and date, found by the configuration alone (any schedule).
+TEST(RaceLab, RecordedGpuRunsComeBackForTheirConfigurationOnly) {
+  const RunResult r = run_algorithm({.algorithm = "kogge-stone", .n = 8, .tpb = 8, .bug = "no-second-barrier"});
+  // 20 distinct wrong outputs of 1 run each and the right one 180 times: 16 wrong ones are kept.
+  Outcomes gpu;
+  Outcome right;
+  right.match = true;
+  right.runs = 180;
+  right.bits = {1, 2, 3, 4, 5, 6, 7, 8};
+  gpu.distinct.push_back(right);
+  for (uint32_t k = 0; k < 20; ++k) {
+    Outcome wrong;
+    wrong.runs = 1;
+    wrong.wrong = 1;
+    wrong.first_wrong = 7;
+    wrong.bits = {1, 2, 3, 4, 5, 6, 7, 0xdead0000u + k};
+    gpu.distinct.push_back(wrong);
+  }
+  gpu.runs = 200;
+  const std::string key = recorded_runs_key(r.config);
+  EXPECT_EQ(key, "kogge-stone bug=no-second-barrier n=8 tpb=8 blocks=1 dtype=float32 input=iota");
+  const std::filesystem::path folder = std::filesystem::path(::testing::TempDir()) / "gpu-runs-test";
+  std::filesystem::remove_all(folder);
+  std::filesystem::create_directories(folder);
+  std::ofstream(folder / "nvidia-test-gpu-2026-11-26.json")
+      << recorded_runs_json("NVIDIA Test GPU (sm_90)", "2026-11-26", {{key, gpu}}).dump(1);
+  std::ofstream(folder / "broken.json") << "{ not json";
+
+  RunConfig other_schedule = r.config;
+  other_schedule.schedule = *sim::Schedule::parse("reverse", nullptr);
+  const std::optional<Outcomes> back = find_recorded_outcomes(other_schedule, {folder.string()});
+  ASSERT_TRUE(back.has_value());
+  EXPECT_EQ(back->recorded_on, "NVIDIA Test GPU (sm_90), 2026-11-26");
+  EXPECT_EQ(back->runs, 200);
+  ASSERT_EQ(back->distinct.size(), static_cast<size_t>(1 + kMaxKeptOutputs));
+  EXPECT_EQ(back->distinct_not_kept, 20 - kMaxKeptOutputs);
+  EXPECT_EQ(back->distinct[0].bits, right.bits);
+  EXPECT_EQ(back->distinct[1].bits.back(), 0xdead0000u);
+  EXPECT_EQ(back->correct_runs(), 180);
+  EXPECT_EQ(gpu_verdict(*back, r.config),
+            "GPU, recorded on NVIDIA Test GPU (sm_90), 2026-11-26: 21 distinct outputs in 200 runs, 20 wrong (the 17 most "
+            "frequent kept in the recording)");
+  const app::RaceLabModel m = app::build_race_lab(r, nullptr, false, &*back, false);
+  EXPECT_EQ(m.gpu_recorded_on, "NVIDIA Test GPU (sm_90), 2026-11-26");
+  EXPECT_EQ(m.gpu_runs, 200);
+
+  RunConfig bigger = r.config;
+  bigger.problem.tpb = 32;
+  bigger.problem.n = 32;
+  EXPECT_FALSE(find_recorded_outcomes(bigger, {folder.string()}).has_value());
+  RunConfig typed_in = r.config;
+  typed_in.input.kind = InputKind::Values;
+  EXPECT_EQ(recorded_runs_key(typed_in), "");
+}
+
+TEST(RaceLab, EveryShippedBugVariantIsRecordedAtTheLabSizes) {
+  const std::vector<RunConfig> configs = recorded_runs_configs(builtin_registry());
+  std::set<std::string> keys, variants;
+  for (const RunConfig& c : configs) {
+    keys.insert(recorded_runs_key(c));
+    variants.insert(c.algorithm->info.name + " " + c.bug_name());
+  }
+  EXPECT_EQ(keys.size(), configs.size());  // no configuration twice
+  for (const AlgorithmEntry& e : builtin_registry().all())
+    for (const BugInfo& b : e.info.bugs) EXPECT_TRUE(variants.count(e.info.name + " " + b.name)) << e.info.name << " " << b.name;
+  EXPECT_TRUE(keys.count("kogge-stone bug=no-second-barrier n=1024 tpb=1024 blocks=1 dtype=float32 input=iota"));
 }
 
 TEST(RaceLab, CommandLine) {

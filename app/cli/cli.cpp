@@ -16,6 +16,7 @@
 #include "core/kernel_file.h"
 #include "core/worker/kernel_worker.h"
 #include "core/outcomes.h"
+#include "core/recorded_runs.h"
 #include "core/registry.h"
 #include "core/run.h"
 
@@ -137,9 +138,13 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
     result = simulate(config, nullptr, &progress);
     if (every_schedule) lab.schedules = simulate_all_schedules(config, &progress);
   }
-  if (flags.gpu_runs)
+  if (flags.gpu_runs) {
     lab.gpu = config.algorithm->info.program ? program_gpu_outcomes(config, result.input, *flags.gpu_runs)
                                              : gpu_outcomes(config, result.input, *flags.gpu_runs);
+    // No GPU here: what one returned when this configuration was recorded (assets/gpu-runs), if it was.
+    if (lab.gpu->unavailable)
+      if (std::optional<Outcomes> recorded = find_recorded_outcomes(config, recorded_runs_folders())) lab.gpu = *recorded;
+  }
   std::optional<GpuReport> gpu;
   if (flags.gpu) gpu = run_gpu_side(result);
   if (flags.json) {

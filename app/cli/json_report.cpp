@@ -318,6 +318,10 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
   if (lab.gpu) {
     doc["gpu_runs"] = outcomes_json(r, *lab.gpu, arrays);
     doc["gpu_runs"]["verdict"] = gpu_verdict(*lab.gpu, r.config);
+    if (!lab.gpu->recorded_on.empty()) {
+      doc["gpu_runs"]["recorded_on"] = lab.gpu->recorded_on;
+      doc["gpu_runs"]["distinct_not_kept"] = lab.gpu->distinct_not_kept;
+    }
   }
   if (gpu) {
     json g = {{"available", gpu->status.usable}};

@@ -139,6 +139,9 @@ void Session::compare_schedules() {
   OutcomesJob job{state_.run_shared(), 0};
   lab_progress_ = job.progress;
   schedules_worker_.submit(std::move(job));
+  // No GPU here: the GPU's recorded runs of this configuration (assets/gpu-runs) come beside the
+  // schedules, if it was recorded; a GPU here runs only when asked (GPU runs).
+  if (!::syncscope::gpu_status().usable && !gpu_outcomes()) gpu_runs_worker_.submit({state_.run_shared(), kRecordedOnly});
 }
 
 void Session::run_gpu_outcomes(int runs) {
@@ -159,6 +162,8 @@ const Outcomes* Session::schedule_outcomes() const {
 }
 
 const Outcomes* Session::gpu_outcomes() const {
+  // A recording asked for alone and not found is no answer (empty outcomes, no error).
+  if (gpu_runs_ && gpu_runs_->outcomes.runs == 0 && gpu_runs_->outcomes.error.empty()) return nullptr;
   return gpu_runs_ && same_lab_config(gpu_runs_->for_run.get(), state_.run()) ? &gpu_runs_->outcomes : nullptr;
 }
 

@@ -1,6 +1,7 @@
 #include "app/state/workers.h"
 
 #include "app/state/gpu_child.h"
+#include "core/recorded_runs.h"
 
 namespace syncscope::app {
 
@@ -24,12 +25,14 @@ GpuAnswer run_gpu_job(const std::shared_ptr<const RunResult>& run, const std::st
 OutcomesAnswer run_outcomes_job(const OutcomesJob& job, const std::string& gpu_helper) {
   OutcomesAnswer a;
   a.for_run = job.run;
-  a.gpu = job.gpu_runs > 0;
+  a.gpu = job.gpu_runs != 0;
   const RunConfig& config = job.run->config;
   if (!a.gpu) {
     a.outcomes = simulate_all_schedules(config, job.progress.get());
   } else if (!gpu_status().usable) {
-    a.outcomes = gpu_outcomes(config, job.run->input, job.gpu_runs);  // says why there is no GPU
+    // Without a GPU, the runs a GPU gave this configuration when it was recorded, if it was.
+    if (std::optional<Outcomes> recorded = find_recorded_outcomes(config, recorded_runs_folders())) a.outcomes = *recorded;
+    else if (job.gpu_runs > 0) a.outcomes = gpu_outcomes(config, job.run->input, job.gpu_runs);  // says why there is no GPU
   } else {
     a.outcomes = tally_gpu_runs(config, job.run->input,
                                 run_on_gpu_in_child(gpu_helper, config, job.run->input, job.gpu_runs));

@@ -121,9 +121,10 @@ using GpuWorker = LatestJobWorker<std::shared_ptr<const RunResult>, GpuAnswer>;
 GpuAnswer run_gpu_job(const std::shared_ptr<const RunResult>& run, const std::string& gpu_helper);
 
 // The race-condition lab: the run's configuration under every schedule, or R times on the GPU.
+inline constexpr int kRecordedOnly = -1;
 struct OutcomesJob {
   std::shared_ptr<const RunResult> run;
-  int gpu_runs = 0;  // 0: simulate every schedule instead
+  int gpu_runs = 0;  // 0: simulate every schedule instead; kRecordedOnly: only a recording's runs (no GPU here)
   // The schedules' runs done (gpu_runs == 0), read by the UI while the job runs.
   std::shared_ptr<Progress> progress = std::make_shared<Progress>(static_cast<int>(lab_schedules().size()));
 };

@@ -138,8 +138,14 @@ void draw_chart(const RaceLabPanel& panel, const RunResult& run, const app::Race
   panel.geometry.race_lab_bars = n;
   ImGui::SetCursorScreenPos(ImVec2(o.x, base + 2 * label_h + 10));
   // The key, and the picked output as a row of cells, wrong ones filled red.
+  const std::string recorded = m.gpu_recorded_on.empty() ? "" : " recorded on " + m.gpu_recorded_on;
   if (m.schedule_runs && m.gpu_runs)
-    ImGui::TextDisabled("solid: share of the %d schedules   striped: share of the %d GPU runs", m.schedule_runs, m.gpu_runs);
+  {
+    ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
+    ImGui::TextWrapped("solid: share of the %d schedules   striped: share of the %d GPU runs%s", m.schedule_runs,
+                       m.gpu_runs, recorded.c_str());
+    ImGui::PopStyleColor();
+  }
   else
     ImGui::TextDisabled("share of the %d %s that gave each output", m.schedule_runs ? m.schedule_runs : m.gpu_runs,
                         m.schedule_runs ? "schedules" : "GPU runs");

@@ -104,6 +104,7 @@ RaceLabModel build_race_lab(const RunResult& run, const Outcomes* schedules, boo
   m.bars = output_bars(run, shown_schedules, shown_gpu);
   m.schedule_runs = shown_schedules ? shown_schedules->runs : 0;
   m.gpu_runs = shown_gpu ? shown_gpu->runs : 0;
+  if (shown_gpu) m.gpu_recorded_on = shown_gpu->recorded_on;
   return m;
 }
 

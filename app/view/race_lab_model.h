@@ -42,6 +42,7 @@ struct RaceLabModel {
   std::vector<OutcomeView> gpu;
   std::vector<OutputBar> bars;  // correct first, then by runs
   int schedule_runs = 0, gpu_runs = 0;  // the totals the bars are shares of
+  std::string gpu_recorded_on;  // the GPU runs were recorded elsewhere: "NVIDIA H100 ... (sm_90), 2026-11-26"
   bool can_run_gpu = true;  // false for a .cu program (the CLI's --gpu-runs runs it)
 };
 

@@ -1,0 +1,106 @@
+#include "app/state/record_gpu_runs.h"
+
+#include <cctype>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+
+#include "app/state/gpu_child.h"
+#include "core/atomic_file.h"
+#include "core/cuda/gpu_runner.h"
+#include "core/outcomes.h"
+#include "core/recorded_runs.h"
+#include "core/registry.h"
+
+namespace syncscope::app {
+namespace {
+
+constexpr int kExitWritten = 0, kExitCannotWrite = 1, kExitBadArguments = 2, kExitNoGpu = 3;
+constexpr int kMaxRuns = 10000;
+
+// "NVIDIA H100 80GB HBM3 (sm_90)" -> "nvidia-h100-80gb-hbm3-sm_90": a file name of the device.
+std::string file_name_of(const std::string& device) {
+  std::string name;
+  for (char ch : device) {
+    if (std::isalnum(static_cast<unsigned char>(ch)) || ch == '_') name += static_cast<char>(std::tolower(ch));
+    else if (!name.empty() && name.back() != '-') name += '-';
+  }
+  while (!name.empty() && name.back() == '-') name.pop_back();
+  return name.empty() ? "gpu" : name;
+}
+
+std::string today_utc() {
+  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
+  std::tm tm{};
+  gmtime_r(&now, &tm);
+  char text[16];
+  std::strftime(text, sizeof text, "%Y-%m-%d", &tm);
+  return text;
+}
+
+}  // namespace
+
+int record_gpu_runs_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  bool all = false;
+  int runs = kDefaultRecordedRuns;
+  std::string folder = "assets/gpu-runs";
+  for (size_t k = 1; k < args.size(); ++k) {
+    const std::string& a = args[k];
+    if (a == "--all") {
+      all = true;
+    } else if ((a == "--runs" || a == "--out") && k + 1 < args.size()) {
+      const std::string& value = args[++k];
+      if (a == "--out") {
+        folder = value;
+        continue;
+      }
+      try {
+        size_t used = 0;
+        runs = std::stoi(value, &used);
+        if (used != value.size()) throw std::invalid_argument(value);
+      } catch (const std::exception&) {
+        runs = 0;
+      }
+      if (runs < 1 || runs > kMaxRuns) {
+        err << "syncscope: gpu-runs --runs " << value << ": a whole number from 1 to " << kMaxRuns << "\n";
+        return kExitBadArguments;
+      }
+    } else {
+      err << "syncscope: gpu-runs: unknown or incomplete argument '" << a
+          << "' (usage: syncscope gpu-runs --all [--runs R] [--out DIR])\n";
+      return kExitBadArguments;
+    }
+  }
+  if (!all) {
+    err << "syncscope: gpu-runs: say --all (every shipped bug variant at the race lab's sizes)\n";
+    return kExitBadArguments;
+  }
+  if (!gpu_status().usable) {
+    err << "syncscope: gpu-runs: no usable GPU: " << gpu_status().reason << "\n";
+    return kExitNoGpu;
+  }
+  const std::string device = gpu_status().device, date = today_utc();
+  const std::vector<RunConfig> configs = recorded_runs_configs(builtin_registry());
+  std::vector<RecordedRun> recorded;
+  for (size_t k = 0; k < configs.size(); ++k) {
+    const RunConfig& config = configs[k];
+    const std::vector<double> input = make_input(config);
+    Outcomes o = tally_gpu_runs(config, input, run_on_gpu_in_child(own_executable(), config, input, runs));
+    out << "[" << k + 1 << "/" << configs.size() << "] " << recorded_runs_key(config) << ": " << gpu_verdict(o, config)
+        << "\n"
+        << std::flush;
+    recorded.push_back({recorded_runs_key(config), std::move(o)});
+  }
+  std::error_code ec;
+  std::filesystem::create_directories(folder, ec);
+  const std::string path = (std::filesystem::path(folder) / (file_name_of(device) + "-" + date + ".json")).string();
+  if (auto failed = write_file_atomically(path, recorded_runs_json(device, date, recorded).dump(1) + "\n")) {
+    err << "syncscope: " << *failed << "\n";
+    return kExitCannotWrite;
+  }
+  out << "wrote " << path << ": " << recorded.size() << " configurations, " << runs << " runs each, on " << device
+      << "\n";
+  return kExitWritten;
+}
+
+}  // namespace syncscope::app
