@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <filesystem>
+#include <set>
 #include <variant>
 
 #include "core/regular_file.h"
@@ -87,27 +88,38 @@ std::string recorded_runs_key(const RunConfig& config) {
   return schedule == std::string::npos ? text : text.substr(0, schedule);
 }
 
-std::vector<RunConfig> recorded_runs_configs(const Registry& registry) {
+std::vector<RunConfig> recorded_runs_configs(const Registry& registry, const std::vector<RunOptions>& lessons) {
   std::vector<RunConfig> configs;
+  std::set<std::string> keys;
+  auto add_variants = [&](const AlgoInfo& info, RunOptions o) {
+    std::vector<std::string> variants = {"none"};
+    for (const BugInfo& b : info.bugs) variants.push_back(b.name);
+    for (const std::string& bug : variants) {
+      o.bug = bug;
+      o.schedule.reset();
+      o.blocks.clear();
+      auto resolved = resolve(registry, o);
+      if (auto* c = std::get_if<RunConfig>(&resolved); c && keys.insert(recorded_runs_key(*c)).second)
+        configs.push_back(std::move(*c));
+    }
+  };
   for (const AlgorithmEntry& entry : registry.all()) {
     const AlgoInfo& info = entry.info;
     if (info.bugs.empty() || info.program) continue;
-    std::vector<std::string> variants = {"none"};
-    for (const BugInfo& b : info.bugs) variants.push_back(b.name);
-    for (const std::string& bug : variants)
-      for (int tpb : {8, 32, 256, 1024}) {
-        RunOptions o;
-        o.algorithm = info.name;
-        o.n = tpb;
-        o.tpb = tpb;
-        o.dtype = "float32";
-        o.input = "iota";
-        o.bug = bug;
-        if (info.two_dimensional) o.rows = 1;
-        auto resolved = resolve(registry, o);
-        if (auto* c = std::get_if<RunConfig>(&resolved)) configs.push_back(std::move(*c));
-      }
+    for (int tpb : {8, 32, 256, 1024}) {
+      RunOptions o;
+      o.algorithm = info.name;
+      o.n = tpb;
+      o.tpb = tpb;
+      o.dtype = "float32";
+      o.input = "iota";
+      if (info.two_dimensional) o.rows = 1;
+      add_variants(info, o);
+    }
   }
+  for (const RunOptions& lesson : lessons)
+    if (const AlgorithmEntry* entry = registry.find(lesson.algorithm); entry && !entry->info.bugs.empty())
+      add_variants(entry->info, lesson);
   return configs;
 }
 

@@ -21,9 +21,9 @@ namespace syncscope {
 std::string recorded_runs_key(const RunConfig& config);
 
 // What `gpu-runs --all` records: every built-in algorithm with bug variants, the correct kernel and
-// each variant, at TPB 8, 32, 256 and 1024 (n = TPB: one block, as the lab's lessons open), as
-// float32 and iota input (the lessons' defaults).
-std::vector<RunConfig> recorded_runs_configs(const Registry& registry);
+// each variant, at TPB 8, 32, 256 and 1024 (n = TPB: one block), float32, iota input; and at each
+// lesson's own configuration (`lessons`: the shipped scenarios' options, whatever their bug).
+std::vector<RunConfig> recorded_runs_configs(const Registry& registry, const std::vector<RunOptions>& lessons = {});
 
 // A file's worth: the device, the date (YYYY-MM-DD), and each configuration's outcomes. The wrong
 // outputs are cut to the kMaxKeptOutputs most frequent (correct ones always kept); the rest are

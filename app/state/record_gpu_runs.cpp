@@ -6,6 +6,7 @@
 #include <filesystem>
 
 #include "app/state/gpu_child.h"
+#include "app/state/scenario.h"
 #include "core/atomic_file.h"
 #include "core/cuda/gpu_runner.h"
 #include "core/outcomes.h"
@@ -80,7 +81,13 @@ int record_gpu_runs_main(const std::vector<std::string>& args, std::ostream& out
     return kExitNoGpu;
   }
   const std::string device = gpu_status().device, date = today_utc();
-  const std::vector<RunConfig> configs = recorded_runs_configs(builtin_registry());
+  // The shipped lessons' own configurations too: what a class opens before toggling a bug.
+  std::vector<RunOptions> lessons;
+  std::error_code ec;
+  for (const auto& entry : std::filesystem::directory_iterator("assets/scenarios", ec))
+    if (auto loaded = load_scenario(entry.path().string()); auto* s = std::get_if<Scenario>(&loaded))
+      lessons.push_back(s->options);
+  const std::vector<RunConfig> configs = recorded_runs_configs(builtin_registry(), lessons);
   std::vector<RecordedRun> recorded;
   for (size_t k = 0; k < configs.size(); ++k) {
     const RunConfig& config = configs[k];
@@ -91,7 +98,6 @@ int record_gpu_runs_main(const std::vector<std::string>& args, std::ostream& out
         << std::flush;
     recorded.push_back({recorded_runs_key(config), std::move(o)});
   }
-  std::error_code ec;
   std::filesystem::create_directories(folder, ec);
   const std::string path = (std::filesystem::path(folder) / (file_name_of(device) + "-" + date + ".json")).string();
   if (auto failed = write_file_atomically(path, recorded_runs_json(device, date, recorded).dump(1) + "\n")) {
