@@ -1,8 +1,6 @@
 #include "app/state/record_gpu_runs.h"
 
 #include <cctype>
-#include <chrono>
-#include <ctime>
 #include <filesystem>
 
 #include "app/state/gpu_child.h"
@@ -12,6 +10,7 @@
 #include "core/outcomes.h"
 #include "core/recorded_runs.h"
 #include "core/registry.h"
+#include "core/utc_date.h"
 
 namespace syncscope::app {
 namespace {
@@ -28,15 +27,6 @@ std::string file_name_of(const std::string& device) {
   }
   while (!name.empty() && name.back() == '-') name.pop_back();
   return name.empty() ? "gpu" : name;
-}
-
-std::string today_utc() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char text[16];
-  std::strftime(text, sizeof text, "%Y-%m-%d", &tm);
-  return text;
 }
 
 }  // namespace
@@ -80,7 +70,7 @@ int record_gpu_runs_main(const std::vector<std::string>& args, std::ostream& out
     err << "syncscope: gpu-runs: no usable GPU: " << gpu_status().reason << "\n";
     return kExitNoGpu;
   }
-  const std::string device = gpu_status().device, date = today_utc();
+  const std::string device = gpu_status().device, date = utc_date();
   // The shipped lessons' own configurations too: what a class opens before toggling a bug.
   std::vector<RunOptions> lessons;
   std::error_code ec;

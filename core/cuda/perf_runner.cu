@@ -20,6 +20,7 @@
 #include "kernels/ladders.h"
 #include "core/config_fields.h"
 #include "core/perf.h"
+#include "core/utc_date.h"
 #include "sim/splitmix64.h"
 
 namespace syncscope {
@@ -228,15 +229,6 @@ std::string driver_version() {
   int v = 0;
   cudaDriverGetVersion(&v);
   return "CUDA driver API " + std::to_string(v / 1000) + "." + std::to_string(v % 1000 / 10);
-}
-
-std::string utc_date() {
-  const std::time_t now = std::chrono::system_clock::to_time_t(std::chrono::system_clock::now());
-  std::tm tm{};
-  gmtime_r(&now, &tm);
-  char buf[16];
-  std::strftime(buf, sizeof buf, "%Y-%m-%d", &tm);
-  return buf;
 }
 
 }  // namespace
