@@ -8,6 +8,9 @@
 
 #include "app/state/gpu_child.h"
 #include "app/state/session.h"
+#include "app/state/workers.h"
+#include "app/view/results_model.h"
+#include "core/cuda_program.h"
 #include "core/cuda/gpu_runner.h"
 #include "tests/test_util.h"
 #include "tests/user_kernels/list.h"
@@ -80,6 +83,30 @@ TEST(Gpu, UserKernel) {
     const RunResult r = run_algorithm(o, registry);
     expect_gpu_equals_simulator(r, user::run_user_algorithm_on_gpu("block-max", r.config.problem, r.input));
   }
+}
+
+// The app's Run on GPU for a student's .cu program: the same file compiled by nvcc, its main() run
+// in a child, its copies to the host byte for byte the simulator's. The corpus is at
+// $SYNCSCOPE_CUDA_CORPUS with its translations in the kernel cache (scripts/device-cuda-check.sh
+// makes both on the GPU machine; it has no Clang to translate).
+TEST(Gpu, TheAppRunsAStudentsProgramOnTheGpuAndComparesItsCopies) {
+  SKIP_WITHOUT_GPU();
+  const char* corpus = std::getenv("SYNCSCOPE_CUDA_CORPUS");
+  if (!corpus || !*corpus) GTEST_SKIP() << "SYNCSCOPE_CUDA_CORPUS is not set (scripts/device-cuda-check.sh sets it)";
+  auto loaded = load_cuda_program(std::string(corpus) + "/kogge_stone_scan.cu");
+  if (auto* e = std::get_if<KernelFileError>(&loaded)) FAIL() << e->message;
+  Registry registry;
+  ASSERT_EQ(registry.add(std::get<KernelFile>(loaded).entry), "");
+  const auto run = std::make_shared<const RunResult>(
+      run_algorithm({.algorithm = std::get<KernelFile>(loaded).entry.info.name}, registry));
+  const app::GpuAnswer answer = app::run_gpu_job(run, syncscope_executable());
+  ASSERT_TRUE(answer.program.has_value());
+  ASSERT_TRUE(answer.program->ran) << answer.program->error;
+  EXPECT_EQ(answer.program->main_returned, 0);
+  EXPECT_TRUE(answer.copies.identical) << answer.copies.difference;
+  const app::ResultsModel m = app::build_results(*run, &answer, false, &answer.status);
+  EXPECT_EQ(m.gpu_verdict, "GPU = simulator: every copy to the host, byte for byte");
+  std::cout << "[ program ] " << m.gpu_status << "; " << m.gpu_verdict << "\n";
 }
 
 // The starter kernel files (atomics, shuffles with masks, votes) and the active_mask probe: the GPU

@@ -359,10 +359,28 @@ TEST(ResultsModel, AProgramsVerdictIsWhatItsMainReturned) {
   EXPECT_EQ(m.row_count, 0);  // no element table: the program compared its own results
   failed.sim.output_bits = {0};
   EXPECT_EQ(build_results(failed, nullptr, false, nullptr).sim_verdict, "main() returned 0: the program's own check passed");
-  // The app's GPU child runs algorithms, not programs: no button that would run the wrong thing,
-  // and the command that does run it on the GPU.
-  EXPECT_FALSE(m.can_run_gpu);
-  EXPECT_NE(m.gpu_status.find(" --gpu"), std::string::npos);
+  // Run on GPU compiles the program with nvcc and runs its main(): its copies to the host are the verdict.
+  EXPECT_TRUE(m.can_run_gpu);
+  EXPECT_NE(m.gpu_status.find("nvcc"), std::string::npos) << m.gpu_status;
+  EXPECT_EQ(build_results(failed, nullptr, true, nullptr).gpu_status, "GPU: compiling the file with nvcc and running its main()…");
+  GpuAnswer answer;
+  answer.for_run = r;
+  answer.status = {true, "NVIDIA Test GPU (sm_90)", ""};
+  answer.program = ProgramGpuRun{};
+  answer.program->ran = true;
+  answer.copies.identical = true;
+  ResultsModel g = build_results(failed, &answer, false, &answer.status);
+  EXPECT_EQ(g.gpu_status, "GPU: NVIDIA Test GPU (sm_90), main() returned 0");
+  EXPECT_EQ(g.gpu_verdict, "GPU = simulator: every copy to the host, byte for byte");
+  EXPECT_TRUE(g.gpu_ok);
+  answer.copies = {false, "copy 2 at x.cu:40, out[3]: 7 on the GPU, 6 in the simulator"};
+  g = build_results(failed, &answer, false, &answer.status);
+  EXPECT_EQ(g.gpu_verdict, "GPU ≠ simulator: copy 2 at x.cu:40, out[3]: 7 on the GPU, 6 in the simulator");
+  EXPECT_FALSE(g.gpu_ok);
+  answer.program->ran = false;
+  answer.program->error = "nvcc: x.cu:3: error: expected a \";\"";
+  EXPECT_EQ(build_results(failed, &answer, false, &answer.status).gpu_status,
+            "GPU run failed: nvcc: x.cu:3: error: expected a \";\"");
   EXPECT_TRUE(build_results(*r, nullptr, false, nullptr).can_run_gpu);
   EXPECT_FALSE(build_race_lab(failed, nullptr, false, nullptr, false).can_run_gpu);
   EXPECT_TRUE(build_race_lab(*r, nullptr, false, nullptr, false).can_run_gpu);

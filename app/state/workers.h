@@ -14,6 +14,7 @@
 #include "app/state/perf_results.h"
 #include "app/state/ui_wake.h"
 #include "core/cuda/gpu_runner.h"
+#include "core/cuda_program_gpu.h"
 #include "core/outcomes.h"
 #include "core/run.h"
 
@@ -115,6 +116,10 @@ struct GpuAnswer {
   GpuStatus status;
   GpuRun gpu;
   GpuComparison compared;  // when gpu.ok: made once here, not in every frame that shows it
+  // A .cu program: the same file compiled by nvcc, its main() run in a child process of its own
+  // (core/cuda_program_gpu.h), and its copies to the host against the simulator's.
+  std::optional<ProgramGpuRun> program;
+  HostCopyComparison copies;
 };
 using GpuWorker = LatestJobWorker<std::shared_ptr<const RunResult>, GpuAnswer>;
 // GPU work runs in a child process started from `gpu_helper` (see gpu_child.h).

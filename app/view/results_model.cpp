@@ -76,10 +76,22 @@ ResultsModel build_results(const RunResult& run, const GpuAnswer* gpu, bool runn
                           (returned == 0 ? ": the program's own check passed" : ": the program's own check failed");
     m.sim_ok = !run.sim.output_bits.empty() && returned == 0;
     m.row_count = 0;
-    // The app's GPU child runs algorithms; a program's GPU run is the command line's for now.
-    m.can_run_gpu = false;
-    m.gpu_status = "GPU: in a terminal, syncscope run " + run.config.algorithm->info.origin +
-                   " --gpu compiles this file with nvcc and compares its copies to the host";
+    // Run on GPU compiles this very file with nvcc and runs its main(): its copies to the host
+    // are what is compared, byte for byte.
+    if (running) m.gpu_status = "GPU: compiling the file with nvcc and running its main()…";
+    else if (!gpu && !(status && !status->usable))
+      m.gpu_status = "GPU: not run yet (Run on GPU compiles this file with nvcc and compares its copies to the host)";
+    if (gpu && gpu->program && !running) {
+      const ProgramGpuRun& p = *gpu->program;
+      if (!p.ran) {
+        m.gpu_status = "GPU run failed: " + p.error;
+      } else {
+        m.gpu_status = "GPU: " + gpu->status.device + ", main() returned " + std::to_string(p.main_returned);
+        m.gpu_ok = gpu->copies.identical;
+        m.gpu_verdict = gpu->copies.identical ? "GPU = simulator: every copy to the host, byte for byte"
+                                              : "GPU ≠ simulator: " + gpu->copies.difference;
+      }
+    }
   }
   const int end_row = rows >= m.row_count - first_row ? m.row_count : first_row + rows;
   m.rows = result_rows(run, gpu, first_row, end_row);
