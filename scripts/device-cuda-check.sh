@@ -38,7 +38,7 @@ if [[ $what == programs ]]; then
   grep -E '^FAIL' "$OUT/cuda-gpu.log" | head -20 >> "$summary"
   say "== the app's Run on GPU for a program (syncscope_gpu_tests, Gpu.TheAppRuns*)"
   SYNCSCOPE_CUDA_CORPUS="$corpus" SYNCSCOPE_EXE="$PWD/syncscope" ./syncscope_gpu_tests \
-    --gtest_filter='Gpu.TheAppRunsAStudentsProgramOnTheGpuAndComparesItsCopies' 2>&1 | grep -E '^\[ (program|  PASSED|  FAILED|  SKIPPED) ' | tee -a "$summary"
+    --gtest_filter='Gpu.TheAppRunsAStudentsProgramOnTheGpuAndComparesItsCopies' 2>&1 | grep -E '^\[ +(program|PASSED|FAILED|SKIPPED) ' | tee -a "$summary"
   say "== compute-sanitizer memcheck and racecheck on every correct program (nvcc, untouched)"
   mkdir -p "$OUT/exe"
   clean=0; total=0
