@@ -589,9 +589,33 @@ TEST(Session, GpuRunsComeWithTheSchedulesToCompareThemWith) {
   EXPECT_EQ(session.schedule_outcomes()->runs, 19);
   if (gpu_status().usable) {
     EXPECT_EQ(session.gpu_outcomes()->runs, 5);
-  } else {
-    EXPECT_TRUE(session.gpu_outcomes()->unavailable);
+    return;
   }
+  // No GPU here: this configuration's runs recorded on an H100 (assets/gpu-runs).
+  EXPECT_EQ(session.gpu_outcomes()->runs, 200);
+  EXPECT_EQ(session.gpu_outcomes()->recorded_on, "NVIDIA H100 80GB HBM3 (sm_90), 2026-11-26");
+  // TPB 4 was not recorded: the reason there is no GPU.
+  f.tpb = 4;
+  session.edit(f);
+  session.settle();
+  session.run_gpu_outcomes(5);
+  session.settle();
+  ASSERT_NE(session.gpu_outcomes(), nullptr);
+  EXPECT_TRUE(session.gpu_outcomes()->unavailable);
+  // Compare schedules alone brings a recording where there is one, and nothing where there is none.
+  f.tpb = 8;
+  session.edit(f);
+  session.settle();
+  session.compare_schedules();
+  session.settle();
+  ASSERT_NE(session.gpu_outcomes(), nullptr);
+  EXPECT_EQ(session.gpu_outcomes()->runs, 200);
+  f.tpb = 2;
+  session.edit(f);
+  session.settle();
+  session.compare_schedules();
+  session.settle();
+  EXPECT_EQ(session.gpu_outcomes(), nullptr);
 }
 
 TEST(Session, ScenarioOpensAtItsStep) {

@@ -146,9 +146,10 @@ void Session::compare_schedules() {
 
 void Session::run_gpu_outcomes(int runs) {
   if (!state_.run_shared() || runs < 1) return;  // the panel and --gpu-runs refuse such counts with a message
-  gpu_runs_worker_.submit({state_.run_shared(), runs});
-  // The GPU's outcomes are read next to the simulator's schedules.
+  // The GPU's outcomes are read next to the simulator's schedules. Asked for first: a comparison
+  // without a GPU here asks for a recording, which this job, the latest, then replaces.
   if (!schedule_outcomes() && !schedules_worker_.busy()) compare_schedules();
+  gpu_runs_worker_.submit({state_.run_shared(), runs});
 }
 
 // The lab's answers stay valid while the configuration is the same (another schedule or another
