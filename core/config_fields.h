@@ -166,6 +166,8 @@ inline constexpr CountOption kFocus{.option = "--focus", .noun = "threads",
                                     .help = "large blocks: open the step view's focus window at this thread"};
 inline constexpr CountOption kGpuRuns{.option = "--gpu-runs", .noun = "runs", .min = 1, .max = 100000,
                                       .help = "GPU runs of the variant to count"};
+inline constexpr CountOption kRecordRuns{.option = "--runs", .noun = "runs", .min = 1, .max = 10000,
+                                         .help = "gpu-runs: GPU runs of each configuration (default 200)"};
 inline constexpr CountOption kWidth{.option = "--width", .noun = "window width", .min = 320, .max = 8192, .help = "window width"};
 inline constexpr CountOption kHeight{.option = "--height", .noun = "window height", .min = 240, .max = 8192,
                                      .help = "window height"};

@@ -41,14 +41,12 @@ std::optional<std::vector<uint32_t>> words_of_hex(const std::string& text) {
 
 nlohmann::json outcomes_json(const Outcomes& o) {
   nlohmann::json j = {{"runs", o.runs}, {"error", o.error}};
-  std::vector<const Outcome*> kept;
-  for (const Outcome& d : o.distinct) kept.push_back(&d);  // most frequent first (order() in outcomes.cpp)
   int not_kept = o.distinct_not_kept;
   std::vector<const Outcome*> shown;
   int wrong_shown = 0;
-  for (const Outcome* d : kept)
-    if (d->match) shown.push_back(d);
-    else if (wrong_shown < kMaxKeptOutputs) ++wrong_shown, shown.push_back(d);
+  for (const Outcome& d : o.distinct)  // most frequent first (order() in outcomes.cpp)
+    if (d.match) shown.push_back(&d);
+    else if (wrong_shown < kMaxKeptOutputs) ++wrong_shown, shown.push_back(&d);
     else ++not_kept;
   nlohmann::json outputs = nlohmann::json::array();
   for (const Outcome* d : shown)
@@ -163,6 +161,12 @@ std::optional<Outcomes> find_recorded_outcomes(const RunConfig& config, const st
 
 std::vector<std::string> recorded_runs_folders() {
   return {"assets/gpu-runs", (fs::path(SYNCSCOPE_SOURCE_DIR) / "assets/gpu-runs").string()};
+}
+
+Outcomes or_recorded(Outcomes live, const RunConfig& config) {
+  if (!live.unavailable) return live;
+  std::optional<Outcomes> recorded = find_recorded_outcomes(config, recorded_runs_folders());
+  return recorded ? std::move(*recorded) : std::move(live);
 }
 
 }  // namespace syncscope

@@ -41,6 +41,10 @@ nlohmann::json recorded_runs_json(const std::string& device, const std::string& 
 // A file that cannot be read or parsed is passed over.
 std::optional<Outcomes> find_recorded_outcomes(const RunConfig& config, const std::vector<std::string>& folders);
 
+// `live` itself when a GPU gave it; when it says there is no GPU here (Outcomes::unavailable), what
+// one returned when `config` was recorded, if it was (else `live`, which says why there is none).
+Outcomes or_recorded(Outcomes live, const RunConfig& config);
+
 // Where shipped recordings are looked for: ./assets/gpu-runs, then the source tree's.
 std::vector<std::string> recorded_runs_folders();
 

@@ -17,6 +17,7 @@
 #include <sstream>
 
 #include "app/cli/cli.h"
+#include "app/state/record_gpu_runs.h"
 #include "app/view/block_view_model.h"
 #include "app/view/race_lab_model.h"
 #include "core/outcomes.h"
@@ -394,6 +395,21 @@ TEST(RaceLab, CommandLine) {
   out.str("");
   EXPECT_EQ(cli::run_cli({"list"}, out, err), 0);
   EXPECT_NE(out.str().find("--bug warp-unrolled-no-sync"), std::string::npos);
+}
+
+// The recorder's words are checked before it looks for a GPU: a bad count names the option and
+// its range (exit 2), as every other count of the command line does.
+TEST(RaceLab, TheRecorderRefusesBadArgumentsInTheCommandLinesWords) {
+  const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
+      {{"gpu-runs", "--all", "--runs", "many"}, "syncscope: gpu-runs --runs many: expected a whole number in 1..10000\n"},
+      {{"gpu-runs", "--all", "--runs", "0"}, "syncscope: gpu-runs --runs 0: runs must be 1..10000\n"},
+      {{"gpu-runs"}, "syncscope: gpu-runs: say --all (every shipped bug variant at the race lab's sizes)\n"},
+      {{"gpu-runs", "--al"}, "syncscope: gpu-runs: The following argument was not expected: --al\n"}};
+  for (const auto& [args, message] : cases) {
+    std::ostringstream out, err;
+    EXPECT_EQ(app::record_gpu_runs_main(args, out, err), 2) << args.back();
+    EXPECT_EQ(err.str(), message);
+  }
 }
 
 }  // namespace

@@ -139,11 +139,10 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
     if (every_schedule) lab.schedules = simulate_all_schedules(config, &progress);
   }
   if (flags.gpu_runs) {
-    lab.gpu = config.algorithm->info.program ? program_gpu_outcomes(config, result.input, *flags.gpu_runs)
-                                             : gpu_outcomes(config, result.input, *flags.gpu_runs);
     // No GPU here: what one returned when this configuration was recorded (assets/gpu-runs), if it was.
-    if (lab.gpu->unavailable)
-      if (std::optional<Outcomes> recorded = find_recorded_outcomes(config, recorded_runs_folders())) lab.gpu = *recorded;
+    lab.gpu = or_recorded(config.algorithm->info.program ? program_gpu_outcomes(config, result.input, *flags.gpu_runs)
+                                                         : gpu_outcomes(config, result.input, *flags.gpu_runs),
+                          config);
   }
   std::optional<GpuReport> gpu;
   if (flags.gpu) gpu = run_gpu_side(result);

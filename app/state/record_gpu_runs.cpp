@@ -3,6 +3,9 @@
 #include <cctype>
 #include <filesystem>
 
+#include <CLI/CLI.hpp>
+
+#include "app/command_line/config_args.h"
 #include "app/state/gpu_child.h"
 #include "app/state/scenario.h"
 #include "core/atomic_file.h"
@@ -16,7 +19,6 @@ namespace syncscope::app {
 namespace {
 
 constexpr int kExitWritten = 0, kExitCannotWrite = 1, kExitBadArguments = 2, kExitNoGpu = 3;
-constexpr int kMaxRuns = 10000;
 
 // "NVIDIA H100 80GB HBM3 (sm_90)" -> "nvidia-h100-80gb-hbm3-sm_90": a file name of the device.
 std::string file_name_of(const std::string& device) {
@@ -32,36 +34,29 @@ std::string file_name_of(const std::string& device) {
 }  // namespace
 
 int record_gpu_runs_main(const std::vector<std::string>& args, std::ostream& out, std::ostream& err) {
+  CLI::App app{"syncscope gpu-runs: record every shipped bug variant's GPU runs for classes without a GPU"};
+  app.name("syncscope gpu-runs");
   bool all = false;
-  int runs = kDefaultRecordedRuns;
+  std::optional<std::string> runs_text;
   std::string folder = "assets/gpu-runs";
-  for (size_t k = 1; k < args.size(); ++k) {
-    const std::string& a = args[k];
-    if (a == "--all") {
-      all = true;
-    } else if ((a == "--runs" || a == "--out") && k + 1 < args.size()) {
-      const std::string& value = args[++k];
-      if (a == "--out") {
-        folder = value;
-        continue;
-      }
-      try {
-        size_t used = 0;
-        runs = std::stoi(value, &used);
-        if (used != value.size()) throw std::invalid_argument(value);
-      } catch (const std::exception&) {
-        runs = 0;
-      }
-      if (runs < 1 || runs > kMaxRuns) {
-        err << "syncscope: gpu-runs --runs " << value << ": a whole number from 1 to " << kMaxRuns << "\n";
-        return kExitBadArguments;
-      }
-    } else {
-      err << "syncscope: gpu-runs: unknown or incomplete argument '" << a
-          << "' (usage: syncscope gpu-runs --all [--runs R] [--out DIR])\n";
+  app.add_flag("--all", all, "every shipped bug variant at the race lab's sizes, and each lesson's configuration");
+  app.add_option(count_options::kRecordRuns.option, runs_text, count_options::kRecordRuns.help);
+  app.add_option("--out", folder, "the folder to write <device>-<date>.json into (default assets/gpu-runs)");
+  try {
+    app.parse(std::vector<std::string>(args.rbegin(), args.rend() - 1));  // CLI11 takes them last first
+  } catch (const CLI::CallForHelp&) {
+    out << app.help();
+    return kExitWritten;
+  } catch (const CLI::ParseError& e) {
+    err << "syncscope: gpu-runs: " << e.what() << "\n";
+    return kExitBadArguments;
+  }
+  std::optional<int> runs = kDefaultRecordedRuns;
+  if (runs_text)
+    if (auto bad = command_line::parse_count(count_options::kRecordRuns, *runs_text, runs)) {
+      err << "syncscope: gpu-runs " << *bad << "\n";
       return kExitBadArguments;
     }
-  }
   if (!all) {
     err << "syncscope: gpu-runs: say --all (every shipped bug variant at the race lab's sizes)\n";
     return kExitBadArguments;
@@ -82,7 +77,7 @@ int record_gpu_runs_main(const std::vector<std::string>& args, std::ostream& out
   for (size_t k = 0; k < configs.size(); ++k) {
     const RunConfig& config = configs[k];
     const std::vector<double> input = make_input(config);
-    Outcomes o = tally_gpu_runs(config, input, run_on_gpu_in_child(own_executable(), config, input, runs));
+    Outcomes o = tally_gpu_runs(config, input, run_on_gpu_in_child(own_executable(), config, input, *runs));
     out << "[" << k + 1 << "/" << configs.size() << "] " << recorded_runs_key(config) << ": " << gpu_verdict(o, config)
         << "\n"
         << std::flush;
@@ -94,7 +89,7 @@ int record_gpu_runs_main(const std::vector<std::string>& args, std::ostream& out
     err << "syncscope: " << *failed << "\n";
     return kExitCannotWrite;
   }
-  out << "wrote " << path << ": " << recorded.size() << " configurations, " << runs << " runs each, on " << device
+  out << "wrote " << path << ": " << recorded.size() << " configurations, " << *runs << " runs each, on " << device
       << "\n";
   return kExitWritten;
 }

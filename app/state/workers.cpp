@@ -35,9 +35,10 @@ OutcomesAnswer run_outcomes_job(const OutcomesJob& job, const std::string& gpu_h
   if (!a.gpu) {
     a.outcomes = simulate_all_schedules(config, job.progress.get());
   } else if (!gpu_status().usable) {
-    // Without a GPU, the runs a GPU gave this configuration when it was recorded, if it was.
-    if (std::optional<Outcomes> recorded = find_recorded_outcomes(config, recorded_runs_folders())) a.outcomes = *recorded;
-    else if (job.gpu_runs > 0) a.outcomes = gpu_outcomes(config, job.run->input, job.gpu_runs);  // says why there is no GPU
+    // Without a GPU, the runs a GPU gave this configuration when it was recorded, if it was. Where
+    // none was, runs asked for say why there is no GPU; kRecordedOnly's answer stays empty.
+    Outcomes o = or_recorded(gpu_outcomes(config, job.run->input, job.gpu_runs), config);
+    if (job.gpu_runs > 0 || !o.unavailable) a.outcomes = std::move(o);
   } else {
     a.outcomes = tally_gpu_runs(config, job.run->input,
                                 run_on_gpu_in_child(gpu_helper, config, job.run->input, job.gpu_runs));
