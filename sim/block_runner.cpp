@@ -317,8 +317,8 @@ uint32_t BlockRunner::simt_active_mask(const SourceLocation& site) {
   return outside_kernel([&] { return active_mask(LineTable::intern(site)); });
 }
 
-ArrayStore& BlockRunner::simt_shared_array(DType dtype, int count, const char* name) {
-  return outside_kernel([&]() -> ArrayStore& { return shared_array(dtype, count, name); });
+ArrayStore& BlockRunner::simt_shared_array(DType dtype, int count, const char* name, int columns) {
+  return outside_kernel([&]() -> ArrayStore& { return shared_array(dtype, count, name, columns); });
 }
 
 CellValue BlockRunner::load_bits(ArrayStore& a, int index, LineId line) {
@@ -600,12 +600,15 @@ CellValue BlockRunner::warp_call(const WarpCall& call, LineId line) {
   return out;
 }
 
-ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name) {
+ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name, int columns) {
   const RuntimeSection runtime = in_runtime();
   const int slot = cur_->shared_allocs++;
   SharedCarving::Declared d = shared_.declare(current_, slot, dtype, count, name);
   if (!d.array) fail_in_thread(SimErrorKind::SharedMemory, std::move(d.error), {});
-  if (d.fresh) d.array->id = host_->shared_array_id(*launch_, slot, *d.array);
+  if (d.fresh) {
+    d.array->columns = columns;
+    d.array->id = host_->shared_array_id(*launch_, slot, *d.array);
+  }
   return *d.array;
 }
 

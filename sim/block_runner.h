@@ -206,7 +206,7 @@ class BlockRunner {
                                               const void* state, const SourceLocation& site);
   void simt_fence(const SourceLocation& site);
   uint32_t simt_active_mask(const SourceLocation& site);
-  ArrayStore& simt_shared_array(DType dtype, int count, const char* name);
+  ArrayStore& simt_shared_array(DType dtype, int count, const char* name, int columns = 0);
   // The kernel entered the basic block at `pc` (called by the coverage hook).
   void simt_basic_block(uintptr_t pc);
 
@@ -274,7 +274,8 @@ class BlockRunner {
   // later misses its lane names that line (a translated .cu kernel says where it returns).
   void note_return(LineId line) { threads_[current_].return_line = line; }
 
-  ArrayStore& shared_array(DType dtype, int count, const char* name);
+  // columns: cells per row of a 2D array (the step view draws it as a tile), 0 for 1D.
+  ArrayStore& shared_array(DType dtype, int count, const char* name, int columns = 0);
 
  private:
   // An atomic's read-modify-write, without the lockstep park before it or the switch after it.

@@ -76,6 +76,7 @@ struct ArrayStore {
   MemSpace space = MemSpace::Global;
   DType dtype = DType::Float32;
   std::string name;
+  int columns = 0;  // a 2D shared array: cells per row (ArrayInfo::columns); 0 for 1D
   std::vector<uint32_t> bits;
   std::vector<uint8_t> poison;
   std::vector<CellShadow> shadow;  // shared arrays (a block's, small)

@@ -23,6 +23,7 @@ struct ArrayInfo {
   DType dtype = DType::Float32;
   int size = 0;
   int launch = -1;  // shared arrays belong to one launch
+  int columns = 0;  // a 2D shared array (`__shared__ E tile[R][C]`): cells per row; 0 for 1D
 };
 
 struct ArraySnapshot {

@@ -208,6 +208,48 @@ TEST(CudaDevice, PrintfIsKeptWithItsThreadStepAndLine) {
   }
 }
 
+// ---- 2D shared arrays ----
+
+// `__shared__ int tile[4][33]` as the translator writes it: one array of 132 cells that knows its
+// rows are 33 cells long, so the step view can draw it as the tile the kernel declares.
+struct Tiled {
+  template <class SyncscopeCtx>
+  static void run(SyncscopeCtx& _c, const Arrays& a) {
+    auto tile = cu::shared_array2d<int, 4, 33, SyncscopeCtx>(_c, "tile");
+    int_ptr<SyncscopeCtx> out = a.at(_c, 0);
+    const unsigned x = cu::thread_idx(_c).x, y = cu::thread_idx(_c).y;
+    tile[y][x] = static_cast<int>(10 * y + x);
+    _c.sync();
+    out[y * 32 + x] = tile[3 - y][x];
+  }
+};
+
+TEST(CudaDevice, ATwoDimensionalSharedArrayKeepsItsRowLength) {
+  for (const sim::Schedule& schedule : every_schedule()) {
+    sim::SimOptions options;
+    options.schedule = schedule;
+    sim::Simulator s(options);
+    Arrays a;
+    a.ids = {alloc_ints(s, "out", std::vector<int>(128, 0))};
+    launch<Tiled>(s, a, {1, 1, 1}, {32, 4, 1});
+    ASSERT_FALSE(s.failed()) << schedule.name();
+    const auto shared = std::find_if(s.trace().arrays.begin(), s.trace().arrays.end(),
+                                     [](const sim::ArrayInfo& info) { return info.space == sim::MemSpace::Shared; });
+    ASSERT_NE(shared, s.trace().arrays.end());
+    EXPECT_EQ(shared->name, "tile");
+    EXPECT_EQ(shared->size, 4 * 33);
+    EXPECT_EQ(shared->columns, 33) << schedule.name();
+    EXPECT_EQ(s.trace().arrays[a.ids[0]].columns, 0) << "a global array has no rows";
+    // tile[r][c] is cell r * 33 + c: the padding column 32 is never written.
+    const std::vector<uint32_t>& cells = s.trace().launches[0].blocks[0].steps[0].shared[0].bits;
+    for (int r = 0; r < 4; ++r)
+      for (int c = 0; c < 32; ++c) EXPECT_EQ(sim::from_bits<int32_t>(cells[r * 33 + c]), 10 * r + c);
+    const std::vector<int> out = ints_of(s, a.ids[0]);
+    for (int y = 0; y < 4; ++y)
+      for (int x = 0; x < 32; ++x) EXPECT_EQ(out[y * 32 + x], 10 * (3 - y) + x) << schedule.name();
+  }
+}
+
 // A block that prints a lot: the trace keeps a step's worth and a block's worth, and counts the rest.
 struct Chatty {
   template <class SyncscopeCtx>

@@ -6,18 +6,14 @@
 
 #include "app/view/block_view_model.h"
 #include "app/view/step_layout.h"
+#include "tests/layout_stand_ins.h"
 #include "tests/test_util.h"
 
 namespace syncscope::app {
 namespace {
 
-// A fixed-pitch stand-in for the window's font: every character (UTF-8 code point) 0.6 em wide.
-TextMetrics fixed_pitch(float font_px = 13) {
-  return {font_px, [](std::string_view text, float px) {
-            const auto points = std::count_if(text.begin(), text.end(), [](char c) { return (static_cast<unsigned char>(c) & 0xC0) != 0x80; });
-            return static_cast<float>(points) * 0.6f * px;
-          }};
-}
+using stand_in::fixed_pitch;
+using stand_in::inside;
 
 BlockViewModel model(RunOptions o, int step, int block = 0) {
   const RunResult r = test::run_algorithm(o);
@@ -36,10 +32,6 @@ BlockPlacement placed(float cell_w, int replay = -1) {
   return at;
 }
 
-bool inside(const Rect& in, const Rect& out) {
-  const float slack = 0.01f;
-  return in.x >= out.x - slack && in.y >= out.y - slack && in.right() <= out.right() + slack && in.bottom() <= out.bottom() + slack;
-}
 bool overlap(const Rect& a, const Rect& b) {
   return a.x < b.right() && b.x < a.right() && a.y < b.bottom() && b.y < a.bottom();
 }
@@ -142,6 +134,23 @@ TEST(StepLayout, ThreadValueRowsAreLabelledWhereTheyAre) {
   EXPECT_TRUE(std::any_of(reads.labels.begin(), reads.labels.end(), [](const LaidLabel& l) { return l.text == "after:"; }));
 }
 
+// A thread's write is "3 = 2 + 1" where the column has room, then "3=2+1", then the terms "2 + 1" or
+// "2+1" (the cell under the arrow shows the 3), then the value: one form for the whole row.
+TEST(StepLayout, WrittenValuesKeepTheirSumWhileAnyFormOfItFits) {
+  const BlockViewModel m = model({.algorithm = "kogge-stone"}, 2);  // offset 1, write phase
+  auto written = [&](float cell_w) {
+    std::vector<std::string> texts;
+    for (const LaidLabel& l : layout_block(m, fixed_pitch(), placed(cell_w)).labels)
+      if (l.row == "written values" && l.text != "write") texts.push_back(l.text);
+    return texts;
+  };
+  EXPECT_EQ(written(100), (std::vector<std::string>{"1 = 1 + 0", "3 = 2 + 1", "5 = 3 + 2", "7 = 4 + 3", "9 = 5 + 4",
+                                                    "11 = 6 + 5", "13 = 7 + 6"}));
+  EXPECT_EQ(written(60), (std::vector<std::string>{"1=1+0", "3=2+1", "5=3+2", "7=4+3", "9=5+4", "11=6+5", "13=7+6"}));
+  EXPECT_EQ(written(30), (std::vector<std::string>{"1+0", "2+1", "3+2", "4+3", "5+4", "6+5", "7+6"}));
+  EXPECT_EQ(written(20), (std::vector<std::string>{"1", "3", "5", "7", "9", "11", "13"}));
+}
+
 // Every read arrow leaves the bottom of the cell it names and ends on its thread's node; every
 // write arrow leaves the node and ends on the top of the cell written.
 TEST(StepLayout, ArrowsConnectTheCellsAndThreadsTheyName) {
@@ -213,6 +222,33 @@ TEST(StepLayout, FittedPictureStaysInsideTheRoom) {
       EXPECT_GT(scale.text, 1.0f);  // a small block is drawn large
     }
   }
+}
+
+// Block-exclusive-sum at TPB 32, step 0: eight lane rows of shuffles. In a room too short for them
+// even at the smallest text, fit moves the rows closer together instead of scrolling, and labels
+// a run of one operation once; with room to spare nothing is squeezed.
+TEST(StepLayout, FitSqueezesATallStepIntoAShortRoom) {
+  const TextMetrics text = fixed_pitch();
+  const BlockViewModel m = model(RunOptions{.algorithm = "block-exclusive-sum", .n = 32, .tpb = 32}, 0);
+  ASSERT_GE(m.frame.warp_rounds, 8);
+  const std::vector<const BlockViewModel*> models = {&m};
+  const float natural = natural_cell_width(models, text);
+  const DiagramScale roomy = choose_scale(models, natural, {600, 900}, true, 1, text);
+  EXPECT_EQ(roomy.squeeze, 1.0f);
+  const Size room{600, 215};
+  const DiagramScale scale = choose_scale(models, natural, room, true, 1, text);
+  EXPECT_LT(scale.squeeze, 1.0f);
+  const StepLayout step = layout_side_by_side(models, text.scaled(scale.text), scale.cell_w, {0, 0}, 0, 1e6f, -1, -1,
+                                              scale.squeeze);
+  EXPECT_LE(step.size.h, room.h + 0.5f);
+  const BlockLayout& b = step.blocks.front();
+  int lane_labels = 0;
+  for (const LaidLabel& l : b.labels) lane_labels += l.row.rfind("lanes ", 0) == 0;
+  EXPECT_EQ(lane_labels, 2) << "shfl_up once, shfl_idx once";
+  // Rows still in order, none overlapping the next.
+  for (const char* upper : {"threads", "lanes 0", "lanes 7"}) ASSERT_TRUE(b.named_rows.count(upper)) << upper;
+  EXPECT_LE(b.named_rows.at("lanes 0").bottom(), b.named_rows.at("lanes 1").y + 0.01f);
+  EXPECT_LE(b.named_rows.at("lanes 7").bottom(), b.named_rows.at("written values").y + 0.01f);
 }
 
 // A large block's focus window: only its threads and cells, rows as wide as the window, arrows

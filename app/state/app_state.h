@@ -69,6 +69,7 @@ class AppState {
   bool presenter = false;
   float zoom = 1.0f;  // block view cell width factor
   bool fill_block_view = true;  // the block view sizes its picture to its panel (zooming turns it off)
+  bool tile_view = true;  // a step with a 2D shared array draws it as rows × columns (else threads and arrows)
 
   // For the state file the GUI tests read: {"position":..,"launch":..,"step":..,"playing":..}
   nlohmann::json describe() const;

@@ -11,6 +11,7 @@
 #include <tuple>
 
 #include "app/ui/panels.h"
+#include "app/ui/step_painter.h"
 #include "app/view/block_view_model.h"
 #include "app/view/model_cache.h"
 #include "app/view/step_layout.h"
@@ -53,131 +54,18 @@ std::vector<const app::BlockViewModel*> views_of(const std::vector<HeldModel>& h
   return views;
 }
 
-// ---- painting a layout ----
-
-ImVec2 im(app::Point p) { return {p.x, p.y}; }
-
-ImU32 colour_of(const Theme& th, app::Ink ink) {
-  switch (ink) {
-    case app::Ink::Label: return th.label;
-    case app::Ink::Dim: return th.dim_text;
-    case app::Ink::ArrowRead: return th.arrow_read;
-    case app::Ink::ArrowWrite: return th.arrow_write;
-    case app::Ink::Race: return th.race;
-    case app::Ink::Warning: return th.warning;
-    case app::Ink::Written: return th.written;
-    case app::Ink::ThreadActive: return th.thread_active;
-    case app::Ink::ThreadIdle: return th.thread_idle;
-    case app::Ink::ThreadExited: return th.thread_exited;
-    case app::Ink::WarpOutline: return th.warp_outline;
-  }
-  return th.label;
-}
-
-// Whole-pixel widths: Dear ImGui draws those from its baked line texture, two triangles a segment
-// instead of six; software rendering pays per triangle, and a TPB 32 step has hundreds of arrows.
-float line_px(float thickness) { return std::max(1.0f, std::round(thickness)); }
-
-void paint_arrow_head(ImDrawList* dl, ImVec2 from, ImVec2 to, ImU32 colour) {
-  const float dx = to.x - from.x, dy = to.y - from.y, len = std::sqrt(dx * dx + dy * dy);
-  if (len < 1) return;
-  const float ux = dx / len, uy = dy / len, s = std::min(7.0f, len / 3);
-  dl->AddTriangleFilled(to, ImVec2(to.x - ux * s - uy * s * 0.5f, to.y - uy * s + ux * s * 0.5f),
-                        ImVec2(to.x - ux * s + uy * s * 0.5f, to.y - uy * s - ux * s * 0.5f), colour);
-}
-
-void paint_arrow(ImDrawList* dl, const Theme& th, const app::LaidArrow& a) {
-  const ImU32 colour = colour_of(th, a.ink);
-  const ImVec2 from = im(a.from), to = im(a.to);
-  switch (a.shape) {
-    case app::ArrowShape::Straight:
-      dl->AddLine(from, to, colour, line_px(a.thickness));
-      paint_arrow_head(dl, from, to, colour);
-      break;
-    case app::ArrowShape::LaneCurve:
-      dl->AddBezierCubic(from, ImVec2(from.x, from.y - a.lift), ImVec2(to.x, to.y - a.lift), ImVec2(to.x, to.y - 3), colour,
-                         line_px(a.thickness), a.segments);
-      dl->AddTriangleFilled(to, ImVec2(to.x - 3, to.y - 5), ImVec2(to.x + 3, to.y - 5), colour);
-      break;
-    case app::ArrowShape::Ring:
-      dl->AddCircle(to, a.radius, colour, 10, a.thickness);
-      break;
-  }
-}
-
-void paint_cell(ImDrawList* dl, const Theme& th, const app::LaidCell& laid) {
-  const app::CellView& c = laid.cell;
-  const bool after = laid.kind == app::RowKind::After || laid.kind == app::RowKind::GlobalWritten;
-  const float x = laid.box.x, y = laid.box.y, w = laid.box.w, h = laid.box.h;
-  const ImU32 fill = c.poison ? th.cell : laid.numbers ? (after && c.changed ? th.changed : th.cell) : th.shade(c.shade);
-  if (w < 6) {
-    // Too narrow for outlines: the colour is the value; a tick beside the row says read/written.
-    dl->AddRectFilled(ImVec2(x, y), ImVec2(x + std::max(w, 1.0f), y + h), fill);
-    if (c.poison) hatch(dl, ImVec2(x, y), ImVec2(x + std::max(w, 1.0f), y + h), th.poison_text);
-    const ImU32 tick = c.racy ? (c.race_within_warp ? th.warning : th.race) : after && c.written ? th.written : !after && c.read ? th.read : 0;
-    if (tick) {
-      const float ty = after ? y - 4 : y + h + 1;
-      dl->AddRectFilled(ImVec2(x, ty), ImVec2(x + std::max(w, 1.0f), ty + 3), tick);
-    }
-    return;
-  }
-  // Square corners: a rounded cell is a polygon of ~40 triangles, a square one two.
-  const ImVec2 a(x + 1, y), b(x + w - 1, y + h);
-  dl->AddRectFilled(a, b, fill);
-  if (c.poison) hatch(dl, a, b, th.poison);
-  if (c.bank_conflict > 1) dl->AddRectFilled(a, ImVec2(b.x, a.y + std::max(3.0f, h * 0.18f)), th.bank_conflict);
-  if (c.racy) dl->AddRect(a, b, c.race_within_warp ? th.warning : th.race, 0, 0, 3);
-  else if (after && c.written) dl->AddRect(a, b, th.written, 0, 0, 2);
-  else if (!after && c.read) dl->AddRect(a, b, th.read, 0, 0, 2);
-  else if (laid.numbers) dl->AddRect(a, b, th.cell_border);
-  if (laid.numbers)
-    dl->AddText(ImVec2(x + (w - laid.text_w) / 2, y + (h - ImGui::GetFontSize()) / 2), c.poison ? th.poison_text : th.cell_text,
-                c.text.c_str());
-}
-
-void paint_label(ImDrawList* dl, const Theme& th, const app::LaidLabel& l) {
-  if (l.backed)
-    dl->AddRectFilled(ImVec2(l.at.x - 2, l.at.y), ImVec2(l.at.x + l.width + 2, l.at.y + ImGui::GetFontSize()),
-                      ImGui::GetColorU32(ImGuiCol_WindowBg));
-  dl->AddText(im(l.at), colour_of(th, l.ink), l.text.c_str());
-}
-
-// In the order the old immediate painter drew, so the picture is the same: the frame, threads and
-// labels under the cells, the cells, then arrows with the labels and lane rows laid among them.
-void paint_block(ImDrawList* dl, const Theme& th, const app::BlockLayout& b) {
-  if (b.name && b.followed)
-    dl->AddLine(ImVec2(b.name->x, b.name->bottom()), ImVec2(b.name->right(), b.name->bottom()), th.written, 2);
-  for (const app::Rect& w : b.warps) dl->AddRect(ImVec2(w.x, w.y), ImVec2(w.right(), w.bottom()), th.warp_outline, 4, 0, 2);
-  for (const app::LaidThread& t : b.threads) {
-    const ImU32 colour = colour_of(th, t.ink);
-    if (t.radius >= 3) dl->AddCircleFilled(im(t.centre), t.radius, colour, 12);
-    else dl->AddRectFilled(ImVec2(t.centre.x - t.radius, t.centre.y - t.radius), ImVec2(t.centre.x + t.radius, t.centre.y + t.radius), colour);
-  }
-  size_t label = 0, lane = 0;
-  for (; label < b.labels.size() && b.labels[label].z < 0; ++label) paint_label(dl, th, b.labels[label]);
-  for (const app::LaidCell& c : b.cells) paint_cell(dl, th, c);
-  for (size_t k = 0; k <= b.arrows.size(); ++k) {
-    const int z = static_cast<int>(k);
-    for (; label < b.labels.size() && b.labels[label].z <= z; ++label) paint_label(dl, th, b.labels[label]);
-    for (; lane < b.lanes.size() && b.lanes[lane].z <= z; ++lane) {
-      const app::LaidLaneRow& row = b.lanes[lane];
-      if (row.in_progress)
-        dl->AddRectFilled(ImVec2(row.in_progress->x, row.in_progress->y), ImVec2(row.in_progress->right(), row.in_progress->bottom()),
-                          IM_COL32(255, 255, 255, 18));
-      dl->AddLine(im(row.from), im(row.to), th.warp_outline, 1);
-    }
-    if (k < b.arrows.size()) paint_arrow(dl, th, b.arrows[k]);
-  }
-}
-
 // Hover: a cell says who wrote it; a thread lists what it did. A click on another block's name
 // makes the caption, Code and Metrics follow it.
 void cell_tooltip(const BlockViewPanel& panel, const RunResult& run, const app::BlockViewModel& m, int row, int index,
                   bool after) {
   const app::SharedArrayView& a = m.arrays[row];
   ImGui::BeginTooltip();
-  ImGui::Text("%s[%d]  before: %s  after: %s", a.name.c_str(), index, a.before[index].text.c_str(),
-              a.after[index].text.c_str());
+  if (a.columns > 0)  // a tile: [row][column], and the bank the class is counting
+    ImGui::Text("%s[%d][%d]  before: %s  after: %s  (bank %d)", a.name.c_str(), index / a.columns, index % a.columns,
+                a.before[index].text.c_str(), a.after[index].text.c_str(), (a.word_offset + index) % kWarpSize);
+  else
+    ImGui::Text("%s[%d]  before: %s  after: %s", a.name.c_str(), index, a.before[index].text.c_str(),
+                a.after[index].text.c_str());
   const int step = panel.state.step();
   const app::CellOrigin o = app::cell_origin(run, panel.state.launch(), m.block, a.array, index, after ? step : step - 1);
   ImGui::TextUnformatted(o.text().c_str());
@@ -216,6 +104,26 @@ void interact(const BlockViewPanel& panel, const RunResult& run, const app::Bloc
     for (const auto& text : tv.printed) ImGui::BulletText("printf: %s", text.c_str());
     ImGui::EndTooltip();
   }
+}
+
+// The tile view: each 2D array painted; a hovered cell says its bank and who read and wrote it.
+void paint_tiles(const BlockViewPanel& panel, const RunResult& run, const app::BlockViewModel& m,
+                 const std::vector<app::TileLayout>& tiles) {
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const ImVec2 start = ImGui::GetCursorScreenPos();
+  float right = start.x, bottom = start.y;
+  for (const app::TileLayout& t : tiles) {
+    paint_tile(dl, panel.theme, t);
+    right = std::max(right, t.box.right());
+    bottom = std::max(bottom, t.box.bottom());
+  }
+  if (ImGui::IsWindowHovered()) {
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    for (const app::TileLayout& t : tiles)
+      for (const app::LaidCell& c : t.cells)
+        if (c.box.contains({mouse.x, mouse.y})) cell_tooltip(panel, run, m, c.row, c.index, c.kind == app::RowKind::After);
+  }
+  ImGui::Dummy(ImVec2(right - start.x, bottom - start.y + 8));
 }
 
 std::array<float, 4> xywh(const app::Rect& r) { return {r.x, r.y, r.w, r.h}; }
@@ -287,6 +195,7 @@ struct StepViewReport {
   std::optional<app::Rect> caption, legend, printed;
   app::Rect area;
   const app::StepLayout* picture = nullptr;
+  const std::vector<app::TileLayout>* tiles = nullptr;
   int blocks_drawn = 0;
   float bottom = 0;
 };
@@ -300,6 +209,15 @@ void record_geometry(FrameGeometry& g, const StepViewReport& report) {
   g.step_view_area = xywh(report.area);
   g.step_view_bottom = report.bottom;
   g.blocks_drawn = report.blocks_drawn;
+  if (report.tiles)
+    for (const app::TileLayout& t : *report.tiles) {
+      g.rows["tile " + std::to_string(t.array_row)] = xywh(t.box);
+      for (const auto& [name, rect] : t.named_rows) g.rows[name] = xywh(rect);
+      for (const app::LaidLabel& l : t.labels) g.label(l.text, l.width, l.room);
+      for (const app::LaidCell& c : t.cells)
+        if (c.numbers) g.label(c.cell.text, c.text_w, c.box.w - 4);
+      g.cells_as_colours |= t.cells_as_colours;
+    }
   if (!report.picture) return;
   g.cell_w = report.picture->cell_w;
   for (const app::BlockLayout& b : report.picture->blocks) {
@@ -487,6 +405,13 @@ void draw_toolbar(const BlockViewPanel& panel, const sim::LaunchTrace& lt, const
   ImGui::Checkbox("fit", &s.fill_block_view);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("size the picture to the panel: every row and thread without scrolling (zooming turns it off)");
+  if (std::any_of(models.begin(), models.end(), [](const auto* m) { return !app::tile_arrays(*m).empty(); })) {
+    ImGui::SameLine();
+    ImGui::Checkbox("tile", &s.tile_view);
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("draw each 2D shared array as its rows × columns, with the bank of each column\n"
+                        "(untick: the threads, their arrows and every shared array as one row)");
+  }
   ImGui::SameLine(0, fs_ui);
   int block = s.focus_block();
   ImGui::SetNextItemWidth(fs_ui * 6);
@@ -556,10 +481,15 @@ void draw_block_view_panel(const BlockViewPanel& panel) {
   // Room for the picture: the child less the legend (its lines) and a scrollbar's height.
   const ImGuiStyle& style = ImGui::GetStyle();
   const float inner = style.ItemInnerSpacing.x;
+  // A 2D shared array as its tile (rows × columns): the followed block's, in the whole room.
+  const app::BlockViewModel* tiled = nullptr;
+  if (s.tile_view && !focusing)
+    for (const auto* m : models)
+      if (!app::tile_arrays(*m).empty() && (!tiled || m->block == followed_block)) tiled = m;
   app::LegendNeeds needs = app::legend_needs(models);
   const float width = ImGui::GetContentRegionAvail().x;
   // The colour scale takes a line when the cells may be too narrow for numbers.
-  const bool may_need_scale = app::diagram_size(models, natural, text, 1).w > width;
+  const bool may_need_scale = tiled || app::diagram_size(models, natural, text, 1).w > width;
   const int legend_rows = app::legend_line_count(app::legend_places(app::legend_items(needs), width, text, inner)) + (may_need_scale ? 1 : 0);
   // The list takes at most a third of the panel: the picture stays the point.
   const int printed = std::min(printed_rows(models),
@@ -568,56 +498,71 @@ void draw_block_view_panel(const BlockViewPanel& panel) {
                          printed_height(printed);
   app::Size room{width - 8, ImGui::GetContentRegionAvail().y - legend_h};
   if (focusing) room.h -= text.font_px * 0.8f + 8;  // the strip
-  if (!app::side_by_side_fits(models, natural, room, s.fill_block_view, s.zoom, text)) {
-    // Too many to show side by side at a readable size: the focused block alone.
-    held = {cached_model(panel, *run, launch, step, followed_block >= 0 ? followed_block : blocks.front())};
-    models = views_of(held);
-    needs = app::legend_needs(models);
-  }
-  const app::DiagramScale scale = app::choose_scale(models, natural, room, s.fill_block_view, s.zoom, text);
-  if (s.fill_block_view) s.zoom = scale.cell_w / natural;
-  // Text scaled past its font's size is a blurred bitmap: the atlas's closest font at least as
-  // large draws it, scaled down to the size wanted (the large font serves zoomed views and
-  // hand-outs; the layout measures with the font that paints).
-  const float wanted_px = ImGui::GetFontSize() * scale.text;
-  ImFont* crisp = font_for(wanted_px);
-  ImGui::PushFont(crisp);
-  ImGui::SetWindowFontScale(wanted_px / ImGui::GetFontSize());
-  const app::TextMetrics scaled = text.scaled(scale.text);
-  const app::Point at{origin.x, origin.y};
   app::StepLayout picture;
-  if (focusing) {
-    const app::BlockViewModel& m = *models.front();
-    const app::FocusWindow window = app::focus_window(m, fs.first, fs.count);
-    const app::FocusLayout f = app::layout_focus(m, window, text, scaled, natural, scale.text, at, room.w, replay);
-    paint_focus_strip(panel, m, f, fs.first, fs.count);
-    fs.first = std::clamp(fs.first, 0, std::max(0, m.threads - fs.count));
-    picture = f.step;
+  std::vector<app::TileLayout> tiles;
+  if (tiled) {
+    models = {tiled};
+    needs = app::legend_needs(models);
+    tiles = app::layout_tiles(*tiled, text, {origin.x, origin.y, room.w, room.h});
+    paint_tiles(panel, *run, *tiled, tiles);
+    report.tiles = &tiles;
     report.blocks_drawn = 1;
   } else {
-    picture = app::layout_side_by_side(models, scaled, scale.cell_w, at, visible_left, visible_right, replay, followed_block);
-    report.blocks_drawn = static_cast<int>(models.size());
+    if (!app::side_by_side_fits(models, natural, room, s.fill_block_view, s.zoom, text)) {
+      // Too many to show side by side at a readable size: the focused block alone.
+      held = {cached_model(panel, *run, launch, step, followed_block >= 0 ? followed_block : blocks.front())};
+      models = views_of(held);
+      needs = app::legend_needs(models);
+    }
+    const app::DiagramScale scale = app::choose_scale(models, natural, room, s.fill_block_view, s.zoom, text);
+    if (s.fill_block_view) s.zoom = scale.cell_w / natural;
+    // Text scaled past its font's size is a blurred bitmap: the atlas's closest font at least as
+    // large draws it, scaled down to the size wanted (the large font serves zoomed views and
+    // hand-outs; the layout measures with the font that paints).
+    const float wanted_px = ImGui::GetFontSize() * scale.text;
+    ImFont* crisp = font_for(wanted_px);
+    ImGui::PushFont(crisp);
+    ImGui::SetWindowFontScale(wanted_px / ImGui::GetFontSize());
+    const app::TextMetrics scaled = text.scaled(scale.text);
+    const app::Point at{origin.x, origin.y};
+    if (focusing) {
+      const app::BlockViewModel& m = *models.front();
+      const app::FocusWindow window = app::focus_window(m, fs.first, fs.count);
+      const app::FocusLayout f = app::layout_focus(m, window, text, scaled, natural, scale.text, at, room.w, replay,
+                                                       scale.squeeze);
+      paint_focus_strip(panel, m, f, fs.first, fs.count);
+      fs.first = std::clamp(fs.first, 0, std::max(0, m.threads - fs.count));
+      picture = f.step;
+      report.blocks_drawn = 1;
+    } else {
+      picture = app::layout_side_by_side(models, scaled, scale.cell_w, at, visible_left, visible_right, replay, followed_block,
+                                         scale.squeeze);
+      report.blocks_drawn = static_cast<int>(models.size());
+    }
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    for (const app::BlockLayout& b : picture.blocks) {
+      paint_block(dl, panel.theme, b);
+      paint_printed_marks(dl, panel.theme, b);
+      interact(panel, *run, b);
+    }
+    if (!picture.blocks.empty()) {
+      if (focusing) ImGui::SetCursorScreenPos(ImVec2(origin.x, picture.blocks.front().rows.y0));  // under the strip
+      ImGui::Dummy(ImVec2(picture.size.w, picture.size.h + 8));
+    }
+    report.picture = &picture;
+    ImGui::SetWindowFontScale(1);
+    ImGui::PopFont();
   }
-  ImDrawList* dl = ImGui::GetWindowDrawList();
-  for (const app::BlockLayout& b : picture.blocks) {
-    paint_block(dl, panel.theme, b);
-    paint_printed_marks(dl, panel.theme, b);
-    interact(panel, *run, b);
-  }
-  if (!picture.blocks.empty()) {
-    if (focusing) ImGui::SetCursorScreenPos(ImVec2(origin.x, picture.blocks.front().rows.y0));  // under the strip
-    ImGui::Dummy(ImVec2(picture.size.w, picture.size.h + 8));
-  }
-  report.picture = &picture;
-  ImGui::SetWindowFontScale(1);
-  ImGui::PopFont();
   report.printed = draw_printed(panel, models, printed);
   draw_legend(panel, needs);
   report.legend = last_item_rect();
   // Too narrow for numbers, a cell's colour is its value: the scale, from the smallest to the largest
   // value of the array on show.
-  const bool as_colours = std::any_of(picture.blocks.begin(), picture.blocks.end(), [](const auto& b) { return b.cells_as_colours; });
-  if (!models.empty() && as_colours && !models.front()->arrays.empty()) draw_colour_scale(panel, models.front()->arrays.front());
+  const bool as_colours = std::any_of(picture.blocks.begin(), picture.blocks.end(), [](const auto& b) { return b.cells_as_colours; }) ||
+                          std::any_of(tiles.begin(), tiles.end(), [](const auto& t) { return t.cells_as_colours; });
+  const int scaled_row = tiles.empty() ? 0 : tiles.front().array_row;  // the tile's scale, else the first array's
+  if (!models.empty() && as_colours && scaled_row < static_cast<int>(models.front()->arrays.size()))
+    draw_colour_scale(panel, models.front()->arrays[scaled_row]);
   report.bottom = ImGui::GetCursorScreenPos().y;
   record_geometry(panel.geometry, report);
   ImGui::EndChild();

@@ -29,28 +29,6 @@ void line_background(const CodePanel& panel, ImDrawList* dl, const app::CodeLine
   if (l.racy) dl->AddRectFilled(p, ImVec2(p.x + 5, q.y), l.race_in_one_warp ? panel.theme.warning : panel.theme.race);
 }
 
-// A line cut into lines of at most `room` at its spaces only: ImGui's own wrapping also breaks
-// after a '.', which would split `c.sync()` in two. A word wider than the room is a line of its own.
-std::vector<std::string> wrapped_at_spaces(const std::string& text, float room) {
-  std::vector<std::string> lines;
-  std::string line;
-  size_t at = 0;
-  while (at < text.size()) {
-    size_t end = text.find(' ', at + 1);
-    if (end == std::string::npos) end = text.size();
-    const std::string word = text.substr(at, end - at);  // with the space before it
-    if (!line.empty() && ImGui::CalcTextSize((line + word).c_str()).x > room) {
-      lines.push_back(line);
-      line = word.substr(word.find_first_not_of(' ') == std::string::npos ? word.size() : word.find_first_not_of(' '));
-    } else {
-      line += word;
-    }
-    at = end;
-  }
-  if (!line.empty() || lines.empty()) lines.push_back(line);
-  return lines;
-}
-
 void draw_excerpt(const CodePanel& panel, const app::CodeModel& m) {
   ImGui::BeginChild("excerpt", ImVec2(0, 0), false, ImGuiWindowFlags_NoScrollbar);
   const ImVec2 room = ImGui::GetContentRegionAvail();
@@ -89,7 +67,7 @@ void draw_excerpt(const CodePanel& panel, const app::CodeModel& m) {
   };
   // The barrier line is what the highlight is about: it wraps rather than lose its end (the
   // `c.sync()` after a bug switch); the lines around it give up the room it takes.
-  auto rows_of = [&](int i) { return m.lines[i].barrier ? static_cast<int>(wrapped_at_spaces(unindented(i), text_room).size()) : 1; };
+  auto rows_of = [&](int i) { return m.lines[i].barrier ? static_cast<int>(app::wrap_at_spaces(unindented(i), text_room, text_metrics()).size()) : 1; };
   auto [from, fitting] = around(scale);  // smaller text: more lines
   int extra = 0;
   for (int i = from; i < std::min(total, from + fitting); ++i) extra += rows_of(i) - 1;
@@ -110,7 +88,7 @@ void draw_excerpt(const CodePanel& panel, const app::CodeModel& m) {
     if (rows > 1) {
       // Wrapped from the text's column, its indentation given up for room.
       ImGui::BeginGroup();
-      for (const std::string& part : wrapped_at_spaces(unindented(i), text_room)) {
+      for (const std::string& part : app::wrap_at_spaces(unindented(i), text_room, text_metrics())) {
         ImGui::TextUnformatted(fit_label(part, text_room, &panel.geometry).c_str());
         ImGui::SetCursorPosY(ImGui::GetCursorPosY() - ImGui::GetStyle().ItemSpacing.y);
       }

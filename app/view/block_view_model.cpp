@@ -239,6 +239,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     shade(a, dtype, before_bits, after.bits);
     row_of[after.array] = static_cast<int>(m.arrays.size());
     a.word_offset = std::max(0, word_offsets[after.array]);
+    a.columns = t.arrays[after.array].columns;
     m.arrays.push_back(std::move(a));
   }
 

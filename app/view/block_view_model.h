@@ -32,6 +32,7 @@ struct SharedArrayView {
   std::string lo, hi;  // the smallest and largest value before and after (the colour scale's ends)
   std::vector<CellView> before, after;
   int word_offset = 0;  // where it starts in the block's shared memory, in 4-byte words (its banks)
+  int columns = 0;      // a 2D array (`tile[R][C]`): cells per row, drawn as a tile; 0 for 1D
 };
 
 struct ThreadView {

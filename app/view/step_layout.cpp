@@ -6,33 +6,24 @@
 
 namespace syncscope::app {
 
-std::string fit_text(const std::string& text, float room, const TextMetrics& metrics) {
-  if (metrics.width(text) <= room) return text;
-  // Cut at a character boundary (UTF-8 continuation bytes stay with their lead byte).
-  const std::string ellipsis = "…";
-  size_t keep = text.size();
-  while (keep > 0) {
-    --keep;
-    while (keep > 0 && (static_cast<unsigned char>(text[keep]) & 0xC0) == 0x80) --keep;
-    std::string shown = text.substr(0, keep) + ellipsis;
-    if (metrics.width(shown) <= room) return keep == 0 ? std::string() : shown;
-  }
-  return {};
-}
-
 float row_label_width(const TextMetrics& text) { return text.width("warp_totals ") + 8; }
 
+// Columns at least this wide show what each thread read and wrote under its node.
+constexpr float kValuesMinCell = 18;
+
 BlockRows block_rows(const BlockViewModel& m, const TextMetrics& text, float cell_w, Point origin, bool with_labels,
-                     bool single, int shift) {
+                     bool single, int shift, float squeeze) {
   BlockRows g;
   g.shift = shift;
   const float fs = text.font_px;
   g.cell_w = cell_w;
   g.cell_h = fs + 8;
   g.label_w = with_labels ? row_label_width(text) : 0;
-  g.band = fs * 2.6f;
+  // Squeezed, a band still holds a line of text and its arrowheads; lane rows shorter than a line
+  // of text are labelled once per run of the same operation (row_labels).
+  g.band = fs * std::max(1.5f, 2.6f * squeeze);
   g.marker = fs * 0.9f;
-  g.lane_row = fs * 1.6f;
+  g.lane_row = fs * std::max(0.75f, 1.6f * squeeze);
   g.x0 = origin.x;
   g.y0 = origin.y;
   // Room for the shared arrays and warp rounds any step of the launch draws, so the cells stay put
@@ -52,7 +43,9 @@ BlockRows block_rows(const BlockViewModel& m, const TextMetrics& text, float cel
   // band with what they wrote (the band is tall enough for both lines and the arrowheads), so a
   // step with writes is no taller than one without.
   g.values_y = g.marker_y + g.marker + 2;
-  g.lanes_y = g.lane_rows > 0 ? g.values_y + fs + 4 : g.marker_y + g.marker + 4;
+  // Columns too narrow for what the threads read (kValuesMinCell) leave that strip out above lane rows.
+  const bool values_strip = cell_w >= kValuesMinCell;
+  g.lanes_y = g.lane_rows > 0 && values_strip ? g.values_y + fs + 4 : g.marker_y + g.marker + 4;
   g.after_y = g.lane_row_y(g.lane_rows) + g.band;
   g.writes_y = g.lane_rows > 0 ? g.after_y - g.band + fs * 0.3f : g.values_y + fs + 2;
   g.global_out_y = g.after_row_y(g.shared_rows) + (g.global_out ? fs * 0.6f : 0);
@@ -84,6 +77,34 @@ std::string written_value(const std::string& s) {
   if (s.rfind("writes ", 0) == 0) return s.substr(7);
   return s.substr(0, s.find(" = "));
 }
+std::string without_spaces(std::string s) {
+  s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+  return s;
+}
+// What a thread writes, in form 0..4 of the narrowing ladder: "6 = 5 + 1", "6=5+1", then the terms
+// alone, "5 + 1" or "5+1" (the cell under the arrow shows the 6), else the value "6". A write that
+// is not a sum has only the value.
+constexpr int kValueOnly = 4;
+std::string written_form(const std::string& s, int form) {
+  const size_t eq = s.find(" = ");
+  if (eq == std::string::npos || s.rfind("writes ", 0) == 0 || form >= kValueOnly) return written_value(s);
+  const std::string terms = s.substr(eq + 3);
+  switch (form) {
+    case 0: return s;
+    case 1: return without_spaces(s);
+    case 2: return terms;
+    default: return without_spaces(terms);
+  }
+}
+// The widest form in which every thread's write fits its column: one form for the whole row, so
+// the class never reads "3+0" beside "22".
+int written_form_fitting(const std::vector<ThreadView>& threads, int first, int last, float room, const TextMetrics& text) {
+  int form = 0;
+  for (int t = first; t < last; ++t)
+    if (!threads[t].writes.empty())
+      while (form < kValueOnly && text.width(written_form(threads[t].writes, form)) > room) ++form;
+  return form;
+}
 
 Ink race_ink(bool within_warp) { return within_warp ? Ink::Warning : Ink::Race; }
 
@@ -92,11 +113,12 @@ class BlockLayoutBuilder {
  public:
   BlockLayoutBuilder(const BlockViewModel& m, const TextMetrics& text, const BlockPlacement& at)
       : m_(m), text_(text), at_(at), fs_(text.font_px), replaying_(at.replay >= 0), current_(replaying_ ? at.replay - 1 : -1),
-        values_shown_(!replaying_ && at.cell_w >= 18) {
+        values_shown_(!replaying_ && at.cell_w >= kValuesMinCell) {
     out_.model = &m;
     out_.font_px = fs_;
     out_.followed = at.followed;
-    out_.rows = g_ = block_rows(m, text, at.cell_w, at.origin, at.with_labels, at.single, at.focus ? at.focus->first : 0);
+    out_.rows = g_ = block_rows(m, text, at.cell_w, at.origin, at.with_labels, at.single, at.focus ? at.focus->first : 0,
+                                at.squeeze);
     columns_ = column_count(m);
     const FocusWindow* focus = at.focus;
     out_.first = focus ? focus->first : std::clamp(static_cast<int>((at.visible_left - g_.col_x(0)) / at.cell_w) - 1, 0, columns_);
@@ -185,10 +207,17 @@ class BlockLayoutBuilder {
     }
     row_label(g_.before_row_y(g_.shared_rows) + (g_.band - fs_) / 2, Ink::ArrowRead, "read");
     row_label(g_.marker_y + (g_.marker - fs_) / 2 - 2, Ink::Dim, "threads");
-    for (const ShuffleRound& round : m_.shuffles)  // every warp's round k has the same operation
-      if (round.warp == m_.shuffles.front().warp && round.rank < g_.lane_rows)
-        row_label(g_.lane_row_y(round.rank) + (g_.lane_row - fs_) / 2, Ink::ArrowRead, round.op,
+    // Every warp's round k has the same operation. Rows shorter than a line of text: the first
+    // round of each run of one operation is labelled ("shfl_up" over six rows, then "shfl_idx").
+    const bool every_round = g_.lane_row >= fs_ + 1;
+    const ShuffleRound* previous = nullptr;
+    for (const ShuffleRound& round : m_.shuffles) {
+      if (round.warp != m_.shuffles.front().warp || round.rank >= g_.lane_rows) continue;
+      if (every_round || !previous || previous->op != round.op)
+        row_label(g_.lane_row_y(round.rank) + std::max(0.0f, (g_.lane_row - fs_) / 2), Ink::ArrowRead, round.op,
                   "lanes " + std::to_string(round.rank));
+      previous = &round;
+    }
     if (values_shown_ && std::any_of(m_.thread_views.begin(), m_.thread_views.end(), [](const ThreadView& tv) { return !tv.holds.empty(); }))
       row_label(g_.values_y, Ink::Dim, "last read", "last read");
     // "write" beside the written values, else "after:" over the row after the step (where the
@@ -246,14 +275,14 @@ class BlockLayoutBuilder {
   void thread_values() {
     if (!values_shown_) return;
     const float room = at_.cell_w - 2;
+    const int form = written_form_fitting(m_.thread_views, out_.first, std::min(out_.last, m_.threads), room, text_);
     for (int t = out_.first; t < std::min(out_.last, m_.threads); ++t) {
       const ThreadView& tv = m_.thread_views[t];
       const float cx = centre_x(t);
       if (!tv.holds.empty())
         centred(cx, g_.values_y, room, Ink::Label, text_.width(tv.holds) <= room ? tv.holds : held_value(tv.holds), "last read", true);
       if (!tv.writes.empty())
-        centred(cx, g_.writes_y, room, Ink::ArrowWrite, text_.width(tv.writes) <= room ? tv.writes : written_value(tv.writes),
-                "written values", true);
+        centred(cx, g_.writes_y, room, Ink::ArrowWrite, written_form(tv.writes, form), "written values", true);
     }
   }
 
@@ -511,12 +540,13 @@ float scale_to_fit(float room, float at1, float at2) {
 
 }  // namespace
 
-Size diagram_size(const std::vector<const BlockViewModel*>& models, float natural, const TextMetrics& text, float k) {
+Size diagram_size(const std::vector<const BlockViewModel*>& models, float natural, const TextMetrics& text, float k,
+                  float squeeze) {
   const TextMetrics at_k = text.scaled(k);
   Size size;
   for (size_t i = 0; i < models.size(); ++i) {
     size.w += block_width(*models[i], at_k, natural * k, i == 0);
-    size.h = std::max(size.h, block_rows(*models[i], at_k, natural * k, {}, i == 0, models.size() == 1).bottom);
+    size.h = std::max(size.h, block_rows(*models[i], at_k, natural * k, {}, i == 0, models.size() == 1, 0, squeeze).bottom);
   }
   return size;
 }
@@ -536,8 +566,11 @@ DiagramScale choose_scale(const std::vector<const BlockViewModel*>& models, floa
   int columns = 0;
   for (const auto* m : models) columns += column_count(*m);
   const float label = row_label_width(text.scaled(scale));
+  float squeeze = 1;  // too tall at the smallest text: rows closer together until it fits (or 0.4)
+  if (by_height < smallest)
+    while (squeeze > 0.4f && diagram_size(models, natural, text, scale, squeeze).h > room.h) squeeze -= 0.05f;
   return {std::max(0.01f, (room.w - label - 24.0f * static_cast<float>(models.size())) / static_cast<float>(std::max(1, columns))),
-          scale};
+          scale, squeeze};
 }
 
 bool side_by_side_fits(const std::vector<const BlockViewModel*>& models, float natural, Size room, bool fit,
@@ -550,7 +583,7 @@ bool side_by_side_fits(const std::vector<const BlockViewModel*>& models, float n
 
 StepLayout layout_side_by_side(const std::vector<const BlockViewModel*>& models, const TextMetrics& text,
                                float cell_w, Point origin, float visible_left, float visible_right, int replay,
-                               int followed_block) {
+                               int followed_block, float squeeze) {
   StepLayout step;
   step.cell_w = cell_w;
   float x = origin.x;
@@ -565,6 +598,7 @@ StepLayout layout_side_by_side(const std::vector<const BlockViewModel*>& models,
     at.single = models.size() == 1;
     at.replay = replay;
     at.followed = m.block == followed_block;
+    at.squeeze = squeeze;
     step.blocks.push_back(layout_block(m, text, at));
     step.size.h = std::max(step.size.h, step.blocks.back().rows.bottom - origin.y);
     x += block_width(m, text, cell_w, at.with_labels);
@@ -578,7 +612,8 @@ int focus_thread_count(float width, float natural, const TextMetrics& text) {
 }
 
 FocusLayout layout_focus(const BlockViewModel& m, const FocusWindow& window, const TextMetrics& ui_text,
-                         const TextMetrics& text, float natural, float text_scale, Point origin, float room_w, int replay) {
+                         const TextMetrics& text, float natural, float text_scale, Point origin, float room_w, int replay,
+                         float squeeze) {
   FocusLayout f;
   f.strip = {origin.x, origin.y, room_w, ui_text.font_px * 0.8f};
   f.per_thread = room_w / static_cast<float>(std::max(1, m.threads));
@@ -591,65 +626,11 @@ FocusLayout layout_focus(const BlockViewModel& m, const FocusWindow& window, con
   at.origin = {origin.x, top};
   at.replay = replay;
   at.focus = &window;
+  at.squeeze = squeeze;
   f.step.cell_w = readable;
   f.step.blocks.push_back(layout_block(m, text, at));
   f.step.size = {room_w, f.step.blocks.back().rows.bottom - top};
   return f;
-}
-
-// ---- the legend ----
-
-LegendNeeds legend_needs(const std::vector<const BlockViewModel*>& models) {
-  LegendNeeds n;
-  auto cell = [&](const CellView& c) {
-    n.poison |= c.poison;
-    n.race |= c.racy && !c.race_within_warp;
-    n.warning |= c.racy && c.race_within_warp;
-    n.bank_conflict |= c.bank_conflict > 1;
-  };
-  for (const auto* m : models) {
-    for (const auto& a : m->arrays) {
-      for (const auto& c : a.before) cell(c);
-      for (const auto& c : a.after) cell(c);
-    }
-    for (const auto* rows : {&m->global_reads, &m->global_writes})
-      for (const auto& r : *rows)
-        for (const auto& c : r.cells) cell(c);
-    for (const auto& t : m->thread_views) n.idle |= !t.active;
-  }
-  return n;
-}
-
-std::vector<LegendItem> legend_items(const LegendNeeds& needs) {
-  std::vector<LegendItem> items = {{LegendMark::Read, "read"}, {LegendMark::Written, "written"}, {LegendMark::Changed, "changed"}};
-  if (needs.poison) items.push_back({LegendMark::Poison, "? uninitialized"});
-  if (needs.race) items.push_back({LegendMark::Race, "race across warps (error)"});
-  if (needs.warning) items.push_back({LegendMark::Warning, "race inside one warp: depends on scheduling (warning)"});
-  if (needs.idle) items.push_back({LegendMark::Idle, "idle thread"});
-  if (needs.bank_conflict) items.push_back({LegendMark::BankConflict, "bank conflict"});
-  return items;
-}
-
-std::vector<LegendPlace> legend_places(const std::vector<LegendItem>& items, float width, const TextMetrics& text,
-                                       float inner_spacing) {
-  const float box = text.font_px * 0.8f;
-  std::vector<LegendPlace> places;
-  std::vector<float> used;  // per line, the x where its next item would start
-  for (const LegendItem& item : items) {
-    const float w = box + inner_spacing + text.width(item.text);
-    size_t line = 0;
-    while (line < used.size() && used[line] + w > width) ++line;
-    if (line == used.size()) used.push_back(0);
-    places.push_back({static_cast<int>(line), used[line]});
-    used[line] += w + box;
-  }
-  return places;
-}
-
-int legend_line_count(const std::vector<LegendPlace>& places) {
-  int lines = 0;
-  for (const auto& place : places) lines = std::max(lines, place.line + 1);
-  return lines;
 }
 
 }  // namespace syncscope::app

@@ -38,6 +38,10 @@ struct TextMetrics {
 // ("" when not even that fits). The one rule every label of the app is shortened by.
 std::string fit_text(const std::string& text, float room, const TextMetrics& metrics);
 
+// A line cut into lines of at most `room` at its spaces only (ImGui's own wrapping also breaks
+// after a '.', which would split `c.sync()` in two). A word wider than the room is a line of its own.
+std::vector<std::string> wrap_at_spaces(const std::string& text, float room, const TextMetrics& metrics);
+
 // What the painter picks a colour for: the theme decides the colour, the layout only the role.
 enum class Ink {
   Label, Dim, ArrowRead, ArrowWrite, Race, Warning, Written, ThreadActive, ThreadIdle, ThreadExited, WarpOutline,
@@ -66,8 +70,10 @@ constexpr int kMaxLaneRows = 8;
 
 // with_labels: the first block of a row carries the row labels; blocks beside it do not.
 // single: the only block on show (no name above it).
+// squeeze (0.4..1): the bands between rows and the lane rows that much shorter, so that fit can
+// show every row of a tall step (eight lane rows of shuffles) at the smallest readable text.
 BlockRows block_rows(const BlockViewModel& m, const TextMetrics& text, float cell_w, Point origin, bool with_labels,
-                     bool single, int shift = 0);
+                     bool single, int shift = 0, float squeeze = 1);
 int column_count(const BlockViewModel& m);
 float row_label_width(const TextMetrics& text);
 float block_width(const BlockViewModel& m, const TextMetrics& text, float cell_w, bool with_labels);
@@ -155,6 +161,7 @@ struct BlockPlacement {
   int replay = -1;  // the step's first `replay` operations have run (-1: the whole step)
   const FocusWindow* focus = nullptr;  // draw only that window of threads, shifted to the left edge
   bool followed = false;
+  float squeeze = 1;  // block_rows' vertical squeeze (DiagramScale::squeeze)
 };
 
 BlockLayout layout_block(const BlockViewModel& m, const TextMetrics& text, const BlockPlacement& at);
@@ -176,14 +183,18 @@ float natural_cell_width(const std::vector<const BlockViewModel*>& models, const
 // How large the picture is drawn: the width of a cell and the scale of its text and rows.
 struct DiagramScale {
   float cell_w = 0, text = 1;
+  float squeeze = 1;  // < 1: even the smallest text was too tall for the room, so the rows moved closer
 };
 struct Size {
   float w = 0, h = 0;
 };
 // Every model side by side, text at scale k and cells `natural` * k wide.
-Size diagram_size(const std::vector<const BlockViewModel*>& models, float natural, const TextMetrics& text, float k);
+Size diagram_size(const std::vector<const BlockViewModel*>& models, float natural, const TextMetrics& text, float k,
+                  float squeeze = 1);
 // Fit: the largest picture that shows every row and column without scrolling (up to 4x); a block
-// too wide for readable cells keeps readable rows and gets narrow cells (colour = value). Otherwise
+// too wide for readable cells keeps readable rows and gets narrow cells (colour = value); one too
+// tall even at the smallest text gets its rows squeezed together (down to 0.4) rather than a
+// scrollbar. Otherwise
 // the zoom sets the cells, and the text follows it up to the height of the room.
 DiagramScale choose_scale(const std::vector<const BlockViewModel*>& models, float natural, Size room, bool fit,
                           float zoom, const TextMetrics& text);
@@ -199,7 +210,7 @@ struct StepLayout {
 };
 StepLayout layout_side_by_side(const std::vector<const BlockViewModel*>& models, const TextMetrics& text,
                                float cell_w, Point origin, float visible_left, float visible_right, int replay,
-                               int followed_block);
+                               int followed_block, float squeeze = 1);
 
 // ---- the focus window of a large block ----
 
@@ -213,7 +224,8 @@ struct FocusLayout {
   StepLayout step;
 };
 FocusLayout layout_focus(const BlockViewModel& m, const FocusWindow& window, const TextMetrics& ui_text,
-                         const TextMetrics& text, float natural, float text_scale, Point origin, float room_w, int replay);
+                         const TextMetrics& text, float natural, float text_scale, Point origin, float room_w, int replay,
+                         float squeeze = 1);
 
 // ---- the legend ----
 

@@ -307,10 +307,10 @@ struct rows {
 };
 
 template <class E, class Ctx>
-sim::ArrayStore* declare_shared(Ctx& c, int count, const char* name) {
+sim::ArrayStore* declare_shared(Ctx& c, int count, const char* name, int columns = 0) {
   const DType dtype = sim::dtype_of<cell_t<E>>();
-  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>) return &c.runner().simt_shared_array(dtype, count, name);
-  else return &c.runner().shared_array(dtype, count, name);
+  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>) return &c.runner().simt_shared_array(dtype, count, name, columns);
+  else return &c.runner().shared_array(dtype, count, name, columns);
 }
 
 template <class E, int N, class Ctx>
@@ -319,7 +319,7 @@ ptr<E, Ctx> shared_array(Ctx& c, const char* name) {
 }
 template <class E, int R, int C, class Ctx>
 rows<E, Ctx> shared_array2d(Ctx& c, const char* name) {
-  return {ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, R * C * cells_of<E>, name), 0), C};
+  return {ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, R * C * cells_of<E>, name, C * cells_of<E>), 0), C};
 }
 
 // The launch's dynamic shared bytes (`<<<grid, block, bytes>>>`), for `extern __shared__ E name[]`.

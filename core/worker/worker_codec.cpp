@@ -356,6 +356,7 @@ void write_outcome_parts(WireWriter& w, const SimOutcome& out) {
     w.put(a.dtype);
     w.put<int32_t>(a.size);
     w.put<int32_t>(a.launch);
+    w.put<int32_t>(a.columns);
   });
   write_snapshots(w, t.globals_before);
   write_list(w, t.launches, [&](const sim::LaunchTrace& l) { write_launch(w, l); });
@@ -401,6 +402,7 @@ SimOutcome read_outcome(WireReader& r) {
     a.dtype = r.get_enum(DType::Int32);
     a.size = r.get<int32_t>();
     a.launch = r.get<int32_t>();
+    a.columns = r.get<int32_t>();
     return a;
   });
   t.globals_before = read_snapshots(r);

@@ -135,6 +135,18 @@ done
 "$APP" --scenario "$SCENARIO" --step 1 --width 1280 --height 720 --screenshot "$WORK/normal-1280.png" --state-file "$WORK/normal-1280.json"
 echo -n "normal 1280 x 720 seed003: "
 fits "$WORK/normal-1280.json" 0
+# Eight lane rows of shuffles (fit squeezes the rows rather than scroll) and a 2D shared tile.
+for what in scan tile; do
+  case $what in
+    scan) args=(gui block-exclusive-sum --n 32 --tpb 32 --dtype int32 --step 0) ;;
+    tile) args=(gui "$SRC/tests/cuda/transpose_tiled_padded.cu" --step 1) ;;
+  esac
+  "$APP" "${args[@]}" --width 1280 --height 720 --screenshot "$WORK/normal-$what-1280.png" --state-file "$WORK/normal-$what-1280.json"
+  echo -n "normal 1280 x 720 $what: "
+  fits "$WORK/normal-$what-1280.json" 0
+done
+[[ $(json "$WORK/normal-tile-1280.json" "'tile 0' in d['geometry']['rows']") == True ]] ||
+  fail "the transpose's tile[32][33] is not drawn as a tile: $(json "$WORK/normal-tile-1280.json" "list(d['geometry']['rows'])")"
 pass "presenter layouts at 1280x720 and 1920x1080 and the normal one at 1280x720 show every row, labels fit"
 # Stepping through the middle of a launch keeps every cell where it was (the frame reserves the
 # tallest caption and the rows any step draws).

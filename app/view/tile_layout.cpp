@@ -1,0 +1,136 @@
+#include "app/view/tile_layout.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "contract/kernel_api.h"
+
+namespace syncscope::app {
+namespace {
+
+int rows_of(const SharedArrayView& a) { return a.columns > 0 ? static_cast<int>(a.after.size()) / a.columns : 0; }
+
+// "tile (2 cells each)" -> "tile": the name as the kernel spells it.
+std::string bare_name(const std::string& name) { return name.substr(0, name.find(' ')); }
+
+}  // namespace
+
+std::string banks_sentence(const SharedArrayView& a) {
+  const int rows = rows_of(a), columns = a.columns;
+  if (rows < 2) return "";
+  const int offset = a.word_offset % kWarpSize, stride = columns % kWarpSize;
+  const int column_cells = std::min(rows, kWarpSize);  // a warp reads at most 32 of a column's cells
+  // Rows r and r + banks start in the same bank: a column's cells lie in `banks` banks.
+  const int banks = stride == 0 ? 1 : kWarpSize / std::gcd(stride, kWarpSize);
+  const int ways = (column_cells + banks - 1) / banks;
+  // Appended piece by piece (GCC 12 misreads chains of std::string + as overlapping copies).
+  std::string s = "bank of ";
+  s += bare_name(a.name);
+  s += "[r][c] = (";
+  if (offset) s += std::to_string(offset) + " + ";
+  s += "r × " + std::to_string(columns) + " + c) mod 32: ";
+  if (stride == 0) s += "every row starts in the same bank";
+  else s += "each row starts " + std::to_string(stride) + (stride == 1 ? " bank later" : " banks later");
+  s += ", so the " + std::to_string(column_cells) + " cells of a column ";
+  if (ways == 1) {
+    s += "are in " + std::to_string(column_cells) + " different banks (a warp reading a column: no bank conflict)";
+  } else {
+    s += banks == 1 ? std::string("share one bank") : "fall in only " + std::to_string(banks) + " banks";
+    s += " (a warp reading a column: " + std::to_string(ways) + "-way bank conflict)";
+  }
+  return s;
+}
+
+std::vector<int> tile_arrays(const BlockViewModel& m) {
+  std::vector<int> rows;
+  for (int r = 0; r < static_cast<int>(m.arrays.size()); ++r)
+    if (rows_of(m.arrays[r]) >= 2) rows.push_back(r);
+  return rows;
+}
+
+TileLayout layout_tile(const BlockViewModel& m, int array_row, const TextMetrics& text, Rect room) {
+  const SharedArrayView& a = m.arrays[array_row];
+  const int rows = rows_of(a), columns = a.columns;
+  const float fs = text.font_px;
+  TileLayout out;
+  out.array_row = array_row;
+  auto label = [&](std::string s, Point at, float space, Ink ink, std::string row = {}) {
+    s = fit_text(s, space, text);
+    if (s.empty()) return;
+    const float w = text.width(s);
+    out.labels.push_back({std::move(s), at, w, space, ink, std::move(row), -1, false});
+  };
+  std::string title = bare_name(a.name);
+  for (int extent : {rows, columns}) title.append("[").append(std::to_string(extent)).append("]");
+  // The whole title where it fits, else the array as declared (the banks' label says the rest).
+  const std::string explained = title + ": rows × columns, the bank of each column (row 0) above it";
+  label(text.width(explained) <= room.w ? explained : title, {room.x, room.y}, room.w, Ink::Label, "tile " + a.name);
+  const std::vector<std::string> sentence = wrap_at_spaces(banks_sentence(a), room.w, text);
+  // The label column: row numbers, and "bank" beside the banks.
+  const float label_w = std::max(text.width("bank"), text.width(std::to_string(rows - 1))) + 6;
+  float widest = 0;
+  for (const CellView& c : a.after) widest = std::max(widest, text.width(c.text));
+  const float header_y = room.y + fs + 4, cells_y = header_y + fs + 2;
+  const float line_h = fs + 2, sentence_h = 4 + line_h * static_cast<float>(sentence.size());
+  const float cell_w = std::max(1.0f, std::min((room.w - label_w) / static_cast<float>(columns), std::max(widest + 8, fs * 2)));
+  const float cell_h = std::max(1.0f, std::min((room.bottom() - cells_y - sentence_h) / static_cast<float>(rows), fs * 1.5f));
+  const float x0 = room.x + label_w;
+  // Bank numbers over every k-th column and row numbers beside every k-th row: as many as have room.
+  const int bank_every = std::max(1, static_cast<int>(std::ceil((text.width("31") + 4) / cell_w)));
+  label("bank", {room.x, header_y}, label_w - 4, Ink::Dim);
+  for (int c = 0; c < columns; c += bank_every) {
+    const std::string bank = std::to_string((a.word_offset + c) % kWarpSize);
+    const float w = text.width(bank);
+    label(bank, {x0 + (static_cast<float>(c) + 0.5f) * cell_w - w / 2, header_y}, cell_w * static_cast<float>(bank_every),
+          Ink::Dim);
+  }
+  const int row_every = std::max(1, static_cast<int>(std::ceil((fs + 1) / cell_h)));
+  const float cells_bottom = cells_y + static_cast<float>(rows) * cell_h;
+  for (int r = 0; r < rows; r += row_every) {  // beside its row, never above the first or below the last
+    const float centred = cells_y + (static_cast<float>(r) + 0.5f) * cell_h - fs / 2;
+    label(std::to_string(r), {room.x, std::clamp(centred, cells_y, std::max(cells_y, cells_bottom - fs))}, label_w - 4, Ink::Dim);
+  }
+  for (int r = 0; r < rows; ++r)
+    for (int c = 0; c < columns; ++c) {
+      const int k = r * columns + c;
+      LaidCell laid;
+      laid.row = array_row;
+      laid.index = k;
+      laid.cell = a.after[k];
+      laid.cell.read = a.before[k].read;
+      laid.cell.racy = a.before[k].racy || a.after[k].racy;
+      laid.cell.race_within_warp = a.before[k].race_within_warp || a.after[k].race_within_warp;
+      laid.cell.bank_conflict = std::max(a.before[k].bank_conflict, a.after[k].bank_conflict);
+      laid.kind = laid.cell.written ? RowKind::After : RowKind::Before;  // which outline the painter draws
+      laid.box = {x0 + static_cast<float>(c) * cell_w, cells_y + static_cast<float>(r) * cell_h, cell_w, cell_h};
+      laid.text_w = text.width(laid.cell.text);
+      laid.numbers = laid.text_w + 4 <= cell_w && cell_h >= fs + 2;
+      out.cells_as_colours |= !laid.numbers;
+      out.cells.push_back(std::move(laid));
+    }
+  const float bottom = cells_bottom;
+  const std::string name = bare_name(a.name);
+  out.named_rows[name + " title"] = {room.x, room.y, room.w, fs};
+  out.named_rows[name + " banks"] = {room.x, header_y, label_w + cell_w * static_cast<float>(columns), fs};
+  out.named_rows[name + " cells"] = {x0, cells_y, cell_w * static_cast<float>(columns), bottom - cells_y};
+  if (!sentence.empty()) out.named_rows[name + " sentence"] = {room.x, bottom + 4, room.w, sentence_h - 4};
+  for (size_t k = 0; k < sentence.size(); ++k)
+    label(sentence[k], {room.x, bottom + 4 + line_h * static_cast<float>(k)}, room.w, Ink::Label,
+          k == 0 ? "banks " + a.name : std::string());
+  out.box = {room.x, room.y, std::max(label_w + cell_w * static_cast<float>(columns), room.w), bottom + sentence_h - room.y};
+  return out;
+}
+
+std::vector<TileLayout> layout_tiles(const BlockViewModel& m, const TextMetrics& text, Rect room) {
+  const std::vector<int> arrays = tile_arrays(m);
+  std::vector<TileLayout> out;
+  if (arrays.empty()) return out;
+  const float gap = text.font_px * 2;
+  const float each = (room.w - gap * static_cast<float>(arrays.size() - 1)) / static_cast<float>(arrays.size());
+  for (size_t k = 0; k < arrays.size(); ++k)
+    out.push_back(layout_tile(m, arrays[k], text, {room.x + static_cast<float>(k) * (each + gap), room.y, each, room.h}));
+  return out;
+}
+
+}  // namespace syncscope::app
