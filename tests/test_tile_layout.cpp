@@ -101,7 +101,13 @@ TEST(TileLayout, CellsSitAtTheirRowAndColumnInsideTheRoom) {
       ++banks;
     }
     EXPECT_GE(banks, 8) << "at least every fourth column's bank";
-    // Row numbers beside their rows, inside the tile's height.
+    // Row numbers beside their rows, inside the tile's height, none over another.
+    float previous_bottom = -1;
+    for (const LaidLabel& l : t.labels)
+      if (l.at.x < first.box.x && !l.text.empty() && std::all_of(l.text.begin(), l.text.end(), ::isdigit)) {
+        EXPECT_GE(l.at.y, previous_bottom) << l.text;
+        previous_bottom = l.at.y + text.font_px;
+      }
     for (const LaidLabel& l : t.labels)
       if (l.at.x < first.box.x && !l.text.empty() && std::all_of(l.text.begin(), l.text.end(), ::isdigit)) {
         EXPECT_GE(l.at.y, first.box.y - 0.01f) << l.text;

@@ -417,10 +417,26 @@ void draw_toolbar(const BlockViewPanel& panel, const sim::LaunchTrace& lt, const
   ImGui::SetNextItemWidth(fs_ui * 6);
   if (ImGui::InputInt("block", &block) && block >= 0 && block < lt.grid.count()) panel.session.focus_block(block);
   ImGui::SameLine();
-  ImGui::TextDisabled("of %d%s", lt.grid.count(), lt.grid.y > 1 ? " (one per row)" : "");
-  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Blocks not recorded yet are simulated again with full detail.");
+  // The toolbar is one line: the grid's shape goes first when the panel is narrow (presenter mode),
+  // then the replay checkbox moves to a line of its own; nothing runs off the panel's edge.
+  const float replay_w = models.size() == 1 ? fs_ui + ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x +
+                                                  ImGui::CalcTextSize("replay").x
+                                            : 0;
+  const std::string of = "of " + std::to_string(lt.grid.count());
+  std::string explained = of;  // a 2D or 3D grid's shape: "of 4 (2 × 2)"
+  if (lt.grid.y > 1 || lt.grid.z > 1) {
+    explained += " (" + std::to_string(lt.grid.x) + " × " + std::to_string(lt.grid.y);
+    explained += (lt.grid.z > 1 ? " × " + std::to_string(lt.grid.z) : std::string()) + ")";
+  }
+  const float room = ImGui::GetContentRegionAvail().x;
+  const bool replay_fits = ImGui::CalcTextSize(of.c_str()).x + replay_w <= room;
+  const bool explain = ImGui::CalcTextSize(explained.c_str()).x + (replay_fits ? replay_w : 0) <= room;
+  ImGui::TextDisabled("%s", fit_label(explain ? explained : of, room, &panel.geometry).c_str());
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("%s%sBlocks not recorded yet are simulated again with full detail.", explain ? "" : explained.c_str(),
+                      explain ? "" : " blocks. ");
   if (models.size() == 1) {
-    ImGui::SameLine(0, fs_ui);
+    if (replay_fits) ImGui::SameLine(0, fs_ui);
     replay_checkbox(panel, *models.front());
   }
 }

@@ -87,9 +87,13 @@ TileLayout layout_tile(const BlockViewModel& m, int array_row, const TextMetrics
   }
   const int row_every = std::max(1, static_cast<int>(std::ceil((fs + 1) / cell_h)));
   const float cells_bottom = cells_y + static_cast<float>(rows) * cell_h;
-  for (int r = 0; r < rows; r += row_every) {  // beside its row, never above the first or below the last
+  float free_from = cells_y;  // row numbers beside their rows, none over another or outside the tile
+  for (int r = 0; r < rows; r += row_every) {
     const float centred = cells_y + (static_cast<float>(r) + 0.5f) * cell_h - fs / 2;
-    label(std::to_string(r), {room.x, std::clamp(centred, cells_y, std::max(cells_y, cells_bottom - fs))}, label_w - 4, Ink::Dim);
+    const float y = std::clamp(centred, free_from, std::max(cells_y, cells_bottom - fs));
+    if (y < free_from - 0.01f || (r > 0 && y + fs > cells_bottom + 0.01f)) continue;
+    label(std::to_string(r), {room.x, y}, label_w - 4, Ink::Dim);
+    free_from = y + fs + 1;
   }
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < columns; ++c) {
