@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cctype>
 
 #include "app/view/block_view_model.h"
 #include "app/view/step_layout.h"
@@ -249,6 +250,24 @@ TEST(StepLayout, FitSqueezesATallStepIntoAShortRoom) {
   for (const char* upper : {"threads", "lanes 0", "lanes 7"}) ASSERT_TRUE(b.named_rows.count(upper)) << upper;
   EXPECT_LE(b.named_rows.at("lanes 0").bottom(), b.named_rows.at("lanes 1").y + 0.01f);
   EXPECT_LE(b.named_rows.at("lanes 7").bottom(), b.named_rows.at("written values").y + 0.01f);
+}
+
+// The value each lane received is written under its arrow where it fits the column (TPB 32 in
+// presenter mode: 21 px columns, 2-digit values), and left to the hover on squeezed rows.
+TEST(StepLayout, LaneRowsCarryTheValuesReceivedWhereTheyFit) {
+  const BlockViewModel m = model(RunOptions{.algorithm = "block-exclusive-sum", .n = 32, .tpb = 32}, 0);
+  auto lane_values = [&](float squeeze) {
+    BlockPlacement at = placed(21);
+    at.squeeze = squeeze;
+    const BlockLayout b = layout_block(m, fixed_pitch(11), at);
+    const float top = b.named_rows.at("lanes 0").y, bottom = b.named_rows.at("lanes 7").bottom();
+    int values = 0;
+    for (const LaidLabel& l : b.labels)
+      values += l.at.y > top && l.at.y < bottom && !l.text.empty() && std::isdigit(static_cast<unsigned char>(l.text[0]));
+    return values;
+  };
+  EXPECT_GE(lane_values(1), 100);  // 31 + 30 + 28 + ... of the shfl_up rounds' values, less those too wide
+  EXPECT_EQ(lane_values(0.4f), 0);
 }
 
 // A large block's focus window: only its threads and cells, rows as wide as the window, arrows

@@ -471,7 +471,9 @@ class BlockLayoutBuilder {
         arrow.lift = std::min(g_.lane_row * 0.55f, 4 + std::abs(xt - xf) * 0.25f);
         arrow.segments = std::clamp(static_cast<int>(std::abs(xt - xf) / 12), 4, 12);
         out_.arrows.push_back(arrow);
-        if (cell_w >= 22) centred(xt, y + 1, cell_w - 2, Ink::Label, a.value);
+        // The value received, where it fits its column (a 2-digit lane value at TPB 32 in presenter
+        // mode); not on rows squeezed closer than a line of text and its arcs.
+        if (g_.lane_row >= fs_ * 1.4f) centred(xt, y + 1, cell_w - 2, Ink::Label, a.value);
       }
     }
   }
