@@ -185,6 +185,8 @@ cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* from, size_t byte
                                cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 template <class T> cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* from, size_t bytes, size_t offset = 0,
                                                   cudaMemcpyKind kind = cudaMemcpyHostToDevice);
+template <class T> cudaError_t cudaMemcpyFromSymbol(void* to, const T& symbol, size_t bytes, size_t offset = 0,
+                                                    cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);

@@ -1,6 +1,7 @@
 #include "translate/rewrite_rules.h"
 
 #include <clang/AST/Attr.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecordLayout.h>
 #include <clang/Lex/Lexer.h>
@@ -62,7 +63,6 @@ const std::map<std::string_view, std::string_view> kNotSimulated = {
     {"cudaFreeHost", "cudaFreeHost (pinned memory) is not supported: use malloc/free or std::vector"},
     {"cudaHostAlloc", "cudaHostAlloc (pinned memory) is not supported: use malloc or std::vector"},
     {"cudaMemcpyAsync", "cudaMemcpyAsync (streams) is not simulated: use cudaMemcpy"},
-    {"cudaMemcpyToSymbol", "__constant__/__device__ symbols are not simulated: pass the values in a cudaMalloc'ed array"},
     {"cudaStreamCreate", "streams are not simulated: launch on the default stream"},
     {"cudaStreamSynchronize", "streams are not simulated: use cudaDeviceSynchronize"},
     {"cudaStreamDestroy", "streams are not simulated: launch on the default stream"},
@@ -93,6 +93,13 @@ bool simulated_scalar(QualType t) {
     default:
       return false;
   }
+}
+
+// What a __constant__ variable may be: a number, or an array (of arrays) of numbers. It lives in
+// host memory in the simulation, read-only to device code (cu::constant_memory).
+bool simulated_constant(QualType t) {
+  while (const auto* array = dyn_cast<ConstantArrayType>(t.getCanonicalType().getTypePtr())) t = array->getElementType();
+  return simulated_scalar(t.getUnqualifiedType());
 }
 
 constexpr const char* kStructRule =
@@ -376,8 +383,9 @@ bool RewriteRules::VisitVarDecl(VarDecl* v) {
   if (!v->isLocalVarDecl()) {
     if (v->hasAttr<CUDASharedAttr>())
       error(v->getLocation(), "a __shared__ variable at file scope cannot be translated: declare it inside the kernel");
-    else if (v->hasAttr<CUDAConstantAttr>())
-      error(v->getLocation(), "__constant__ memory is not simulated yet: pass the values in a cudaMalloc'ed array");
+    else if (v->hasAttr<CUDAConstantAttr>() && !simulated_constant(v->getType()))
+      error(v->getLocation(), "__constant__ '" + v->getNameAsString() +
+                                  "' must hold numbers (arrays of int, float, double, ...): its type is not simulated");
     else if (v->hasAttr<CUDADeviceAttr>())
       error(v->getLocation(), "a __device__ variable is not simulated yet: use a cudaMalloc'ed array");
     return true;
@@ -459,12 +467,44 @@ bool RewriteRules::VisitDeclRefExpr(DeclRefExpr* e) {
       insert_after_token(e->getEndLoc(), "[0]");
       return true;
     }
+    if (v->hasAttr<CUDAConstantAttr>() && !v->isLocalVarDecl()) {
+      // Read-only in device code, as on the GPU: said here for a plain write; cu::constant_memory
+      // makes any other (through a pointer, say) a compile error at the student's line.
+      if (written_to(e))
+        error(e->getLocation(), "__constant__ '" + v->getNameAsString() +
+                                    "' is read-only in device code: the host sets it with cudaMemcpyToSymbol");
+      else if (insert_before(e->getBeginLoc(), "::syncscope::cu::constant_memory("))
+        insert_after_token(e->getEndLoc(), ")");
+      return true;
+    }
     if (!in_main_file(v->getLocation())) {
       auto builtin = kBuiltinVariables.find(v->getName());
       if (builtin != kBuiltinVariables.end()) replace(e->getSourceRange(), std::string(builtin->second));
     }
   }
   return true;
+}
+
+bool RewriteRules::written_to(const Expr* e) {
+  DynTypedNode node = DynTypedNode::create(*e);
+  for (;;) {
+    const auto parents = context_.getParents(node);
+    if (parents.empty()) return false;
+    const DynTypedNode& up = parents[0];
+    const Expr* self = node.get<Expr>();
+    if (const auto* cast = up.get<ImplicitCastExpr>()) {
+      if (cast->getCastKind() == CK_LValueToRValue) return false;  // its value is read
+    } else if (const auto* index = up.get<ArraySubscriptExpr>()) {
+      if (index->getBase()->IgnoreParenImpCasts() != self->IgnoreParenImpCasts()) return false;  // it is the index
+    } else if (const auto* op = up.get<BinaryOperator>()) {
+      return op->isAssignmentOp() && op->getLHS()->IgnoreParenImpCasts() == self->IgnoreParenImpCasts();
+    } else if (const auto* op = up.get<UnaryOperator>()) {
+      return op->isIncrementDecrementOp();
+    } else if (!up.get<ParenExpr>() && !up.get<MemberExpr>()) {
+      return false;
+    }
+    node = up;
+  }
 }
 
 std::string RewriteRules::caption_before(SourceLocation barrier) const {

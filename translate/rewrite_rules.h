@@ -39,6 +39,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool in_main_file(clang::SourceLocation loc) const;
   bool in_device_code() const { return device_depth_ > 0; }
   void error(clang::SourceLocation loc, const std::string& message);
+  // `e` (or the array or member it names) is assigned, compound-assigned, incremented or decremented.
+  bool written_to(const clang::Expr* e);
   std::string text_of(clang::SourceRange range) const;
   clang::SourceLocation written(clang::SourceLocation loc) const;
   clang::CharSourceRange written(clang::SourceRange range) const;

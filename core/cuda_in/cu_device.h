@@ -18,6 +18,7 @@
 #include "sim/sim_ctx.h"
 
 #define __global__
+#define __constant__
 #define __device__
 #define __host__
 #define __forceinline__ inline
@@ -297,6 +298,14 @@ class record_ref {
   sim::ArrayStore* array_;
   Index at_;
 };
+
+// A `__constant__` variable in device code (the translator wraps every use): read-only, as on the
+// GPU, so a kernel that writes one fails to compile at its line. It lives in host memory; reads are
+// not memory events (nothing races on memory no thread can write).
+template <class T>
+[[gnu::always_inline]] inline const T& constant_memory(const T& symbol) {
+  return symbol;
+}
 
 // `__shared__ E name[N][M]`: rows of a 1D array; `tile[r][c]` is element r * M + c.
 template <class E, class Ctx>

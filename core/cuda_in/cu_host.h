@@ -331,6 +331,25 @@ inline cudaError_t cudaFree(void* pointer) { return syncscope::cu::current_devic
 inline cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, int line = __builtin_LINE()) {
   return syncscope::cu::current_device->copy(to, from, bytes, kind, line);
 }
+// A __constant__ variable is host memory in the simulation (core/cuda_in/cu_device.h): copies into
+// and out of it from the host are plain copies, within the variable's bytes. A device array as the
+// source or target (cudaMemcpyDeviceToDevice) is not simulated: cudaErrorInvalidValue.
+template <class T>
+cudaError_t cudaMemcpyToSymbol(T& symbol, const void* from, size_t bytes, size_t offset = 0,
+                               cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
+  if (offset > sizeof(T) || bytes > sizeof(T) - offset || (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDefault))
+    return syncscope::cu::current_device->record(cudaErrorInvalidValue);
+  std::memcpy(reinterpret_cast<unsigned char*>(&symbol) + offset, from, bytes);
+  return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaMemcpyFromSymbol(void* to, const T& symbol, size_t bytes, size_t offset = 0,
+                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
+  if (offset > sizeof(T) || bytes > sizeof(T) - offset || (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDefault))
+    return syncscope::cu::current_device->record(cudaErrorInvalidValue);
+  std::memcpy(to, reinterpret_cast<const unsigned char*>(&symbol) + offset, bytes);
+  return cudaSuccess;
+}
 inline cudaError_t cudaMemset(void* pointer, int value, size_t bytes) {
   return syncscope::cu::current_device->fill(pointer, value, bytes);
 }

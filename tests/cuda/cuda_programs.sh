@@ -269,4 +269,17 @@ set +e; out=$("$APP" run "$WORK/bad/prose.cu" 2>&1); rc=$?; set -e
 [[ $rc -eq 2 ]] || fail "prose: exit $rc"
 grep -q "prose.cu:1:[0-9]*: error:" <<<"$out" || fail "prose: no message at line 1: $out"
 pass "a file that is not CUDA gets Clang's message at prose.cu:1"
+# __constant__ memory: read by device code, set by the host; a kernel that writes it is told so at its line.
+printf '#include <cuda_runtime.h>\n__constant__ float scale[2];\n__global__ void k(float *x)\n{\n    scale[0] = x[0];\n}\nint main() { float *x; cudaMalloc(&x, 4); k<<<1, 1>>>(x); return 0; }\n' >"$WORK/bad/constant.cu"
+set +e; out=$("$APP" run "$WORK/bad/constant.cu" 2>&1); rc=$?; set -e
+[[ $rc -eq 2 ]] || fail "a write to __constant__ memory: exit $rc"
+grep -q "constant.cu:5:[0-9]*: error: __constant__ 'scale' is read-only in device code: the host sets it with cudaMemcpyToSymbol" <<<"$out" ||
+  fail "a write to __constant__ memory is not refused at constant.cu:5: $out"
+pass "a kernel's write to __constant__ memory is refused at constant.cu:5"
+printf '#include <cuda_runtime.h>\nstruct P { float a; };\n__constant__ P params;\n__global__ void k(float *x) { x[0] = params.a; }\nint main() { return 0; }\n' >"$WORK/bad/constant_struct.cu"
+set +e; out=$("$APP" run "$WORK/bad/constant_struct.cu" 2>&1); rc=$?; set -e
+[[ $rc -eq 2 ]] || fail "a struct in __constant__ memory: exit $rc"
+grep -q "constant_struct.cu:3:[0-9]*: error: __constant__ 'params' must hold numbers" <<<"$out" ||
+  fail "a struct in __constant__ memory is not refused at constant_struct.cu:3: $out"
+pass "a struct in __constant__ memory is refused at constant_struct.cu:3 with what it may hold"
 echo "all CUDA corpus checks passed"
