@@ -32,7 +32,8 @@ struct BlockExclusiveSumKernel {
     const int last_lane = (warp == num_warps - 1 ? c.block_dim().x - warp * kWarpSize : kWarpSize) - 1;
     const int i = c.block_idx().x * c.block_dim().x + t;
 
-    c.caption("each warp scans its 32 values with shfl_up (5 rounds); lane 0 stores the warp's total");
+    c.caption("each warp scans its 32 values with shfl_up (5 rounds, and a 6th that shifts them to exclusive); lane 0 "
+              "stores the warp's total");
     // 1. local scan within the warp
     T original = i < n ? T(input_data[i]) : T(0);
     T local_scan = warp_exclusive_sum(c, original);

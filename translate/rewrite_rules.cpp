@@ -9,64 +9,13 @@
 #include <cctype>
 #include <string_view>
 
+#include "translate/cuda_names.h"
+
 namespace syncscope::translate {
 
 using namespace clang;
 
 namespace {
-
-// CUDA's built-in variables and the context call each becomes.
-const std::map<std::string_view, std::string_view> kBuiltinVariables = {
-    {"threadIdx", "::syncscope::cu::thread_idx(_c)"},
-    {"blockIdx", "::syncscope::cu::block_idx(_c)"},
-    {"blockDim", "::syncscope::cu::block_dim(_c)"},
-    {"gridDim", "::syncscope::cu::grid_dim(_c)"},
-};
-
-// Intrinsics that are calls on the thread's context (contract/kernel_context.h).
-const std::map<std::string_view, std::string_view> kContextCalls = {
-    {"__syncthreads", "_c.sync"},
-    {"__syncthreads_count", "_c.sync_count"},
-    {"__syncthreads_and", "_c.sync_and"},
-    {"__syncthreads_or", "_c.sync_or"},
-    {"__syncwarp", "_c.sync_warp"},
-    {"__threadfence", "_c.fence"},
-    {"__threadfence_block", "_c.fence"},
-    {"__threadfence_system", "_c.fence"},
-    {"__activemask", "_c.active_mask"},
-    {"__nanosleep", "_c.nanosleep"},
-    {"__ballot_sync", "_c.ballot_sync"},
-    {"__any_sync", "_c.any_sync"},
-    {"__all_sync", "_c.all_sync"},
-    {"__match_any_sync", "_c.match_any_sync"},
-    {"__reduce_add_sync", "_c.reduce_add_sync"},
-    {"__reduce_and_sync", "_c.reduce_and_sync"},
-    {"__reduce_or_sync", "_c.reduce_or_sync"},
-    {"__reduce_xor_sync", "_c.reduce_xor_sync"},
-};
-
-// Intrinsics that are functions of syncscope's CUDA runtime (core/cuda_in/cu_device.h) taking the
-// thread's context first: shuffles of any value CUDA shuffles (8-byte ones in two halves).
-const std::map<std::string_view, std::string_view> kRuntimeCalls = {
-    {"__shfl_sync", "::syncscope::cu::shfl_sync"},
-    {"__shfl_up_sync", "::syncscope::cu::shfl_up_sync"},
-    {"__shfl_down_sync", "::syncscope::cu::shfl_down_sync"},
-    {"__shfl_xor_sync", "::syncscope::cu::shfl_xor_sync"},
-};
-
-// Calls the simulator does not have yet, and what to do instead.
-const std::map<std::string_view, std::string_view> kNotSimulated = {
-    {"__reduce_min_sync", "__reduce_min_sync is not simulated yet: use a __shfl_xor_sync butterfly"},
-    {"__reduce_max_sync", "__reduce_max_sync is not simulated yet: use a __shfl_xor_sync butterfly"},
-    {"cudaMallocManaged", "cudaMallocManaged (unified memory) is not supported: use cudaMalloc + cudaMemcpy"},
-    {"cudaMallocHost", "cudaMallocHost (pinned memory) is not supported: use malloc or std::vector"},
-    {"cudaFreeHost", "cudaFreeHost (pinned memory) is not supported: use malloc/free or std::vector"},
-    {"cudaHostAlloc", "cudaHostAlloc (pinned memory) is not supported: use malloc or std::vector"},
-    {"cudaMemcpyAsync", "cudaMemcpyAsync (streams) is not simulated: use cudaMemcpy"},
-    {"cudaStreamCreate", "streams are not simulated: launch on the default stream"},
-    {"cudaStreamSynchronize", "streams are not simulated: use cudaDeviceSynchronize"},
-    {"cudaStreamDestroy", "streams are not simulated: launch on the default stream"},
-};
 
 // Scalar element types a simulated array may hold: up to 4 bytes in a 32-bit cell (bytes and
 // booleans held one to a cell), 8 bytes in two.

@@ -68,7 +68,8 @@ void cell_tooltip(const BlockViewPanel& panel, const RunResult& run, const app::
                 a.after[index].text.c_str());
   const int step = panel.state.step();
   const app::CellOrigin o = app::cell_origin(run, panel.state.launch(), m.block, a.array, index, after ? step : step - 1);
-  ImGui::TextUnformatted(o.text().c_str());
+  // A "before" cell's story ends where the step begins; what the step did to it follows.
+  ImGui::TextUnformatted(((after ? "" : "before this step: ") + o.text()).c_str());
   std::string readers, writers;
   for (const auto& r : m.reads)
     if (r.array_row == row && r.index == index) readers += " T" + std::to_string(r.thread);
@@ -381,18 +382,53 @@ void draw_legend(const BlockViewPanel& panel, const app::LegendNeeds& needs) {
   ImGui::Dummy(ImVec2(ImGui::GetContentRegionAvail().x, static_cast<float>(app::legend_line_count(places)) * line_h));
 }
 
-// The colour scale of a block too narrow for numbers: a cell's colour is its value.
-void draw_colour_scale(const BlockViewPanel& panel, const app::SharedArrayView& a) {
-  ImGui::TextUnformatted(a.lo.c_str());
-  ImGui::SameLine();
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const float bar_w = ImGui::GetFontSize() * 13, bar_h = ImGui::GetFontSize();
-  for (int k = 0; k < 50; ++k)
-    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x + k * bar_w / 50, p.y), ImVec2(p.x + (k + 1) * bar_w / 50, p.y + bar_h),
-                                              panel.theme.shade(static_cast<float>(k) / 49));
-  ImGui::Dummy(ImVec2(bar_w, bar_h));
-  ImGui::SameLine();
-  ImGui::Text("%s   (%s: colour = value)", a.hi.c_str(), a.name.c_str());
+// An array whose cells are drawn as colours (too narrow for numbers), and its values' range.
+struct ColourScale {
+  std::string name, lo, hi;
+  bool operator==(const ColourScale& o) const { return name == o.name && lo == o.lo && hi == o.hi; }
+};
+
+// Every array of the picture with a cell drawn as its colour: each gets its own scale, so no cell
+// is read on another array's scale.
+std::vector<ColourScale> colour_scales(const app::BlockViewModel& m, const std::vector<app::LaidCell>& cells) {
+  std::vector<ColourScale> scales;
+  for (const app::LaidCell& c : cells) {
+    if (c.numbers) continue;
+    ColourScale s;
+    if (c.kind == app::RowKind::GlobalRead || c.kind == app::RowKind::GlobalWritten) {
+      const app::GlobalRowView& g = (c.kind == app::RowKind::GlobalRead ? m.global_reads : m.global_writes)[c.row];
+      s = {g.name, g.lo, g.hi};
+    } else {
+      s = {m.arrays[c.row].name, m.arrays[c.row].lo, m.arrays[c.row].hi};
+    }
+    if (!s.lo.empty() && std::find(scales.begin(), scales.end(), s) == scales.end()) scales.push_back(std::move(s));
+  }
+  return scales;
+}
+
+// The scales on one line, each bar as wide as the line leaves it (at most 13 em).
+void draw_colour_scales(const BlockViewPanel& panel, const std::vector<ColourScale>& scales) {
+  if (scales.empty()) return;
+  const float fs = ImGui::GetFontSize(), gap = ImGui::GetStyle().ItemSpacing.x;
+  std::vector<std::string> tails;
+  float words = 0;
+  for (const ColourScale& s : scales) {
+    tails.push_back(s.hi + "  (" + s.name + ": colour = value)");
+    words += ImGui::CalcTextSize(s.lo.c_str()).x + ImGui::CalcTextSize(tails.back().c_str()).x + 2 * gap + fs;
+  }
+  const float bar_w = std::clamp((ImGui::GetContentRegionAvail().x - words) / static_cast<float>(scales.size()), fs * 3, fs * 13);
+  for (size_t k = 0; k < scales.size(); ++k) {
+    if (k > 0) ImGui::SameLine(0, fs);
+    ImGui::TextUnformatted(scales[k].lo.c_str());
+    ImGui::SameLine();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    for (int i = 0; i < 50; ++i)
+      ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x + i * bar_w / 50, p.y), ImVec2(p.x + (i + 1) * bar_w / 50, p.y + fs),
+                                                panel.theme.shade(static_cast<float>(i) / 49));
+    ImGui::Dummy(ImVec2(bar_w, fs));
+    ImGui::SameLine();
+    ImGui::TextUnformatted(tails[k].c_str());
+  }
 }
 
 // Zoom, fit, which block, replay.
@@ -572,13 +608,16 @@ void draw_block_view_panel(const BlockViewPanel& panel) {
   report.printed = draw_printed(panel, models, printed);
   draw_legend(panel, needs);
   report.legend = last_item_rect();
-  // Too narrow for numbers, a cell's colour is its value: the scale, from the smallest to the largest
-  // value of the array on show.
-  const bool as_colours = std::any_of(picture.blocks.begin(), picture.blocks.end(), [](const auto& b) { return b.cells_as_colours; }) ||
-                          std::any_of(tiles.begin(), tiles.end(), [](const auto& t) { return t.cells_as_colours; });
-  const int scaled_row = tiles.empty() ? 0 : tiles.front().array_row;  // the tile's scale, else the first array's
-  if (!models.empty() && as_colours && scaled_row < static_cast<int>(models.front()->arrays.size()))
-    draw_colour_scale(panel, models.front()->arrays[scaled_row]);
+  // Too narrow for numbers, a cell's colour is its value: a scale for each array drawn so, from its
+  // smallest to its largest value.
+  std::vector<ColourScale> scales;
+  for (const app::BlockLayout& b : picture.blocks)
+    for (ColourScale& s : colour_scales(*b.model, b.cells))
+      if (std::find(scales.begin(), scales.end(), s) == scales.end()) scales.push_back(std::move(s));
+  for (const app::TileLayout& t : tiles)
+    for (ColourScale& s : colour_scales(*models.front(), t.cells))
+      if (std::find(scales.begin(), scales.end(), s) == scales.end()) scales.push_back(std::move(s));
+  draw_colour_scales(panel, scales);
   report.bottom = ImGui::GetCursorScreenPos().y;
   record_geometry(panel.geometry, report);
   ImGui::EndChild();

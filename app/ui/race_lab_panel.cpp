@@ -51,6 +51,14 @@ struct ChartSelection {
   uint64_t run = 0;
 };
 
+// The first of `forms` (longest first) that fits `room`, else "" (the hover says it all): numbers
+// are never cut.
+std::string first_fitting(const std::vector<std::string>& forms, float room, const RaceLabPanel& panel) {
+  for (const std::string& form : forms)
+    if (ImGui::CalcTextSize(form.c_str()).x <= room) return fit_label(form, room, &panel.geometry);
+  return "";
+}
+
 // The bars: per distinct output two columns side by side, the share of the schedules that gave it
 // (solid) and of the GPU runs (lighter, striped), green when correct, red when wrong. A click picks
 // a bar: its output row below, and the step view shows the first schedule that gave it.
@@ -66,6 +74,7 @@ void draw_chart(const RaceLabPanel& panel, const RunResult& run, const app::Race
   const float column = group * 0.36f;
   const float label_h = ImGui::GetTextLineHeightWithSpacing();
   const float chart_h = std::max(fs * 3, height - 4 * label_h);
+  bool short_verdicts = false;  // narrow groups: "ok" and the count of wrong elements, which the key explains
   // The tallest share fills the chart.
   float tallest = 0.01f;
   for (const app::OutputBar& b : m.bars) {
@@ -93,8 +102,9 @@ void draw_chart(const RaceLabPanel& panel, const RunResult& run, const app::Race
       } else {
         dl->AddRectFilled(a, z, colour);
       }
-      const std::string count = std::to_string(runs) + "/" + std::to_string(total);
-      const std::string text = fit_label(count, column + group * 0.1f, &panel.geometry);
+      // "6/19", else "6": a number is never shown cut (the key says what it is a share of).
+      const std::string text =
+          first_fitting({std::to_string(runs) + "/" + std::to_string(total), std::to_string(runs)}, column + group * 0.1f, panel);
       const float tw = ImGui::CalcTextSize(text.c_str()).x;
       dl->AddText(ImVec2(cx + (column - tw) / 2, base - h - label_h), th.label, text.c_str());
     };
@@ -103,7 +113,10 @@ void draw_chart(const RaceLabPanel& panel, const RunResult& run, const app::Race
     const float left = o.x + group * static_cast<float>(k);
     const std::string name = fit_label(b.name, group - 4, &panel.geometry);
     dl->AddText(ImVec2(left + (group - ImGui::CalcTextSize(name.c_str()).x) / 2, base + 4), colour, name.c_str());
-    const std::string verdict = fit_label(b.correct ? "correct" : std::to_string(b.wrong.size()) + " wrong", group - 4, &panel.geometry);
+    const std::string wrong = std::to_string(b.wrong.size());
+    const std::string verdict = b.correct ? first_fitting({"correct", "ok"}, group - 4, panel)
+                                          : first_fitting({wrong + " wrong", wrong}, group - 4, panel);
+    short_verdicts |= verdict != (b.correct ? "correct" : wrong + " wrong");
     dl->AddText(ImVec2(left + (group - ImGui::CalcTextSize(verdict.c_str()).x) / 2, base + 4 + label_h), colour, verdict.c_str());
     if (k == shown)
       dl->AddRect(ImVec2(o.x + group * static_cast<float>(k) + 1, o.y), ImVec2(o.x + group * static_cast<float>(k + 1) - 1, base + 2 * label_h + 6),
@@ -138,7 +151,8 @@ void draw_chart(const RaceLabPanel& panel, const RunResult& run, const app::Race
   panel.geometry.race_lab_bars = n;
   ImGui::SetCursorScreenPos(ImVec2(o.x, base + 2 * label_h + 10));
   // The key, and the picked output as a row of cells, wrong ones filled red.
-  const std::string recorded = m.gpu_recorded_on.empty() ? "" : " recorded on " + m.gpu_recorded_on;
+  std::string recorded = m.gpu_recorded_on.empty() ? "" : " recorded on " + m.gpu_recorded_on;
+  if (short_verdicts) recorded += "; under each output: ok, or how many of its elements are wrong";
   if (m.schedule_runs && m.gpu_runs)
   {
     ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyleColorVec4(ImGuiCol_TextDisabled));
@@ -147,8 +161,8 @@ void draw_chart(const RaceLabPanel& panel, const RunResult& run, const app::Race
     ImGui::PopStyleColor();
   }
   else
-    ImGui::TextDisabled("share of the %d %s that gave each output", m.schedule_runs ? m.schedule_runs : m.gpu_runs,
-                        m.schedule_runs ? "schedules" : "GPU runs");
+    ImGui::TextDisabled("share of the %d %s that gave each output%s", m.schedule_runs ? m.schedule_runs : m.gpu_runs,
+                        m.schedule_runs ? "schedules" : "GPU runs", recorded.c_str());
   if (shown < 0 || shown >= n) return;
   const app::OutputBar& b = m.bars[shown];
   ImGui::Text("output %s:", b.name.c_str());

@@ -109,10 +109,15 @@ void draw_timeline_panel(const TimelinePanel& panel) {
       dl->AddRectFilled(p, ImVec2(p.x + mark_w, p.y + mark_h),
                         current ? panel.theme.written : ImGui::IsItemHovered() ? panel.theme.cell_border : panel.theme.cell, 3);
       dl->AddRect(p, ImVec2(p.x + mark_w, p.y + mark_h), panel.theme.cell_border, 3);
-      std::string text = fit_label(all_fit ? full : shortened(full), mark_w - 6, &panel.geometry);
-      if (text.empty()) text = fit_label(std::to_string(mark.step), mark_w - 4, &panel.geometry);
+      // A mark half under the strip's edge (the marks scroll) is labelled in its visible part, cut
+      // with "…" there, never by the edge.
+      const float seen_l = std::max(p.x, ImGui::GetWindowPos().x);
+      const float seen_r = std::min(p.x + mark_w, ImGui::GetWindowPos().x + ImGui::GetWindowWidth());
+      const float seen_w = std::max(0.0f, seen_r - seen_l);
+      std::string text = fit_label(all_fit ? full : shortened(full), seen_w - 6, &panel.geometry);
+      if (text.empty()) text = fit_label(std::to_string(mark.step), seen_w - 4, &panel.geometry);
       const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-      dl->AddText(ImVec2(p.x + (mark_w - ts.x) / 2, p.y + 3), current ? IM_COL32(0, 0, 0, 255) : panel.theme.cell_text,
+      dl->AddText(ImVec2(seen_l + (seen_w - ts.x) / 2, p.y + 3), current ? IM_COL32(0, 0, 0, 255) : panel.theme.cell_text,
                   text.c_str());
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("%s\nstep %d: %s%sends %s", launch.label.c_str(), mark.step, mark.caption.c_str(),

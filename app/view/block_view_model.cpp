@@ -34,6 +34,19 @@ void fill_cells(std::vector<CellView>& cells, DType dtype, const std::vector<uin
   }
 }
 
+// A global row's cells on the colour scale of its own values (the cells drawn as colours when
+// too narrow for numbers); `values` are the cells' numbers, NaN where none was read or written.
+void shade(GlobalRowView& r, DType dtype, const std::vector<double>& values) {
+  double lo = std::numeric_limits<double>::infinity(), hi = -lo;
+  for (size_t i = 0; i < values.size(); ++i)
+    if (!r.cells[i].poison && std::isfinite(values[i])) lo = std::min(lo, values[i]), hi = std::max(hi, values[i]);
+  if (lo > hi) return;
+  r.lo = format_number(dtype, lo);
+  r.hi = format_number(dtype, hi);
+  for (size_t i = 0; i < values.size(); ++i)
+    r.cells[i].shade = hi > lo && std::isfinite(values[i]) ? static_cast<float>((values[i] - lo) / (hi - lo)) : 0.5f;
+}
+
 void shade(SharedArrayView& a, DType dtype, const std::vector<uint32_t>& before, const std::vector<uint32_t>& after) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   auto scan = [&](const std::vector<CellView>& cells, const std::vector<uint32_t>& bits) {
@@ -298,6 +311,12 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
   };
   make_rows(read_span, m.global_reads, read_row_of);
   make_rows(write_span, m.global_writes, write_row_of);
+  auto no_values = [](const std::vector<GlobalRowView>& rows) {
+    std::vector<std::vector<double>> values;
+    for (const GlobalRowView& r : rows) values.emplace_back(r.cells.size(), std::numeric_limits<double>::quiet_NaN());
+    return values;
+  };
+  std::vector<std::vector<double>> read_values = no_values(m.global_reads), write_values = no_values(m.global_writes);
 
   // Who did what, in the order the schedule ran it.
   std::map<std::pair<int, int>, int> written_this_step;  // (array, cell) -> the last thread that wrote it
@@ -374,6 +393,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
         const int k = e.index - g.first;
         if (k < static_cast<int>(g.cells.size())) {
           CellView& c = g.cells[k];
+          (read ? read_values : write_values)[row][k] = sim::bits_to_double(t.arrays[e.array].dtype, e.value_bits);
           c.text = op.value;
           c.poison = op.poison;
           c.read |= read;
@@ -391,6 +411,10 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     }
     m.operations.push_back(std::move(op));
   }
+  for (size_t r = 0; r < m.global_reads.size(); ++r)
+    shade(m.global_reads[r], t.arrays[m.global_reads[r].array].dtype, read_values[r]);
+  for (size_t r = 0; r < m.global_writes.size(); ++r)
+    shade(m.global_writes[r], t.arrays[m.global_writes[r].array].dtype, write_values[r]);
   for (auto& [key, r] : rounds) m.shuffles.push_back(std::move(r));
   std::stable_sort(m.shuffles.begin(), m.shuffles.end(),
                    [](const ShuffleRound& a, const ShuffleRound& b) { return a.first_order < b.first_order; });
@@ -430,7 +454,11 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
         threads.erase(std::unique(threads.begin(), threads.end()), threads.end());
         const std::string& name = t.arrays[std::get<1>(key)].name;
         const auto atomic = atomic_at.find(std::get<2>(key));
-        const std::string verb = !write ? "read " : atomic != atomic_at.end() ? sim::atomic_op_name(atomic->second) + " " : "write ";
+        // "1 thread reads", "7 threads read"; an atomic's name as it is ("1 thread atomic_add").
+        const bool one = threads.size() == 1;
+        const std::string verb = !write ? (one ? "reads " : "read ")
+                                 : atomic != atomic_at.end() ? sim::atomic_op_name(atomic->second) + " "
+                                                             : (one ? "writes " : "write ");
         const std::string part = plural(threads.size(), "thread ", "threads ") + verb +
                                  (threads.size() == 1 && list.size() == 1 ? name + "[" + std::to_string(list.front().second) + "]"
                                                                           : access_pattern(name, list));

@@ -113,6 +113,7 @@ struct GlobalRowView {
   std::string name;
   int first = 0;
   std::vector<CellView> cells;  // value read / written (the last access of each cell)
+  std::string lo, hi;           // its smallest and largest value (the colour scale's ends)
 };
 
 // What the steps of one launch need for one block, together: a picture that reserves it in every

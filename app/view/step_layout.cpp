@@ -89,6 +89,7 @@ std::string written_form(const std::string& s, int form) {
   const size_t eq = s.find(" = ");
   if (eq == std::string::npos || s.rfind("writes ", 0) == 0 || form >= kValueOnly) return written_value(s);
   const std::string terms = s.substr(eq + 3);
+  if (terms.find(" + ") == std::string::npos && form > 0) return written_value(s);  // a copy: "6 = 6" or "6"
   switch (form) {
     case 0: return s;
     case 1: return without_spaces(s);
@@ -261,7 +262,9 @@ class BlockLayoutBuilder {
       if (numbered) {
         std::string id = "T";
         id += std::to_string(t);
-        centred(cx, g_.thread_y, std::max(1.0f, label_every) * cell_w, tv.active ? Ink::Label : Ink::Dim, id);
+        // Wider than its column, a number crosses warp outlines: on the panel's background it stays readable.
+        centred(cx, g_.thread_y, std::max(1.0f, label_every) * cell_w, tv.active ? Ink::Label : Ink::Dim, id, {},
+                label_every > 1);
       }
       const bool current = current_ >= 0 && m_.operations[current_].thread == t;
       const Ink ink = current ? Ink::Written : tv.exited ? Ink::ThreadExited : tv.active ? Ink::ThreadActive : Ink::ThreadIdle;
