@@ -247,39 +247,28 @@ pass "long_long_and_char.cu: 64-bit atomics and a __shared__ long long reduction
 
 # Bad input: one message at the file's line, exit 2.
 mkdir -p "$WORK/bad"
-printf '#include <cuda_runtime.h>\n__global__ void k(float *x)\n{\n    x[threadIdx.x] = 1.0f\n}\nint main() { return 0; }\n' >"$WORK/bad/syntax.cu"
-set +e; out=$("$APP" run "$WORK/bad/syntax.cu" 2>&1); rc=$?; set -e
-[[ $rc -eq 2 ]] || fail "syntax error: exit $rc"
-grep -q "syntax.cu:4:[0-9]*: error: expected ';'" <<<"$out" || fail "syntax error not at line 4: $out"
-pass "a syntax error is Clang's message at syntax.cu:4"
-printf '#include <cuda_runtime.h>\n__global__ void k(float *x) { x[0] = 1.0f; }\nint main()\n{\n    float *x;\n    cudaMallocManaged(&x, 4);\n    k<<<1, 1>>>(x);\n    return 0;\n}\n' >"$WORK/bad/managed.cu"
-set +e; out=$("$APP" run "$WORK/bad/managed.cu" 2>&1); rc=$?; set -e
-[[ $rc -eq 2 ]] || fail "cudaMallocManaged: exit $rc"
-grep -q "managed.cu:6:[0-9]*: error: cudaMallocManaged (unified memory) is not supported: use cudaMalloc + cudaMemcpy" <<<"$out" ||
-  fail "cudaMallocManaged not refused at line 6: $out"
-pass "cudaMallocManaged is refused at managed.cu:6 with what to do instead"
-printf '#include <cuda_runtime.h>\nstruct Tagged { char tag; int value; };\n__global__ void k(Tagged *t) { t[threadIdx.x].value = 1; }\nint main() { return 0; }\n' >"$WORK/bad/tagged.cu"
-set +e; out=$("$APP" run "$WORK/bad/tagged.cu" 2>&1); rc=$?; set -e
-[[ $rc -eq 2 ]] || fail "a struct with a char field: exit $rc"
-grep -q "tagged.cu:3:[0-9]*: error: 't' points to Tagged, whose field 'tag' is a char (1 byte): syncscope lays out structs .*; make it an int" <<<"$out" ||
-  fail "a struct with a char field is not refused at tagged.cu:3: $out"
-pass "a struct with a char field is refused at tagged.cu:3 with what to do"
-printf 'this is not CUDA\n' >"$WORK/bad/prose.cu"
-set +e; out=$("$APP" run "$WORK/bad/prose.cu" 2>&1); rc=$?; set -e
-[[ $rc -eq 2 ]] || fail "prose: exit $rc"
-grep -q "prose.cu:1:[0-9]*: error:" <<<"$out" || fail "prose: no message at line 1: $out"
-pass "a file that is not CUDA gets Clang's message at prose.cu:1"
+# refused NAME.cu LINE MESSAGE WHAT SOURCE: the file is refused (exit 2) with MESSAGE (a grep
+# pattern) at NAME.cu:LINE.
+refused() {
+  local name=$1 line=$2 message=$3 what=$4 source=$5 out rc
+  printf '%b' "$source" >"$WORK/bad/$name"
+  set +e; out=$("$APP" run "$WORK/bad/$name" 2>&1); rc=$?; set -e
+  [[ $rc -eq 2 ]] || fail "$what: exit $rc: $out"
+  grep -q "$name:$line:[0-9]*: error: $message" <<<"$out" || fail "$what is not refused at $name:$line: $out"
+  pass "$what is refused at $name:$line: $(grep -o 'error: .*' <<<"$out" | head -1 | cut -c8-100)"
+}
+refused syntax.cu 4 "expected ';'" "a syntax error (Clang's message)" \
+  '#include <cuda_runtime.h>\n__global__ void k(float *x)\n{\n    x[threadIdx.x] = 1.0f\n}\nint main() { return 0; }\n'
+refused managed.cu 6 "cudaMallocManaged (unified memory) is not supported: use cudaMalloc + cudaMemcpy" "cudaMallocManaged" \
+  '#include <cuda_runtime.h>\n__global__ void k(float *x) { x[0] = 1.0f; }\nint main()\n{\n    float *x;\n    cudaMallocManaged(&x, 4);\n    k<<<1, 1>>>(x);\n    return 0;\n}\n'
+refused tagged.cu 3 "'t' points to Tagged, whose field 'tag' is a char (1 byte): syncscope lays out structs .*; make it an int" \
+  "a struct with a char field" \
+  '#include <cuda_runtime.h>\nstruct Tagged { char tag; int value; };\n__global__ void k(Tagged *t) { t[threadIdx.x].value = 1; }\nint main() { return 0; }\n'
+refused prose.cu 1 "" "a file that is not CUDA (Clang's message)" 'this is not CUDA\n'
 # __constant__ memory: read by device code, set by the host; a kernel that writes it is told so at its line.
-printf '#include <cuda_runtime.h>\n__constant__ float scale[2];\n__global__ void k(float *x)\n{\n    scale[0] = x[0];\n}\nint main() { float *x; cudaMalloc(&x, 4); k<<<1, 1>>>(x); return 0; }\n' >"$WORK/bad/constant.cu"
-set +e; out=$("$APP" run "$WORK/bad/constant.cu" 2>&1); rc=$?; set -e
-[[ $rc -eq 2 ]] || fail "a write to __constant__ memory: exit $rc"
-grep -q "constant.cu:5:[0-9]*: error: __constant__ 'scale' is read-only in device code: the host sets it with cudaMemcpyToSymbol" <<<"$out" ||
-  fail "a write to __constant__ memory is not refused at constant.cu:5: $out"
-pass "a kernel's write to __constant__ memory is refused at constant.cu:5"
-printf '#include <cuda_runtime.h>\nstruct P { float a; };\n__constant__ P params;\n__global__ void k(float *x) { x[0] = params.a; }\nint main() { return 0; }\n' >"$WORK/bad/constant_struct.cu"
-set +e; out=$("$APP" run "$WORK/bad/constant_struct.cu" 2>&1); rc=$?; set -e
-[[ $rc -eq 2 ]] || fail "a struct in __constant__ memory: exit $rc"
-grep -q "constant_struct.cu:3:[0-9]*: error: __constant__ 'params' must hold numbers" <<<"$out" ||
-  fail "a struct in __constant__ memory is not refused at constant_struct.cu:3: $out"
-pass "a struct in __constant__ memory is refused at constant_struct.cu:3 with what it may hold"
+refused constant.cu 5 "__constant__ 'scale' is read-only in device code: the host sets it with cudaMemcpyToSymbol" \
+  "a kernel's write to __constant__ memory" \
+  '#include <cuda_runtime.h>\n__constant__ float scale[2];\n__global__ void k(float *x)\n{\n    scale[0] = x[0];\n}\nint main() { float *x; cudaMalloc(&x, 4); k<<<1, 1>>>(x); return 0; }\n'
+refused constant_struct.cu 3 "__constant__ 'params' must hold numbers" "a struct in __constant__ memory" \
+  '#include <cuda_runtime.h>\nstruct P { float a; };\n__constant__ P params;\n__global__ void k(float *x) { x[0] = params.a; }\nint main() { return 0; }\n'
 echo "all CUDA corpus checks passed"
