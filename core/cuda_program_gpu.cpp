@@ -104,30 +104,40 @@ const char* host_copy_recorder_header() {
 #include <cuda_runtime.h>
 #include <cstdio>
 #include <cstdlib>
+static inline void syncscope_record_host_copy(int line, const void* received, size_t bytes) {
+  static FILE* record = [] {
+    const char* path = std::getenv("SYNCSCOPE_HOST_COPIES");
+    return path ? std::fopen(path, "wb") : nullptr;
+  }();
+  if (!record) return;
+  std::fprintf(record, "copy %d %zu\n", line, bytes);
+  std::fwrite(received, 1, bytes, record);
+  std::fputc('\n', record);
+  std::fflush(record);
+}
+static inline bool syncscope_is_device_memory(const void* p) {
+  cudaPointerAttributes a;
+  return cudaPointerGetAttributes(&a, p) == cudaSuccess && a.type == cudaMemoryTypeDevice;
+}
 static inline cudaError_t syncscope_recorded_cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind,
                                                         int line = __builtin_LINE()) {
   const cudaError_t result = cudaMemcpy(to, from, bytes, kind);
   bool to_host = kind == cudaMemcpyDeviceToHost;
-  if (kind == cudaMemcpyDefault) {
-    cudaPointerAttributes source, target;
-    to_host = cudaPointerGetAttributes(&source, from) == cudaSuccess && source.type == cudaMemoryTypeDevice &&
-              cudaPointerGetAttributes(&target, to) == cudaSuccess && target.type != cudaMemoryTypeDevice;
-  }
-  if (result == cudaSuccess && to_host) {
-    static FILE* record = [] {
-      const char* path = std::getenv("SYNCSCOPE_HOST_COPIES");
-      return path ? std::fopen(path, "wb") : nullptr;
-    }();
-    if (record) {
-      std::fprintf(record, "copy %d %zu\n", line, bytes);
-      std::fwrite(to, 1, bytes, record);
-      std::fputc('\n', record);
-      std::fflush(record);
-    }
-  }
+  if (kind == cudaMemcpyDefault) to_host = syncscope_is_device_memory(from) && !syncscope_is_device_memory(to);
+  if (result == cudaSuccess && to_host) syncscope_record_host_copy(line, to, bytes);
+  return result;
+}
+template <class T>
+static inline cudaError_t syncscope_recorded_cudaMemcpyFromSymbol(void* to, const T& symbol, size_t bytes, size_t offset = 0,
+                                                                  cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
+                                                                  int line = __builtin_LINE()) {
+  const cudaError_t result = cudaMemcpyFromSymbol(to, symbol, bytes, offset, kind);
+  const bool to_host = kind == cudaMemcpyDeviceToHost || (kind == cudaMemcpyDefault && !syncscope_is_device_memory(to));
+  if (result == cudaSuccess && to_host) syncscope_record_host_copy(line, to, bytes);
   return result;
 }
 #define cudaMemcpy syncscope_recorded_cudaMemcpy
+#define cudaMemcpyFromSymbol syncscope_recorded_cudaMemcpyFromSymbol
 )";
 }
 

@@ -79,11 +79,14 @@ std::string barrier_text(const HazardEvent& e, bool same_warp) {
   if (e.cross_block)
     return "blocks of one launch cannot wait for each other: the access at " + B + " needs what " + A +
            " does in another block finished first, so split the work into two launches (or use atomics)";
-  if (e.line_first == e.line_second && e.kind == HazardKind::WriteAfterRead)
+  if (e.line_first == e.line_second && e.kind != HazardKind::WriteAfterWrite)
     return "one statement at " + A + " reads a cell that another thread's run of it writes in the same step: "
            "read into a variable, then " + barrier + ", then write, would order these accesses";
+  // Two threads' runs of one statement, or one thread's run and another's next time round a loop:
+  // nothing in the event tells them apart, so both fixes are said.
   if (e.line_first == e.line_second)
-    return barrier + " after " + A + ", before it runs again (the loop goes back to it), would order these accesses";
+    return "threads write one cell at " + A + " in the same step: give each thread a cell of its own, or, where they "
+           "take turns as a loop comes back to " + A + ", " + barrier + " after it would order them";
   if (a.file == b.file && a.function == b.function && a.line > b.line)
     return barrier + " after " + A + ", before " + B + " comes round again (the loop goes back between them), "
            "would order these accesses";

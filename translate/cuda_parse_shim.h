@@ -187,6 +187,8 @@ template <class T> cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* f
                                                   cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 template <class T> cudaError_t cudaMemcpyFromSymbol(void* to, const T& symbol, size_t bytes, size_t offset = 0,
                                                     cudaMemcpyKind kind = cudaMemcpyDeviceToHost);
+template <class T> cudaError_t cudaGetSymbolAddress(void** address, const T& symbol);
+template <class T> cudaError_t cudaGetSymbolSize(size_t* bytes, const T& symbol);
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);

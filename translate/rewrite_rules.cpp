@@ -55,6 +55,8 @@ constexpr const char* kStructRule =
     "syncscope lays out structs in device memory whose fields are 4- and 8-byte numbers "
     "(int, unsigned, float, double, long long) with no padding";
 
+}  // namespace
+
 std::string escaped_caption(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -65,8 +67,6 @@ std::string escaped_caption(std::string_view text) {
   }
   return out;
 }
-
-}  // namespace
 
 RewriteRules::RewriteRules(ASTContext& context, Rewriter& rewriter, const std::map<unsigned, std::string>& comments,
                            Translation& out)
@@ -336,7 +336,7 @@ bool RewriteRules::VisitVarDecl(VarDecl* v) {
       error(v->getLocation(), "__constant__ '" + v->getNameAsString() +
                                   "' must hold numbers (arrays of int, float, double, ...): its type is not simulated");
     else if (v->hasAttr<CUDADeviceAttr>())
-      error(v->getLocation(), "a __device__ variable is not simulated yet: use a cudaMalloc'ed array");
+      declare_device_variable(v);
     return true;
   }
   if (in_device_code() && !v->hasAttr<CUDASharedAttr>()) rewrite_pointer_declaration(v);
@@ -372,43 +372,6 @@ bool RewriteRules::VisitDeclStmt(DeclStmt* s) {
   return true;
 }
 
-void RewriteRules::rewrite_shared_declaration(VarDecl* v, SourceLocation begin) {
-  const std::string name = v->getNameAsString();
-  TypeLoc loc = v->getTypeSourceInfo()->getTypeLoc();
-  std::vector<std::string> extents;
-  bool unsized = false;
-  while (auto array = loc.getAs<ArrayTypeLoc>()) {
-    if (array.getSizeExpr()) extents.push_back("(" + text_of(array.getSizeExpr()->getSourceRange()) + ")");
-    else unsized = true;
-    loc = array.getElementLoc();
-  }
-  const QualType element = loc.getType();
-  if (const std::string why = element_refusal(element); !why.empty()) {
-    error(v->getLocation(), "__shared__ '" + name + "' holds " + why);
-    return;
-  }
-  const std::string shown = escaped_caption(name + cells_note(element));
-  const std::string type = type_text(element.getUnqualifiedType());
-  std::string made;
-  if (unsized && extents.empty())
-    made = "::syncscope::cu::extern_shared<" + type + ", SyncscopeCtx>(_c, \"" + shown + "\")";
-  else if (unsized)
-    made = "";
-  else if (extents.empty())
-    made = "::syncscope::cu::shared_array<" + type + ", 1, SyncscopeCtx>(_c, \"" + shown + "\")";
-  else if (extents.size() == 1)
-    made = "::syncscope::cu::shared_array<" + type + ", " + extents[0] + ", SyncscopeCtx>(_c, \"" + shown + "\")";
-  else if (extents.size() == 2)
-    made = "::syncscope::cu::shared_array2d<" + type + ", " + extents[0] + ", " + extents[1] + ", SyncscopeCtx>(_c, \"" +
-           shown + "\")";
-  if (made.empty()) {
-    error(v->getLocation(), "__shared__ '" + name + "': only 1D and 2D shared arrays (and extern T name[]) are simulated");
-    return;
-  }
-  if (extents.empty() && !unsized) shared_scalars_.insert(v);
-  replace(SourceRange(begin, v->getEndLoc()), "auto " + name + " = " + made);
-}
-
 bool RewriteRules::VisitDeclRefExpr(DeclRefExpr* e) {
   if (!in_device_code()) return true;
   if (const auto* v = dyn_cast<VarDecl>(e->getDecl())) {
@@ -424,6 +387,13 @@ bool RewriteRules::VisitDeclRefExpr(DeclRefExpr* e) {
                                     "' is read-only in device code: the host sets it with cudaMemcpyToSymbol");
       else if (insert_before(e->getBeginLoc(), "::syncscope::cu::constant_memory("))
         insert_after_token(e->getEndLoc(), ")");
+      return true;
+    }
+    if (v->hasAttr<CUDADeviceAttr>() && !v->isLocalVarDecl() && !isa<ParmVarDecl>(v) && in_main_file(v->getLocation())) {
+      // The variable's global memory in this run, found as the student's name is (same scope, same qualifier).
+      const std::string qualifier = e->hasQualifier() ? text_of(e->getQualifierLoc().getSourceRange()) : "";
+      replace(e->getSourceRange(),
+              "::syncscope::cu::device_memory(_c, " + qualifier + "syncscope_device_" + v->getNameAsString() + ")");
       return true;
     }
     if (!in_main_file(v->getLocation())) {

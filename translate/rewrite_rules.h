@@ -14,6 +14,9 @@
 
 namespace syncscope::translate {
 
+// A name or caption as a C++ string literal's text (quotes and backslashes escaped, `%` doubled).
+std::string escaped_caption(std::string_view text);
+
 class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
  public:
   RewriteRules(clang::ASTContext& context, clang::Rewriter& rewriter, const std::map<unsigned, std::string>& comments,
@@ -59,6 +62,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool in_device_memory(const clang::Expr* e, bool through_pointer) const;
   bool names_shared_array(const clang::Expr* e) const;
   void rewrite_shared_declaration(clang::VarDecl* v, clang::SourceLocation begin);
+  void declare_device_variable(clang::VarDecl* v);
   std::string caption_before(clang::SourceLocation barrier) const;
   bool replace(clang::SourceRange range, const std::string& text);
   bool insert_before(clang::SourceLocation loc, const std::string& text);
@@ -74,8 +78,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   int device_depth_ = 0;
   bool in_kernel_body_ = false;  // a `return` here ends the thread (not one in a lambda or a __device__ function)
   std::set<const clang::VarDecl*> shared_scalars_;  // `__shared__ int x;`: every use becomes x[0]
-  std::set<unsigned> rewritten_types_;
-  std::set<const clang::DeclaratorDecl*> context_first_;  // first parameters that bring `_c` with them               // offsets of type text already replaced
+  std::set<unsigned> rewritten_types_;  // offsets of type text already replaced
+  std::set<const clang::DeclaratorDecl*> context_first_;  // first parameters that bring `_c` with them
   std::string program_name_;
 };
 

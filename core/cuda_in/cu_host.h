@@ -73,10 +73,43 @@ inline void cells_to_host(const sim::ArrayStore& a, int first, void* host, int c
   std::memcpy(host, a.bits.data() + first, static_cast<size_t>(count) * 4);
 }
 
+class Device;
+
+// A `__device__` variable at file scope. The translator leaves the student's variable in host memory,
+// holding the value it was declared with, and adds one of these after it: every run of the program
+// gives the variable a global array of its own (named by the variable, holding that value when
+// main() starts), which device code reads and writes (device_memory) and cudaMemcpyToSymbol /
+// FromSymbol copy to and from.
+struct DeviceVariable {
+  const char* name;
+  const void* initial;  // the student's variable
+  size_t bytes;
+  void (*place)(Device&, DeviceVariable&);
+  int array = -1;          // this run's global array
+  uintptr_t address = 0;   // and its device address
+};
+namespace {
+// Internal to the translated program's own library: one list per program.
+[[maybe_unused]] std::vector<DeviceVariable*>& device_variables() {
+  static std::vector<DeviceVariable*> all;
+  return all;
+}
+}  // namespace
+template <class T>
+void place_variable(Device& device, DeviceVariable& v);
+template <class T>
+struct device_variable : DeviceVariable {
+  device_variable(const T& student, const char* name) : DeviceVariable{name, &student, sizeof(T), &place_variable<T>} {
+    device_variables().push_back(this);
+  }
+};
+
 // The simulated device of one run of a program.
 class Device {
  public:
-  explicit Device(sim::Simulator& simulator) : simulator_(simulator) {}
+  explicit Device(sim::Simulator& simulator) : simulator_(simulator) {
+    for (DeviceVariable* v : device_variables()) v->place(*this, *v);
+  }
   sim::Simulator& simulator() { return simulator_; }
 
   template <class E>
@@ -133,6 +166,17 @@ class Device {
     return e;
   }
   cudaError_t peek_last_error() const { return last_error_; }
+  // The device address of the __device__ variable whose student's variable is at `host` (0: none).
+  static uintptr_t variable_address(const void* host) {
+    for (const DeviceVariable* v : device_variables())
+      if (v->initial == host) return v->address;
+    return 0;
+  }
+  // A copy to the host that is not a cudaMemcpy (cudaMemcpyFromSymbol of __constant__ memory).
+  void note_host_copy(int line, const char* name, size_t element_size, const void* received, size_t bytes) {
+    const auto* b = static_cast<const uint8_t*>(received);
+    host_copies_.push_back({line, name, static_cast<uint32_t>(element_size), std::vector<uint8_t>(b, b + bytes)});
+  }
   // Every copy to the host, in order, as the host received it: what the GPU's run is compared with.
   std::vector<HostCopy>& host_copies() { return host_copies_; }
 
@@ -145,6 +189,30 @@ class Device {
 };
 
 inline Device* current_device = nullptr;
+
+template <class T>
+void place_variable(Device& device, DeviceVariable& v) {
+  using E = std::remove_cv_t<std::remove_all_extents_t<T>>;
+  E* address = nullptr;
+  device.allocate(v.name, &address, sizeof(T));
+  int element = 0;
+  v.array = device.find(address, &element)->array;
+  v.address = reinterpret_cast<uintptr_t>(address);
+  device.copy(address, v.initial, sizeof(T), cudaMemcpyHostToDevice);
+}
+
+// A __device__ variable in device code (the translator wraps every use): a number is its element
+// (`counter += 1`, `atomicAdd(&counter, 1)`, with the line of the use), an array its pointer, a 2D
+// array its rows.
+template <class T, class Ctx>
+[[gnu::always_inline]] inline auto device_memory(Ctx& c, const device_variable<T>& v,
+                                                 sim::SourceLocation where = sim::SourceLocation::current()) {
+  using E = std::remove_all_extents_t<T>;
+  const ptr<E, Ctx> first(&c.runner(), &current_device->simulator().global(v.array), 0);
+  if constexpr (std::rank_v<T> == 0) return first.at(0, where);
+  else if constexpr (std::rank_v<T> == 1) return first;
+  else return rows<E, Ctx>{first, static_cast<int>(std::extent_v<T, 1>)};
+}
 
 inline cudaError_t Device::copy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, int line) {
   int to_element = 0, from_element = 0;
@@ -331,24 +399,47 @@ inline cudaError_t cudaFree(void* pointer) { return syncscope::cu::current_devic
 inline cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, int line = __builtin_LINE()) {
   return syncscope::cu::current_device->copy(to, from, bytes, kind, line);
 }
-// A __constant__ variable is host memory in the simulation (core/cuda_in/cu_device.h): copies into
-// and out of it from the host are plain copies, within the variable's bytes. A device array as the
-// source or target (cudaMemcpyDeviceToDevice) is not simulated: cudaErrorInvalidValue.
+// A __device__ variable's copies are those of its global array (DeviceVariable); a __constant__
+// variable is host memory in the simulation (core/cuda_in/cu_device.h): copies into and out of it
+// from the host are plain copies, within the variable's bytes. A device array as the source or
+// target of a __constant__ copy (cudaMemcpyDeviceToDevice) is not simulated: cudaErrorInvalidValue.
+// A copy to the host is kept (as the GPU's run records cudaMemcpyFromSymbol too) with the caller's line.
 template <class T>
 cudaError_t cudaMemcpyToSymbol(T& symbol, const void* from, size_t bytes, size_t offset = 0,
                                cudaMemcpyKind kind = cudaMemcpyHostToDevice) {
-  if (offset > sizeof(T) || bytes > sizeof(T) - offset || (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDefault))
-    return syncscope::cu::current_device->record(cudaErrorInvalidValue);
+  auto& device = *syncscope::cu::current_device;
+  if (offset > sizeof(T) || bytes > sizeof(T) - offset) return device.record(cudaErrorInvalidValue);
+  if (const uintptr_t address = syncscope::cu::Device::variable_address(&symbol))
+    return device.copy(reinterpret_cast<void*>(address + offset), from, bytes, kind);
+  if (kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDefault) return device.record(cudaErrorInvalidValue);
   std::memcpy(reinterpret_cast<unsigned char*>(&symbol) + offset, from, bytes);
   return cudaSuccess;
 }
 template <class T>
 cudaError_t cudaMemcpyFromSymbol(void* to, const T& symbol, size_t bytes, size_t offset = 0,
-                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost) {
-  if (offset > sizeof(T) || bytes > sizeof(T) - offset || (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDefault))
-    return syncscope::cu::current_device->record(cudaErrorInvalidValue);
+                                 cudaMemcpyKind kind = cudaMemcpyDeviceToHost, int line = __builtin_LINE()) {
+  auto& device = *syncscope::cu::current_device;
+  if (offset > sizeof(T) || bytes > sizeof(T) - offset) return device.record(cudaErrorInvalidValue);
+  if (const uintptr_t address = syncscope::cu::Device::variable_address(&symbol))
+    return device.copy(to, reinterpret_cast<const void*>(address + offset), bytes, kind, line);
+  int element = 0;
+  const bool to_device = device.find(to, &element) != nullptr;
+  if (to_device || (kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDefault)) return device.record(cudaErrorInvalidValue);
   std::memcpy(to, reinterpret_cast<const unsigned char*>(&symbol) + offset, bytes);
+  device.note_host_copy(line, "__constant__ memory", sizeof(std::remove_all_extents_t<T>), to, bytes);
   return cudaSuccess;
+}
+// The device address of a __device__ variable (of a __constant__ one: not simulated).
+template <class T>
+cudaError_t cudaGetSymbolAddress(void** address, const T& symbol) {
+  const uintptr_t found = syncscope::cu::Device::variable_address(&symbol);
+  if (!address || !found) return syncscope::cu::current_device->record(cudaErrorInvalidValue);
+  *address = reinterpret_cast<void*>(found);
+  return cudaSuccess;
+}
+template <class T>
+cudaError_t cudaGetSymbolSize(size_t* bytes, const T&) {
+  return bytes ? (*bytes = sizeof(T), cudaSuccess) : syncscope::cu::current_device->record(cudaErrorInvalidValue);
 }
 inline cudaError_t cudaMemset(void* pointer, int value, size_t bytes) {
   return syncscope::cu::current_device->fill(pointer, value, bytes);

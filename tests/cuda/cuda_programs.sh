@@ -245,6 +245,19 @@ out=$("$APP" run "$CORPUS/long_long_and_char.cu" 2>&1)
 grep -q "^hazards: none" <<<"$out" || fail "long_long_and_char.cu: hazards in the correct program: $(grep -m3 -i 'race\|hazard' <<<"$out")"
 pass "long_long_and_char.cu: 64-bit atomics and a __shared__ long long reduction, no hazard"
 
+# __device__ variables at file scope are global memory: device_variable_histogram.cu's BUG_NON_ATOMIC
+# (a plain ++ on a __device__ array's bin) races at that line, on the variable's own name.
+dv="$CORPUS/device_variable_histogram.cu"
+plain_count=$(grep -n '^ *bins\[bin\]++;' "$dv" | cut -d: -f1)
+[[ $plain_count =~ ^[0-9]+$ ]] || fail "device_variable_histogram.cu: its plain ++ line is not one line: $plain_count"
+out=$("$APP" run "$dv" --bug non-atomic 2>&1) || true
+grep -q "race ([A-Z]*) between .* at $dv:$plain_count and .* at $dv:$plain_count .* on bins$" <<<"$out" ||
+  fail "device_variable_histogram.cu --bug non-atomic: no race at :$plain_count on bins: $(grep -m3 -i 'race\|hazard' <<<"$out")"
+grep -q "FAIL$" <<<"$out" || fail "device_variable_histogram.cu --bug non-atomic: the counts came out right: $out"
+out=$("$APP" run "$dv" 2>&1)
+grep -q "^hazards: none" <<<"$out" || fail "device_variable_histogram.cu: hazards in the correct program: $(grep -m3 -i 'race\|hazard' <<<"$out")"
+pass "a plain ++ on a __device__ array races at device_variable_histogram.cu:$plain_count on 'bins'; atomicAdd on it does not"
+
 # Bad input: one message at the file's line, exit 2.
 mkdir -p "$WORK/bad"
 # refused NAME.cu LINE MESSAGE WHAT SOURCE: the file is refused (exit 2) with MESSAGE (a grep
@@ -269,6 +282,11 @@ refused prose.cu 1 "" "a file that is not CUDA (Clang's message)" 'this is not C
 refused constant.cu 5 "__constant__ 'scale' is read-only in device code: the host sets it with cudaMemcpyToSymbol" \
   "a kernel's write to __constant__ memory" \
   '#include <cuda_runtime.h>\n__constant__ float scale[2];\n__global__ void k(float *x)\n{\n    scale[0] = x[0];\n}\nint main() { float *x; cudaMalloc(&x, 4); k<<<1, 1>>>(x); return 0; }\n'
+refused device_extern.cu 2 "__device__ 'total' is declared without its size or its definition" \
+  "an extern __device__ variable" \
+  '#include <cuda_runtime.h>\nextern __device__ int total;\n__global__ void k(int *x) { x[0] = total; }\nint main() { return 0; }\n'
+refused device_3d.cu 2 "__device__ 'cube' has 3 dimensions" "a 3D __device__ array" \
+  '#include <cuda_runtime.h>\n__device__ int cube[2][2][2];\n__global__ void k(int *x) { x[0] = cube[0][0][0]; }\nint main() { return 0; }\n'
 refused constant_struct.cu 3 "__constant__ 'params' must hold numbers" "a struct in __constant__ memory" \
   '#include <cuda_runtime.h>\nstruct P { float a; };\n__constant__ P params;\n__global__ void k(float *x) { x[0] = params.a; }\nint main() { return 0; }\n'
 echo "all CUDA corpus checks passed"

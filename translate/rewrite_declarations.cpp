@@ -1,0 +1,94 @@
+// The declarations of device memory a kernel file names: `__shared__` arrays inside kernels and
+// `__device__` variables at file scope (translate/rewrite_rules.h).
+#include <clang/AST/Attr.h>
+#include <clang/Lex/Lexer.h>
+
+#include "translate/rewrite_rules.h"
+
+using namespace clang;
+
+namespace syncscope::translate {
+
+// `__device__ T name = init;` stays as the student wrote it (in host memory: its declared value) with,
+// after its `;` on the same line, the global memory it stands for: cu::device_variable (cu_host.h).
+void RewriteRules::declare_device_variable(VarDecl* v) {
+  const std::string name = v->getNameAsString();
+  if (v->hasExternalStorage() || (!v->getType()->isConstantArrayType() && v->getType()->isArrayType())) {
+    error(v->getLocation(), "__device__ '" + name + "' is declared without its size or its definition: define it in this file");
+    return;
+  }
+  QualType element = v->getType();
+  int rank = 0;
+  while (const auto* array = dyn_cast<ConstantArrayType>(element.getCanonicalType().getTypePtr())) {
+    element = array->getElementType();
+    ++rank;
+  }
+  if (rank > 2) {
+    error(v->getLocation(), "__device__ '" + name + "' has " + std::to_string(rank) +
+                                " dimensions: numbers and 1D and 2D arrays of them are simulated");
+    return;
+  }
+  if (const std::string why = element_refusal(element); !why.empty()) {
+    error(v->getLocation(), "__device__ '" + name + "' holds " + why);
+    return;
+  }
+  // The `;` that ends the declaration (past `, other = 2` when it declares several).
+  auto next = Lexer::findNextToken(written(SourceRange(v->getEndLoc(), v->getEndLoc())).getEnd(), sm_,
+                                                   context_.getLangOpts());
+  int depth = 0;
+  while (next && !next->is(tok::eof) && !(depth == 0 && next->is(tok::semi))) {
+    if (next->isOneOf(tok::l_paren, tok::l_brace, tok::l_square)) ++depth;
+    if (next->isOneOf(tok::r_paren, tok::r_brace, tok::r_square)) --depth;
+    next = Lexer::findNextToken(next->getLocation(), sm_, context_.getLangOpts());
+  }
+  std::string memory = " static ::syncscope::cu::device_variable<decltype(";
+  memory += name;
+  memory += ")> syncscope_device_";
+  memory += name;
+  memory += "(";
+  memory += name;
+  memory += ", \"";
+  memory += escaped_caption(name + cells_note(element));
+  memory += "\");";
+  if (!next || !next->is(tok::semi) || !insert_after_token(next->getLocation(), memory))
+    error(v->getLocation(), "cannot find the ';' that ends __device__ '" + name + "': declare it on its own line");
+}
+
+void RewriteRules::rewrite_shared_declaration(VarDecl* v, SourceLocation begin) {
+  const std::string name = v->getNameAsString();
+  TypeLoc loc = v->getTypeSourceInfo()->getTypeLoc();
+  std::vector<std::string> extents;
+  bool unsized = false;
+  while (auto array = loc.getAs<ArrayTypeLoc>()) {
+    if (array.getSizeExpr()) extents.push_back("(" + text_of(array.getSizeExpr()->getSourceRange()) + ")");
+    else unsized = true;
+    loc = array.getElementLoc();
+  }
+  const QualType element = loc.getType();
+  if (const std::string why = element_refusal(element); !why.empty()) {
+    error(v->getLocation(), "__shared__ '" + name + "' holds " + why);
+    return;
+  }
+  const std::string shown = escaped_caption(name + cells_note(element));
+  const std::string type = type_text(element.getUnqualifiedType());
+  std::string made;
+  if (unsized && extents.empty())
+    made = "::syncscope::cu::extern_shared<" + type + ", SyncscopeCtx>(_c, \"" + shown + "\")";
+  else if (unsized)
+    made = "";
+  else if (extents.empty())
+    made = "::syncscope::cu::shared_array<" + type + ", 1, SyncscopeCtx>(_c, \"" + shown + "\")";
+  else if (extents.size() == 1)
+    made = "::syncscope::cu::shared_array<" + type + ", " + extents[0] + ", SyncscopeCtx>(_c, \"" + shown + "\")";
+  else if (extents.size() == 2)
+    made = "::syncscope::cu::shared_array2d<" + type + ", " + extents[0] + ", " + extents[1] + ", SyncscopeCtx>(_c, \"" +
+           shown + "\")";
+  if (made.empty()) {
+    error(v->getLocation(), "__shared__ '" + name + "': only 1D and 2D shared arrays (and extern T name[]) are simulated");
+    return;
+  }
+  if (extents.empty() && !unsized) shared_scalars_.insert(v);
+  replace(SourceRange(begin, v->getEndLoc()), "auto " + name + " = " + made);
+}
+
+}  // namespace syncscope::translate
