@@ -127,6 +127,19 @@ static inline cudaError_t syncscope_recorded_cudaMemcpy(void* to, const void* fr
   if (result == cudaSuccess && to_host) syncscope_record_host_copy(line, to, bytes);
   return result;
 }
+// An asynchronous copy to the host is recorded once its stream has delivered it (the wait moves
+// when the host sees the bytes, not which bytes).
+static inline cudaError_t syncscope_recorded_cudaMemcpyAsync(void* to, const void* from, size_t bytes, cudaMemcpyKind kind,
+                                                             cudaStream_t stream = 0, int line = __builtin_LINE()) {
+  cudaError_t result = cudaMemcpyAsync(to, from, bytes, kind, stream);
+  bool to_host = kind == cudaMemcpyDeviceToHost;
+  if (kind == cudaMemcpyDefault) to_host = syncscope_is_device_memory(from) && !syncscope_is_device_memory(to);
+  if (result == cudaSuccess && to_host) {
+    result = cudaStreamSynchronize(stream);
+    if (result == cudaSuccess) syncscope_record_host_copy(line, to, bytes);
+  }
+  return result;
+}
 template <class T>
 static inline cudaError_t syncscope_recorded_cudaMemcpyFromSymbol(void* to, const T& symbol, size_t bytes, size_t offset = 0,
                                                                   cudaMemcpyKind kind = cudaMemcpyDeviceToHost,
@@ -138,6 +151,7 @@ static inline cudaError_t syncscope_recorded_cudaMemcpyFromSymbol(void* to, cons
 }
 #define cudaMemcpy syncscope_recorded_cudaMemcpy
 #define cudaMemcpyFromSymbol syncscope_recorded_cudaMemcpyFromSymbol
+#define cudaMemcpyAsync syncscope_recorded_cudaMemcpyAsync
 )";
 }
 

@@ -467,6 +467,8 @@ RunResult simulate(const RunConfig& config, std::shared_ptr<const std::atomic<bo
       r.sim.trace.error = sim::SimError{sim::SimErrorKind::Kernel, std::string("the CPU reference failed: ") + e.what(), 0, 0, 0, {}};
   }
   r.comparison = compare_with_reference(config.problem.dtype, r.sim.output_bits, r.sim.output_poison, r.expected);
+  // A program's main() may print PASS and return 0 after a launch failed: the run did not succeed.
+  if (config.algorithm->info.program && r.sim.trace.error) r.comparison.match = false;
   return r;
 }
 

@@ -101,6 +101,7 @@ BlockRunner::Outcome BlockRunner::run(BlockHost& host, LaunchState& launch, int 
   }
   warps_.start_block(threads_per_block_);
   shared_.start_block(launch.shared_bytes);
+  shared_sites_.clear();
   shadow_.start_block(launch.index, launch.first_interval, block_linear, threads_per_block_);
   scheduler_.start_block(schedule, mode == Mode::Fast || schedule.kind == ScheduleKind::Forward,
                          schedule.seed ^ (static_cast<uint64_t>(launch.index) << 40) ^ static_cast<uint64_t>(block_linear),
@@ -315,10 +316,6 @@ void BlockRunner::simt_fence(const SourceLocation& site) {
 
 uint32_t BlockRunner::simt_active_mask(const SourceLocation& site) {
   return outside_kernel([&] { return active_mask(LineTable::intern(site)); });
-}
-
-ArrayStore& BlockRunner::simt_shared_array(DType dtype, int count, const char* name, int columns) {
-  return outside_kernel([&]() -> ArrayStore& { return shared_array(dtype, count, name, columns); });
 }
 
 CellValue BlockRunner::load_bits(ArrayStore& a, int index, LineId line) {
@@ -598,18 +595,6 @@ CellValue BlockRunner::warp_call(const WarpCall& call, LineId line) {
   const CellValue out{r.bits, r.poison};
   if (switch_each_access_) yield();
   return out;
-}
-
-ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name, int columns) {
-  const RuntimeSection runtime = in_runtime();
-  const int slot = cur_->shared_allocs++;
-  SharedCarving::Declared d = shared_.declare(current_, slot, dtype, count, name);
-  if (!d.array) fail_in_thread(SimErrorKind::SharedMemory, std::move(d.error), {});
-  if (d.fresh) {
-    d.array->columns = columns;
-    d.array->id = host_->shared_array_id(*launch_, slot, *d.array);
-  }
-  return *d.array;
 }
 
 std::string BlockRunner::last_line_of(int t, LineId line, const InterruptedCode& code) const {

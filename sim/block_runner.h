@@ -206,7 +206,7 @@ class BlockRunner {
                                               const void* state, const SourceLocation& site);
   void simt_fence(const SourceLocation& site);
   uint32_t simt_active_mask(const SourceLocation& site);
-  ArrayStore& simt_shared_array(DType dtype, int count, const char* name, int columns = 0);
+  ArrayStore& simt_shared_array(DType dtype, int count, const char* name, int columns = 0, uint64_t site = 0);
   // The kernel entered the basic block at `pc` (called by the coverage hook).
   void simt_basic_block(uintptr_t pc);
 
@@ -274,8 +274,15 @@ class BlockRunner {
   // later misses its lane names that line (a translated .cu kernel says where it returns).
   void note_return(LineId line) { threads_[current_].return_line = line; }
 
-  // columns: cells per row of a 2D array (the step view draws it as a tile), 0 for 1D.
-  ArrayStore& shared_array(DType dtype, int count, const char* name, int columns = 0);
+  // The running thread used a pointer that holds nothing (a translated kernel's null pointer) at `line`:
+  // the launch fails there, as a GPU's does with an illegal address.
+  [[noreturn]] void null_pointer(LineId line);
+
+  // columns: cells per row of a 2D array (the step view draws it as a tile), 0 for 1D. site: where
+  // the kernel declares it (0: nowhere in particular). A declaration with a site is one array however
+  // often its threads run it, as a `__shared__` inside a loop has static storage on the GPU; without
+  // one, each thread's k-th declaration is the block's k-th array.
+  ArrayStore& shared_array(DType dtype, int count, const char* name, int columns = 0, uint64_t site = 0);
 
  private:
   // An atomic's read-modify-write, without the lockstep park before it or the switch after it.
@@ -419,6 +426,7 @@ class BlockRunner {
   ShadowChecker shadow_;
   WarpUnit warps_;
   SharedCarving shared_;
+  std::vector<uint64_t> shared_sites_;  // this block's declaration sites, in the order of their arrays
   BlockClaims claims_;
   MemoryAccess memory_{shadow_, claims_};  // declared after the checkers it holds
   void* scheduler_context_ = nullptr;  // the scheduler's context while a simulated thread runs

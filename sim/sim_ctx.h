@@ -23,6 +23,12 @@ struct At {
   LineId line;
   [[gnu::always_inline]] At(int i, SourceLocation loc = SourceLocation::current())  // NOLINT: implicit
       : index(i), line(LineTable::intern(loc)) {}
+  // An index that is itself an element read from an array (`src[idx[i]]`, `bins[data[i] % 256]` needs
+  // none): its value, read where it stands.
+  template <class Element>
+    requires(std::is_class_v<Element> && std::is_integral_v<typename Element::value_type>)
+  [[gnu::always_inline]] At(const Element& e, SourceLocation loc = SourceLocation::current())  // NOLINT
+      : index(static_cast<int>(static_cast<typename Element::value_type>(e))), line(LineTable::intern(loc)) {}
 };
 
 // The same for SIMT lockstep code (SimtCtx): the call site is kept as it is and interned inside the
@@ -32,6 +38,10 @@ struct SiteAt {
   SourceLocation site;
   [[gnu::always_inline]] SiteAt(int i, SourceLocation loc = SourceLocation::current())  // NOLINT
       : index(i), site(loc) {}
+  template <class Element>
+    requires(std::is_class_v<Element> && std::is_integral_v<typename Element::value_type>)
+  [[gnu::always_inline]] SiteAt(const Element& e, SourceLocation loc = SourceLocation::current())  // NOLINT
+      : index(static_cast<int>(static_cast<typename Element::value_type>(e))), site(loc) {}
 };
 
 // How a kernel's array element reaches the block runner. PlainAccess inlines the fast path;

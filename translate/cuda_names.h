@@ -51,14 +51,6 @@ inline const std::map<std::string_view, std::string_view> kRuntimeCalls = {
 inline const std::map<std::string_view, std::string_view> kNotSimulated = {
     {"__reduce_min_sync", "__reduce_min_sync is not simulated yet: use a __shfl_xor_sync butterfly"},
     {"__reduce_max_sync", "__reduce_max_sync is not simulated yet: use a __shfl_xor_sync butterfly"},
-    {"cudaMallocManaged", "cudaMallocManaged (unified memory) is not supported: use cudaMalloc + cudaMemcpy"},
-    {"cudaMallocHost", "cudaMallocHost (pinned memory) is not supported: use malloc or std::vector"},
-    {"cudaFreeHost", "cudaFreeHost (pinned memory) is not supported: use malloc/free or std::vector"},
-    {"cudaHostAlloc", "cudaHostAlloc (pinned memory) is not supported: use malloc or std::vector"},
-    {"cudaMemcpyAsync", "cudaMemcpyAsync (streams) is not simulated: use cudaMemcpy"},
-    {"cudaStreamCreate", "streams are not simulated: launch on the default stream"},
-    {"cudaStreamSynchronize", "streams are not simulated: use cudaDeviceSynchronize"},
-    {"cudaStreamDestroy", "streams are not simulated: launch on the default stream"},
 };
 
 }  // namespace syncscope::translate

@@ -14,6 +14,7 @@
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
 #define __restrict__ __restrict
+#define __align__(n) __attribute__((aligned(n)))
 
 // printf, memcpy and memset may be called from a kernel: device declarations beside the host's.
 extern "C" {
@@ -177,10 +178,15 @@ cudaError_t cudaEventDestroy(cudaEvent_t event);
 // Declared so that Clang parses them and the translator can say they are not simulated.
 cudaError_t cudaMallocManaged(void** pointer, size_t bytes, unsigned int flags = 1);
 template <class T> cudaError_t cudaMallocManaged(T** pointer, size_t bytes, unsigned int flags = 1);
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
 cudaError_t cudaMallocHost(void** pointer, size_t bytes);
+template <class T> cudaError_t cudaMallocHost(T** pointer, size_t bytes, unsigned int flags = 0);
 cudaError_t cudaFreeHost(void* pointer);
 cudaError_t cudaHostAlloc(void** pointer, size_t bytes, unsigned int flags);
+template <class T> cudaError_t cudaHostAlloc(T** pointer, size_t bytes, unsigned int flags);
 cudaError_t cudaMemcpyAsync(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream = 0);
+cudaError_t cudaMemsetAsync(void* pointer, int value, size_t bytes, cudaStream_t stream = 0);
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* from, size_t bytes, size_t offset = 0,
                                cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 template <class T> cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* from, size_t bytes, size_t offset = 0,
@@ -190,5 +196,12 @@ template <class T> cudaError_t cudaMemcpyFromSymbol(void* to, const T& symbol, s
 template <class T> cudaError_t cudaGetSymbolAddress(void** address, const T& symbol);
 template <class T> cudaError_t cudaGetSymbolSize(size_t* bytes, const T& symbol);
 cudaError_t cudaStreamCreate(cudaStream_t* stream);
+cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int flags);
 cudaError_t cudaStreamSynchronize(cudaStream_t stream);
+cudaError_t cudaStreamQuery(cudaStream_t stream);
+cudaError_t cudaStreamWaitEvent(cudaStream_t stream, cudaEvent_t event, unsigned int flags = 0);
 cudaError_t cudaStreamDestroy(cudaStream_t stream);
+cudaError_t cudaEventQuery(cudaEvent_t event);
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaHostAllocDefault 0x00

@@ -132,7 +132,13 @@ SourceLocation RewriteRules::declaration_start(const Decl* d) const {
 bool RewriteRules::replace(SourceRange range, const std::string& text) {
   const CharSourceRange where = written(range);
   if (!in_main_file(where.getBegin())) return false;
-  return !rewriter_.ReplaceText(where, text);
+  // By the original text's length: replacing a CharSourceRange counts text inserted at its start
+  // (`_c, ` after a call's `(`) as part of it, and takes as many characters more of what follows.
+  SourceLocation end = where.getEnd();
+  if (where.isTokenRange()) end = Lexer::getLocForEndOfToken(end, 0, sm_, context_.getLangOpts());
+  const unsigned begin_offset = sm_.getFileOffset(where.getBegin()), end_offset = sm_.getFileOffset(end);
+  if (end_offset < begin_offset) return false;
+  return !rewriter_.ReplaceText(where.getBegin(), end_offset - begin_offset, text);
 }
 
 bool RewriteRules::insert_before(SourceLocation loc, const std::string& text) {
@@ -462,7 +468,8 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
   if (!in_device_code()) {
     // cudaMalloc((void **)&d_x, bytes): the array is called d_x in every view, and the cast that
     // would hide its element type from the simulator goes (one edit: the two touch).
-    if (name == "cudaMalloc" && !is_students(callee) && e->getNumArgs() == 2) {
+    const bool managed = name == "cudaMallocManaged";
+    if ((name == "cudaMalloc" || managed) && !is_students(callee) && e->getNumArgs() >= 2) {
       const Expr* where = e->getArg(0)->IgnoreParenCasts();
       std::string array = text_of(where->getSourceRange());
       if (const auto* address = dyn_cast<UnaryOperator>(where); address && address->getOpcode() == UO_AddrOf)
@@ -470,7 +477,8 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
       if (const QualType cell = where->getType(); cell->isPointerType() && cell->getPointeeType()->isPointerType())
         array += cells_note(cell->getPointeeType()->getPointeeType());
       replace(SourceRange(target->getBeginLoc(), e->getArg(0)->getEndLoc()),
-              "syncscope_cuda_malloc_named(\"" + escaped_caption(array) + "\", " + text_of(where->getSourceRange()));
+              std::string(managed ? "syncscope_cuda_malloc_managed_named(\"" : "syncscope_cuda_malloc_named(\"") +
+                  escaped_caption(array) + "\", " + text_of(where->getSourceRange()));
     }
     return true;
   }
@@ -522,15 +530,12 @@ bool RewriteRules::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
     if (k >= config->getNumArgs() || isa<CXXDefaultArgExpr>(config->getArg(k))) return "";
     return text_of(config->getArg(k)->getSourceRange());
   };
-  if (std::string stream = written(3); !stream.empty() && stream != "0" && stream != "NULL" && stream != "nullptr") {
-    error(config->getArg(3)->getBeginLoc(), "streams are not simulated: launch on the default stream (drop '" + stream + "')");
-    return true;
-  }
+  const std::string stream = written(3);
   const std::string kernel = text_of(e->getCallee()->getSourceRange());
   std::string shared = written(2);
   if (shared.empty()) shared = "0";
   const std::string launch = "::syncscope::cu::launch([](auto& _c, auto... a) { " + kernel + "(_c, a...); }, \"" + kernel +
-                             "\", " + written(0) + ", " + written(1) + ", " + shared + ")";
+                             "\", " + written(0) + ", " + written(1) + ", " + shared + (stream.empty() ? "" : ", " + stream) + ")";
   replace(SourceRange(e->getBeginLoc(), config->getRParenLoc()), launch);
   return true;
 }
@@ -596,7 +601,11 @@ bool RewriteRules::in_device_memory(const Expr* e, bool through_pointer) const {
 // `g[i].field`, `g->field`, `s[t].field` of a struct in device memory: `(g[i] ->* &S::field)`, the
 // field's element (core/cuda_in/cu_device.h's record_ref); a local struct's fields stay as written.
 bool RewriteRules::VisitMemberExpr(MemberExpr* e) {
-  if (!in_device_code() || !in_main_file(e->getBeginLoc()) || !in_device_memory(e->getBase(), e->isArrow())) return true;
+  if (!in_device_code() || !in_main_file(e->getBeginLoc())) return true;
+  if (!in_device_memory(e->getBase(), e->isArrow())) {
+    rewrite_pointer_field(e);
+    return true;
+  }
   const auto* field = dyn_cast<FieldDecl>(e->getMemberDecl());
   if (!field) {
     error(e->getMemberLoc(), "'" + e->getMemberDecl()->getNameAsString() +
@@ -612,6 +621,38 @@ bool RewriteRules::VisitMemberExpr(MemberExpr* e) {
   replace(SourceRange(e->getOperatorLoc(), e->getMemberLoc()),
           std::string(e->isArrow() ? "[0]" : "") + " ->* &" + record + "::" + field->getNameAsString() + ")");
   return true;
+}
+
+// A struct the kernel holds by value (a parameter, a local) with a pointer field, as the CUDA
+// Programming Guide's `Matrix { int width, height; float* elements; }`: the field keeps a device
+// address, which every read turns into the simulator's pointer (cu::device_pointer) and every
+// assignment takes back from one (cu::device_address).
+void RewriteRules::rewrite_pointer_field(MemberExpr* e) {
+  const auto* field = dyn_cast<FieldDecl>(e->getMemberDecl());
+  const QualType type = e->getType().getCanonicalType();
+  if (!field || !type->isPointerType() || e->isArrow() || !element_refusal(type->getPointeeType()).empty()) return;
+  if (e->getBeginLoc().isMacroID() || e->getEndLoc().isMacroID()) {
+    error(e->getMemberLoc(), "a pointer field used inside a macro cannot be translated: write it out");
+    return;
+  }
+  const std::string shown = text_of(e->getSourceRange());
+  const auto parents = context_.getParents(*e);
+  const auto* assignment = parents.empty() ? nullptr : parents[0].get<BinaryOperator>();
+  if (assignment && assignment->getLHS()->IgnoreParens() == e) {
+    if (assignment->getOpcode() != BO_Assign) {
+      error(e->getMemberLoc(), "'" + shown + "' is moved by " + assignment->getOpcodeStr().str() +
+                                   " in device code: assign it a pointer (" + shown + " = " + shown + " + k) instead");
+      return;
+    }
+    if (insert_before(assignment->getRHS()->getBeginLoc(), "::syncscope::cu::device_address("))
+      insert_after_token(assignment->getRHS()->getEndLoc(), ")");
+    return;
+  }
+  if (written_to(e)) {
+    error(e->getMemberLoc(), "'" + shown + "' is moved in device code: assign it a pointer (" + shown + " = " + shown + " + 1) instead");
+    return;
+  }
+  if (insert_before(e->getBeginLoc(), "::syncscope::cu::device_pointer(_c, ")) insert_after_token(e->getEndLoc(), ")");
 }
 
 bool RewriteRules::VisitCXXNewExpr(CXXNewExpr* e) {

@@ -63,6 +63,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool names_shared_array(const clang::Expr* e) const;
   void rewrite_shared_declaration(clang::VarDecl* v, clang::SourceLocation begin);
   void declare_device_variable(clang::VarDecl* v);
+  void rewrite_pointer_field(clang::MemberExpr* e);
   std::string caption_before(clang::SourceLocation barrier) const;
   bool replace(clang::SourceRange range, const std::string& text);
   bool insert_before(clang::SourceLocation loc, const std::string& text);

@@ -244,7 +244,9 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
     out << "launches: " << t.launches.size() << "\n";
     if (!r.sim.output_bits.empty())
       out << "main() returned " << static_cast<int32_t>(r.sim.output_bits[0])
-          << (r.sim.output_bits[0] == 0 ? " (its own check passed)" : " (its own check failed)") << "\n";
+          << (t.error ? ", after a launch failed (the error below; every CUDA call after it failed too, as on a GPU)"
+              : r.sim.output_bits[0] == 0 ? " (its own check passed)" : " (its own check failed)")
+          << "\n";
   }
   if (!program) out << "output:   " << bits_text(dtype, r.sim.output_bits, r.sim.output_poison) << "\n";
   if (!program) out << "expected: " << numbers_text(dtype, r.expected) << "\n";

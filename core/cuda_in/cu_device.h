@@ -24,6 +24,7 @@
 #define __forceinline__ inline
 #define __noinline__
 #define __launch_bounds__(...)
+#define __align__(n) __attribute__((aligned(n)))
 
 struct uint3 {
   unsigned int x, y, z;
@@ -34,6 +35,7 @@ struct dim3 {
   constexpr dim3(uint3 v) : x(v.x), y(v.y), z(v.z) {}  // NOLINT: as CUDA's
 };
 inline constexpr int warpSize = 32;
+#include "core/cuda_in/vector_types.h"
 
 namespace syncscope::cu {
 
@@ -195,6 +197,11 @@ class ref {
   Index at_;
 };
 
+// `nullptr` passed to a kernel: a pointer to nothing that knows its thread, so its use fails at its line.
+struct null_pointer_argument {
+  sim::BlockRunner* runner;
+};
+
 // A kernel's pointer into a shared or global array: an array and an element offset.
 template <class E, class Ctx>
 class ptr {
@@ -205,6 +212,7 @@ class ptr {
   using element_type = E;
   ptr() = default;
   ptr(std::nullptr_t) {}  // NOLINT
+  ptr(null_pointer_argument null) : runner(null.runner) {}  // NOLINT
   ptr(sim::BlockRunner* r, sim::ArrayStore* a, int offset) : runner(r), array(a), offset(offset) {}
   template <class F>
     requires(std::is_same_v<std::remove_cv_t<F>, std::remove_cv_t<E>> && !std::is_same_v<F, E>)
@@ -217,13 +225,19 @@ class ptr {
 
   using reference = std::conditional_t<is_record_v<E>, record_ref<E, Ctx>, ref<E, Ctx>>;
   [[gnu::always_inline]] reference operator[](Index at) const {
+    if (!array && runner) [[unlikely]] null_element(at);
     if constexpr (cells_of<E> == 1) at.index += offset;
     else at.index = offset + at.index * cells_of<E>;
     return reference(runner, array, at);
   }
   // The element `k` past this one, with the caller's line (atomics take a pointer).
   reference at(int k, const sim::SourceLocation& loc) const {
+    if (!array && runner) [[unlikely]] null_element(Index(k, loc));
     return reference(runner, array, Index(offset + k * cells_of<E>, loc));
+  }
+  [[noreturn, gnu::noinline]] void null_element(const Index& at) const {
+    if constexpr (std::is_same_v<Index, sim::At>) runner->null_pointer(at.line);
+    else runner->null_pointer(sim::LineTable::intern(at.site));
   }
 
   ptr operator+(long long k) const { return {runner, array, offset + static_cast<int>(k) * cells_of<E>}; }
@@ -315,28 +329,35 @@ struct rows {
   [[gnu::always_inline]] ptr<E, Ctx> operator[](int row) const { return first + static_cast<long long>(row) * columns; }
 };
 
+// Where a translated kernel declares a shared array (sim::BlockRunner::shared_array's site): its
+// line and column, so a `__shared__` inside a loop is one array in every iteration.
+inline uint64_t declaration_site(const sim::SourceLocation& where) {
+  return uint64_t{sim::LineTable::intern(where)} << 32 | where.column();
+}
+
 template <class E, class Ctx>
-sim::ArrayStore* declare_shared(Ctx& c, int count, const char* name, int columns = 0) {
+sim::ArrayStore* declare_shared(Ctx& c, int count, const char* name, const sim::SourceLocation& where, int columns = 0) {
   const DType dtype = sim::dtype_of<cell_t<E>>();
-  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>) return &c.runner().simt_shared_array(dtype, count, name, columns);
-  else return &c.runner().shared_array(dtype, count, name, columns);
+  const uint64_t site = declaration_site(where);
+  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>) return &c.runner().simt_shared_array(dtype, count, name, columns, site);
+  else return &c.runner().shared_array(dtype, count, name, columns, site);
 }
 
 template <class E, int N, class Ctx>
-ptr<E, Ctx> shared_array(Ctx& c, const char* name) {
-  return ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, N * cells_of<E>, name), 0);
+ptr<E, Ctx> shared_array(Ctx& c, const char* name, sim::SourceLocation where = sim::SourceLocation::current()) {
+  return ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, N * cells_of<E>, name, where), 0);
 }
 template <class E, int R, int C, class Ctx>
-rows<E, Ctx> shared_array2d(Ctx& c, const char* name) {
-  return {ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, R * C * cells_of<E>, name, C * cells_of<E>), 0), C};
+rows<E, Ctx> shared_array2d(Ctx& c, const char* name, sim::SourceLocation where = sim::SourceLocation::current()) {
+  return {ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, R * C * cells_of<E>, name, where, C * cells_of<E>), 0), C};
 }
 
 // The launch's dynamic shared bytes (`<<<grid, block, bytes>>>`), for `extern __shared__ E name[]`.
 inline int launch_dynamic_shared_bytes = 0;
 template <class E, class Ctx>
-ptr<E, Ctx> extern_shared(Ctx& c, const char* name) {
+ptr<E, Ctx> extern_shared(Ctx& c, const char* name, sim::SourceLocation where = sim::SourceLocation::current()) {
   const int count = launch_dynamic_shared_bytes / static_cast<int>(sizeof(E));
-  return ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, count * cells_of<E>, name), 0);
+  return ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, count * cells_of<E>, name, where), 0);
 }
 
 // CUDA's built-in variables are unsigned (uint3, dim3): so is every index computed from them.

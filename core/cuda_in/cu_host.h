@@ -114,6 +114,7 @@ class Device {
 
   template <class E>
   cudaError_t allocate(const char* name, E** pointer, size_t bytes) {
+    if (broken_ != cudaSuccess) return broken();
     if (!pointer) return record(cudaErrorInvalidValue);
     constexpr bool several_cells = cells_of<E> > 1;
     constexpr size_t cell_bytes = several_cells ? 4 : sizeof(E);
@@ -137,10 +138,50 @@ class Device {
     *pointer = reinterpret_cast<E*>(base);
     return cudaSuccess;
   }
+  // cudaMallocManaged: memory the host reads and writes where it is (host memory) and kernels see as
+  // a global array. Each launch takes the host's bytes into the array before it runs and gives the
+  // array's back when it ends: between launches the host's copy is the memory (launches run to the
+  // end before the host goes on, so nothing else could tell them apart).
+  template <class E>
+  cudaError_t allocate_managed(const char* name, E** pointer, size_t bytes) {
+    if (!pointer) return record(cudaErrorInvalidValue);
+    E* device = nullptr;
+    if (const cudaError_t e = allocate(name, &device, bytes); e != cudaSuccess) return e;
+    void* host = std::calloc(bytes ? bytes : 1, 1);
+    if (!host) return record(cudaErrorMemoryAllocation);
+    managed_[reinterpret_cast<uintptr_t>(host)] = {reinterpret_cast<uintptr_t>(device), bytes};
+    *pointer = static_cast<E*>(host);
+    return cudaSuccess;
+  }
+  // The device address of a managed allocation's host address (0: not managed memory).
+  uintptr_t managed_device_address(const void* pointer) const {
+    const uintptr_t p = reinterpret_cast<uintptr_t>(pointer);
+    auto it = managed_.upper_bound(p);
+    if (it == managed_.begin()) return 0;
+    --it;
+    if (p >= it->first + it->second.bytes + (it->second.bytes == 0)) return 0;
+    return it->second.device + (p - it->first);
+  }
+  void managed_to_device() { move_managed(true); }
+  void managed_to_host() { move_managed(false); }
+  ~Device() {
+    for (const auto& [host, m] : managed_) std::free(reinterpret_cast<void*>(host));
+  }
   cudaError_t release(const void* pointer) {
     if (!pointer) return cudaSuccess;
+    if (auto m = managed_.find(reinterpret_cast<uintptr_t>(pointer)); m != managed_.end()) {
+      allocations_.erase(m->second.device);
+      std::free(const_cast<void*>(pointer));
+      managed_.erase(m);
+      return cudaSuccess;
+    }
     if (!allocations_.erase(reinterpret_cast<uintptr_t>(pointer))) return record(cudaErrorInvalidDevicePointer);
     return cudaSuccess;
+  }
+  // A pointer a kernel is given: device memory, or managed memory's host address.
+  const Allocation* find_for_kernel(const void* pointer, int* element) const {
+    if (const uintptr_t device = managed_device_address(pointer)) return find(reinterpret_cast<const void*>(device), element);
+    return find(pointer, element);
   }
   // The allocation holding `pointer`, and its element index there (nullptr: not device memory).
   const Allocation* find(const void* pointer, int* element) const {
@@ -162,14 +203,25 @@ class Device {
   }
   cudaError_t take_last_error() {
     const cudaError_t e = last_error_;
-    last_error_ = cudaSuccess;
+    last_error_ = broken_;
     return e;
   }
+  // A launch that failed (a thread crashed, a barrier no thread could pass, the time budget) leaves
+  // the device as a fault leaves a GPU's context: every later call fails with the same error and
+  // does nothing, so a program that goes on copies nothing back, as it would on the GPU.
+  void fail_launch() { broken_ = record(cudaErrorLaunchFailure); }
+  cudaError_t broken() { return broken_ == cudaSuccess ? cudaSuccess : record(broken_); }
   cudaError_t peek_last_error() const { return last_error_; }
   // The device address of the __device__ variable whose student's variable is at `host` (0: none).
   static uintptr_t variable_address(const void* host) {
     for (const DeviceVariable* v : device_variables())
       if (v->initial == host) return v->address;
+    return 0;
+  }
+  // The device address of cell `cell` of global array `array` (0: not a cudaMalloc'ed array).
+  uintptr_t address_of(int array, int cell) const {
+    for (const auto& [base, a] : allocations_)
+      if (a.array == array) return base + static_cast<uintptr_t>(cell) * a.element_size;
     return 0;
   }
   // A copy to the host that is not a cudaMemcpy (cudaMemcpyFromSymbol of __constant__ memory).
@@ -185,6 +237,21 @@ class Device {
   std::map<uintptr_t, Allocation> allocations_;
   uintptr_t next_address_ = uintptr_t{0x100000000000};  // 16 TiB: no host memory is mapped there
   cudaError_t last_error_ = cudaSuccess;
+  cudaError_t broken_ = cudaSuccess;
+  struct Managed {
+    uintptr_t device;
+    size_t bytes;
+  };
+  std::map<uintptr_t, Managed> managed_;  // by host address
+  void move_managed(bool to_device) {
+    for (const auto& [host, m] : managed_) {
+      const Allocation& a = allocations_.at(m.device);
+      sim::ArrayStore& store = simulator_.global(a.array);
+      const int count = static_cast<int>(std::min<size_t>(m.bytes / a.element_size, static_cast<size_t>(store.size())));
+      if (to_device) a.from_host(store, 0, reinterpret_cast<const void*>(host), count);
+      else a.to_host(store, 0, reinterpret_cast<void*>(host), count);
+    }
+  }
   std::vector<HostCopy> host_copies_;
 };
 
@@ -215,10 +282,12 @@ template <class T, class Ctx>
 }
 
 inline cudaError_t Device::copy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, int line) {
+  if (broken_ != cudaSuccess) return broken();
   int to_element = 0, from_element = 0;
   const Allocation* to_device = find(to, &to_element);
   const Allocation* from_device = find(from, &from_element);
-  if (kind == cudaMemcpyHostToHost || (kind == cudaMemcpyDefault && !to_device && !from_device)) {
+  const bool managed = managed_device_address(to) || managed_device_address(from);  // host memory between launches
+  if (kind == cudaMemcpyHostToHost || ((kind == cudaMemcpyDefault || managed) && !to_device && !from_device)) {
     std::memmove(to, from, bytes);
     return cudaSuccess;
   }
@@ -254,6 +323,11 @@ inline cudaError_t Device::copy(void* to, const void* from, size_t bytes, cudaMe
 }
 
 inline cudaError_t Device::fill(void* pointer, int value, size_t bytes) {
+  if (broken_ != cudaSuccess) return broken();
+  if (managed_device_address(pointer)) {
+    std::memset(pointer, value, bytes);
+    return cudaSuccess;
+  }
   int element = 0;
   const Allocation* a = find(pointer, &element);
   if (!a) return record(cudaErrorInvalidValue);
@@ -280,7 +354,7 @@ auto launch_argument(const A& a) {
     using E = std::remove_cv_t<std::remove_pointer_t<A>>;
     DeviceArgument<E> d;
     if (a) {
-      const Allocation* found = current_device->find(a, &d.offset);
+      const Allocation* found = current_device->find_for_kernel(a, &d.offset);
       if (!found) return std::optional<DeviceArgument<E>>();
       d.array = found->array;
     }
@@ -294,8 +368,10 @@ template <class Ctx, class A>
 [[gnu::always_inline]] inline auto thread_argument(Ctx& c, sim::Simulator& simulator, const A& a) {
   if constexpr (requires { typename A::element_type; a.array; }) {
     using E = typename A::element_type;
-    if (a.array < 0) return ptr<E, Ctx>();
+    if (a.array < 0) return ptr<E, Ctx>(&c.runner(), nullptr, 0);  // null: its use says so at its line
     return ptr<E, Ctx>(&c.runner(), &simulator.global(a.array), a.offset);
+  } else if constexpr (std::is_null_pointer_v<A>) {
+    return null_pointer_argument{&c.runner()};
   } else {
     return a;
   }
@@ -329,6 +405,7 @@ struct Launch {
   template <class... A>
   void operator()(const A&... arguments) const {
     Device& device = *current_device;
+    if (device.broken() != cudaSuccess) return;
     // What the CUDA runtime refuses with cudaErrorInvalidConfiguration: said here at the launch's line.
     const unsigned long long threads = 1ull * block.x * block.y * block.z;
     std::string refused;
@@ -362,17 +439,52 @@ struct Launch {
     // block may have, the dynamic bytes on top (the simulator refuses more than a block can have).
     launch_dynamic_shared_bytes = static_cast<int>(shared);
     const int offered = shared > 48 * 1024 ? static_cast<int>(std::min<size_t>(shared, 1 << 30)) : 48 * 1024;
+    device.managed_to_device();
     device.simulator().launch(name, dims_of(grid), dims_of(block), offered,
                               &run_thread<Kernel, typename std::decay_t<decltype(*launch_argument(arguments))>...>,
                               nullptr, &closure);
-    if (device.simulator().failed()) device.record(cudaErrorLaunchFailure);
+    device.managed_to_host();
+    if (device.simulator().failed()) device.fail_launch();
   }
 };
 
+// Streams: every launch and copy runs when the host issues it, in that order, whatever its stream.
+// That is one order a GPU may run them in; kernels of two streams that would overlap there are not
+// checked against each other, which the first launch on a stream says once.
+inline void note_stream(const void* stream, const char* file, unsigned line) {
+  static bool said = false;
+  if (!stream || said) return;
+  said = true;
+  std::fprintf(stderr, "%s:%u: note: streams run one after another in the simulator, in the order main() issues "
+               "their work: kernels that could overlap on a GPU are not checked against each other\n",
+               file, line);
+}
+
 template <class Kernel>
-Launch<Kernel> launch(Kernel kernel, const char* name, dim3 grid, dim3 block, size_t shared,
+Launch<Kernel> launch(Kernel kernel, const char* name, dim3 grid, dim3 block, size_t shared, const void* stream = nullptr,
                       sim::SourceLocation where = sim::SourceLocation::current()) {
+  note_stream(stream, where.file_name(), where.line());
   return {kernel, name, grid, block, shared, where};
+}
+
+// A pointer field of a struct a kernel holds by value (translate/rewrite_rules.h): the device
+// address it keeps, as the simulator's pointer into that array, and back. An address no cudaMalloc
+// returned (host memory) reads as a pointer to nothing, which faults where it is used, as on a GPU.
+template <class E, class Ctx>
+[[gnu::always_inline]] inline ptr<E, Ctx> device_pointer(Ctx& c, E* address) {
+  int cell = 0;
+  const Allocation* a = address ? current_device->find(address, &cell) : nullptr;
+  if (!a) return ptr<E, Ctx>(&c.runner(), nullptr, 0);
+  return ptr<E, Ctx>(&c.runner(), &current_device->simulator().global(a->array), cell);
+}
+template <class E, class Ctx>
+inline E* device_address(const ptr<E, Ctx>& p) {
+  if (!p.array) return nullptr;
+  return reinterpret_cast<E*>(current_device->address_of(p.array->id, p.offset));
+}
+template <class T>
+inline T device_address(const T& anything_else) {  // nullptr, a pointer the kernel already holds raw
+  return anything_else;
 }
 
 inline int call_main(int (*main)()) { return main(); }
@@ -393,6 +505,16 @@ template <class E>
 cudaError_t syncscope_cuda_malloc_named(const char* name, E** pointer, size_t bytes) {
   return syncscope::cu::current_device->allocate(name, pointer, bytes);
 }
+template <class E>
+cudaError_t cudaMallocManaged(E** pointer, size_t bytes, unsigned int = 1) {
+  return syncscope::cu::current_device->allocate_managed("managed array", pointer, bytes);
+}
+template <class E>
+cudaError_t syncscope_cuda_malloc_managed_named(const char* name, E** pointer, size_t bytes, unsigned int = 1) {
+  return syncscope::cu::current_device->allocate_managed(name, pointer, bytes);
+}
+#define cudaMemAttachGlobal 0x01
+#define cudaMemAttachHost 0x02
 inline cudaError_t cudaFree(void* pointer) { return syncscope::cu::current_device->release(pointer); }
 // __builtin_LINE(): the caller's line (the translation keeps the .cu's), named beside a copy to
 // the host that the GPU's run received otherwise.
@@ -459,47 +581,3 @@ inline const char* cudaGetErrorString(cudaError_t e) {
   }
 }
 inline const char* cudaGetErrorName(cudaError_t e) { return e == cudaSuccess ? "cudaSuccess" : "cudaErrorUnknown"; }
-
-// One simulated device; events keep no clock (the simulator's time is not the GPU's): 0 ms.
-// (translate/cuda_parse_shim.h declares the same struct for Clang: keep the two alike.)
-struct cudaDeviceProp {
-  char name[256];
-  size_t totalGlobalMem, sharedMemPerBlock, totalConstMem;
-  int regsPerBlock, warpSize, maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], clockRate, major, minor,
-      multiProcessorCount, maxThreadsPerMultiProcessor, memoryClockRate, memoryBusWidth, l2CacheSize;
-  size_t sharedMemPerMultiprocessor;
-};
-inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
-  if (!prop || device != 0) return syncscope::cu::current_device->record(cudaErrorInvalidValue);
-  *prop = cudaDeviceProp{};
-  std::snprintf(prop->name, sizeof prop->name, "syncscope simulator");
-  prop->totalGlobalMem = size_t{1} << 30;
-  prop->sharedMemPerBlock = 48 * 1024;
-  prop->sharedMemPerMultiprocessor = 48 * 1024;
-  prop->warpSize = 32;
-  prop->maxThreadsPerBlock = 1024;
-  prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024, prop->maxThreadsDim[2] = 64;
-  prop->maxGridSize[0] = 2147483647, prop->maxGridSize[1] = prop->maxGridSize[2] = 65535;
-  prop->major = 9, prop->minor = 0;
-  prop->multiProcessorCount = 1;
-  prop->maxThreadsPerMultiProcessor = 2048;
-  return cudaSuccess;
-}
-inline cudaError_t cudaGetDeviceCount(int* count) { return count ? (*count = 1, cudaSuccess) : cudaErrorInvalidValue; }
-inline cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidValue; }
-inline cudaError_t cudaGetDevice(int* device) { return device ? (*device = 0, cudaSuccess) : cudaErrorInvalidValue; }
-inline cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
-  if (free_bytes) *free_bytes = size_t{1} << 30;
-  if (total_bytes) *total_bytes = size_t{1} << 30;
-  return cudaSuccess;
-}
-typedef struct CUevent_st* cudaEvent_t;
-typedef struct CUstream_st* cudaStream_t;
-inline cudaError_t cudaEventCreate(cudaEvent_t* event) {
-  static char events;
-  return event ? (*event = reinterpret_cast<cudaEvent_t>(&events), cudaSuccess) : cudaErrorInvalidValue;
-}
-inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = nullptr) { return cudaSuccess; }
-inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
-inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t, cudaEvent_t) { return ms ? (*ms = 0.0f, cudaSuccess) : cudaErrorInvalidValue; }
-inline cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }

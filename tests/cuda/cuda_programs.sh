@@ -258,6 +258,55 @@ out=$("$APP" run "$dv" 2>&1)
 grep -q "^hazards: none" <<<"$out" || fail "device_variable_histogram.cu: hazards in the correct program: $(grep -m3 -i 'race\|hazard' <<<"$out")"
 pass "a plain ++ on a __device__ array races at device_variable_histogram.cu:$plain_count on 'bins'; atomicAdd on it does not"
 
+# The Programming Guide's Matrix struct, passed by value with its device pointer inside, read through
+# __device__ accessors; its __shared__ tiles are declared inside the loop, which on a GPU is one array
+# for every iteration: without the loop's second barrier the next iteration's loads race with this
+# one's reads of As and Bs.
+mg="$CORPUS/matmul_guide_struct.cu"
+out=$("$APP" run "$mg" --bug no-second-barrier 2>&1) || true
+grep -q "race (WAR) on As, Bs, all for want of one barrier" <<<"$out" ||
+  fail "matmul_guide_struct.cu --bug no-second-barrier: no race across iterations on As, Bs: $(grep -m3 -i 'race\|hazard' <<<"$out")"
+pass "a __shared__ array declared inside a loop is one array: matmul_guide_struct.cu's missing second barrier races on As, Bs"
+
+# Streams, pinned memory, float4 and an index read from memory (src[idx[i]]): the program runs, its
+# launches on streams said once on stderr; its off-by-one guard reads and writes past the arrays at
+# the guard's lines.
+gf="$CORPUS/gather_float4_streams.cu"
+notes=$("$APP" run "$gf" 2>&1 >/dev/null)
+grep -q "gather_float4_streams.cu:[0-9]*: note: streams run one after another in the simulator" <<<"$notes" ||
+  fail "gather_float4_streams.cu: no note about streams on stderr: $notes"
+out=$("$APP" run "$gf" --bug off-by-one 2>&1) || true
+for what in "read of d_idx\[2048\]" "write of d_out\[2048\]"; do
+  grep -q "out-of-bounds $what at $gf:[0-9]*" <<<"$out" || fail "gather_float4_streams.cu --bug off-by-one: no out-of-bounds $what: $out"
+done
+pass "gather_float4_streams.cu: streams said on stderr; the off-by-one guard reads d_idx[2048] and writes d_out[2048]"
+
+# A kernel that uses a null pointer fails at that line, and every CUDA call after it fails, as on a
+# GPU: the program's copy back does nothing, and the report does not call the run a success.
+mkdir -p "$WORK/null"
+printf '%s\n' '#include <cstdio>' '__device__ int twice(int v) { return 2 * v; }' \
+  '__global__ void k(int *out, int *nothing) {' \
+  '  out[threadIdx.x] = twice(threadIdx.x);' '  if (threadIdx.x == 3) nothing[0] = 5;' '}' \
+  'int main() {' '  int h[32] = {0}; int *d; cudaMalloc(&d, sizeof h);' '  k<<<1, 32>>>(d, nullptr);' \
+  '  cudaError_t e = cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);' \
+  '  printf("%s %s\n", cudaGetErrorString(e), h[31] == 62 ? "PASS" : "FAIL");' '  return 0;' '}' >"$WORK/null/null.cu"
+set +e; out=$("$APP" run "$WORK/null/null.cu" 2>&1); rc=$?; set -e
+[[ $rc -eq 1 ]] || fail "a null pointer in a kernel: exit $rc: $out"
+grep -q "thread 3 of block 0 used a null pointer at $WORK/null/null.cu:5" <<<"$out" || fail "the null pointer is not named at null.cu:5: $out"
+grep -qx "unspecified launch failure FAIL" <<<"$out" || fail "cudaMemcpy after the failed launch did not fail: $out"
+grep -q "^match: no" <<<"$out" || fail "a run with a failed launch is called a match: $out"
+pass "a null pointer fails its launch at null.cu:5; the copy after it fails as on a GPU; match: no"
+
+# Unified memory: the host fills and reads cudaMallocManaged arrays in place; the one-block stride of
+# BUG_BLOCK_STRIDE makes every block add into all of y, a race between blocks on 'y' at the loop's line.
+um="$CORPUS/unified_memory_add.cu"
+add_line=$(grep -n '^ *y\[i\] = x\[i\] + y\[i\];' "$um" | cut -d: -f1)
+out=$("$APP" run "$um" --bug block-stride 2>&1) || true
+grep -q "cross-block race ([A-Z]*) between .* at $um:$add_line and .* at $um:$add_line .* on y$" <<<"$out" ||
+  fail "unified_memory_add.cu --bug block-stride: no race between blocks at :$add_line on y: $(grep -m3 -i 'race\|hazard' <<<"$out")"
+grep -q "FAIL$" <<<"$out" || fail "unified_memory_add.cu --bug block-stride: the sums came out right: $out"
+pass "cudaMallocManaged arrays are the kernel's global arrays: the one-block stride races between blocks on 'y' at :$add_line"
+
 # Bad input: one message at the file's line, exit 2.
 mkdir -p "$WORK/bad"
 # refused NAME.cu LINE MESSAGE WHAT SOURCE: the file is refused (exit 2) with MESSAGE (a grep
@@ -272,8 +321,8 @@ refused() {
 }
 refused syntax.cu 4 "expected ';'" "a syntax error (Clang's message)" \
   '#include <cuda_runtime.h>\n__global__ void k(float *x)\n{\n    x[threadIdx.x] = 1.0f\n}\nint main() { return 0; }\n'
-refused managed.cu 6 "cudaMallocManaged (unified memory) is not supported: use cudaMalloc + cudaMemcpy" "cudaMallocManaged" \
-  '#include <cuda_runtime.h>\n__global__ void k(float *x) { x[0] = 1.0f; }\nint main()\n{\n    float *x;\n    cudaMallocManaged(&x, 4);\n    k<<<1, 1>>>(x);\n    return 0;\n}\n'
+refused reduce_min.cu 4 "__reduce_min_sync is not simulated yet: use a __shfl_xor_sync butterfly" "__reduce_min_sync" \
+  '#include <cuda_runtime.h>\n__global__ void k(unsigned *x)\n{\n    x[threadIdx.x] = __reduce_min_sync(0xffffffffu, x[threadIdx.x]);\n}\nint main() { return 0; }\n'
 refused tagged.cu 3 "'t' points to Tagged, whose field 'tag' is a char (1 byte): syncscope lays out structs .*; make it an int" \
   "a struct with a char field" \
   '#include <cuda_runtime.h>\nstruct Tagged { char tag; int value; };\n__global__ void k(Tagged *t) { t[threadIdx.x].value = 1; }\nint main() { return 0; }\n'

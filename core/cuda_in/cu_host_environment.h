@@ -1,0 +1,97 @@
+// The rest of the host side of a translated .cu (core/cuda_in/cu_host.h): what a program asks of
+// its device (properties, events) and the queues its work goes through (streams, pinned memory).
+#pragma once
+
+#include <cstdio>
+#include <cstdlib>
+
+#include "core/cuda_in/cu_host.h"
+
+// One simulated device; events keep no clock (the simulator's time is not the GPU's): 0 ms.
+// (translate/cuda_parse_shim.h declares the same struct for Clang: keep the two alike.)
+struct cudaDeviceProp {
+  char name[256];
+  size_t totalGlobalMem, sharedMemPerBlock, totalConstMem;
+  int regsPerBlock, warpSize, maxThreadsPerBlock, maxThreadsDim[3], maxGridSize[3], clockRate, major, minor,
+      multiProcessorCount, maxThreadsPerMultiProcessor, memoryClockRate, memoryBusWidth, l2CacheSize;
+  size_t sharedMemPerMultiprocessor;
+};
+inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
+  if (!prop || device != 0) return syncscope::cu::current_device->record(cudaErrorInvalidValue);
+  *prop = cudaDeviceProp{};
+  std::snprintf(prop->name, sizeof prop->name, "syncscope simulator");
+  prop->totalGlobalMem = size_t{1} << 30;
+  prop->sharedMemPerBlock = 48 * 1024;
+  prop->sharedMemPerMultiprocessor = 48 * 1024;
+  prop->warpSize = 32;
+  prop->maxThreadsPerBlock = 1024;
+  prop->maxThreadsDim[0] = prop->maxThreadsDim[1] = 1024, prop->maxThreadsDim[2] = 64;
+  prop->maxGridSize[0] = 2147483647, prop->maxGridSize[1] = prop->maxGridSize[2] = 65535;
+  prop->major = 9, prop->minor = 0;
+  prop->multiProcessorCount = 1;
+  prop->maxThreadsPerMultiProcessor = 2048;
+  return cudaSuccess;
+}
+inline cudaError_t cudaGetDeviceCount(int* count) { return count ? (*count = 1, cudaSuccess) : cudaErrorInvalidValue; }
+inline cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidValue; }
+inline cudaError_t cudaGetDevice(int* device) { return device ? (*device = 0, cudaSuccess) : cudaErrorInvalidValue; }
+inline cudaError_t cudaMemGetInfo(size_t* free_bytes, size_t* total_bytes) {
+  if (free_bytes) *free_bytes = size_t{1} << 30;
+  if (total_bytes) *total_bytes = size_t{1} << 30;
+  return cudaSuccess;
+}
+typedef struct CUevent_st* cudaEvent_t;
+typedef struct CUstream_st* cudaStream_t;
+inline cudaError_t cudaEventCreate(cudaEvent_t* event) {
+  static char events;
+  return event ? (*event = reinterpret_cast<cudaEvent_t>(&events), cudaSuccess) : cudaErrorInvalidValue;
+}
+inline cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t = nullptr) { return cudaSuccess; }
+inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t, cudaEvent_t) { return ms ? (*ms = 0.0f, cudaSuccess) : cudaErrorInvalidValue; }
+inline cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
+inline cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }
+
+// Pinned host memory is host memory here: pinning changes how fast a copy goes, not what it copies.
+inline cudaError_t cudaMallocHost(void** pointer, size_t bytes) {
+  if (!pointer) return syncscope::cu::current_device->record(cudaErrorInvalidValue);
+  *pointer = std::malloc(bytes ? bytes : 1);
+  return *pointer ? cudaSuccess : syncscope::cu::current_device->record(cudaErrorMemoryAllocation);
+}
+template <class T>
+cudaError_t cudaMallocHost(T** pointer, size_t bytes, unsigned int = 0) {
+  return cudaMallocHost(reinterpret_cast<void**>(pointer), bytes);
+}
+inline cudaError_t cudaHostAlloc(void** pointer, size_t bytes, unsigned int) { return cudaMallocHost(pointer, bytes); }
+template <class T>
+cudaError_t cudaHostAlloc(T** pointer, size_t bytes, unsigned int) {
+  return cudaMallocHost(reinterpret_cast<void**>(pointer), bytes);
+}
+inline cudaError_t cudaFreeHost(void* pointer) {
+  std::free(pointer);
+  return cudaSuccess;
+}
+#define cudaStreamDefault 0x00
+#define cudaStreamNonBlocking 0x01
+#define cudaHostAllocDefault 0x00
+
+// Streams (syncscope::cu::note_stream): a stream is a name; its work has run by the time it is issued.
+inline cudaError_t cudaStreamCreate(cudaStream_t* stream) {
+  static char streams[64];
+  static unsigned next = 0;
+  return stream ? (*stream = reinterpret_cast<cudaStream_t>(&streams[next++ % 64]), cudaSuccess)
+                : syncscope::cu::current_device->record(cudaErrorInvalidValue);
+}
+inline cudaError_t cudaStreamCreateWithFlags(cudaStream_t* stream, unsigned int) { return cudaStreamCreate(stream); }
+inline cudaError_t cudaStreamDestroy(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaStreamSynchronize(cudaStream_t) { return syncscope::cu::current_device->peek_last_error(); }
+inline cudaError_t cudaStreamQuery(cudaStream_t) { return cudaSuccess; }
+inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int = 0) { return cudaSuccess; }
+inline cudaError_t cudaMemcpyAsync(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream = nullptr,
+                                   int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  syncscope::cu::note_stream(stream, file, static_cast<unsigned>(line));
+  return syncscope::cu::current_device->copy(to, from, bytes, kind, line);
+}
+inline cudaError_t cudaMemsetAsync(void* pointer, int value, size_t bytes, cudaStream_t = nullptr) {
+  return syncscope::cu::current_device->fill(pointer, value, bytes);
+}

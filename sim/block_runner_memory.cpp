@@ -1,0 +1,40 @@
+// BlockRunner's shared-array declarations (sim/block_runner.h, shared_array) and a translated
+// kernel's null pointer. A file of its own to keep block_runner.cpp within bounds.
+#include <algorithm>
+
+#include "sim/block_runner.h"
+
+namespace syncscope::sim {
+
+ArrayStore& BlockRunner::simt_shared_array(DType dtype, int count, const char* name, int columns, uint64_t site) {
+  return outside_kernel([&]() -> ArrayStore& { return shared_array(dtype, count, name, columns, site); });
+}
+
+ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name, int columns, uint64_t site) {
+  const RuntimeSection runtime = in_runtime();
+  int slot = 0;
+  if (site == 0) {
+    slot = cur_->shared_allocs++;
+  } else {
+    const auto known = std::find(shared_sites_.begin(), shared_sites_.end(), site);
+    slot = static_cast<int>(known - shared_sites_.begin());
+    if (known == shared_sites_.end()) shared_sites_.push_back(site);
+  }
+  SharedCarving::Declared d = shared_.declare(current_, slot, dtype, count, name);
+  if (!d.array) fail_in_thread(SimErrorKind::SharedMemory, std::move(d.error), {});
+  if (d.fresh) {
+    d.array->columns = columns;
+    d.array->id = host_->shared_array_id(*launch_, slot, *d.array);
+  }
+  return *d.array;
+}
+
+void BlockRunner::null_pointer(LineId line) {
+  const RuntimeSection runtime = in_runtime();
+  fail_in_thread(SimErrorKind::Kernel,
+                 "thread " + std::to_string(current_) + " of block " + std::to_string(block_linear_) +
+                     " used a null pointer at " + LineTable::describe(line) + " (an illegal address on a GPU)",
+                 {line});
+}
+
+}  // namespace syncscope::sim
