@@ -181,7 +181,8 @@ std::string generated_main(const KernelText& file, const Translated& t, const Pr
   m << "\n#include <type_traits>\n#include <vector>\n";
   // 0, 1, 2, ... for numbers; a struct element starts value-initialised.
   m << "template <class T> T syncscope_element(size_t k) {\n"
-    << "  if constexpr (std::is_arithmetic_v<T>) return static_cast<T>(k); else return T{};\n}\n";
+    << "  if constexpr (std::is_arithmetic_v<T>) return static_cast<T>(k); else return T{};\n}\n"
+    << "template <class T> T syncscope_zero() { return T{}; }\n";  // `unsigned int{}` is no expression
   m << "int " << (plain_cuda ? "main" : "syncscope_cuda_main") << "() {\n"
     << "  const dim3 grid(" << l.grid.x << ", " << l.grid.y << ", " << l.grid.z << "), block(" << l.block.x << ", " << l.block.y
     << ", " << l.block.z << ");\n"
@@ -195,7 +196,7 @@ std::string generated_main(const KernelText& file, const Translated& t, const Pr
       if (plain_cuda) m << "  cudaMalloc(&" << p.name << ", count * sizeof(" << p.type << "));\n";
       else m << "  syncscope_cuda_malloc_named(" << c_string_literal(p.name) << ", &" << p.name << ", count * sizeof(" << p.type << "));\n";
       m << "  { std::vector<" << p.type << "> host(count);\n"
-        << "    for (size_t k = 0; k < count; ++k) host[k] = " << (first_pointer ? "syncscope_element<" + p.type + ">(k)" : p.type + "{}")
+        << "    for (size_t k = 0; k < count; ++k) host[k] = " << (first_pointer ? "syncscope_element<" + p.type + ">(k)" : "syncscope_zero<" + p.type + ">()")
         << ";\n"
         << "    cudaMemcpy(" << p.name << ", host.data(), count * sizeof(" << p.type << "), cudaMemcpyHostToDevice); }\n";
       copies_back += "  { std::vector<" + p.type + "> host(count);\n    cudaMemcpy(host.data(), " + p.name + ", count * sizeof(" +
@@ -227,7 +228,8 @@ std::string compiled_text(const KernelText& file, const Translated& t, const std
   text << "#include \"core/cuda_in/cu_runtime.h\"\n"
        << "#define SYNCSCOPE_CUDA_NAME " << c_string_literal(program_name(file.path)) << "\n"
        << "#define SYNCSCOPE_CUDA_FILE " << c_string_literal(file.path) << "\n"
-       << "#define SYNCSCOPE_CUDA_BUGS " << c_string_literal(bugs) << "\n";
+       << "#define SYNCSCOPE_CUDA_BUGS " << c_string_literal(bugs) << "\n"
+       << "#define SYNCSCOPE_CUDA_KERNELS_ONLY " << (t.has_main ? "false" : "true") << "\n";
   if (!define.empty()) text << "#define " << define << " 1\n";
   text << "#line 1 " << c_string_literal(file.path) << "\n" << t.text << main << "\nSYNCSCOPE_CUDA_PROGRAM\n";
   return text.str();

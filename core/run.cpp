@@ -230,6 +230,10 @@ std::string RunConfig::describe() const {
   std::ostringstream s;
   s << (algorithm ? algorithm->info.name : "?");
   if (problem.bug) s << " bug=" << bug_name();
+  if (algorithm && algorithm->info.kernels_only) {
+    s << " (CUDA kernels: syncscope's main() launches one with --grid and --block) schedule=" << schedule.name();
+    return s.str();
+  }
   if (algorithm && algorithm->info.program) {
     s << " (a CUDA program: its main() chooses the launches) schedule=" << schedule.name();
     return s.str();

@@ -116,6 +116,9 @@ struct AlgoInfo {
   // A plain CUDA program (core/cuda_program.h): its main() chooses the launches and checks its own
   // result, so n, rows, tpb, dtype and the input do not apply; the result is what main() returns.
   bool program = false;
+  // A program whose file has no main() (a textbook listing): syncscope's own main() launched one of
+  // its kernels as --grid and --block say, and returns 0 when the launch succeeded.
+  bool kernels_only = false;
 };
 
 constexpr int ceil_div(int a, int b) { return (a + b - 1) / b; }

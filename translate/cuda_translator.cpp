@@ -37,6 +37,34 @@ constexpr const char* kIncludeDir = "/syncscope-cuda/include";
 const char* const kRuntimeHeaders[] = {"cuda_runtime.h", "cuda.h", "device_launch_parameters.h", "cuda_runtime_api.h",
                                        "device_functions.h", "sm_20_atomic_functions.h", "sm_30_intrinsics.h"};
 
+// Libraries syncscope does not simulate: their headers say so where the file includes them.
+constexpr const char* kNoCooperativeGroups =
+    "cooperative groups are not simulated yet: use __syncthreads() for a block and the __shfl_*_sync intrinsics for a warp";
+constexpr const char* kNoThrust =
+    "Thrust is not simulated: write the kernel (a reduction, a scan) yourself, or run the program on a GPU only";
+const std::pair<const char*, const char*> kUnsimulatedHeaders[] = {
+    {"cooperative_groups.h", kNoCooperativeGroups},
+    {"cooperative_groups/reduce.h", kNoCooperativeGroups},
+    {"cooperative_groups/scan.h", kNoCooperativeGroups},
+    {"cooperative_groups/memcpy_async.h", kNoCooperativeGroups},
+    {"thrust/device_vector.h", kNoThrust},
+    {"thrust/host_vector.h", kNoThrust},
+    {"thrust/reduce.h", kNoThrust},
+    {"thrust/scan.h", kNoThrust},
+    {"thrust/sort.h", kNoThrust},
+    {"thrust/transform.h", kNoThrust},
+    {"thrust/sequence.h", kNoThrust},
+    {"thrust/fill.h", kNoThrust},
+    {"thrust/copy.h", kNoThrust},
+    {"thrust/count.h", kNoThrust},
+    {"thrust/functional.h", kNoThrust},
+    {"thrust/execution_policy.h", kNoThrust},
+    {"cub/cub.cuh", "CUB is not simulated: write the block-wide step yourself (a shared-memory scan or reduction)"},
+    {"cuda_fp16.h", "half precision (__half, half2) is not simulated: use float"},
+    {"cuda_bf16.h", "bfloat16 (__nv_bfloat16) is not simulated: use float"},
+    {"curand_kernel.h", "cuRAND is not simulated: compute pseudo-random numbers in the kernel (a hash of the thread index)"},
+};
+
 // Every BUG_* macro the file tests, and every comment, as the preprocessor sees them.
 class PreprocessorWatch : public PPCallbacks, public CommentHandler {
  public:
@@ -107,7 +135,12 @@ class CollectDiagnostics : public DiagnosticConsumer {
     d.message = message.str().str();
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       const SourceManager& sm = info.getSourceManager();
-      const PresumedLoc at = sm.getPresumedLoc(sm.getExpansionLoc(info.getLocation()));
+      SourceLocation where = sm.getExpansionLoc(info.getLocation());
+      // An error in a header of syncscope's own (an unsimulated library's #error) is the student's
+      // #include of it.
+      while (where.isValid() && sm.getFilename(where).startswith(kIncludeDir) && sm.getIncludeLoc(sm.getFileID(where)).isValid())
+        where = sm.getExpansionLoc(sm.getIncludeLoc(sm.getFileID(where)));
+      const PresumedLoc at = sm.getPresumedLoc(where);
       if (at.isValid()) d.file = at.getFilename(), d.line = static_cast<int>(at.getLine()), d.column = static_cast<int>(at.getColumn());
     }
     out_.errors.push_back(std::move(d));
@@ -149,6 +182,8 @@ Translation translate_cuda(const TranslateRequest& request) {
   for (const std::string& d : request.defines) args.push_back("-D" + d);
   tooling::FileContentMappings virtual_files = {{kShimPath, cuda_parse_shim_text()}};
   for (const char* header : kRuntimeHeaders) virtual_files.push_back({std::string(kIncludeDir) + "/" + header, ""});
+  for (const auto& [header, why] : kUnsimulatedHeaders)
+    virtual_files.push_back({std::string(kIncludeDir) + "/" + header, std::string("#error \"") + why + "\"\n"});
   const bool parsed = tooling::runToolOnCodeWithArgs(std::make_unique<TranslateAction>(out), request.text, args,
                                                      request.file_name, "syncscope-translate",
                                                      std::make_shared<PCHContainerOperations>(), virtual_files);

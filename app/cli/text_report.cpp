@@ -242,7 +242,9 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
   if (steps) print_steps(out, r);
   if (program) {
     out << "launches: " << t.launches.size() << "\n";
-    if (!r.sim.output_bits.empty())
+    if (!r.sim.output_bits.empty() && r.config.algorithm->info.kernels_only)
+      out << (r.sim.output_bits[0] == 0 && !t.error ? "the launch succeeded" : "the launch failed (the error below)") << "\n";
+    else if (!r.sim.output_bits.empty())
       out << "main() returned " << static_cast<int32_t>(r.sim.output_bits[0])
           << (t.error ? ", after a launch failed (the error below; every CUDA call after it failed too, as on a GPU)"
               : r.sim.output_bits[0] == 0 ? " (its own check passed)" : " (its own check failed)")

@@ -72,9 +72,14 @@ ResultsModel build_results(const RunResult& run, const GpuAnswer* gpu, bool runn
   if (run.config.algorithm && run.config.algorithm->info.program) {
     const int returned = run.sim.output_bits.empty() ? 0 : static_cast<int32_t>(run.sim.output_bits[0]);
     m.sim_verdict = run.sim.output_bits.empty() ? "main() did not return (the run stopped)"
-                    : "main() returned " + std::to_string(returned) +
-                          (returned == 0 ? ": the program's own check passed" : ": the program's own check failed");
-    m.sim_ok = !run.sim.output_bits.empty() && returned == 0;
+                    : run.config.algorithm->info.kernels_only
+                        ? (returned == 0 && !run.sim.trace.error ? "the launch succeeded (syncscope's main() launched the kernel)"
+                                                                  : "the launch failed")
+                        : "main() returned " + std::to_string(returned) +
+                              (run.sim.trace.error ? ", after a launch failed"
+                               : returned == 0     ? ": the program's own check passed"
+                                                   : ": the program's own check failed");
+    m.sim_ok = !run.sim.output_bits.empty() && returned == 0 && !run.sim.trace.error;
     m.row_count = 0;
     // Run on GPU compiles this very file with nvcc and runs its main(): its copies to the host
     // are what is compared, byte for byte.

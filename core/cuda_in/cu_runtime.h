@@ -23,7 +23,7 @@ inline std::string bug_option(std::string macro) {
   return macro;
 }
 
-inline AlgoInfo program_info(const char* name, const char* file, const char* bugs) {
+inline AlgoInfo program_info(const char* name, const char* file, const char* bugs, bool kernels_only) {
   AlgoInfo info;
   info.name = name;
   info.group = "your CUDA";
@@ -33,6 +33,12 @@ inline AlgoInfo program_info(const char* name, const char* file, const char* bug
   info.origin = file;
   info.defaults = Problem{1, 1, 32, DType::Int32};
   info.program = true;
+  info.kernels_only = kernels_only;
+  if (kernels_only) {
+    info.title = std::string(name) + " (your CUDA kernels)";
+    info.description = "Your CUDA kernels, run unchanged: syncscope's main() launches one as --grid and --block "
+                       "say, every pointer parameter an array of grid x block elements.";
+  }
   info.sources = {file};
   std::istringstream list(bugs);
   for (std::string macro; std::getline(list, macro, ',');)
@@ -69,7 +75,7 @@ SimOutcome simulate_program(Main main, const sim::SimOptions& options) {
 
 #define SYNCSCOPE_CUDA_PROGRAM                                                                               \
   extern "C" syncscope::AlgorithmEntry syncscope_kernel_file_entry() {                                            \
-    return {syncscope::cu::program_info(SYNCSCOPE_CUDA_NAME, SYNCSCOPE_CUDA_FILE, SYNCSCOPE_CUDA_BUGS),           \
+    return {syncscope::cu::program_info(SYNCSCOPE_CUDA_NAME, SYNCSCOPE_CUDA_FILE, SYNCSCOPE_CUDA_BUGS, SYNCSCOPE_CUDA_KERNELS_ONLY),           \
             [](const syncscope::Problem&) { return syncscope::CheckResult{}; },                                   \
             [](const syncscope::Problem&, const std::vector<double>&) { return std::vector<double>{0.0}; },       \
             [](const syncscope::Problem&, const std::vector<double>&, const syncscope::sim::SimOptions& options) { \

@@ -304,6 +304,7 @@ void write_algo_info(WireWriter& w, const AlgoInfo& info) {
   });
   w.put(info.float_order_depends_on_timing);
   w.put(info.program);
+  w.put(info.kernels_only);
 }
 AlgoInfo read_algo_info(WireReader& r) {
   AlgoInfo info;
@@ -319,6 +320,7 @@ AlgoInfo read_algo_info(WireReader& r) {
   });
   info.float_order_depends_on_timing = r.get_bool();
   info.program = r.get_bool();
+  info.kernels_only = r.get_bool();
   return info;
 }
 

@@ -197,6 +197,10 @@ set +e; out=$("$APP" run "$alone" 2>&1); rc=$?; set -e
 grep -q "has no main(): give --grid X\[,Y\[,Z\]\] --block X\[,Y\[,Z\]\] to launch its kernel reverse" <<<"$out" || fail "no main: $out"
 out=$("$APP" run "$alone" --grid 2 --block 64 --arg n=64 2>&1) || fail "kernel alone: $out"
 grep -q "^hazards: none" <<<"$out" || fail "kernel alone: hazards where none are: $out"
+# The report says whose main() it was: syncscope's, which launched the kernel (no "its own check").
+grep -q "(CUDA kernels: syncscope's main() launches one with --grid and --block)" <<<"$out" &&
+  grep -qx "the launch succeeded" <<<"$out" && ! grep -q "its own check" <<<"$out" ||
+  fail "kernel alone: the report speaks of the file's own main(): $out"
 store=$(grep -n '// store' "$alone" | cut -d: -f1)
 load=$(grep -n '// load' "$alone" | cut -d: -f1)
 out=$("$APP" run "$alone" --grid 2 --block 64 --arg n=64 --bug no-barrier 2>&1)
@@ -323,6 +327,43 @@ refused syntax.cu 4 "expected ';'" "a syntax error (Clang's message)" \
   '#include <cuda_runtime.h>\n__global__ void k(float *x)\n{\n    x[threadIdx.x] = 1.0f\n}\nint main() { return 0; }\n'
 refused reduce_min.cu 4 "__reduce_min_sync is not simulated yet: use a __shfl_xor_sync butterfly" "__reduce_min_sync" \
   '#include <cuda_runtime.h>\n__global__ void k(unsigned *x)\n{\n    x[threadIdx.x] = __reduce_min_sync(0xffffffffu, x[threadIdx.x]);\n}\nint main() { return 0; }\n'
+# CUDA's math functions and intrinsics run as on the GPU (exact results compared by main());
+# a library syncscope does not simulate is said at the #include.
+mkdir -p "$WORK/math"
+cat >"$WORK/math/intrinsics.cu" <<'CU'
+#include <cstdio>
+#include <cstring>
+__global__ void k(const float *in, int *out)
+{
+    int t = threadIdx.x;
+    out[t] = __float_as_int(rsqrtf(4.0f)) + __mul24(t, 3) + (int)__umulhi(0x80000000u, 4u) + (int)umin(t, 5u) +
+             (int)fmaf(2.0f, 3.0f, 1.0f) + (int)__ldg(&in[t]) + __float2int_rn(2.5f) + (int)__sad(1, 4, 0u) +
+             (int)truncf(-1.5f) + (int)copysignf(2.0f, -1.0f) + __popc(t) + (int)(__saturatef(3.0f) * 10.0f);
+}
+int main()
+{
+    float h_in[32]; int h_out[32];
+    for (int t = 0; t < 32; ++t) h_in[t] = (float)(t * 2);
+    float *d_in; int *d_out;
+    cudaMalloc(&d_in, sizeof h_in); cudaMalloc(&d_out, sizeof h_out);
+    cudaMemcpy(d_in, h_in, sizeof h_in, cudaMemcpyHostToDevice);
+    k<<<1, 32>>>(d_in, d_out);
+    cudaMemcpy(h_out, d_out, sizeof h_out, cudaMemcpyDeviceToHost);
+    float half = 0.5f; int half_bits; memcpy(&half_bits, &half, sizeof half_bits);
+    int bad = 0;
+    for (int t = 0; t < 32; ++t) {
+        int expect = half_bits + 3 * t + 2 + (t < 5 ? t : 5) + 7 + 2 * t + 2 + 3 - 1 - 2 + __builtin_popcount(t) + 10;
+        if (h_out[t] != expect) ++bad;
+    }
+    printf("out[31] = %d, wrong = %d %s\n", h_out[31], bad, bad ? "FAIL" : "PASS");
+    return bad ? 1 : 0;
+}
+CU
+out=$("$APP" run "$WORK/math/intrinsics.cu" 2>&1) || fail "math intrinsics: $out"
+grep -q "wrong = 0 PASS" <<<"$out" || fail "math intrinsics: wrong results: $out"
+pass "rsqrtf, __float_as_int, __mul24, __umulhi, umin, fmaf, __ldg, __float2int_rn, __sad, truncf, copysignf, __saturatef as on a GPU"
+refused coop.cu 2 '"cooperative groups are not simulated yet: use __syncthreads() for a block' "cooperative groups" \
+  '#include <cuda_runtime.h>\n#include <cooperative_groups.h>\n__global__ void k(int *x) { x[0] = 1; }\nint main() { return 0; }\n'
 refused tagged.cu 3 "'t' points to Tagged, whose field 'tag' is a char (1 byte): syncscope lays out structs .*; make it an int" \
   "a struct with a char field" \
   '#include <cuda_runtime.h>\nstruct Tagged { char tag; int value; };\n__global__ void k(Tagged *t) { t[threadIdx.x].value = 1; }\nint main() { return 0; }\n'
