@@ -116,8 +116,8 @@ void draw_global_arrays_panel(const GlobalArraysPanel& panel) {
     const app::GlobalArrayView& a = m.arrays[k];
     ImGui::PushID(a.array);
     const bool say_role = !a.role.empty() && a.role != a.name;
-    ImGui::Text("%s%s%s%s  %d elements", a.name.c_str(), say_role ? " (" : "", say_role ? a.role.c_str() : "",
-                say_role ? ")" : "", a.size());
+    ImGui::Text("%s%s%s%s  %d element%s", a.name.c_str(), say_role ? " (" : "", say_role ? a.role.c_str() : "",
+                say_role ? ")" : "", a.size(), a.size() == 1 ? "" : "s");
     const Problem& pb = run->config.problem;
     const bool matrix = run->config.algorithm->info.two_dimensional && a.role == "input" && pb.rows > 1 &&
                         a.size() == pb.rows * pb.n && pb.n <= kCellsWhenAtMost && pb.rows <= 256;

@@ -24,8 +24,10 @@ ControlsModel build_controls_model(const Registry& registry, const ControlsForm&
     for (const auto& l : launches) steps += l.steps;
     // The run's own first grid: config.blocks() would run the algorithm's host code every frame.
     const int blocks = launches.empty() ? 0 : launches.front().grid.count();
+    // The launch's own block: a program's launches choose theirs, whatever --tpb says.
+    const int threads = launches.empty() ? shown->config.problem.tpb : launches.front().block.count();
     std::ostringstream s;
-    s << blocks << (blocks == 1 ? " block" : " blocks") << " × " << shown->config.problem.tpb
+    s << blocks << (blocks == 1 ? " block" : " blocks") << " × " << threads
       << " threads · " << steps << " steps in " << launches.size() << (launches.size() == 1 ? " launch" : " launches");
     m.shape = s.str();
   }

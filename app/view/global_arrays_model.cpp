@@ -90,7 +90,9 @@ GlobalArraysModel build_global_arrays(const RunResult& run, int launch, int step
     a.array = before[k]->array;
     a.name = info.name;
     a.dtype = info.dtype;
-    a.role = a.array == 0 ? "input" : a.array == run.sim.output_array ? "output" : "";
+    // A program's arrays are what its main() made of them: the first is not "the input".
+    const bool program = run.config.algorithm && run.config.algorithm->info.program;
+    a.role = program ? "" : a.array == 0 ? "input" : a.array == run.sim.output_array ? "output" : "";
     a.before = before[k];
     m.arrays.push_back(std::move(a));
   }

@@ -24,7 +24,7 @@ int main(void)
     int N = 1 << 12;
     float *x, *y;
 
-    // Allocate Unified Memory – accessible from CPU or GPU
+    // Allocate Unified Memory -- accessible from CPU or GPU
     cudaMallocManaged(&x, N * sizeof(float));
     cudaMallocManaged(&y, N * sizeof(float));
 
