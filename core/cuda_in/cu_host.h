@@ -219,9 +219,12 @@ class Device {
     return 0;
   }
   // The device address of cell `cell` of global array `array` (0: not a cudaMalloc'ed array).
-  uintptr_t address_of(int array, int cell) const {
+  // The device address of `cell` of `array` (0: not an allocation of this device). Compared by
+  // store, not by the trace's array id: the ids of shared arrays registered by launches come
+  // between those of global ones.
+  uintptr_t address_of(const sim::ArrayStore* array, int cell) {
     for (const auto& [base, a] : allocations_)
-      if (a.array == array) return base + static_cast<uintptr_t>(cell) * a.element_size;
+      if (&simulator_.global(a.array) == array) return base + static_cast<uintptr_t>(cell) * a.element_size;
     return 0;
   }
   // A copy to the host that is not a cudaMemcpy (cudaMemcpyFromSymbol of __constant__ memory).
@@ -480,7 +483,7 @@ template <class E, class Ctx>
 template <class E, class Ctx>
 inline E* device_address(const ptr<E, Ctx>& p) {
   if (!p.array) return nullptr;
-  return reinterpret_cast<E*>(current_device->address_of(p.array->id, p.offset));
+  return reinterpret_cast<E*>(current_device->address_of(p.array, p.offset));
 }
 template <class T>
 inline T device_address(const T& anything_else) {  // nullptr, a pointer the kernel already holds raw

@@ -301,6 +301,25 @@ grep -qx "unspecified launch failure FAIL" <<<"$out" || fail "cudaMemcpy after t
 grep -q "^match: no" <<<"$out" || fail "a run with a failed launch is called a match: $out"
 pass "a null pointer fails its launch at null.cu:5; the copy after it fails as on a GPU; match: no"
 
+# A device pointer stored into a struct in device code (&v.data[k]) is the address of that array's
+# cell even when the array was allocated after a launch with shared memory (the trace numbers
+# arrays otherwise than the device does).
+mkdir -p "$WORK/late"
+printf '%s\n' '#include <cstdio>' 'struct View { int n; float* data; };' \
+  '__global__ void warm(float* x) { __shared__ float s[32]; s[threadIdx.x] = x[threadIdx.x]; __syncthreads(); x[threadIdx.x] = s[31 - threadIdx.x]; }' \
+  '__device__ View shift(View v, int k) { View w; w.n = v.n - k; w.data = &v.data[k]; return w; }' \
+  '__global__ void take(View v, float* out) { View w = shift(v, 4); out[threadIdx.x] = w.data[threadIdx.x]; }' \
+  'int main() {' '  float h[32], r[28]; for (int i = 0; i < 32; ++i) h[i] = i;' \
+  '  float *a, *b, *out; cudaMalloc(&a, sizeof h); cudaMemcpy(a, h, sizeof h, cudaMemcpyHostToDevice);' \
+  '  warm<<<1, 32>>>(a);' '  cudaMalloc(&b, sizeof h); cudaMemcpy(b, h, sizeof h, cudaMemcpyHostToDevice); cudaMalloc(&out, sizeof r);' \
+  '  View v{32, b};' '  take<<<1, 28>>>(v, out);' '  cudaMemcpy(r, out, sizeof r, cudaMemcpyDeviceToHost);' \
+  '  int bad = 0; for (int i = 0; i < 28; ++i) bad += r[i] != i + 4;' '  printf("%s %g\n", bad ? "FAIL" : "PASS", r[0]);' \
+  '  return bad != 0;' '}' >"$WORK/late/late.cu"
+out=$("$APP" run "$WORK/late/late.cu" 2>&1) || fail "a struct's device pointer set in device code after a launch: $out"
+grep -qx "PASS 4" <<<"$out" || fail "&v.data[4] in device code did not point into v's array: $out"
+grep -q "^hazards: none" <<<"$out" || fail "&v.data[4] in device code: hazards: $(grep -m3 -i 'race\|hazard\|bounds' <<<"$out")"
+pass "&v.data[k] stored in device code points into v's own array after an earlier launch's shared memory"
+
 # Unified memory: the host fills and reads cudaMallocManaged arrays in place; the one-block stride of
 # BUG_BLOCK_STRIDE makes every block add into all of y, a race between blocks on 'y' at the loop's line.
 um="$CORPUS/unified_memory_add.cu"
