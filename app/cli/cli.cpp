@@ -12,6 +12,7 @@
 #include "app/cli/perf_command.h"
 #include "app/cli/progress_line.h"
 #include "app/cli/report.h"
+#include "app/state/gpu_child.h"
 #include "core/api_table.h"
 #include "core/kernel_file.h"
 #include "core/worker/kernel_worker.h"
@@ -39,6 +40,14 @@ struct RunFlags {
   std::string grid, block, kernel_name;
   std::vector<std::string> arguments;  // --arg NAME=VALUE
 };
+
+// --gpu-runs: a kernel file's GPU side is the student's code compiled by nvcc, so it runs in the
+// GPU child (app/state/gpu_child.h), never in this process; built-in kernels run here.
+Outcomes gpu_outcomes_here_or_in_child(const RunConfig& config, const std::vector<double>& input, int runs) {
+  if (loaded_kernel_path(config.algorithm->info.name).empty() || !gpu_status().usable)
+    return gpu_outcomes(config, input, runs);  // without a GPU it says why
+  return tally_gpu_runs(config, input, app::run_on_gpu_in_child(app::own_executable(), config, input, runs));
+}
 
 // --grid, --block, --kernel-name, --arg as a ProgramLaunch; "" or why not.
 std::string program_launch(const RunFlags& flags, ProgramLaunch& launch) {
@@ -141,7 +150,7 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
   if (flags.gpu_runs) {
     // No GPU here: what one returned when this configuration was recorded (assets/gpu-runs), if it was.
     lab.gpu = or_recorded(config.algorithm->info.program ? program_gpu_outcomes(config, result.input, *flags.gpu_runs)
-                                                         : gpu_outcomes(config, result.input, *flags.gpu_runs),
+                                                         : gpu_outcomes_here_or_in_child(config, result.input, *flags.gpu_runs),
                           config);
   }
   std::optional<GpuReport> gpu;

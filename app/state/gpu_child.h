@@ -4,7 +4,8 @@
 // from TPB 32 on an H100, dies with "an illegal memory access was encountered") leaves the CUDA
 // context unusable for the rest of its process; cudaDeviceReset does not bring it back. In a class
 // the teacher toggles exactly those bugs, so each GPU job gets a fresh process: a fault costs that
-// job's answer, never the app's GPU. The CLI runs in-process (one command, one process).
+// job's answer, never the app's GPU. The CLI runs built-in kernels in its own process (one command,
+// one process) and sends a kernel file to this child: its host code is the student's, built by nvcc.
 //
 // The request and answer are plain text on the child's stdin and stdout:
 //   request:  "syncscope-gpu-request 2\n" ["kernel PATH\n"] "config JSON\n" "runs R\n" "input COUNT\n"
