@@ -149,7 +149,19 @@ static inline cudaError_t syncscope_recorded_cudaMemcpyFromSymbol(void* to, cons
   if (result == cudaSuccess && to_host) syncscope_record_host_copy(line, to, bytes);
   return result;
 }
+// A 2D copy to the host is recorded row by row, as the simulator copies it (cudaMemcpy2D).
+static inline cudaError_t syncscope_recorded_cudaMemcpy2D(void* to, size_t to_pitch, const void* from, size_t from_pitch,
+                                                          size_t width, size_t height, cudaMemcpyKind kind,
+                                                          int line = __builtin_LINE()) {
+  const cudaError_t result = cudaMemcpy2D(to, to_pitch, from, from_pitch, width, height, kind);
+  bool to_host = kind == cudaMemcpyDeviceToHost;
+  if (kind == cudaMemcpyDefault) to_host = syncscope_is_device_memory(from) && !syncscope_is_device_memory(to);
+  if (result == cudaSuccess && to_host)
+    for (size_t r = 0; r < height; ++r) syncscope_record_host_copy(line, static_cast<const char*>(to) + r * to_pitch, width);
+  return result;
+}
 #define cudaMemcpy syncscope_recorded_cudaMemcpy
+#define cudaMemcpy2D syncscope_recorded_cudaMemcpy2D
 #define cudaMemcpyFromSymbol syncscope_recorded_cudaMemcpyFromSymbol
 #define cudaMemcpyAsync syncscope_recorded_cudaMemcpyAsync
 )";

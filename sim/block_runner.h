@@ -277,6 +277,9 @@ class BlockRunner {
   // The running thread used a pointer that holds nothing (a translated kernel's null pointer) at `line`:
   // the launch fails there, as a GPU's does with an illegal address.
   [[noreturn]] void null_pointer(LineId line);
+  // The running thread did something with a pointer that fails the launch (a misaligned one) or
+  // is not simulated, at `line`: "thread 3 of block 0 <what> at k.cu:5 (<why>)".
+  [[noreturn]] void pointer_fault(LineId line, const std::string& what, const std::string& why);
 
   // columns: cells per row of a 2D array (the step view draws it as a tile), 0 for 1D. site: where
   // the kernel declares it (0: nowhere in particular). A declaration with a site is one array however

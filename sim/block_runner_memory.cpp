@@ -29,6 +29,14 @@ ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name, 
   return *d.array;
 }
 
+void BlockRunner::pointer_fault(LineId line, const std::string& what, const std::string& why) {
+  const RuntimeSection runtime = in_runtime();
+  fail_in_thread(SimErrorKind::Kernel,
+                 "thread " + std::to_string(current_) + " of block " + std::to_string(block_linear_) + " " + what + " at " +
+                     LineTable::describe(line) + " (" + why + ")",
+                 {line});
+}
+
 void BlockRunner::null_pointer(LineId line) {
   const RuntimeSection runtime = in_runtime();
   fail_in_thread(SimErrorKind::Kernel,

@@ -223,6 +223,11 @@ template <class T> cudaError_t cudaMalloc(T** pointer, size_t bytes);
 cudaError_t cudaFree(void* pointer);
 cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind);
 cudaError_t cudaMemset(void* pointer, int value, size_t bytes);
+cudaError_t cudaMallocPitch(void** pointer, size_t* pitch, size_t width, size_t height);
+template <class T> cudaError_t cudaMallocPitch(T** pointer, size_t* pitch, size_t width, size_t height);
+cudaError_t cudaMemcpy2D(void* to, size_t to_pitch, const void* from, size_t from_pitch, size_t width, size_t height,
+                         cudaMemcpyKind kind);
+cudaError_t cudaMemset2D(void* pointer, size_t pitch, int value, size_t width, size_t height);
 cudaError_t cudaDeviceSynchronize();
 cudaError_t cudaDeviceReset();
 cudaError_t cudaGetLastError();

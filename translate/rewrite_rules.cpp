@@ -468,8 +468,8 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
   if (!in_device_code()) {
     // cudaMalloc((void **)&d_x, bytes): the array is called d_x in every view, and the cast that
     // would hide its element type from the simulator goes (one edit: the two touch).
-    const bool managed = name == "cudaMallocManaged";
-    if ((name == "cudaMalloc" || managed) && !is_students(callee) && e->getNumArgs() >= 2) {
+    const bool managed = name == "cudaMallocManaged", pitched = name == "cudaMallocPitch";
+    if ((name == "cudaMalloc" || managed || pitched) && !is_students(callee) && e->getNumArgs() >= 2) {
       const Expr* where = e->getArg(0)->IgnoreParenCasts();
       std::string array = text_of(where->getSourceRange());
       if (const auto* address = dyn_cast<UnaryOperator>(where); address && address->getOpcode() == UO_AddrOf)
@@ -477,7 +477,9 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
       if (const QualType cell = where->getType(); cell->isPointerType() && cell->getPointeeType()->isPointerType())
         array += cells_note(cell->getPointeeType()->getPointeeType());
       replace(SourceRange(target->getBeginLoc(), e->getArg(0)->getEndLoc()),
-              std::string(managed ? "syncscope_cuda_malloc_managed_named(\"" : "syncscope_cuda_malloc_named(\"") +
+              std::string(managed   ? "syncscope_cuda_malloc_managed_named(\""
+                          : pitched ? "syncscope_cuda_malloc_pitch_named(\""
+                                    : "syncscope_cuda_malloc_named(\"") +
                   escaped_caption(array) + "\", " + text_of(where->getSourceRange()));
     }
     return true;
@@ -560,11 +562,16 @@ bool RewriteRules::VisitCStyleCastExpr(CStyleCastExpr* e) {
   const QualType to_element = to->getPointeeType(), from_element = from->getPointeeType();
   if (context_.hasSameUnqualifiedType(to_element.getUnqualifiedType(), from_element.getUnqualifiedType())) return true;
   // `(unsigned long long *)total`, `(int *)&f`: the same cells read as another number of the same size.
-  const bool same_cells = !to_element->isDependentType() && !from_element->isDependentType() &&
-                          simulated_scalar(to_element.getCanonicalType()) && simulated_scalar(from_element.getCanonicalType()) &&
-                          context_.getTypeSizeInChars(to_element) == context_.getTypeSizeInChars(from_element) &&
-                          context_.getTypeSizeInChars(to_element).getQuantity() >= 4;
-  if (!same_cells || e->getLParenLoc().isMacroID()) {
+  const bool known = !to_element->isDependentType() && !from_element->isDependentType() &&
+                     element_refusal(to_element).empty() && element_refusal(from_element).empty();
+  const int64_t to_bytes = known ? context_.getTypeSizeInChars(to_element).getQuantity() : 0;
+  const int64_t from_bytes = known ? context_.getTypeSizeInChars(from_element).getQuantity() : 0;
+  const bool same_cells = known && simulated_scalar(to_element.getCanonicalType()) &&
+                          simulated_scalar(from_element.getCanonicalType()) && to_bytes == from_bytes && to_bytes >= 4;
+  // `(float *)((char *)img + r * pitch)`, the Programming Guide's pitched rows: a char pointer into
+  // an array of 4-byte cells counts bytes, and is cast back (cu_device.h's ptr says how).
+  const bool byte_steps = known && ((to_bytes == 1 && from_bytes >= 4) || (from_bytes == 1 && to_bytes >= 4));
+  if (!(same_cells || byte_steps) || e->getLParenLoc().isMacroID()) {
     error(e->getBeginLoc(), "a pointer cast in device code (" + type_text(from) + " to " + type_text(to) +
                                 ") is not simulated: declare the array with the element type it holds");
     return true;

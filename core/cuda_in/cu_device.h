@@ -222,10 +222,33 @@ class ptr {
   template <class F>
     requires(!std::is_same_v<std::remove_cv_t<F>, std::remove_cv_t<E>> && sizeof(F) == sizeof(E) && cells_of<F> == cells_of<E>)
   explicit ptr(const ptr<F, Ctx>& other) : runner(other.runner), array(other.array), offset(other.offset) {}
+  // `(char *)img` into an array of 4-byte (or wider) elements counts bytes, so the Programming
+  // Guide's pitched rows work: (float *)((char *)img + r * pitch). Such a pointer moves and is cast
+  // back; reading a float's bytes one at a time is not simulated (the cells are 4 bytes).
+  template <class F>
+    requires(sizeof(E) == 1 && sizeof(F) >= 4)
+  explicit ptr(const ptr<F, Ctx>& other) : runner(other.runner), array(other.array), offset(other.offset * 4), byte_view(true) {}
+  // ... and back: a whole number of elements from the array's start, as a GPU's alignment wants.
+  template <class F>
+    requires(sizeof(F) == 1 && sizeof(E) >= 4)
+  explicit ptr(const ptr<F, Ctx>& other, sim::SourceLocation where = sim::SourceLocation::current())
+      : runner(other.runner), array(other.array), offset(other.offset / 4) {
+    if (!array) return;
+    if (!other.byte_view) [[unlikely]]
+      runner->pointer_fault(sim::LineTable::intern(where), "read a char array as " + std::to_string(sizeof(E)) + "-byte elements",
+                            "not simulated: declare the array with the type it holds");
+    if (other.offset % static_cast<int>(sizeof(E)) != 0) [[unlikely]]
+      runner->pointer_fault(sim::LineTable::intern(where),
+                            "made a pointer to " + std::to_string(sizeof(E)) + "-byte elements at byte " +
+                                std::to_string(other.offset) + " of " + array->name,
+                            "a misaligned address on a GPU");
+  }
 
   using reference = std::conditional_t<is_record_v<E>, record_ref<E, Ctx>, ref<E, Ctx>>;
   [[gnu::always_inline]] reference operator[](Index at) const {
     if (!array && runner) [[unlikely]] null_element(at);
+    if constexpr (sizeof(E) == 1)
+      if (byte_view) [[unlikely]] bytes_element(at);
     if constexpr (cells_of<E> == 1) at.index += offset;
     else at.index = offset + at.index * cells_of<E>;
     return reference(runner, array, at);
@@ -233,16 +256,29 @@ class ptr {
   // The element `k` past this one, with the caller's line (atomics take a pointer).
   reference at(int k, const sim::SourceLocation& loc) const {
     if (!array && runner) [[unlikely]] null_element(Index(k, loc));
+    if constexpr (sizeof(E) == 1)
+      if (byte_view) [[unlikely]] bytes_element(Index(k, loc));
     return reference(runner, array, Index(offset + k * cells_of<E>, loc));
   }
   [[noreturn, gnu::noinline]] void null_element(const Index& at) const {
     if constexpr (std::is_same_v<Index, sim::At>) runner->null_pointer(at.line);
     else runner->null_pointer(sim::LineTable::intern(at.site));
   }
+  [[noreturn, gnu::noinline]] void bytes_element(const Index& at) const {
+    sim::LineId line = sim::kNoLine;
+    if constexpr (std::is_same_v<Index, sim::At>) line = at.line;
+    else line = sim::LineTable::intern(at.site);
+    runner->pointer_fault(line, "read the bytes of " + array->name + " through a char pointer",
+                          "not simulated: syncscope's cells are 4 bytes; cast the pointer back to the array's own type first");
+  }
 
-  ptr operator+(long long k) const { return {runner, array, offset + static_cast<int>(k) * cells_of<E>}; }
+  ptr operator+(long long k) const {
+    ptr moved = *this;
+    moved.offset += static_cast<int>(k) * cells_of<E>;
+    return moved;
+  }
   friend ptr operator+(long long k, const ptr& p) { return p + k; }
-  ptr operator-(long long k) const { return {runner, array, offset - static_cast<int>(k) * cells_of<E>}; }
+  ptr operator-(long long k) const { return *this + -k; }
   long long operator-(const ptr& other) const { return (offset - other.offset) / cells_of<E>; }
   ptr& operator+=(long long k) { return *this = *this + k; }
   ptr& operator-=(long long k) { return *this = *this - k; }
@@ -258,6 +294,7 @@ class ptr {
   sim::BlockRunner* runner = nullptr;
   sim::ArrayStore* array = nullptr;
   int offset = 0;
+  bool byte_view = false;  // a char pointer made from a wider one: `offset` counts bytes of 4-byte cells
 };
 
 // One struct element of a simulated array, as `g[i]` gives it: `S s = g[i];` loads every field,

@@ -95,3 +95,38 @@ inline cudaError_t cudaMemcpyAsync(void* to, const void* from, size_t bytes, cud
 inline cudaError_t cudaMemsetAsync(void* pointer, int value, size_t bytes, cudaStream_t = nullptr) {
   return syncscope::cu::current_device->fill(pointer, value, bytes);
 }
+
+// Pitched memory (the Programming Guide's cudaMallocPitch): each row starts at a multiple of 512
+// bytes, as on the GPUs syncscope was checked against; a row's padding is part of the array and
+// never copied. 2D copies and fills go row by row, so each row copied to the host is one copy there
+// and on the GPU's run (core/cuda_program_gpu.cpp records them so).
+inline constexpr size_t kPitchAlignment = 512;
+template <class E>
+cudaError_t syncscope_cuda_malloc_pitch_named(const char* name, E** pointer, size_t* pitch, size_t width, size_t height) {
+  auto& device = *syncscope::cu::current_device;
+  if (!pitch || width == 0 || height == 0) return device.record(cudaErrorInvalidValue);
+  *pitch = (width + kPitchAlignment - 1) / kPitchAlignment * kPitchAlignment;
+  return device.allocate(name, pointer, *pitch * height);
+}
+template <class E>
+cudaError_t cudaMallocPitch(E** pointer, size_t* pitch, size_t width, size_t height) {
+  return syncscope_cuda_malloc_pitch_named("pitched array", pointer, pitch, width, height);
+}
+inline cudaError_t cudaMemcpy2D(void* to, size_t to_pitch, const void* from, size_t from_pitch, size_t width, size_t height,
+                                cudaMemcpyKind kind, int line = __builtin_LINE()) {
+  auto& device = *syncscope::cu::current_device;
+  if (!to || !from || width > to_pitch || width > from_pitch) return device.record(cudaErrorInvalidValue);
+  for (size_t r = 0; r < height; ++r)
+    if (const cudaError_t e = device.copy(static_cast<char*>(to) + r * to_pitch, static_cast<const char*>(from) + r * from_pitch,
+                                          width, kind, line);
+        e != cudaSuccess)
+      return e;
+  return cudaSuccess;
+}
+inline cudaError_t cudaMemset2D(void* pointer, size_t pitch, int value, size_t width, size_t height) {
+  auto& device = *syncscope::cu::current_device;
+  if (!pointer || width > pitch) return device.record(cudaErrorInvalidValue);
+  for (size_t r = 0; r < height; ++r)
+    if (const cudaError_t e = device.fill(static_cast<char*>(pointer) + r * pitch, value, width); e != cudaSuccess) return e;
+  return cudaSuccess;
+}

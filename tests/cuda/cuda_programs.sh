@@ -320,6 +320,28 @@ grep -qx "PASS 4" <<<"$out" || fail "&v.data[4] in device code did not point int
 grep -q "^hazards: none" <<<"$out" || fail "&v.data[4] in device code: hazards: $(grep -m3 -i 'race\|hazard\|bounds' <<<"$out")"
 pass "&v.data[k] stored in device code points into v's own array after an earlier launch's shared memory"
 
+# Pitched memory, as the Programming Guide writes it: cudaMallocPitch, cudaMemcpy2D and a row found
+# through a char pointer. Counting the pitch in floats writes past the image from row height / 4; a
+# char pointer cast back at a byte that is not a whole float fails as a misaligned address; reading
+# a float's bytes through one is said to be not simulated.
+pr="$CORPUS/pitched_rows.cu"
+pitch_line=$(grep -n '^    row\[c\] = ' "$pr" | cut -d: -f1)
+out=$("$APP" run "$pr" --bug pitch-in-elements 2>&1) || true
+grep -q "out-of-bounds write of d_img\[3072\], .* at $pr:$pitch_line (d_img has 3072 elements)" <<<"$out" ||
+  fail "pitched_rows.cu --bug pitch-in-elements: no out-of-bounds write at :$pitch_line: $(grep -m3 'error\|FAIL' <<<"$out")"
+mkdir -p "$WORK/pitch"
+printf '%s\n' '__global__ void k(float* img, int shift) {' \
+  '  float* row = (float*)((char*)img + shift);' '  row[threadIdx.x] = 1.0f;' \
+  '  if (shift == 0) img[0] = ((char*)img)[1];' '}' >"$WORK/pitch/k.cu"
+set +e; out=$("$APP" run "$WORK/pitch/k.cu" --grid 1 --block 32 --arg shift=2 2>&1); rc=$?; set -e
+[[ $rc -eq 1 ]] || fail "a misaligned float pointer: exit $rc: $out"
+grep -q "thread 0 of block 0 made a pointer to 4-byte elements at byte 2 of img at $WORK/pitch/k.cu:2 (a misaligned address on a GPU)" <<<"$out" ||
+  fail "a misaligned float pointer is not named at k.cu:2: $out"
+set +e; out=$("$APP" run "$WORK/pitch/k.cu" --grid 1 --block 32 2>&1); rc=$?; set -e
+grep -q "read the bytes of img through a char pointer at $WORK/pitch/k.cu:4 (not simulated: " <<<"$out" ||
+  fail "a float's bytes read through a char pointer are not refused at k.cu:4 (exit $rc): $out"
+pass "pitched memory: pitched_rows.cu runs; its pitch counted in floats writes past d_img at :$pitch_line; a misaligned (float *) fails at its line; a float's bytes through a char pointer are refused"
+
 # Unified memory: the host fills and reads cudaMallocManaged arrays in place; the one-block stride of
 # BUG_BLOCK_STRIDE makes every block add into all of y, a race between blocks on 'y' at the loop's line.
 um="$CORPUS/unified_memory_add.cu"
