@@ -40,6 +40,7 @@ if [[ $what == programs ]]; then
   SYNCSCOPE_CUDA_CORPUS="$corpus" SYNCSCOPE_EXE="$PWD/syncscope" ./syncscope_gpu_tests \
     --gtest_filter='Gpu.TheAppRunsAStudentsProgramOnTheGpuAndComparesItsCopies' 2>&1 | grep -E '^\[ +(program|PASSED|FAILED|SKIPPED) ' | tee -a "$summary"
   say "== a kernel file's --gpu and --gpu-runs (the student's host code in the GPU child, not in the CLI)"
+  mkdir -p /tmp/syncscope-starters && cp starters/*.h /tmp/syncscope-starters/  # the paths the pack's cache keys name
   for starter in atomic_reduce brent_kung_scan warp_vote; do
     once=$(./syncscope run --kernel /tmp/syncscope-starters/$starter.h --n 5000 --tpb 256 --gpu 2>&1 | grep -E '^gpu(-vs-sim)?: ' | tail -1)
     runs=$(./syncscope run --kernel /tmp/syncscope-starters/$starter.h --n 5000 --tpb 256 --gpu-runs 5 2>&1 | grep '^gpu-runs:')
