@@ -54,6 +54,24 @@ void RewriteRules::declare_device_variable(VarDecl* v) {
     error(v->getLocation(), "cannot find the ';' that ends __device__ '" + name + "': declare it on its own line");
 }
 
+bool RewriteRules::VisitCXXRecordDecl(CXXRecordDecl* r) {
+  if (!in_main_file(r->getLocation()) || !r->isThisDeclarationADefinition() || r->isUnion() || r->isDependentType() ||
+      !r->getDeclContext()->isTranslationUnit() || r->getIdentifier() == nullptr || r->field_empty() || !struct_refusal(r).empty())
+    return true;
+  for (const FieldDecl* f : r->fields()) {
+    const auto* b = f->getType().getCanonicalType()->getAs<BuiltinType>();
+    if (!b || b->getKind() != BuiltinType::Float) return true;
+  }
+  // After the `;` that ends the definition (past `} a, b;`), on its line.
+  auto next = Lexer::findNextToken(written(SourceRange(r->getEndLoc(), r->getEndLoc())).getEnd(), sm_, context_.getLangOpts());
+  while (next && !next->is(tok::eof) && !next->is(tok::semi))
+    next = Lexer::findNextToken(next->getLocation(), sm_, context_.getLangOpts());
+  if (next && next->is(tok::semi))
+    insert_after_token(next->getLocation(), " namespace syncscope::cu { template <> inline constexpr DType cells_dtype_v<::" +
+                                                r->getQualifiedNameAsString() + "> = DType::Float32; }");
+  return true;
+}
+
 void RewriteRules::rewrite_shared_declaration(VarDecl* v, SourceLocation begin) {
   const std::string name = v->getNameAsString();
   TypeLoc loc = v->getTypeSourceInfo()->getTypeLoc();

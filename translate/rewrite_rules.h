@@ -36,6 +36,9 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool VisitCXXNewExpr(clang::CXXNewExpr* e);
   bool TraverseLambdaExpr(clang::LambdaExpr* e);
   bool VisitReturnStmt(clang::ReturnStmt* s);
+  // A struct of floats only (`struct Particle { float x, y; };`): its arrays' cells are floats in
+  // the picture (cu::cells_dtype_v), as CUDA's float4's are.
+  bool VisitCXXRecordDecl(clang::CXXRecordDecl* r);
 
 
  private:

@@ -59,6 +59,15 @@ template <class E>
 inline constexpr int cells_of = (is_record_v<E> || sizeof(E) == 8) ? static_cast<int>(sizeof(E) / 4) : 1;
 template <class E, class Ctx>
 class record_ref;
+// The type the picture shows an array's cells as: floats for float and CUDA's float2/3/4 (every
+// cell a float), whole numbers for the rest (ints, a double's two halves, a struct's mixed fields).
+template <class E>
+inline constexpr DType cells_dtype_v = sim::dtype_of<cell_t<E>>();
+template <> inline constexpr DType cells_dtype_v<float2> = DType::Float32;
+template <> inline constexpr DType cells_dtype_v<float3> = DType::Float32;
+template <> inline constexpr DType cells_dtype_v<float4> = DType::Float32;
+template <class E>
+inline constexpr DType cells_dtype = cells_dtype_v<std::remove_cv_t<E>>;
 
 template <class Ctx>
 using access_t = std::conditional_t<std::is_base_of_v<sim::SimtCtx, Ctx>, sim::SimtAccess, sim::PlainAccess>;
@@ -374,7 +383,7 @@ inline uint64_t declaration_site(const sim::SourceLocation& where) {
 
 template <class E, class Ctx>
 sim::ArrayStore* declare_shared(Ctx& c, int count, const char* name, const sim::SourceLocation& where, int columns = 0) {
-  const DType dtype = sim::dtype_of<cell_t<E>>();
+  const DType dtype = cells_dtype<E>;
   const uint64_t site = declaration_site(where);
   if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>) return &c.runner().simt_shared_array(dtype, count, name, columns, site);
   else return &c.runner().shared_array(dtype, count, name, columns, site);

@@ -342,6 +342,21 @@ grep -q "read the bytes of img through a char pointer at $WORK/pitch/k.cu:4 (not
   fail "a float's bytes read through a char pointer are not refused at k.cu:4 (exit $rc): $out"
 pass "pitched memory: pitched_rows.cu runs; its pitch counted in floats writes past d_img at :$pitch_line; a misaligned (float *) fails at its line; a float's bytes through a char pointer are refused"
 
+# Arrays of CUDA's float4 and of a student's struct of floats show their cells as floats (1.5, not
+# the float's bits 1069547520); a struct that mixes floats and ints keeps whole-number cells.
+mkdir -p "$WORK/floats"
+printf '%s\n' '#include <cstdio>' 'struct Particle { float x, y; };' \
+  '__global__ void drift(Particle* p, float4* q) { int i = threadIdx.x; p[i].x += 0.5f; q[i].y = p[i].x; }' \
+  'int main() {' '  Particle h[4]; for (int i = 0; i < 4; ++i) h[i] = {1.5f * i, 0.25f};' \
+  '  Particle* d; float4* f; cudaMalloc(&d, sizeof h); cudaMalloc(&f, 4 * sizeof(float4));' \
+  '  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);' '  drift<<<1, 4>>>(d, f);' \
+  '  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);' '  printf("%g PASS\n", h[1].x);' '  return 0;' '}' >"$WORK/floats/p.cu"
+out=$("$APP" run "$WORK/floats/p.cu" --steps 2>&1) || fail "structs of floats: $out"
+grep -q "reads d (Particle, 2 cells each)\[2\] = 1.5, writes d (Particle, 2 cells each)\[2\] = 2," <<<"$out" ||
+  fail "a struct of floats' cells are not shown as floats: $(grep -m2 'T1 ' <<<"$out")"
+grep -q "writes f (float4, 4 cells each)\[5\] = 2$" <<<"$out" || fail "float4 cells are not shown as floats: $(grep -m2 'T1 ' <<<"$out")"
+pass "a struct of floats and float4 show their cells as floats (d[2] = 1.5, f[5] = 2)"
+
 # Unified memory: the host fills and reads cudaMallocManaged arrays in place; the one-block stride of
 # BUG_BLOCK_STRIDE makes every block add into all of y, a race between blocks on 'y' at the loop's line.
 um="$CORPUS/unified_memory_add.cu"
