@@ -273,6 +273,14 @@ class BlockRunner {
   // The kernel's `return` at `line` is about to end the running thread: a warp operation that
   // later misses its lane names that line (a translated .cu kernel says where it returns).
   void note_return(LineId line) { threads_[current_].return_line = line; }
+  // A translated kernel's access of an element wider than a cell (a double, a float4), which a GPU
+  // makes as one instruction: its cells' events say so while observers record (Event::access_cells).
+  [[gnu::always_inline]] void begin_wide_access(int cells) {
+    if (recording_) cur_->access_cells = static_cast<uint8_t>(cells), cur_->access_part = 0;
+  }
+  [[gnu::always_inline]] void end_wide_access() {
+    if (recording_) cur_->access_cells = 0;
+  }
 
   // The running thread used a pointer that holds nothing (a translated kernel's null pointer) at `line`:
   // the launch fails there, as a GPU's does with an illegal address.
@@ -350,6 +358,7 @@ class BlockRunner {
       last_emitted_group_ = scheduler_.simt_group_serial();
       e.flags |= kWarpInstructionStart;
     }
+    if (cur_ && cur_->access_cells && e.is_memory()) e.access_cells = cur_->access_cells, e.access_part = cur_->access_part++;
     for (EventObserver* o : observers_) o->on_event(e);
   }
 

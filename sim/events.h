@@ -60,6 +60,11 @@ struct Event {
   uint32_t old_bits = 0;    // writes: the value before
   uint32_t value_bits = 0;  // reads: the value read; writes: the value written; shuffles: received
   AtomicOp atomic = AtomicOp::None;  // with kAtomic
+  // Memory events: a cell of one access of several cells (a double: 2, a float4: 4), which a GPU
+  // makes as one instruction; `access_part` counts its cells in the order they were made. 0: a cell
+  // accessed on its own.
+  uint8_t access_cells = 0;
+  uint8_t access_part = 0;
 
   bool is_read() const { return kind == EventKind::SharedRead || kind == EventKind::GlobalRead; }
   bool is_write() const { return kind == EventKind::SharedWrite || kind == EventKind::GlobalWrite; }

@@ -24,6 +24,9 @@ struct SimThread {
   LineId wait_line = kNoLine;
   LineId return_line = kNoLine;  // the kernel's `return` that ended it, where the kernel says (cu::kernel_return)
   uint16_t shared_allocs = 0;
+  // While recording: the access of several cells in progress (Event::access_cells), and its next cell.
+  uint8_t access_cells = 0;
+  uint8_t access_part = 0;
   ThreadCounters counters;
   // SIMT lockstep: where the lane waits. The address of the basic block it last entered (0
   // before the first, or without an instrumented kernel) and how many operations it has

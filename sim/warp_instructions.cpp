@@ -24,19 +24,37 @@ bool is_instruction(const Event& e) {
          e.kind == EventKind::WarpSync;
 }
 
-// The most distinct words any one bank gets from these shared accesses.
-int conflict_degree(const std::vector<Event>& events, const std::vector<int>& indices, const std::vector<int>& offsets) {
-  std::array<std::vector<int>, kWarpSize> words_in_bank;
-  int degree = 0;
+// The passes one shared-memory instruction takes: a GPU serves a warp's 4-byte accesses in one
+// group of 32 lanes, its 8-byte ones (a double) by half warps and its 16-byte ones (a float4) by
+// quarter warps; each group takes as many passes as the most distinct words one bank gets from it
+// (the H100's counters agree: 32 consecutive doubles take 2 passes, no conflict; s[2 * t] as
+// doubles 4, two of them conflicts).
+struct Passes {
+  int worst = 0;  // the most passes one group took (1: no conflict)
+  int extra = 0;  // passes beyond one per group
+};
+Passes shared_passes(const std::vector<Event>& events, const std::vector<int>& indices, const std::vector<int>& offsets) {
+  int width = 1;
+  for (int k : indices) width = std::max(width, static_cast<int>(events[k].access_cells));
+  if (width != 2 && width != 4) width = 1;
+  const int groups = width, lanes_per_group = kWarpSize / width;
+  std::vector<std::array<std::vector<int>, kWarpSize>> words_in_bank(groups);
+  std::vector<int> passes(groups, 0);
   for (int k : indices) {
     const Event& e = events[k];
     if (e.flags & kOutOfBounds || e.array >= offsets.size() || offsets[e.array] < 0) continue;
+    const int group = (e.thread % kWarpSize) / lanes_per_group;
     const int word = offsets[e.array] + e.index;
-    std::vector<int>& bank = words_in_bank[word % kWarpSize];
+    std::vector<int>& bank = words_in_bank[group][word % kWarpSize];
     if (std::find(bank.begin(), bank.end(), word) == bank.end()) bank.push_back(word);
-    degree = std::max(degree, static_cast<int>(bank.size()));
+    passes[group] = std::max(passes[group], static_cast<int>(bank.size()));
   }
-  return degree;
+  Passes p;
+  for (int g : passes) {
+    p.worst = std::max(p.worst, g);
+    p.extra += g > 1 ? g - 1 : 0;
+  }
+  return p;
 }
 
 }  // namespace
@@ -49,8 +67,36 @@ std::vector<WarpInstruction> warp_instructions(const StepTrace& step, const Trac
   if (static_cast<int>(exited.size()) < threads) exited.resize(threads, false);
   const std::vector<int> offsets = shared_word_offsets(trace, launch);
   const std::vector<Event>& events = step.events;
-  auto close = [&](WarpInstruction& w) {
-    if (w.events.empty()) return;
+  // An instruction is the run of events from one start mark to the next; an event of another warp,
+  // or a second event of a lane already in it, also begins a new one. A later cell of a lane's access
+  // of several cells (a double's high word) belongs to the instruction of its first cell, wherever
+  // the lanes' other events put it.
+  std::vector<int> wide_instruction(threads, -1);  // per thread: the instruction of its wide access in progress
+  int current = -1;
+  uint32_t lanes_in_current = 0;
+  for (int k = 0; k < static_cast<int>(events.size()); ++k) {
+    const Event& e = events[k];
+    if (e.is_memory() && e.access_part > 0 && e.thread < threads && wide_instruction[e.thread] >= 0) {
+      out[wide_instruction[e.thread]].events.push_back(k);
+      continue;
+    }
+    const uint32_t lane = 1u << (e.thread % kWarpSize);
+    if (e.flags & kWarpInstructionStart || (is_instruction(e) && current >= 0 &&
+                                            (e.thread / kWarpSize != out[current].warp || lanes_in_current & lane))) {
+      current = -1;
+    }
+    if (!is_instruction(e)) continue;
+    if (current < 0) {
+      out.push_back(WarpInstruction{{}, e.thread / kWarpSize});
+      current = static_cast<int>(out.size()) - 1;
+      lanes_in_current = 0;
+    }
+    out[current].events.push_back(k);
+    lanes_in_current |= lane;
+    if (e.thread < threads) wide_instruction[e.thread] = e.is_memory() && e.access_cells > 1 ? current : -1;
+  }
+  // Exits come after the instructions of the step: a lane that ran an instruction was running then.
+  for (WarpInstruction& w : out) {
     const int first_lane = w.warp * kWarpSize;
     int running = 0;
     for (int t = first_lane; t < std::min(threads, first_lane + kWarpSize); ++t) running += exited[t] ? 0 : 1;
@@ -60,27 +106,12 @@ std::vector<WarpInstruction> warp_instructions(const StepTrace& step, const Trac
     w.divergent = w.lanes < running;
     const Event& e = events[w.events.front()];
     w.shared = e.kind == EventKind::SharedRead || e.kind == EventKind::SharedWrite;
-    if (w.shared) w.conflict_degree = conflict_degree(events, w.events, offsets);
-    out.push_back(w);
-  };
-  // An instruction is the run of events from one start mark to the next; an event of another warp,
-  // or a second event of a lane already in it, also begins a new one.
-  WarpInstruction current;
-  uint32_t lanes_in_current = 0;
-  for (int k = 0; k < static_cast<int>(events.size()); ++k) {
-    const Event& e = events[k];
-    const uint32_t lane = 1u << (e.thread % kWarpSize);
-    if (e.flags & kWarpInstructionStart || (is_instruction(e) && !current.events.empty() &&
-                                            (e.thread / kWarpSize != current.warp || lanes_in_current & lane))) {
-      close(current);
-      current = WarpInstruction{{}, e.thread / kWarpSize};
-      lanes_in_current = 0;
+    if (w.shared) {
+      const Passes p = shared_passes(events, w.events, offsets);
+      w.conflict_degree = p.worst;
+      w.extra_passes = p.extra;
     }
-    if (!is_instruction(e)) continue;
-    current.events.push_back(k);
-    lanes_in_current |= lane;
   }
-  close(current);
   for (const Event& e : events)
     if (e.kind == EventKind::Exit && e.thread < exited.size()) exited[e.thread] = true;
   return out;
@@ -92,7 +123,7 @@ void WarpCounts::add(const WarpInstruction& w) {
   if (!w.shared) return;
   ++shared_instructions;
   conflicted += w.conflict_degree > 1 ? 1 : 0;
-  extra_passes += w.conflict_degree > 1 ? w.conflict_degree - 1 : 0;
+  extra_passes += w.extra_passes;
   worst_degree = std::max(worst_degree, w.conflict_degree);
 }
 

@@ -2,7 +2,8 @@
 // the lanes of one warp made together, marked by kWarpInstructionStart), with each shared-memory
 // instruction's bank conflict and whether the warp was divergent there. Shared memory has 32 banks
 // of 4-byte words (bank = word address mod 32); an instruction whose lanes touch d distinct words
-// of one bank takes d passes ("d-way conflict"; lanes reading the same word share it).
+// of one bank takes d passes ("d-way conflict"; lanes reading the same word share it). 8-byte
+// accesses are served by half warps and 16-byte ones by quarter warps, each group on its own.
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,8 @@ struct WarpInstruction {
   int lanes = 0;             // lanes that executed it
   bool divergent = false;    // fewer lanes than the warp had running (not exited)
   bool shared = false;       // a shared-memory access
-  int conflict_degree = 0;   // shared: the most distinct words in one bank (1 = no conflict)
+  int conflict_degree = 0;   // shared: the most distinct words in one bank (1 = no conflict), per lane group
+  int extra_passes = 0;      // shared: passes beyond one per lane group (8-byte accesses: two half warps)
 };
 
 // The warp instructions of one step (memory accesses, shuffles, votes; barriers and exits are not
@@ -31,7 +33,7 @@ std::vector<WarpInstruction> warp_instructions(const StepTrace& step, const Trac
 struct WarpCounts {
   uint64_t instructions = 0, divergent = 0;
   uint64_t shared_instructions = 0, conflicted = 0;
-  uint64_t extra_passes = 0;  // sum over shared instructions of (degree - 1)
+  uint64_t extra_passes = 0;  // sum over shared instructions of their extra passes
   int worst_degree = 0;       // 0: no shared instruction; 1: shared instructions without a conflict
   void add(const WarpInstruction& w);
   void merge(const WarpCounts& other);

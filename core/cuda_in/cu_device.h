@@ -59,6 +59,23 @@ template <class E>
 inline constexpr int cells_of = (is_record_v<E> || sizeof(E) == 8) ? static_cast<int>(sizeof(E) / 4) : 1;
 template <class E, class Ctx>
 class record_ref;
+// The cells of one element a GPU loads or stores with one instruction (a double's two, a float4's
+// four): recorded as one access (sim::Event::access_cells), for the bank conflicts of 8- and
+// 16-byte accesses, which a GPU serves by half and quarter warps.
+class WideAccess {
+ public:
+  [[gnu::always_inline]] WideAccess(sim::BlockRunner* runner, int cells) : runner_(runner) {
+    if (runner_) runner_->begin_wide_access(cells);
+  }
+  [[gnu::always_inline]] ~WideAccess() {
+    if (runner_) runner_->end_wide_access();
+  }
+  WideAccess(const WideAccess&) = delete;
+  WideAccess& operator=(const WideAccess&) = delete;
+
+ private:
+  sim::BlockRunner* runner_;
+};
 // The type the picture shows an array's cells as: floats for float and CUDA's float2/3/4 (every
 // cell a float), whole numbers for the rest (ints, a double's two halves, a struct's mixed fields).
 template <class E>
@@ -88,11 +105,17 @@ class ref {
   [[gnu::always_inline]] ref(sim::BlockRunner* r, sim::ArrayStore* a, const Index& at) : runner_(r), array_(a), at_(at) {}
 
   [[gnu::always_inline]] operator value_type() const {  // NOLINT: like E&
-    if constexpr (kCells == 2) return from_cells(load_cell(0) | uint64_t{load_cell(1)} << 32);
-    else return static_cast<value_type>(Access::template load<C>(runner_, *array_, at_).v);
+    if constexpr (kCells == 2) {
+      const WideAccess one(runner_, 2);  // one 8-byte load on a GPU
+      const uint32_t low = load_cell(0);
+      return from_cells(low | uint64_t{load_cell(1)} << 32);
+    } else {
+      return static_cast<value_type>(Access::template load<C>(runner_, *array_, at_).v);
+    }
   }
   [[gnu::always_inline]] ref& operator=(value_type v) {
     if constexpr (kCells == 2) {
+      const WideAccess one(runner_, 2);
       const uint64_t bits = to_cells(v);
       store_cell(0, static_cast<uint32_t>(bits));
       store_cell(1, static_cast<uint32_t>(bits >> 32));
@@ -314,6 +337,9 @@ class record_ref {
   using Access = access_t<Ctx>;
   using Index = typename Access::Index;
   static constexpr int kCells = cells_of<S>;
+  // A whole struct moves in accesses of its alignment (a float4, alignas(16): one 16-byte access; a
+  // struct of doubles: 8-byte ones; a struct of floats: one 4-byte access per field).
+  static constexpr int kVector = alignof(S) >= 16 ? 4 : alignof(S) >= 8 ? 2 : 1;
   using Cells = std::array<uint32_t, kCells>;
   static_assert(sizeof(S) == sizeof(Cells) && std::is_trivially_copyable_v<S>, "a struct of 4- and 8-byte fields, no padding");
 
@@ -323,13 +349,20 @@ class record_ref {
 
   operator value_type() const {  // NOLINT: like S&
     Cells cells;
-    for (int k = 0; k < kCells; ++k) cells[k] = sim::to_bits(Access::template load<int32_t>(runner_, *array_, cell(k)).v);
+    for (int k = 0; k < kCells; k += kVector) {
+      const WideAccess one(kVector > 1 ? runner_ : nullptr, kVector);
+      for (int j = k; j < k + kVector; ++j)
+        cells[j] = sim::to_bits(Access::template load<int32_t>(runner_, *array_, cell(j)).v);
+    }
     return std::bit_cast<value_type>(cells);
   }
   record_ref& operator=(const value_type& v) {
     const Cells cells = std::bit_cast<Cells>(v);
-    for (int k = 0; k < kCells; ++k)
-      Access::template store<int32_t>(runner_, *array_, cell(k), sim::Val<int32_t>(sim::from_bits<int32_t>(cells[k])));
+    for (int k = 0; k < kCells; k += kVector) {
+      const WideAccess one(kVector > 1 ? runner_ : nullptr, kVector);
+      for (int j = k; j < k + kVector; ++j)
+        Access::template store<int32_t>(runner_, *array_, cell(j), sim::Val<int32_t>(sim::from_bits<int32_t>(cells[j])));
+    }
     return *this;
   }
   record_ref& operator=(const record_ref& other) { return *this = static_cast<value_type>(other); }

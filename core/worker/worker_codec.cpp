@@ -58,7 +58,7 @@ std::vector<sim::ArraySnapshot> read_snapshots(WireReader& r) {
 
 // Events are most of a trace: each is one record of fixed size, written with one append and read
 // back field by field from bytes checked once for the whole list, not a bounds check per field.
-constexpr size_t kEventBytes = 1 + 1 + 2 + sizeof(LineId) + 2 + 4 + 4 + 4 + 1;
+constexpr size_t kEventBytes = 1 + 1 + 2 + sizeof(LineId) + 2 + 4 + 4 + 4 + 1 + 1 + 1;
 
 void write_events(WireWriter& w, const std::vector<sim::Event>& events) {
   w.put<uint64_t>(events.size());
@@ -70,7 +70,7 @@ void write_events(WireWriter& w, const std::vector<sim::Event>& events) {
       at += sizeof v;
     };
     field(e.kind), field(e.flags), field(e.thread), field(e.line), field(e.array), field(e.index), field(e.old_bits),
-        field(e.value_bits), field(e.atomic);
+        field(e.value_bits), field(e.atomic), field(e.access_cells), field(e.access_part);
     w.put_raw(std::string_view(record, kEventBytes));
   }
 }
@@ -85,7 +85,7 @@ std::vector<sim::Event> read_events(WireReader& r) {
     };
     uint8_t kind = 0, atomic = 0;
     field(kind), field(e.flags), field(e.thread), field(e.line), field(e.array), field(e.index), field(e.old_bits),
-        field(e.value_bits), field(atomic);
+        field(e.value_bits), field(atomic), field(e.access_cells), field(e.access_part);
     if (kind > static_cast<uint8_t>(sim::EventKind::Fence) || atomic > static_cast<uint8_t>(sim::AtomicOp::Cas))
       throw WireError("an event of kind " + std::to_string(kind) + ", atomic " + std::to_string(atomic));
     e.kind = static_cast<sim::EventKind>(kind);

@@ -357,6 +357,20 @@ grep -q "reads d (Particle, 2 cells each)\[2\] = 1.5, writes d (Particle, 2 cell
 grep -q "writes f (float4, 4 cells each)\[5\] = 2$" <<<"$out" || fail "float4 cells are not shown as floats: $(grep -m2 'T1 ' <<<"$out")"
 pass "a struct of floats and float4 show their cells as floats (d[2] = 1.5, f[5] = 2)"
 
+# Bank conflicts of 8- and 16-byte accesses are counted by half and quarter warps, as the H100's
+# counters count them (tests/cuda/no_main/bank_widths.cu says what ncu measured): 32 consecutive
+# doubles or float4s have none; doubles at stride 2 take one extra pass per half warp.
+bw="$CORPUS/no_main/bank_widths.cu"
+for expected in "double_contiguous:no bank conflict" "double_stride2:2 with a bank conflict (worst 2-way, 4 extra passes)" \
+                "double_stride16:2 with a bank conflict (worst 16-way, 60 extra passes)" "float4_contiguous:no bank conflict" \
+                "float_stride2:2 with a bank conflict (worst 2-way, 2 extra passes)"; do
+  kernel=${expected%%:*}
+  line=$("$APP" run "$bw" --kernel-name "$kernel" --grid 1 --block 32 2>&1 | grep '^warps')
+  [[ $line == "warps (shown blocks): 3 warp instructions, 0 divergent; 2 shared-memory, ${expected#*:}" ]] ||
+    fail "bank_widths.cu $kernel: $line"
+done
+pass "8- and 16-byte shared accesses: bank conflicts by half and quarter warps, as ncu counts them on an H100"
+
 # Unified memory: the host fills and reads cudaMallocManaged arrays in place; the one-block stride of
 # BUG_BLOCK_STRIDE makes every block add into all of y, a race between blocks on 'y' at the loop's line.
 um="$CORPUS/unified_memory_add.cu"
