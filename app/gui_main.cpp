@@ -49,6 +49,7 @@ bool offscreen(const GuiOptions& o) {
 struct Opening {
   Registry registry = builtin_registry();
   std::optional<KernelFile> kernel;
+  ProgramLaunch launch;  // a .cu without main(): --grid, --block, ... (each recompile launches it so)
   std::optional<RunConfig> initial;  // unset: the scenario
   std::string notice;  // a file of the user's that could not be used, shown in the menu bar
 };
@@ -67,8 +68,12 @@ std::variant<Opening, int> prepare_opening(GuiOptions& o, std::ostream& err) {
     o.kernel_file = o.config.options.algorithm;
     o.config.options.algorithm.clear();
   }
+  if (std::string why = command_line::program_launch(o.launch_words, o.kernel_file, opening.launch); !why.empty()) {
+    err << "syncscope: " << why << "\n";
+    return kExitBadArguments;
+  }
   if (!o.kernel_file.empty()) {
-    opening.kernel = command_line::load_kernel_option(o.kernel_file, opening.registry, o.config.options, err);
+    opening.kernel = command_line::load_kernel_option(o.kernel_file, opening.registry, o.config.options, err, opening.launch);
     if (!opening.kernel) return kExitBadArguments;
   }
   if (o.scenario) {
@@ -163,7 +168,7 @@ bool start_session(const GuiOptions& o, Opening& opening, OpenApp& app, std::ost
     session.edit(ControlsForm::from(std::get<RunConfig>(resolve(opening.registry, demo))));
   } else if (!o.scenario) {
     session.edit(ControlsForm::from(*opening.initial));  // a kernel file's algorithm: simulated once the session has it
-    if (opening.kernel) session.open_kernel(o.kernel_file, std::move(*opening.kernel));
+    if (opening.kernel) session.open_kernel(o.kernel_file, std::move(*opening.kernel), opening.launch);
   }
   return true;
 }

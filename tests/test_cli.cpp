@@ -361,6 +361,29 @@ TEST(GuiCommand, GoodWordsGiveTheOptions) {
   EXPECT_EQ(gui({"--scenario", "lesson.json", "--step", "2"}).options->scenario, "lesson.json");
 }
 
+// A .cu without main() opens in the app as `run` launches it: with --grid, --block is the launch's
+// block size, not a block to follow.
+TEST(GuiCommand, AKernelsOnlyCuTakesTheLaunchWordsOfRun) {
+  const GuiWords r = gui({"gui", "k.cu", "--grid", "4,2", "--block", "64", "--kernel-name", "scale", "--arg", "f=0.5"});
+  ASSERT_TRUE(r.options) << r.err;
+  EXPECT_EQ(r.options->launch_words.grid, "4,2");
+  EXPECT_EQ(r.options->launch_words.block, "64");
+  EXPECT_EQ(r.options->config.whole_lists.count(ConfigField::Blocks) ? r.options->config.whole_lists.at(ConfigField::Blocks).size() : 0u, 0u);
+  ProgramLaunch launch;
+  EXPECT_EQ(command_line::program_launch(r.options->launch_words, "k.cu", launch), "");
+  EXPECT_EQ(launch.grid.x, 4);
+  EXPECT_EQ(launch.grid.y, 2);
+  EXPECT_EQ(launch.block.x, 64);
+  EXPECT_EQ(launch.kernel, "scale");
+  ASSERT_EQ(launch.arguments.size(), 1u);
+  EXPECT_EQ(launch.arguments[0].second, "0.5");
+  EXPECT_EQ(command_line::program_launch(r.options->launch_words, "k.h", launch),
+            "--grid and --block launch a .cu that has no main(); k.h is not one");
+  const GuiWords two = gui({"gui", "k.cu", "--grid", "4", "--block", "64", "--block", "32"});
+  EXPECT_FALSE(two.options);
+  EXPECT_NE(two.err.find("--grid takes one --block X[,Y[,Z]] (the launch's block size)"), std::string::npos) << two.err;
+}
+
 TEST(GuiCommand, BadWordsGetTheirMessageAndExitTwo) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"gui", "--step", ""}, "--step '': expected a whole number in 0..2147483647"},

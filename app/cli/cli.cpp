@@ -37,8 +37,7 @@ struct RunFlags {
   std::optional<int> gpu_runs;
   std::string kernel_file;  // --kernel FILE
   // A .cu without main(): core/cuda_program.h's ProgramLaunch.
-  std::string grid, block, kernel_name;
-  std::vector<std::string> arguments;  // --arg NAME=VALUE
+  command_line::LaunchWords launch;
 };
 
 // --gpu-runs: a kernel file's GPU side is the student's code compiled by nvcc, so it runs in the
@@ -49,39 +48,14 @@ Outcomes gpu_outcomes_here_or_in_child(const RunConfig& config, const std::vecto
   return tally_gpu_runs(config, input, app::run_on_gpu_in_child(app::own_executable(), config, input, runs));
 }
 
-// --grid, --block, --kernel-name, --arg as a ProgramLaunch; "" or why not.
-std::string program_launch(const RunFlags& flags, ProgramLaunch& launch) {
-  launch.given = !flags.grid.empty() || !flags.block.empty();
-  if (!launch.given && (!flags.kernel_name.empty() || !flags.arguments.empty()))
-    return "--kernel-name and --arg need --grid and --block (they launch a .cu that has no main())";
-  if (!launch.given) return "";
-  if (flags.grid.empty() || flags.block.empty()) return "--grid and --block go together";
-  if (!is_cuda_program_path(flags.kernel_file))
-    return "--grid and --block launch a .cu that has no main(); " + (flags.kernel_file.empty() ? std::string("no .cu was given") : flags.kernel_file + " is not one");
-  if (std::string why = parse_dims("--grid", flags.grid, launch.grid); !why.empty()) return why;
-  if (std::string why = parse_dims("--block", flags.block, launch.block); !why.empty()) return why;
-  launch.kernel = flags.kernel_name;
-  for (const std::string& a : flags.arguments) {
-    const size_t equals = a.find('=');
-    if (equals == std::string::npos || equals == 0) return "--arg " + a + ": expected NAME=VALUE";
-    launch.arguments.push_back({a.substr(0, equals), a.substr(equals + 1)});
-  }
-  return "";
-}
-
 constexpr int kDefaultGpuRuns = 100;
 
 int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostream& err, CliStage stage) {
   // With --grid, --block is the launch's block size (as GPUVerify and the CUDA runtime say it), not a
   // block of the trace to follow.
-  if (!flags.grid.empty()) {
-    auto& blocks = args.whole_lists[ConfigField::Blocks];
-    if (blocks.size() > 1) {
-      err << "syncscope: --grid takes one --block X[,Y[,Z]] (the launch's block size)\n";
-      return kExitBadArguments;
-    }
-    if (!blocks.empty()) flags.block = blocks.front();
-    blocks.clear();
+  if (auto bad = command_line::take_launch_block(args, flags.launch)) {
+    err << "syncscope: " << *bad << "\n";
+    return kExitBadArguments;
   }
   if (auto bad = finish_config(args)) {
     err << "syncscope: " << *bad << "\n";
@@ -112,7 +86,7 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
   // stdout carries one JSON document: a program's own printf goes to stderr then.
   if (flags.json) worker::send_program_output_to(2);
   ProgramLaunch launch;
-  if (std::string why = program_launch(flags, launch); !why.empty()) {
+  if (std::string why = command_line::program_launch(flags.launch, flags.kernel_file, launch); !why.empty()) {
     err << "syncscope: " << why << "\n";
     return kExitBadArguments;
   }
@@ -197,12 +171,9 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   run->add_option("--kernel", flags.kernel_file,
                   "load your own kernel file (a header like kernels/*.h ending in SYNCSCOPE_KERNEL_FILE(Name)), "
                   "compiled at run time and cached");
-  run->add_option("--grid", flags.grid,
-                  "a .cu without main(): the grid to launch its kernel with, X[,Y[,Z]]; --block X[,Y[,Z]] is then "
-                  "its block size (not a block to follow)");
-  run->add_option("--kernel-name", flags.kernel_name, "a .cu without main(): which kernel to launch");
-  run->add_option("--arg", flags.arguments,
-                  "a .cu without main(): a scalar parameter's value, NAME=VALUE (repeatable; others are 0)");
+  run->add_option("--grid", flags.launch.grid, command_line::LaunchWords::kGridHelp);
+  run->add_option("--kernel-name", flags.launch.kernel_name, command_line::LaunchWords::kKernelNameHelp);
+  run->add_option("--arg", flags.launch.arguments, command_line::LaunchWords::kArgHelp);
   add_config_options(*run, config);
   run->add_flag("--steps", flags.steps, "print shared memory and accesses after every step");
   run->add_flag("--verbose", flags.verbose,

@@ -38,6 +38,9 @@ void add_gui_options(CLI::App& cmd, GuiOptions& o, CountWords& counts) {
   cmd.add_option("--screenshot", o.screenshot, "render one frame off screen to this PNG and exit");
   cmd.add_option("--kernel", o.kernel_file,
                  "open your own kernel file (compiled at run time, cached) and compile it again whenever it is saved");
+  cmd.add_option("--grid", o.launch_words.grid, LaunchWords::kGridHelp);
+  cmd.add_option("--kernel-name", o.launch_words.kernel_name, LaunchWords::kKernelNameHelp);
+  cmd.add_option("--arg", o.launch_words.arguments, LaunchWords::kArgHelp);
   cmd.add_option("--state-file", o.state_file, "keep this file up to date with the position (JSON)");
   cmd.add_flag("--play-through", o.play_through,
                "play the lesson from its first step to its last and back (normal and presenter, replay off and on), "
@@ -82,6 +85,10 @@ std::variant<GuiOptions, int> parse_gui_command(const std::vector<std::string>& 
     return kExitBadArguments;
   }
   if (auto bad = finish_counts(counts)) {
+    err << "syncscope: " << *bad << "\n";
+    return kExitBadArguments;
+  }
+  if (auto bad = take_launch_block(o.config, o.launch_words)) {
     err << "syncscope: " << *bad << "\n";
     return kExitBadArguments;
   }

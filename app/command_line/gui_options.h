@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "app/command_line/config_args.h"
+#include "app/command_line/kernel_option.h"
 #include "app/handout_request.h"
 
 namespace syncscope::command_line {
@@ -30,6 +31,7 @@ struct GuiOptions {
   app::HandoutRequest handouts;
   std::string trace;
   std::string kernel_file;  // --kernel FILE: compiled, shown, and compiled again when saved
+  LaunchWords launch_words;  // --grid, --block, --kernel-name, --arg: a .cu without main()
 };
 
 // The options, or the exit code when there is nothing to open: kExitRan after --help (printed on

@@ -17,7 +17,8 @@ double now_seconds() {
 
 }  // namespace
 
-bool KernelWatch::open(const std::string& path, std::optional<KernelFile> loaded) {
+bool KernelWatch::open(const std::string& path, std::optional<KernelFile> loaded, const ProgramLaunch& launch) {
+  launch_ = launch;
   std::error_code ec;
   path_ = fs::absolute(path, ec).string();
   error_.reset();
@@ -33,8 +34,8 @@ void KernelWatch::start() {
   std::error_code ec;
   compiled_time_ = fs::last_write_time(path_, ec);
   const std::string path = path_;
-  pending_ = std::async(std::launch::async, [path] {
-    auto loaded = load_user_code(path);
+  pending_ = std::async(std::launch::async, [path, launch = launch_] {
+    auto loaded = load_user_code(path, launch);
     wake_ui();
     return loaded;
   });

@@ -11,6 +11,7 @@
 #include <string>
 #include <variant>
 
+#include "core/cuda_program.h"
 #include "core/kernel_file.h"
 
 namespace syncscope::app {
@@ -19,7 +20,8 @@ class KernelWatch {
  public:
   // Starts compiling `path` (a second open replaces the first), or takes `loaded`, that file
   // already compiled and loaded: then true, its registry is ready.
-  bool open(const std::string& path, std::optional<KernelFile> loaded = std::nullopt);
+  // `launch`: how a .cu without main() is launched, this time and after every save.
+  bool open(const std::string& path, std::optional<KernelFile> loaded = std::nullopt, const ProgramLaunch& launch = {});
   // Once a frame: takes a finished compile and notices a changed file. True when a new registry
   // is ready.
   bool poll();
@@ -40,6 +42,7 @@ class KernelWatch {
   bool take(std::variant<KernelFile, KernelFileError> result);
 
   std::string path_;
+  ProgramLaunch launch_;
   std::filesystem::file_time_type compiled_time_{};
   std::future<std::variant<KernelFile, KernelFileError>> pending_;
   std::list<Registry> registries_;

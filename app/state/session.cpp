@@ -69,8 +69,8 @@ std::optional<ProgressSnapshot> Session::lab_progress() const {
   return lab_progress_->read();
 }
 
-void Session::open_kernel(const std::string& path, std::optional<KernelFile> loaded) {
-  if (kernel_watch_.open(path, std::move(loaded))) adopt_kernel();
+void Session::open_kernel(const std::string& path, std::optional<KernelFile> loaded, const ProgramLaunch& launch) {
+  if (kernel_watch_.open(path, std::move(loaded), launch)) adopt_kernel();
 }
 
 // A kernel file compiled: its registry replaces the last. The first time the app shows its

@@ -43,7 +43,7 @@ class Session {
   // A kernel file of one's own: compiled off the UI thread, then shown; compiled again whenever
   // it is saved (the last good run stays on screen while it compiles or when it fails).
   // `loaded`: the file already compiled and loaded (the command line's --kernel): shown at once.
-  void open_kernel(const std::string& path, std::optional<KernelFile> loaded = std::nullopt);
+  void open_kernel(const std::string& path, std::optional<KernelFile> loaded = std::nullopt, const ProgramLaunch& launch = {});
   const KernelWatch& kernel_watch() const { return kernel_watch_; }
 
   // Takes what the workers finished. True when the run on screen changed.
