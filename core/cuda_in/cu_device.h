@@ -260,7 +260,7 @@ class ptr {
   template <class F>
     requires(sizeof(E) == 1 && sizeof(F) >= 4)
   explicit ptr(const ptr<F, Ctx>& other) : runner(other.runner), array(other.array), offset(other.offset * 4), byte_view(true) {}
-  // ... and back: a whole number of elements from the array's start, as a GPU's alignment wants.
+  // ... and back, at a byte its alignment allows (a float3 may start at any 4 bytes; a float4, at 16).
   template <class F>
     requires(sizeof(F) == 1 && sizeof(E) >= 4)
   explicit ptr(const ptr<F, Ctx>& other, sim::SourceLocation where = sim::SourceLocation::current())
@@ -269,7 +269,7 @@ class ptr {
     if (!other.byte_view) [[unlikely]]
       runner->pointer_fault(sim::LineTable::intern(where), "read a char array as " + std::to_string(sizeof(E)) + "-byte elements",
                             "not simulated: declare the array with the type it holds");
-    if (other.offset % static_cast<int>(sizeof(E)) != 0) [[unlikely]]
+    if (other.offset % static_cast<int>(alignof(E) < 4 ? 4 : alignof(E)) != 0) [[unlikely]]
       runner->pointer_fault(sim::LineTable::intern(where),
                             "made a pointer to " + std::to_string(sizeof(E)) + "-byte elements at byte " +
                                 std::to_string(other.offset) + " of " + array->name,
