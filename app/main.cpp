@@ -6,12 +6,14 @@
 #include "app/command_line/config_args.h"
 #include "app/state/gpu_child.h"
 #include "app/state/record_gpu_runs.h"
+#include "core/memory_policy.h"
 #include "core/worker/worker_main.h"
 #ifdef SYNCSCOPE_HAVE_GUI
 #include "app/gui_main.h"
 #endif
 
 int main(int argc, char** argv) {
+  syncscope::keep_freed_memory_for_the_next_run();
   const std::vector<std::string> args(argv + 1, argv + argc);
   // The app's GPU jobs run here, one process each (app/state/gpu_child.h); not for people.
   if (args.size() == 1 && args[0] == "gpu-child") return syncscope::app::gpu_child_main(std::cin, std::cout);

@@ -5,6 +5,8 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <cstring>
+
 #include "core/worker/frames.h"
 #include "core/worker/worker_codec.h"
 #include "tests/test_util.h"
@@ -81,16 +83,86 @@ TEST(WorkerCodec, WithoutGlobalMemoryTheOutcomeIsSmallerAndTheOutputTheSame) {
   WireWriter a, b;
   worker::write_outcome(a, with);
   worker::write_outcome(b, without);
-  size_t snapshot_bytes = 0;  // each element's bits and poison flag, once per snapshot
-  for (const auto* list : {&with.trace.globals_before, &with.globals_final})
-    for (const sim::ArraySnapshot& snapshot : *list) snapshot_bytes += snapshot.bits.size() * 5;
-  for (const sim::LaunchTrace& l : with.trace.launches)
-    for (const sim::ArraySnapshot& snapshot : l.globals_after) snapshot_bytes += snapshot.bits.size() * 5;
+  size_t snapshot_bytes = 0;  // the first snapshot of each array is sent whole: its elements' bits at least
+  for (const sim::ArraySnapshot& snapshot : with.trace.globals_before) snapshot_bytes += snapshot.bits.size() * 4;
   EXPECT_GT(snapshot_bytes, 0u);
   EXPECT_LE(b.bytes().size() + snapshot_bytes, a.bytes().size()) << "the snapshots are not sent";
   const SimOutcome back = round_trip(without);
   EXPECT_EQ(back.output_bits, with.output_bits);
   EXPECT_TRUE(back.globals_final.empty());
+}
+
+void expect_same_snapshots(const std::vector<sim::ArraySnapshot>& got, const std::vector<sim::ArraySnapshot>& sent,
+                           const std::string& where) {
+  ASSERT_EQ(got.size(), sent.size()) << where;
+  for (size_t k = 0; k < sent.size(); ++k) {
+    EXPECT_EQ(got[k].array, sent[k].array) << where;
+    EXPECT_EQ(got[k].bits, sent[k].bits) << where << " array " << sent[k].array;
+    EXPECT_EQ(got[k].poison, sent[k].poison) << where << " array " << sent[k].array;
+  }
+}
+
+// An array that did not change since its last snapshot in the outcome (an input across launches,
+// the last launch's output as the final one) crosses the pipe once; every snapshot comes back as
+// it was, shared ones of every step included, and the poison of uninitialized cells too.
+TEST(WorkerCodec, ASnapshotThatRepeatsCrossesOnceAndComesBackTheSame) {
+  RunConfig c = config({.algorithm = "hierarchical-scan", .n = 1 << 14, .tpb = 256});
+  SimOutcome out = c.algorithm->simulate(c.problem, make_input(c), sim_options(c));
+  ASSERT_FALSE(out.globals_final.empty());
+  ASSERT_FALSE(out.trace.launches.empty());
+  // A poisoned cell in the last launch's snapshot of an array, which the final one repeats.
+  const int poisoned = out.globals_final.front().array;
+  out.globals_final.front().poison.back() = 1;
+  for (sim::ArraySnapshot& s : out.trace.launches.back().globals_after)
+    if (s.array == poisoned) s.poison.back() = 1;
+  WireWriter w;
+  worker::write_outcome(w, out);
+  SimOutcome without_final = out;  // the final snapshots and the output repeat the last launch's
+  without_final.globals_final.clear();
+  without_final.output_array = -1;
+  without_final.output_bits.clear();
+  without_final.output_poison.clear();
+  WireWriter shorter;
+  worker::write_outcome(shorter, without_final);
+  size_t final_bytes = 0;
+  for (const sim::ArraySnapshot& s : out.globals_final) final_bytes += s.bits.size() * 4;
+  EXPECT_GT(final_bytes, 10000u);
+  const size_t per_reference = 4 + 1;  // the array, "the same as its last"
+  EXPECT_LE(w.bytes().size() - shorter.bytes().size(), per_reference * (out.globals_final.size() + 1))
+      << "the final snapshots crossed again";
+  WireReader r(w.bytes());
+  const SimOutcome back = worker::read_outcome(r);
+  expect_same_snapshots(back.trace.globals_before, out.trace.globals_before, "before");
+  ASSERT_EQ(back.trace.launches.size(), out.trace.launches.size());
+  for (size_t k = 0; k < out.trace.launches.size(); ++k) {
+    expect_same_snapshots(back.trace.launches[k].globals_after, out.trace.launches[k].globals_after,
+                          "after launch " + std::to_string(k));
+    const auto& blocks = out.trace.launches[k].blocks;
+    ASSERT_EQ(back.trace.launches[k].blocks.size(), blocks.size());
+    for (size_t b = 0; b < blocks.size(); ++b)
+      for (size_t step = 0; step < blocks[b].steps.size(); ++step)
+        expect_same_snapshots(back.trace.launches[k].blocks[b].steps[step].shared, blocks[b].steps[step].shared,
+                              "shared, step " + std::to_string(step));
+  }
+  expect_same_snapshots(back.globals_final, out.globals_final, "final");
+  EXPECT_EQ(back.output_bits, out.output_bits);
+  EXPECT_EQ(back.output_poison, out.output_poison);
+}
+
+// "The same as the last one of array 7" with no array 7 before it is a tampered message.
+TEST(WorkerCodec, ASnapshotTheSameAsNoneBeforeItIsRefused) {
+  SimOutcome out;
+  out.trace.globals_before.push_back(sim::ArraySnapshot{0, {1, 2, 3}, {0, 0, 0}});
+  out.globals_final.push_back(sim::ArraySnapshot{0, {1, 2, 3}, {0, 0, 0}});
+  WireWriter w;
+  worker::write_outcome(w, out);
+  std::string bytes = w.bytes();
+  // The first snapshot's array id sits after the count of arrays (0) and the count of snapshots (1).
+  const size_t id_at = 8 + 8;
+  const int32_t other = 7;
+  std::memcpy(bytes.data() + id_at, &other, sizeof other);
+  WireReader r(bytes);
+  EXPECT_THROW(worker::read_outcome(r), WireError);
 }
 
 TEST(WorkerCodec, AnErrorAndItsLinesComeBack) {

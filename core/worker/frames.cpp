@@ -49,12 +49,13 @@ bool write_frame(int fd, char kind, const std::string& payload) {
   return write_all(fd, head, 5) && write_all(fd, payload.data(), payload.size());
 }
 
-std::optional<Frame> read_frame(int fd) {
+std::optional<Frame> read_frame(int fd, std::string reuse) {
   char head[5];
   if (!read_all(fd, head, 5)) return std::nullopt;
   const uint32_t length = length_of(head);
   if (length == 0 || length > kMaxFrameBytes) return std::nullopt;
-  Frame frame{head[4], std::string(length - 1, '\0')};
+  reuse.resize(length - 1);
+  Frame frame{head[4], std::move(reuse)};
   if (!read_all(fd, frame.payload.data(), frame.payload.size())) return std::nullopt;
   return frame;
 }
@@ -76,9 +77,11 @@ bool FrameReader::read_some(int fd) {
   }
   if (payload_have_ == payload_length_) return true;
   // The payload grows with what arrives (doubling, never past the header's length): five bytes
-  // saying "a gigabyte follows" make no gigabyte of memory before the gigabyte comes.
+  // saying "a gigabyte follows" make no gigabyte of memory before the gigabyte comes. Memory it
+  // already holds (an earlier payload's) is used at once.
   if (payload_have_ == frame_.payload.size())
-    frame_.payload.resize(std::min(payload_length_, std::max(payload_have_ * 2, size_t{64} << 10)));
+    frame_.payload.resize(
+        std::min(payload_length_, std::max({payload_have_ * 2, size_t{64} << 10, frame_.payload.capacity()})));
   const ssize_t got = ::read(fd, frame_.payload.data() + payload_have_, frame_.payload.size() - payload_have_);
   if (got < 0 && errno == EINTR) return true;
   if (got <= 0) return false;

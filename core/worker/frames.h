@@ -33,8 +33,9 @@ inline constexpr uint32_t kMaxFrameBytes = 1u << 30;
 
 // False when the other side is gone.
 bool write_frame(int fd, char kind, const std::string& payload);
-// nullopt at the end of the pipe or on a frame that is not one (too long, cut short).
-std::optional<Frame> read_frame(int fd);
+// nullopt at the end of the pipe or on a frame that is not one (too long, cut short). The payload
+// is read into `reuse`'s memory (an earlier frame's), grown only where it is too short.
+std::optional<Frame> read_frame(int fd, std::string reuse = {});
 
 // Frames read as they come from a descriptor that poll() said is readable: the payload is read
 // straight into its own string, which grows by doubling with the bytes that arrive, up to the
@@ -42,9 +43,15 @@ std::optional<Frame> read_frame(int fd);
 // header that lies costs no more memory than the bytes that came).
 class FrameReader {
  public:
+  // `reuse`: an earlier payload, whose memory the first frame is read into.
+  explicit FrameReader(std::string reuse = {}) { frame_.payload = std::move(reuse); }
   // One read: false at the end of the pipe or on an error; throws WireError on a bad header.
   bool read_some(int fd);
   std::optional<Frame> take();  // the frame read, once it is whole
+  // A taken frame's payload, done with: the next frame is read into its memory.
+  void give_back(std::string payload) {
+    if (head_have_ == 0 && payload.capacity() > frame_.payload.capacity()) frame_.payload = std::move(payload);
+  }
 
  private:
   char head_[5] = {};

@@ -204,7 +204,7 @@ std::string KernelWorker::exchange(char kind, const std::string& request, const 
   fault_.clear();
   output_tail_.clear();
   if (!write_frame(request_fd_, kind, request)) died(false);
-  FrameReader answers;
+  FrameReader answers(std::move(spare_answer_));
   bool cancelled = false;
   Clock::time_point cancelled_at;
   // A pipe whose writer has closed reports POLLHUP at every poll: once drained it is left out
@@ -233,6 +233,7 @@ std::string KernelWorker::exchange(char kind, const std::string& request, const 
       if (frame->kind == 'F') fault_ = std::move(frame->payload);
       else if (frame->kind == 'P') {
         if (progress) read_progress(frame->payload, *progress);
+        answers.give_back(std::move(frame->payload));
       }
       else if (frame->kind == 'A') {
         // All the program printed before it answered, before the answer's report.
@@ -328,16 +329,35 @@ std::vector<double> KernelWorker::reference(const Problem& p, const std::vector<
   return out;
 }
 
+std::string KernelWorker::take_spare(std::string KernelWorker::*which) {
+  std::lock_guard lock(mutex_);
+  return std::move(this->*which);
+}
+
+void KernelWorker::keep_spare(std::string KernelWorker::*which, std::string buffer) {
+  constexpr size_t kMaxSpareBytes = size_t{64} << 20;
+  if (buffer.capacity() > kMaxSpareBytes) return;
+  std::lock_guard lock(mutex_);
+  this->*which = std::move(buffer);
+}
+
 SimOutcome KernelWorker::simulate(const Problem& p, const std::vector<double>& input, const sim::SimOptions& options) {
-  WireWriter w;
+  WireWriter w(take_spare(&KernelWorker::spare_request_));
   write_problem(w, p);
   write_doubles(w, input);
   write_sim_options(w, options);
   SimOutcome failed;
   try {
-    const std::string answer = call('S', w.take(), &options.budget, options.progress.get());
-    WireReader r(answer);
-    return read_outcome(r);
+    std::string request = w.take();
+    std::string answer = call('S', request, &options.budget, options.progress.get());
+    keep_spare(&KernelWorker::spare_request_, std::move(request));
+    SimOutcome outcome;
+    {
+      WireReader r(answer);
+      outcome = read_outcome(r);
+    }
+    keep_spare(&KernelWorker::spare_answer_, std::move(answer));
+    return outcome;
   } catch (const KernelWorkerDied& d) {
     failed.trace.error = sim::SimError{d.cancelled ? sim::SimErrorKind::Cancelled : sim::SimErrorKind::Kernel, d.what(), 0, 0,
                                        0, d.lines};

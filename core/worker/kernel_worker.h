@@ -54,6 +54,10 @@ class KernelWorker {
   std::string start();  // "" or why not; sends the hello and reads the description
   std::string exchange(char kind, const std::string& request, const sim::RunBudget* budget,
                        sim::RunProgress* progress = nullptr);
+  // Buffers of earlier messages, used again (wire.h: fresh memory is what a message costs most);
+  // one of more than kMaxSpareBytes is let go rather than kept for the next run.
+  std::string take_spare(std::string KernelWorker::*which);
+  void keep_spare(std::string KernelWorker::*which, std::string buffer);
   void stop();
   // Waits up to `grace` for the worker to end, then kills it; its wait status. Clears pid_.
   int reap(std::chrono::milliseconds grace);
@@ -64,6 +68,7 @@ class KernelWorker {
   int pid_ = -1;
   int request_fd_ = -1, answer_fd_ = -1, output_fd_ = -1, program_fd_ = -1;
   std::string hello_answer_;
+  std::string spare_request_, spare_answer_;  // under mutex_
   std::string fault_;  // an F frame's payload, when the worker sent one
   std::string output_tail_;  // the end of what the worker wrote on stderr during this request
   bool starting_ = false;  // between the spawn and the description: a death is a failed start

@@ -1,6 +1,8 @@
 #include "core/worker/worker_codec.h"
 
+#include <algorithm>
 #include <cstring>
+#include <limits>
 #include <unordered_map>
 
 namespace syncscope::worker {
@@ -37,23 +39,100 @@ Dim3 read_dim3(WireReader& r) {
   return d;
 }
 
-void write_snapshot(WireWriter& w, const sim::ArraySnapshot& s) {
-  w.put<int32_t>(s.array);
-  w.put(s.bits);
-  w.put(s.poison);
+// An outcome repeats arrays: the last launch's snapshot is the final one, the output is the final
+// snapshot of its array, an input array is the same before and after every launch. Each snapshot
+// is therefore written whole only when it differs from the last one of its array written before
+// in the same outcome; otherwise as "the same as that one", which the reader decodes again from
+// where that one's bytes lie in the message (so a reference cannot point forward or outside).
+// An array not yet written (every cell the same, all poisoned) is sent as one cell and a count.
+enum class SnapshotForm : uint8_t { Whole, PoisonClear, Uniform, SameAsLast };
+
+// Every element is `value`: the first is, and each equals the next (one memcmp of the vector
+// against itself shifted by one, as fast as the C library compares).
+template <class T>
+bool all_equal(const std::vector<T>& v, T value) {
+  return v.empty() || (v[0] == value && std::memcmp(v.data(), v.data() + 1, (v.size() - 1) * sizeof(T)) == 0);
 }
-sim::ArraySnapshot read_snapshot(WireReader& r) {
+
+struct SnapshotMemoWriter {
+  struct Written {
+    const std::vector<uint32_t>* bits;
+    const std::vector<uint8_t>* poison;
+  };
+  std::unordered_map<int32_t, Written> last;
+};
+// A uniform array is the one form whose size the message does not bound: bounded here instead, as
+// sim::ArrayInfo bounds an array's size.
+constexpr uint64_t kMaxUniformCells = std::numeric_limits<int32_t>::max();
+
+struct SnapshotMemoReader {
+  std::unordered_map<int32_t, std::string_view> last;  // the body of the last whole one, in the message
+};
+
+void write_cells(WireWriter& w, SnapshotMemoWriter& memo, int32_t array, const std::vector<uint32_t>& bits,
+                 const std::vector<uint8_t>& poison) {
+  w.put<int32_t>(array);
+  if (auto it = memo.last.find(array);
+      it != memo.last.end() && *it->second.bits == bits && *it->second.poison == poison) {
+    w.put(SnapshotForm::SameAsLast);
+    return;
+  }
+  memo.last[array] = {&bits, &poison};
+  const bool same_size = poison.size() == bits.size();
+  if (same_size && !bits.empty() && all_equal(bits, bits[0]) && all_equal(poison, poison[0])) {
+    w.put(SnapshotForm::Uniform);
+    w.put<uint64_t>(bits.size());
+    w.put(bits[0]);
+    w.put(poison[0]);
+    return;
+  }
+  const bool clear = same_size && all_equal(poison, uint8_t{0});
+  w.put(clear ? SnapshotForm::PoisonClear : SnapshotForm::Whole);
+  w.put(bits);
+  if (!clear) w.put(poison);
+}
+void read_cells(WireReader& r, SnapshotMemoReader& memo, int32_t& array, std::vector<uint32_t>& bits,
+                std::vector<uint8_t>& poison) {
+  array = r.get<int32_t>();
+  const SnapshotForm form = r.get_enum(SnapshotForm::SameAsLast);
+  auto read_body = [&](WireReader& body, SnapshotForm whole_form) {
+    if (whole_form == SnapshotForm::Uniform) {
+      const uint64_t count = body.get<uint64_t>();
+      if (count > kMaxUniformCells) throw WireError("an array of " + std::to_string(count) + " cells");
+      bits.assign(count, body.get<uint32_t>());
+      poison.assign(count, body.get<uint8_t>());
+      return;
+    }
+    bits = body.get_vector<uint32_t>();
+    if (whole_form == SnapshotForm::PoisonClear) poison.assign(bits.size(), 0);
+    else poison = body.get_vector<uint8_t>();
+  };
+  if (form == SnapshotForm::SameAsLast) {
+    auto it = memo.last.find(array);
+    if (it == memo.last.end()) throw WireError("array " + std::to_string(array) + " is the same as none before it");
+    WireReader body(it->second.substr(1));
+    read_body(body, static_cast<SnapshotForm>(it->second[0]));
+    return;
+  }
+  const size_t before = r.left();
+  const char* start = r.get_raw(0).data() - 1;  // the form's byte
+  read_body(r, form);
+  memo.last[array] = std::string_view(start, 1 + before - r.left());
+}
+
+void write_snapshot(WireWriter& w, SnapshotMemoWriter& memo, const sim::ArraySnapshot& s) {
+  write_cells(w, memo, s.array, s.bits, s.poison);
+}
+sim::ArraySnapshot read_snapshot(WireReader& r, SnapshotMemoReader& memo) {
   sim::ArraySnapshot s;
-  s.array = r.get<int32_t>();
-  s.bits = r.get_vector<uint32_t>();
-  s.poison = r.get_vector<uint8_t>();
+  read_cells(r, memo, s.array, s.bits, s.poison);
   return s;
 }
-void write_snapshots(WireWriter& w, const std::vector<sim::ArraySnapshot>& v) {
-  write_list(w, v, [&](const sim::ArraySnapshot& s) { write_snapshot(w, s); });
+void write_snapshots(WireWriter& w, SnapshotMemoWriter& memo, const std::vector<sim::ArraySnapshot>& v) {
+  write_list(w, v, [&](const sim::ArraySnapshot& s) { write_snapshot(w, memo, s); });
 }
-std::vector<sim::ArraySnapshot> read_snapshots(WireReader& r) {
-  return read_list<sim::ArraySnapshot>(r, 20, [&] { return read_snapshot(r); });
+std::vector<sim::ArraySnapshot> read_snapshots(WireReader& r, SnapshotMemoReader& memo) {
+  return read_list<sim::ArraySnapshot>(r, 5, [&] { return read_snapshot(r, memo); });
 }
 
 // Events are most of a trace: each is one record of fixed size, written with one append and read
@@ -62,16 +141,15 @@ constexpr size_t kEventBytes = 1 + 1 + 2 + sizeof(LineId) + 2 + 4 + 4 + 4 + 1 + 
 
 void write_events(WireWriter& w, const std::vector<sim::Event>& events) {
   w.put<uint64_t>(events.size());
+  char* at = w.grow(events.size() * kEventBytes);
+  if (!at) return;  // counting
   for (const sim::Event& e : events) {
-    char record[kEventBytes];
-    char* at = record;
     auto field = [&](const auto& v) {
       std::memcpy(at, &v, sizeof v);
       at += sizeof v;
     };
     field(e.kind), field(e.flags), field(e.thread), field(e.line), field(e.array), field(e.index), field(e.old_bits),
         field(e.value_bits), field(e.atomic), field(e.access_cells), field(e.access_part);
-    w.put_raw(std::string_view(record, kEventBytes));
   }
 }
 std::vector<sim::Event> read_events(WireReader& r) {
@@ -104,13 +182,13 @@ sim::ThreadCounters read_counters(WireReader& r) {
   return c;
 }
 
-void write_block(WireWriter& w, const sim::BlockTrace& b) {
+void write_block(WireWriter& w, SnapshotMemoWriter& memo, const sim::BlockTrace& b) {
   w.put<int32_t>(b.block);
   write_dim3(w, b.block_idx);
   write_list(w, b.steps, [&](const sim::StepTrace& s) {
     w.put(s.barrier);
     write_events(w, s.events);
-    write_snapshots(w, s.shared);
+    write_snapshots(w, memo, s.shared);
     w.put(s.caption);
     write_list(w, s.printed, [&](const sim::PrintedLine& p) {
       w.put(p.thread);
@@ -121,7 +199,7 @@ void write_block(WireWriter& w, const sim::BlockTrace& b) {
   });
   write_list(w, b.counters, [&](const sim::ThreadCounters& c) { write_counters(w, c); });
 }
-sim::BlockTrace read_block(WireReader& r) {
+sim::BlockTrace read_block(WireReader& r, SnapshotMemoReader& memo) {
   sim::BlockTrace b;
   b.block = r.get<int32_t>();
   b.block_idx = read_dim3(r);
@@ -129,7 +207,7 @@ sim::BlockTrace read_block(WireReader& r) {
     sim::StepTrace s;
     s.barrier = r.get<LineId>();
     s.events = read_events(r);
-    s.shared = read_snapshots(r);
+    s.shared = read_snapshots(r, memo);
     s.caption = r.get_string();
     s.printed = read_list<sim::PrintedLine>(r, 2 + sizeof(LineId) + 8, [&] {
       sim::PrintedLine p;
@@ -145,32 +223,32 @@ sim::BlockTrace read_block(WireReader& r) {
   return b;
 }
 
-void write_launch(WireWriter& w, const sim::LaunchTrace& l) {
+void write_launch(WireWriter& w, SnapshotMemoWriter& memo, const sim::LaunchTrace& l) {
   w.put(l.label);
   write_dim3(w, l.grid);
   write_dim3(w, l.block);
   w.put<int32_t>(l.shared_bytes);
   w.put<int32_t>(l.steps);
-  write_list(w, l.blocks, [&](const sim::BlockTrace& b) { write_block(w, b); });
+  write_list(w, l.blocks, [&](const sim::BlockTrace& b) { write_block(w, memo, b); });
   write_counters(w, l.counters.total);
   write_counters(w, l.counters.max_per_thread);
   w.put(l.counters.threads);
-  write_snapshots(w, l.globals_after);
+  write_snapshots(w, memo, l.globals_after);
   w.put(l.blocks_rerun);
   w.put(l.simt_twin);
 }
-sim::LaunchTrace read_launch(WireReader& r) {
+sim::LaunchTrace read_launch(WireReader& r, SnapshotMemoReader& memo) {
   sim::LaunchTrace l;
   l.label = r.get_string();
   l.grid = read_dim3(r);
   l.block = read_dim3(r);
   l.shared_bytes = r.get<int32_t>();
   l.steps = r.get<int32_t>();
-  l.blocks = read_list<sim::BlockTrace>(r, 32, [&] { return read_block(r); });
+  l.blocks = read_list<sim::BlockTrace>(r, 32, [&] { return read_block(r, memo); });
   l.counters.total = read_counters(r);
   l.counters.max_per_thread = read_counters(r);
   l.counters.threads = r.get<uint64_t>();
-  l.globals_after = read_snapshots(r);
+  l.globals_after = read_snapshots(r, memo);
   l.blocks_rerun = r.get<uint64_t>();
   l.simt_twin = r.get_bool();
   return l;
@@ -351,6 +429,7 @@ std::vector<double> read_doubles(WireReader& r) { return r.get_vector<double>();
 namespace {
 
 void write_outcome_parts(WireWriter& w, const SimOutcome& out) {
+  SnapshotMemoWriter memo;
   const sim::Trace& t = out.trace;
   write_list(w, t.arrays, [&](const sim::ArrayInfo& a) {
     w.put(a.name);
@@ -360,14 +439,12 @@ void write_outcome_parts(WireWriter& w, const SimOutcome& out) {
     w.put<int32_t>(a.launch);
     w.put<int32_t>(a.columns);
   });
-  write_snapshots(w, t.globals_before);
-  write_list(w, t.launches, [&](const sim::LaunchTrace& l) { write_launch(w, l); });
+  write_snapshots(w, memo, t.globals_before);
+  write_list(w, t.launches, [&](const sim::LaunchTrace& l) { write_launch(w, memo, l); });
   write_list(w, t.hazards.groups(), [&](const sim::HazardGroup& g) { write_hazard_group(w, g); });
   write_error(w, t.error);
-  w.put<int32_t>(out.output_array);
-  w.put(out.output_bits);
-  w.put(out.output_poison);
-  write_snapshots(w, out.globals_final);
+  write_cells(w, memo, out.output_array, out.output_bits, out.output_poison);
+  write_snapshots(w, memo, out.globals_final);
   write_list(w, out.host_copies, [&](const HostCopy& c) {
     w.put(c.line);
     w.put(c.array);
@@ -388,13 +465,18 @@ void write_outcome_parts(WireWriter& w, const SimOutcome& out) {
 }  // namespace
 
 void write_outcome(WireWriter& w, const SimOutcome& out) {
-  WireWriter counter = WireWriter::counting();  // the same walk, counting: the size, reserved at once
-  write_outcome_parts(counter, out);
-  w.reserve(w.size() + counter.size());
+  // A fresh buffer is reserved at once from the same walk, counting; one used before is written
+  // into as it is (it grows by doubling only when this outcome is longer than the last).
+  if (w.capacity() < (size_t{1} << 20)) {
+    WireWriter counter = WireWriter::counting();
+    write_outcome_parts(counter, out);
+    w.reserve(w.size() + counter.size());
+  }
   write_outcome_parts(w, out);
 }
 
 SimOutcome read_outcome(WireReader& r) {
+  SnapshotMemoReader memo;
   SimOutcome out;
   sim::Trace& t = out.trace;
   t.arrays = read_list<sim::ArrayInfo>(r, 18, [&] {
@@ -407,14 +489,12 @@ SimOutcome read_outcome(WireReader& r) {
     a.columns = r.get<int32_t>();
     return a;
   });
-  t.globals_before = read_snapshots(r);
-  t.launches = read_list<sim::LaunchTrace>(r, 64, [&] { return read_launch(r); });
+  t.globals_before = read_snapshots(r, memo);
+  t.launches = read_list<sim::LaunchTrace>(r, 64, [&] { return read_launch(r, memo); });
   std::vector<sim::HazardGroup> hazards = read_list<sim::HazardGroup>(r, 80, [&] { return read_hazard_group(r); });
   t.error = read_error(r);
-  out.output_array = r.get<int32_t>();
-  out.output_bits = r.get_vector<uint32_t>();
-  out.output_poison = r.get_vector<uint8_t>();
-  out.globals_final = read_snapshots(r);
+  read_cells(r, memo, out.output_array, out.output_bits, out.output_poison);
+  out.globals_final = read_snapshots(r, memo);
   out.host_copies = read_list<HostCopy>(r, 16, [&] {
     HostCopy c;
     c.line = r.get<int32_t>();

@@ -147,9 +147,12 @@ class ProgressSender {
   std::thread thread_;  // last: starts after everything it uses exists
 };
 
-std::string answer_of(const AlgorithmEntry& entry, const Frame& request) {
+// `reuse`: an earlier answer's buffer, written over. A simulation's outcome is left in `written`,
+// to be freed once the answer is on its way (megabytes of arrays: freeing them is no reason to
+// keep syncscope waiting).
+std::string answer_of(const AlgorithmEntry& entry, const Frame& request, std::string reuse, SimOutcome& written) {
   WireReader r(request.payload);
-  WireWriter w;
+  WireWriter w(std::move(reuse));
   const Problem problem = read_problem(r);
   switch (request.kind) {
     case 'C': write_check(w, entry.check(problem)); break;
@@ -168,6 +171,7 @@ std::string answer_of(const AlgorithmEntry& entry, const Frame& request) {
         outcome = entry.simulate(problem, input, options);
       }
       write_outcome(w, outcome);
+      written = std::move(outcome);
       break;
     }
     default: throw WireError(std::string("no request of kind ") + request.kind);
@@ -279,12 +283,16 @@ int kernel_worker_main() {
     serving = false;
     if (!write_frame(answer_fd, 'A', w.take())) return 0;
   }
-  for (std::optional<Frame> request; (request = read_frame(request_fd));) {
+  // The buffers of the last request and answer are read and written into again: memory already
+  // touched costs no page faults, and a run's messages are megabytes.
+  std::string spare_request, spare_answer;
+  SimOutcome written;
+  for (std::optional<Frame> request; (request = read_frame(request_fd, std::move(spare_request)));) {
     char kind = 'A';
     std::string answer;
     serving = true;
     try {
-      answer = answer_of(entry, *request);
+      answer = answer_of(entry, *request, std::move(spare_answer), written);
     } catch (const WireError& e) {
       serving = false;
       write_frame(answer_fd, 'E', std::string("a malformed request: ") + e.what());
@@ -298,6 +306,9 @@ int kernel_worker_main() {
     }
     serving = false;
     if (!write_frame(answer_fd, kind, answer)) return 0;
+    written = SimOutcome{};
+    spare_request = std::move(request->payload);
+    spare_answer = std::move(answer);
   }
   // No more requests: syncscope waits for this process to end, so it ends now. The simulator's
   // static destructors would hand back a thousand fiber stacks one by one, and the kernel ends
