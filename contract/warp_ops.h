@@ -7,8 +7,8 @@
 //
 // Columns: the operation; the kernel's call over every lane of its warp; the call with CUDA's
 // explicit mask (the same name for kind Sync); the CUDA intrinsic; the kind; a shuffle's third
-// operand or a reduction's operator on two lanes' bits (`_` for the other kinds); how a result reads
-// in reports; what each lane gets.
+// operand or a reduction's operator on two lanes' values (a function object below; `_` for the
+// other kinds); how a result reads in reports; what each lane gets.
 //
 // Kinds and their operands (mask: the lanes taking part; the plain call takes every lane the block
 // has in the warp):
@@ -18,6 +18,49 @@
 //   Reduce   c.NAME(v)       c.NAME_SYNC(mask, v)                      v: a whole number
 //   Match    c.NAME(v)       c.NAME_SYNC(mask, v)                      v: a 32-bit value
 #pragma once
+
+#include <type_traits>
+
+#if defined(__CUDACC__)
+#define SYNCSCOPE_WARP_COMBINE_HD __host__ __device__
+#else
+#define SYNCSCOPE_WARP_COMBINE_HD
+#endif
+
+namespace syncscope {
+
+// A reduction's operator on two lanes' values, of the lanes' own type: min and max compare an int
+// as signed and an unsigned as unsigned, as CUDA's two overloads of __reduce_min_sync do; a sum
+// wraps (computed unsigned: the same bits either way, and no signed overflow).
+struct WarpSum {
+  template <class T>
+  SYNCSCOPE_WARP_COMBINE_HD constexpr T operator()(T a, T b) const {
+    using U = std::make_unsigned_t<T>;
+    return static_cast<T>(static_cast<U>(static_cast<U>(a) + static_cast<U>(b)));
+  }
+};
+struct WarpAnd {
+  template <class T>
+  SYNCSCOPE_WARP_COMBINE_HD constexpr T operator()(T a, T b) const { return a & b; }
+};
+struct WarpOr {
+  template <class T>
+  SYNCSCOPE_WARP_COMBINE_HD constexpr T operator()(T a, T b) const { return a | b; }
+};
+struct WarpXor {
+  template <class T>
+  SYNCSCOPE_WARP_COMBINE_HD constexpr T operator()(T a, T b) const { return a ^ b; }
+};
+struct WarpMin {
+  template <class T>
+  SYNCSCOPE_WARP_COMBINE_HD constexpr T operator()(T a, T b) const { return b < a ? b : a; }
+};
+struct WarpMax {
+  template <class T>
+  SYNCSCOPE_WARP_COMBINE_HD constexpr T operator()(T a, T b) const { return a < b ? b : a; }
+};
+
+}  // namespace syncscope
 
 #define SYNCSCOPE_WARP_OPERATIONS(X)                                                                                 \
   X(ShflUp, shfl_up, shfl_up_sync, __shfl_up_sync, Shuffle, delta, Value,                                             \
@@ -30,13 +73,17 @@
   X(Ballot, ballot, ballot_sync, __ballot_sync, Vote, _, Mask, "a bit per lane whose predicate is true")              \
   X(Any, any, any_sync, __any_sync, Vote, _, Bool, "1 when any lane's predicate is true")                             \
   X(All, all, all_sync, __all_sync, Vote, _, Bool, "1 when every lane's predicate is true")                           \
-  X(ReduceAdd, reduce_add, reduce_add_sync, __reduce_add_sync, Reduce, +, Value,                                      \
+  X(ReduceAdd, reduce_add, reduce_add_sync, __reduce_add_sync, Reduce, WarpSum, Value,                                \
     "the sum of every lane's value (whole numbers)")                                                                 \
-  X(ReduceAnd, reduce_and, reduce_and_sync, __reduce_and_sync, Reduce, &, Value,                                      \
+  X(ReduceMin, reduce_min, reduce_min_sync, __reduce_min_sync, Reduce, WarpMin, Value,                                \
+    "the least of every lane's value (whole numbers; an int's signed, an unsigned's unsigned)")                      \
+  X(ReduceMax, reduce_max, reduce_max_sync, __reduce_max_sync, Reduce, WarpMax, Value,                                \
+    "the greatest of every lane's value (whole numbers; an int's signed, an unsigned's unsigned)")                   \
+  X(ReduceAnd, reduce_and, reduce_and_sync, __reduce_and_sync, Reduce, WarpAnd, Value,                                \
     "the bitwise AND of every lane's value (whole numbers)")                                                         \
-  X(ReduceOr, reduce_or, reduce_or_sync, __reduce_or_sync, Reduce, |, Value,                                          \
+  X(ReduceOr, reduce_or, reduce_or_sync, __reduce_or_sync, Reduce, WarpOr, Value,                                     \
     "the bitwise OR of every lane's value (whole numbers)")                                                          \
-  X(ReduceXor, reduce_xor, reduce_xor_sync, __reduce_xor_sync, Reduce, ^, Value,                                      \
+  X(ReduceXor, reduce_xor, reduce_xor_sync, __reduce_xor_sync, Reduce, WarpXor, Value,                                \
     "the bitwise XOR of every lane's value (whole numbers)")                                                         \
   X(MatchAny, match_any, match_any_sync, __match_any_sync, Match, _, Mask, "a bit per lane holding the same value as it")
 

@@ -290,11 +290,11 @@ class WarpOps {
     if constexpr (is_val<V>::value) {
       using S = typename V::scalar_type;
       static_assert(std::is_integral_v<S>, "warp reductions (__reduce_add_sync) take whole numbers");
-      const CellValue r = self().warp({op, to_bits(v.v), v.poison, 0, masked, mask}, loc);
+      const CellValue r = self().warp({op, to_bits(v.v), v.poison, std::is_signed_v<S>, masked, mask}, loc);
       return V(from_bits<S>(r.bits), r.poison);
     } else {
       static_assert(std::is_integral_v<V> && sizeof(V) == 4, "warp reductions (__reduce_add_sync) take 32-bit whole numbers");
-      return from_bits<V>(self().warp({op, to_bits(v), false, 0, masked, mask}, loc).bits);
+      return from_bits<V>(self().warp({op, to_bits(v), false, std::is_signed_v<V>, masked, mask}, loc).bits);
     }
   }
   template <class V>

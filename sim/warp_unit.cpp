@@ -91,12 +91,13 @@ WarpUnit::Waiting WarpUnit::waiting(int thread) const {
 
 namespace {
 
-// A reduction's operator on two lanes' bits, from its row of contract/warp_ops.h (two's complement:
-// the same bits for int and unsigned, and + wraps as the GPU's add does).
-uint32_t combine(WarpOp op, uint32_t a, uint32_t b) {
+// A reduction's operator on two lanes' bits, from its row of contract/warp_ops.h, on the lanes' type:
+// `is_signed` for int (min and max compare it signed; the other operators give the same bits).
+uint32_t combine(WarpOp op, uint32_t a, uint32_t b, bool is_signed) {
 #define SYNCSCOPE_COMBINE(op, name, name_sync, intrinsic, kind, arg, result, gives) SYNCSCOPE_COMBINE_##kind(op, arg)
 #define SYNCSCOPE_COMBINE_Reduce(op, arg) \
-  case WarpOp::op: return a arg b;
+  case WarpOp::op:                        \
+    return is_signed ? static_cast<uint32_t>(arg{}(static_cast<int32_t>(a), static_cast<int32_t>(b))) : arg{}(a, b);
 #define SYNCSCOPE_COMBINE_Shuffle(op, arg)
 #define SYNCSCOPE_COMBINE_Vote(op, arg)
 #define SYNCSCOPE_COMBINE_Sync(op, arg)
@@ -122,7 +123,8 @@ void WarpUnit::complete(int w, const Group& g) {
   for (uint32_t m = g.mask; m; m &= m - 1) {
     const int lane = std::countr_zero(m);
     if (warp.bits[lane]) ballot |= 1u << lane;
-    if (reduction) reduced = m == g.mask ? warp.bits[lane] : combine(g.op, reduced, warp.bits[lane]);
+    // A reduction's arg: 1 when the lanes' type is signed (sim_ctx.h).
+    if (reduction) reduced = m == g.mask ? warp.bits[lane] : combine(g.op, reduced, warp.bits[lane], warp.arg[lane] != 0);
     any_poison |= warp.poison[lane] != 0;
   }
   for (uint32_t m = g.mask; m; m &= m - 1) {

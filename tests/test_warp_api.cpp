@@ -131,6 +131,45 @@ TEST(WarpApi, BitwiseReductionsFoldEveryLaneOfTheirMask) {
   }
 }
 
+// __reduce_min/max_sync compare an int signed and an unsigned unsigned (CUDA's two overloads):
+// lane t holds 7 - t * 3 (negative from lane 3), so the ints' least is the last lane's -86, while
+// the same bits as unsigned make that lane's the greatest and lane 2's 1 the least.
+struct MinMaxSignedAndUnsigned {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    const int t = c.thread_idx().x;
+    const int v = 7 - int(T(x[t])) * 3;
+    const unsigned u = static_cast<unsigned>(v);
+    y[t] = T(c.reduce_min(v));
+    y[32 + t] = T(c.reduce_max(v));
+    y[64 + t] = T(static_cast<int>(c.reduce_min_sync(0xffffffffu, u)));
+    y[96 + t] = T(static_cast<int>(c.reduce_max_sync(0xffffffffu, u)));
+  }
+};
+
+TEST(WarpApi, MinAndMaxCompareAnIntSignedAndAnUnsignedUnsigned) {
+  int least = 7, greatest = 7;
+  unsigned uleast = 7, ugreatest = 7;
+  for (int l = 0; l < 32; ++l) {
+    const int v = 7 - l * 3;
+    least = std::min(least, v), greatest = std::max(greatest, v);
+    uleast = std::min(uleast, static_cast<unsigned>(v)), ugreatest = std::max(ugreatest, static_cast<unsigned>(v));
+  }
+  ASSERT_EQ(least, -86);
+  ASSERT_EQ(uleast, 1u);
+  for (const char* s : kSchedules) {
+    const KernelRun r = run_kernel<int>(MinMaxSignedAndUnsigned{}, Dim3{1}, Dim3{32}, 0, iota(32), 128, with_schedule(s));
+    ASSERT_FALSE(r.trace.error) << s << ": " << r.trace.error->message;
+    for (int t = 0; t < 32; ++t) {
+      EXPECT_EQ(r.out[t], least) << s << " lane " << t;
+      EXPECT_EQ(r.out[32 + t], greatest) << s << " lane " << t;
+      EXPECT_EQ(static_cast<unsigned>(static_cast<int>(r.out[64 + t])), uleast) << s << " lane " << t;
+      EXPECT_EQ(static_cast<unsigned>(static_cast<int>(r.out[96 + t])), ugreatest) << s << " lane " << t;
+    }
+  }
+}
+
 // A sum over a value from uninitialized memory is unknown for every lane.
 struct ReduceOfPoison {
   template <class Ctx, class Array>

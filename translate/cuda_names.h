@@ -33,6 +33,8 @@ inline const std::map<std::string_view, std::string_view> kContextCalls = {
     {"__all_sync", "_c.all_sync"},
     {"__match_any_sync", "_c.match_any_sync"},
     {"__reduce_add_sync", "_c.reduce_add_sync"},
+    {"__reduce_min_sync", "_c.reduce_min_sync"},
+    {"__reduce_max_sync", "_c.reduce_max_sync"},
     {"__reduce_and_sync", "_c.reduce_and_sync"},
     {"__reduce_or_sync", "_c.reduce_or_sync"},
     {"__reduce_xor_sync", "_c.reduce_xor_sync"},
@@ -49,8 +51,6 @@ inline const std::map<std::string_view, std::string_view> kRuntimeCalls = {
 
 // Calls the simulator does not have yet, and what to do instead.
 inline const std::map<std::string_view, std::string_view> kNotSimulated = {
-    {"__reduce_min_sync", "__reduce_min_sync is not simulated yet: use a __shfl_xor_sync butterfly"},
-    {"__reduce_max_sync", "__reduce_max_sync is not simulated yet: use a __shfl_xor_sync butterfly"},
 };
 
 }  // namespace syncscope::translate

@@ -169,7 +169,9 @@ __device__ int __reduce_add_sync(unsigned int mask, int value);
 __device__ unsigned int __reduce_and_sync(unsigned int mask, unsigned int value);
 __device__ unsigned int __reduce_or_sync(unsigned int mask, unsigned int value);
 __device__ unsigned int __reduce_xor_sync(unsigned int mask, unsigned int value);
+__device__ unsigned int __reduce_min_sync(unsigned int mask, unsigned int value);
 __device__ int __reduce_min_sync(unsigned int mask, int value);
+__device__ unsigned int __reduce_max_sync(unsigned int mask, unsigned int value);
 __device__ int __reduce_max_sync(unsigned int mask, int value);
 
 // Bit and math intrinsics (plain functions: the simulator computes them as the GPU does).

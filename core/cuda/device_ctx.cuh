@@ -88,7 +88,7 @@ class DeviceCtx {
 #else
 #define SYNCSCOPE_DEVICE_REDUCE(intrinsic, op, mask, v)                                                      \
   T all = __shfl_sync(mask, v, __ffs(mask) - 1);                                                             \
-  for (unsigned m = mask & (mask - 1); m; m &= m - 1) all = all op __shfl_sync(mask, v, __ffs(m) - 1);      \
+  for (unsigned m = mask & (mask - 1); m; m &= m - 1) all = op{}(all, __shfl_sync(mask, v, __ffs(m) - 1));   \
   return all;
 #endif
   SYNCSCOPE_WARP_OPERATIONS(SYNCSCOPE_DEVICE_WARP_METHODS)

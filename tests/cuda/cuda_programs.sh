@@ -176,6 +176,14 @@ grep -q "race (WAR) between read at $ks:$read_line and write at $ks:$write_line"
   fail "--bug NO_BARRIER (the macro's spelling) did not run the variant: $out"
 pass "--bug NO_BARRIER names the same variant"
 
+# __reduce_min_sync compares an int signed and an unsigned unsigned, as CUDA's two overloads do:
+# warp_min_max.cu's BUG_MIN_AS_UNSIGNED takes the ints' minimum over unsigned casts, and every warp
+# holds a negative value, so main() finds all 32 minima wrong.
+set +e; out=$("$APP" run "$CORPUS/warp_min_max.cu" --bug min-as-unsigned 2>&1); set -e
+grep -q "mismatches = 32 FAIL$" <<<"$out" || fail "warp_min_max.cu --bug min-as-unsigned: the minima came out right: $out"
+grep -q "^main() returned 1" <<<"$out" || fail "warp_min_max.cu --bug min-as-unsigned: main() did not return 1: $out"
+pass "__reduce_min_sync over unsigned casts: 32 wrong minima, as main() says"
+
 # A .cu with kernels and no main(), as a verifier's test case gives it: launched by --grid/--block.
 mkdir -p "$WORK/alone"
 cat >"$WORK/alone/reverse.cu" <<'CU'
@@ -395,8 +403,6 @@ refused() {
 }
 refused syntax.cu 4 "expected ';'" "a syntax error (Clang's message)" \
   '#include <cuda_runtime.h>\n__global__ void k(float *x)\n{\n    x[threadIdx.x] = 1.0f\n}\nint main() { return 0; }\n'
-refused reduce_min.cu 4 "__reduce_min_sync is not simulated yet: use a __shfl_xor_sync butterfly" "__reduce_min_sync" \
-  '#include <cuda_runtime.h>\n__global__ void k(unsigned *x)\n{\n    x[threadIdx.x] = __reduce_min_sync(0xffffffffu, x[threadIdx.x]);\n}\nint main() { return 0; }\n'
 # CUDA's math functions and intrinsics run as on the GPU (exact results compared by main());
 # a library syncscope does not simulate is said at the #include.
 mkdir -p "$WORK/math"
