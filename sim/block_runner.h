@@ -206,7 +206,8 @@ class BlockRunner {
                                               const void* state, const SourceLocation& site);
   void simt_fence(const SourceLocation& site);
   uint32_t simt_active_mask(const SourceLocation& site);
-  ArrayStore& simt_shared_array(DType dtype, int count, const char* name, int columns = 0, uint64_t site = 0);
+  ArrayStore& simt_shared_array(DType dtype, int count, const char* name, int columns = 0, uint64_t site = 0,
+                                int plane_rows = 0);
   // The kernel entered the basic block at `pc` (called by the coverage hook).
   void simt_basic_block(uintptr_t pc);
 
@@ -289,11 +290,13 @@ class BlockRunner {
   // is not simulated, at `line`: "thread 3 of block 0 <what> at k.cu:5 (<why>)".
   [[noreturn]] void pointer_fault(LineId line, const std::string& what, const std::string& why);
 
-  // columns: cells per row of a 2D array (the step view draws it as a tile), 0 for 1D. site: where
+  // columns: cells per row of a 2D array (the step view draws it as a tile), 0 for 1D; plane_rows:
+  // rows per plane of a 3D one (drawn as its rows, plane after plane), 0 for 1D and 2D. site: where
   // the kernel declares it (0: nowhere in particular). A declaration with a site is one array however
   // often its threads run it, as a `__shared__` inside a loop has static storage on the GPU; without
   // one, each thread's k-th declaration is the block's k-th array.
-  ArrayStore& shared_array(DType dtype, int count, const char* name, int columns = 0, uint64_t site = 0);
+  ArrayStore& shared_array(DType dtype, int count, const char* name, int columns = 0, uint64_t site = 0,
+                           int plane_rows = 0);
 
  private:
   // An atomic's read-modify-write, without the lockstep park before it or the switch after it.

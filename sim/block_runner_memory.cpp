@@ -6,11 +6,13 @@
 
 namespace syncscope::sim {
 
-ArrayStore& BlockRunner::simt_shared_array(DType dtype, int count, const char* name, int columns, uint64_t site) {
-  return outside_kernel([&]() -> ArrayStore& { return shared_array(dtype, count, name, columns, site); });
+ArrayStore& BlockRunner::simt_shared_array(DType dtype, int count, const char* name, int columns, uint64_t site,
+                                           int plane_rows) {
+  return outside_kernel([&]() -> ArrayStore& { return shared_array(dtype, count, name, columns, site, plane_rows); });
 }
 
-ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name, int columns, uint64_t site) {
+ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name, int columns, uint64_t site,
+                                      int plane_rows) {
   const RuntimeSection runtime = in_runtime();
   int slot = 0;
   if (site == 0) {
@@ -24,6 +26,7 @@ ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name, 
   if (!d.array) fail_in_thread(SimErrorKind::SharedMemory, std::move(d.error), {});
   if (d.fresh) {
     d.array->columns = columns;
+    d.array->plane_rows = plane_rows;
     d.array->id = host_->shared_array_id(*launch_, slot, *d.array);
   }
   return *d.array;

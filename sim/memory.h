@@ -77,6 +77,7 @@ struct ArrayStore {
   DType dtype = DType::Float32;
   std::string name;
   int columns = 0;  // a 2D shared array: cells per row (ArrayInfo::columns); 0 for 1D
+  int plane_rows = 0;  // a 3D one: rows per plane (ArrayInfo::plane_rows); 0 for 1D and 2D
   std::vector<uint32_t> bits;
   std::vector<uint8_t> poison;
   std::vector<CellShadow> shadow;  // shared arrays (a block's, small)

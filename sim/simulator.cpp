@@ -59,7 +59,7 @@ int Simulator::shared_array_id(LaunchState& launch, int slot, const ArrayStore& 
     return launch.shared_array_ids[slot];
   }
   const int id = static_cast<int>(trace_.arrays.size());
-  trace_.arrays.push_back({a.name, MemSpace::Shared, a.dtype, a.size(), launch.index, a.columns});
+  trace_.arrays.push_back({a.name, MemSpace::Shared, a.dtype, a.size(), launch.index, a.columns, a.plane_rows});
   launch.shared_array_ids.push_back(id);
   return id;
 }

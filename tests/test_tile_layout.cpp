@@ -53,6 +53,12 @@ TEST(TileLayout, TheSentenceSaysHowAColumnFallsIntoBanks) {
   EXPECT_EQ(banks_sentence(tile(8, 36, 5)),
             "bank of tile[r][c] = (5 + r × 36 + c) mod 32: each row starts 4 banks later, so the 8 cells of a "
             "column are in 8 different banks (a warp reading a column: no bank conflict)");
+  // A 3D array (box[4][8][8], drawn as its 32 rows plane after plane): its own three indices.
+  SharedArrayView box = tile(32, 8);
+  box.plane_rows = 8;
+  EXPECT_EQ(banks_sentence(box),
+            "bank of tile[z][y][x] = ((z × 8 + y) × 8 + x) mod 32: each row starts 8 banks later, so the 32 cells of "
+            "a column fall in only 4 banks (a warp reading a column: 8-way bank conflict)");
   EXPECT_EQ(banks_sentence(tile(1, 33)), "") << "one row is a strip";
   SharedArrayView strip = tile(4, 8);
   strip.columns = 0;
@@ -65,6 +71,25 @@ TEST(TileLayout, OnlyTwoDimensionalArraysAreTiles) {
   strip.columns = 0;
   m.arrays = {strip, tile(4, 8), tile(2, 3)};
   EXPECT_EQ(tile_arrays(m), (std::vector<int>{1, 2}));
+}
+
+// A 3D array is titled as declared, and each row says which plane and row of it it is.
+TEST(TileLayout, AThreeDimensionalArrayIsNamedByItsThreeExtents) {
+  const TextMetrics text = fixed_pitch();
+  BlockViewModel m;
+  m.arrays = {tile(32, 8)};
+  m.arrays[0].plane_rows = 8;
+  const TileLayout t = layout_tile(m, 0, text, {0, 0, 1900, 900});
+  ASSERT_EQ(t.cells.size(), 32u * 8u);
+  auto has_label = [&](const std::string& s) {
+    return std::any_of(t.labels.begin(), t.labels.end(), [&](const LaidLabel& l) { return l.text == s; });
+  };
+  EXPECT_TRUE(std::any_of(t.labels.begin(), t.labels.end(),
+                          [](const LaidLabel& l) { return l.text.rfind("tile[4][8][8]: its planes' rows", 0) == 0; }));
+  EXPECT_TRUE(has_label("0,0"));
+  EXPECT_TRUE(has_label("1,0")) << "row 8 is the second plane's first row";
+  EXPECT_TRUE(has_label("3,7"));
+  EXPECT_FALSE(has_label("8")) << "no bare row numbers";
 }
 
 TEST(TileLayout, CellsSitAtTheirRowAndColumnInsideTheRoom) {

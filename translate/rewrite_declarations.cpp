@@ -101,8 +101,11 @@ void RewriteRules::rewrite_shared_declaration(VarDecl* v, SourceLocation begin) 
   else if (extents.size() == 2)
     made = "::syncscope::cu::shared_array2d<" + type + ", " + extents[0] + ", " + extents[1] + ", SyncscopeCtx>(_c, \"" +
            shown + "\")";
+  else if (extents.size() == 3)
+    made = "::syncscope::cu::shared_array3d<" + type + ", " + extents[0] + ", " + extents[1] + ", " + extents[2] +
+           ", SyncscopeCtx>(_c, \"" + shown + "\")";
   if (made.empty()) {
-    error(v->getLocation(), "__shared__ '" + name + "': only 1D and 2D shared arrays (and extern T name[]) are simulated");
+    error(v->getLocation(), "__shared__ '" + name + "': only 1D, 2D and 3D shared arrays (and extern T name[]) are simulated");
     return;
   }
   if (extents.empty() && !unsized) shared_scalars_.insert(v);

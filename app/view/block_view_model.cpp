@@ -253,6 +253,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     row_of[after.array] = static_cast<int>(m.arrays.size());
     a.word_offset = std::max(0, word_offsets[after.array]);
     a.columns = t.arrays[after.array].columns;
+    a.plane_rows = t.arrays[after.array].plane_rows;
     m.arrays.push_back(std::move(a));
   }
 

@@ -33,6 +33,7 @@ struct SharedArrayView {
   std::vector<CellView> before, after;
   int word_offset = 0;  // where it starts in the block's shared memory, in 4-byte words (its banks)
   int columns = 0;      // a 2D array (`tile[R][C]`): cells per row, drawn as a tile; 0 for 1D
+  int plane_rows = 0;   // a 3D array (`box[D][R][C]`, drawn as D × R rows): R; 0 for 1D and 2D
 };
 
 struct ThreadView {

@@ -14,6 +14,15 @@ int rows_of(const SharedArrayView& a) { return a.columns > 0 ? static_cast<int>(
 // "tile (2 cells each)" -> "tile": the name as the kernel spells it.
 std::string bare_name(const std::string& name) { return name.substr(0, name.find(' ')); }
 
+// A 3D array's planes (its rows are drawn plane after plane); 0 for a 2D one.
+int planes_of(const SharedArrayView& a) { return a.plane_rows > 0 ? rows_of(a) / a.plane_rows : 0; }
+
+// Row r's label: its index, or for a 3D array its plane and row there ("1,0": box[1][0]).
+std::string row_label(const SharedArrayView& a, int r) {
+  if (a.plane_rows <= 0) return std::to_string(r);
+  return std::to_string(r / a.plane_rows) + "," + std::to_string(r % a.plane_rows);
+}
+
 }  // namespace
 
 std::string banks_sentence(const SharedArrayView& a) {
@@ -27,9 +36,15 @@ std::string banks_sentence(const SharedArrayView& a) {
   // Appended piece by piece (GCC 12 misreads chains of std::string + as overlapping copies).
   std::string s = "bank of ";
   s += bare_name(a.name);
-  s += "[r][c] = (";
-  if (offset) s += std::to_string(offset) + " + ";
-  s += "r × " + std::to_string(columns) + " + c) mod 32: ";
+  if (a.plane_rows > 0) {
+    s += "[z][y][x] = (";
+    if (offset) s += std::to_string(offset) + " + ";
+    s += "(z × " + std::to_string(a.plane_rows) + " + y) × " + std::to_string(columns) + " + x) mod 32: ";
+  } else {
+    s += "[r][c] = (";
+    if (offset) s += std::to_string(offset) + " + ";
+    s += "r × " + std::to_string(columns) + " + c) mod 32: ";
+  }
   if (stride == 0) s += "every row starts in the same bank";
   else s += "each row starts " + std::to_string(stride) + (stride == 1 ? " bank later" : " banks later");
   s += ", so the " + std::to_string(column_cells) + " cells of a column ";
@@ -62,13 +77,17 @@ TileLayout layout_tile(const BlockViewModel& m, int array_row, const TextMetrics
     out.labels.push_back({std::move(s), at, w, space, ink, std::move(row), -1, false});
   };
   std::string title = bare_name(a.name);
-  for (int extent : {rows, columns}) title.append("[").append(std::to_string(extent)).append("]");
+  const std::vector<int> extents =
+      a.plane_rows > 0 ? std::vector<int>{planes_of(a), a.plane_rows, columns} : std::vector<int>{rows, columns};
+  for (int extent : extents) title.append("[").append(std::to_string(extent)).append("]");
   // The whole title where it fits, else the array as declared (the banks' label says the rest).
-  const std::string explained = title + ": rows × columns, the bank of each column (row 0) above it";
+  const std::string explained =
+      title + (a.plane_rows > 0 ? ": its planes' rows, one plane under the other (row z,y), × columns, the bank of each column above it"
+                                : ": rows × columns, the bank of each column (row 0) above it");
   label(text.width(explained) <= room.w ? explained : title, {room.x, room.y}, room.w, Ink::Label, "tile " + a.name);
   const std::vector<std::string> sentence = wrap_at_spaces(banks_sentence(a), room.w, text);
   // The label column: row numbers, and "bank" beside the banks.
-  const float label_w = std::max(text.width("bank"), text.width(std::to_string(rows - 1))) + 6;
+  const float label_w = std::max(text.width("bank"), text.width(row_label(a, rows - 1))) + 6;
   float widest = 0;
   for (const CellView& c : a.after) widest = std::max(widest, text.width(c.text));
   const float header_y = room.y + fs + 4, cells_y = header_y + fs + 2;
@@ -85,14 +104,17 @@ TileLayout layout_tile(const BlockViewModel& m, int array_row, const TextMetrics
     label(bank, {x0 + (static_cast<float>(c) + 0.5f) * cell_w - w / 2, header_y}, cell_w * static_cast<float>(bank_every),
           Ink::Dim);
   }
-  const int row_every = std::max(1, static_cast<int>(std::ceil((fs + 1) / cell_h)));
+  int row_every = std::max(1, static_cast<int>(std::ceil((fs + 1) / cell_h)));
+  // A 3D array thinned to some of its rows labels planes' first rows: "1,0", not "1,1".
+  if (a.plane_rows > 0 && row_every > 1)
+    row_every = row_every <= a.plane_rows ? a.plane_rows : (row_every + a.plane_rows - 1) / a.plane_rows * a.plane_rows;
   const float cells_bottom = cells_y + static_cast<float>(rows) * cell_h;
   float free_from = cells_y;  // row numbers beside their rows, none over another or outside the tile
   for (int r = 0; r < rows; r += row_every) {
     const float centred = cells_y + (static_cast<float>(r) + 0.5f) * cell_h - fs / 2;
     const float y = std::clamp(centred, free_from, std::max(cells_y, cells_bottom - fs));
     if (y < free_from - 0.01f || (r > 0 && y + fs > cells_bottom + 0.01f)) continue;
-    label(std::to_string(r), {room.x, y}, label_w - 4, Ink::Dim);
+    label(row_label(a, r), {room.x, y}, label_w - 4, Ink::Dim);
     free_from = y + fs + 1;
   }
   for (int r = 0; r < rows; ++r)

@@ -407,6 +407,16 @@ struct rows {
   int columns;
   [[gnu::always_inline]] ptr<E, Ctx> operator[](int row) const { return first + static_cast<long long>(row) * columns; }
 };
+// A 3D shared array (`__shared__ float box[4][8][8]`): `box[z]` is plane z, a 2D array of its rows.
+template <class E, class Ctx>
+struct planes {
+  ptr<E, Ctx> first;
+  int rows_per_plane;
+  int columns;
+  [[gnu::always_inline]] rows<E, Ctx> operator[](int plane) const {
+    return {first + static_cast<long long>(plane) * rows_per_plane * columns, columns};
+  }
+};
 
 // Where a translated kernel declares a shared array (sim::BlockRunner::shared_array's site): its
 // line and column, so a `__shared__` inside a loop is one array in every iteration.
@@ -415,11 +425,13 @@ inline uint64_t declaration_site(const sim::SourceLocation& where) {
 }
 
 template <class E, class Ctx>
-sim::ArrayStore* declare_shared(Ctx& c, int count, const char* name, const sim::SourceLocation& where, int columns = 0) {
+sim::ArrayStore* declare_shared(Ctx& c, int count, const char* name, const sim::SourceLocation& where, int columns = 0,
+                                int plane_rows = 0) {
   const DType dtype = cells_dtype<E>;
   const uint64_t site = declaration_site(where);
-  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>) return &c.runner().simt_shared_array(dtype, count, name, columns, site);
-  else return &c.runner().shared_array(dtype, count, name, columns, site);
+  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>)
+    return &c.runner().simt_shared_array(dtype, count, name, columns, site, plane_rows);
+  else return &c.runner().shared_array(dtype, count, name, columns, site, plane_rows);
 }
 
 template <class E, int N, class Ctx>
@@ -429,6 +441,11 @@ ptr<E, Ctx> shared_array(Ctx& c, const char* name, sim::SourceLocation where = s
 template <class E, int R, int C, class Ctx>
 rows<E, Ctx> shared_array2d(Ctx& c, const char* name, sim::SourceLocation where = sim::SourceLocation::current()) {
   return {ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, R * C * cells_of<E>, name, where, C * cells_of<E>), 0), C};
+}
+// Its cells are drawn as D × R rows of C, plane after plane.
+template <class E, int D, int R, int C, class Ctx>
+planes<E, Ctx> shared_array3d(Ctx& c, const char* name, sim::SourceLocation where = sim::SourceLocation::current()) {
+  return {ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, D * R * C * cells_of<E>, name, where, C * cells_of<E>, R), 0), R, C};
 }
 
 // The launch's dynamic shared bytes (`<<<grid, block, bytes>>>`), for `extern __shared__ E name[]`.

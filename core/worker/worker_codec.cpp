@@ -438,6 +438,7 @@ void write_outcome_parts(WireWriter& w, const SimOutcome& out) {
     w.put<int32_t>(a.size);
     w.put<int32_t>(a.launch);
     w.put<int32_t>(a.columns);
+    w.put<int32_t>(a.plane_rows);
   });
   write_snapshots(w, memo, t.globals_before);
   write_list(w, t.launches, [&](const sim::LaunchTrace& l) { write_launch(w, memo, l); });
@@ -479,7 +480,7 @@ SimOutcome read_outcome(WireReader& r) {
   SnapshotMemoReader memo;
   SimOutcome out;
   sim::Trace& t = out.trace;
-  t.arrays = read_list<sim::ArrayInfo>(r, 18, [&] {
+  t.arrays = read_list<sim::ArrayInfo>(r, 26, [&] {
     sim::ArrayInfo a;
     a.name = r.get_string();
     a.space = r.get_enum(sim::MemSpace::Global);
@@ -487,6 +488,7 @@ SimOutcome read_outcome(WireReader& r) {
     a.size = r.get<int32_t>();
     a.launch = r.get<int32_t>();
     a.columns = r.get<int32_t>();
+    a.plane_rows = r.get<int32_t>();
     return a;
   });
   t.globals_before = read_snapshots(r, memo);

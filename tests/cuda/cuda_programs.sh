@@ -176,6 +176,15 @@ grep -q "race (WAR) between read at $ks:$read_line and write at $ks:$write_line"
   fail "--bug NO_BARRIER (the macro's spelling) did not run the variant: $out"
 pass "--bug NO_BARRIER names the same variant"
 
+# A 3D __shared__ array: box_blur_3d_shared.cu's BUG_NO_BARRIER races on tile between the line
+# that loads a voxel and a line that reads a neighbour's, as the file numbers them.
+bb="$CORPUS/box_blur_3d_shared.cu"
+load_line=$(grep -n 'tile\[threadIdx.z\]\[threadIdx.y\]\[threadIdx.x\] = in\[at\];' "$bb" | cut -d: -f1)
+out=$("$APP" run "$bb" --bug no-barrier --verbose 2>&1)
+grep -qE "race \(RAW\) between write at $bb:$load_line and read at $bb:[0-9]+ .* on tile$" <<<"$out" ||
+  fail "box_blur_3d_shared.cu --bug no-barrier: no race on tile at :$load_line: $(grep -i race <<<"$out" | head -3)"
+pass "3D __shared__: BUG_NO_BARRIER races on tile from box_blur_3d_shared.cu:$load_line"
+
 # __reduce_min_sync compares an int signed and an unsigned unsigned, as CUDA's two overloads do:
 # warp_min_max.cu's BUG_MIN_AS_UNSIGNED takes the ints' minimum over unsigned casts, and every warp
 # holds a negative value, so main() finds all 32 minima wrong.
