@@ -151,6 +151,7 @@ BlockRunner::Outcome BlockRunner::run(BlockHost& host, LaunchState& launch, int 
   if (tls_running_fiber == &running_guard_) tls_running_fiber = nullptr;
   observers_.clear();
   recording_ = false;
+  shadow_.finish_block();
   return {shadow_.raced(), failed_, order_sensitive_};
 }
 

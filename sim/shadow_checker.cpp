@@ -14,9 +14,33 @@ void ShadowChecker::start_block(int launch_index, uint32_t launch_first_interval
   warp_epoch_.assign((threads_per_block + kWarpSize - 1) / kWarpSize, 0);
   hazards_.clear();
   raced_ = false;
+  guesses_.clear();
+  held_ = 0;
+}
+
+void ShadowChecker::checked_by_cas(const ArrayStore& a, int index, uint32_t who) {
+  const auto cell = guesses_.find(hot_key(a, index));
+  if (cell == guesses_.end()) return;
+  std::vector<Guess>& held = cell->second;
+  const size_t before = held.size();
+  std::erase_if(held, [who](const Guess& g) { return g.reader == static_cast<int64_t>(who); });
+  held_ -= before - held.size();
+  if (held.empty()) guesses_.erase(cell);
+}
+
+void ShadowChecker::report_unchecked_guesses() {
+  if (guesses_.empty()) return;
+  for (const auto& [cell, held] : guesses_)
+    for (const Guess& g : held) {
+      if (g.cross_block) cross_block_race(g.kind, *g.array, g.index, g.other, g.thread, g.line, g.atomic);
+      else race(g.kind, *g.array, g.index, g.other, g.thread, g.line, g.atomic);
+    }
+  guesses_.clear();
+  held_ = 0;
 }
 
 void ShadowChecker::start_interval(uint32_t interval, int step) {
+  report_unchecked_guesses();  // of the interval that ends
   interval_ = interval;
   hot_.start_interval(interval);
   step_ = step;

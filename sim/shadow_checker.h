@@ -10,9 +10,17 @@
 // last write with kAtomicStamp set in `who`, which also keeps it off the runner's fast path. Global memory is
 // also checked across blocks: a launch's blocks are unordered, so a cell written by one block and
 // touched by another races whatever the interval.
+//
+// One exception, the compare-and-swap loop of the Programming Guide (atomicMax for floats): a thread
+// reads a cell plainly, then atomicCAS-es it with what it read as the expected value, and retries
+// when another thread's atomic changed it in between. The plain read against the other threads'
+// atomics is a guess the CAS checks, not a race. Such a pair (a plain read, an atomic write) is held
+// until the interval ends, and dropped when the reading thread CAS-es that cell in the interval;
+// otherwise it is reported then. A held read is not marked racy in its event (the step view).
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <vector>
 
 #include "contract/kernel_api.h"
@@ -33,6 +41,8 @@ class ShadowChecker {
   void start_block(int launch_index, uint32_t launch_first_interval, int block_linear, int threads_per_block);
   // A new barrier interval (ids are never reused, so no shadow needs clearing).
   void start_interval(uint32_t interval, int step);
+  // The block ends: plain reads held for a CAS that did not come are reported (also at each new interval).
+  void finish_block() { report_unchecked_guesses(); }
   void warp_synced(int warp) { ++warp_epoch_[warp]; }
 
   // ---- a global cell's shadow, packed (sim/global_shadow.h): unpacked for a check, packed after ----
@@ -89,10 +99,9 @@ class ShadowChecker {
   void check_against_write(HazardKind kind, ArrayStore& a, int index, const CellShadow& s, uint32_t who, int thread,
                            LineId line, uint8_t& flags, bool atomic = false) {
     if (races_with(a, s.write, who, thread)) [[unlikely]] {
-      flags = mark_racy(flags, race(kind, a, index, s.write, thread, line, atomic));
+      report_race(flags, kind, a, index, s.write, thread, line, atomic);
     } else if (s.write.interval != interval_ && from_other_block(a, s.write)) [[unlikely]] {
-      cross_block_race(kind, a, index, s.write, thread, line, atomic);
-      flags = mark_racy(flags, false);
+      report_cross_block_race(flags, kind, a, index, s.write, thread, line, atomic);
     }
   }
 
@@ -103,7 +112,7 @@ class ShadowChecker {
       // After this thread's own atomic: another thread's atomic of this interval is a reader slot.
       for (const AccessStamp* r : {&s.read, &s.other_read})
         if (is_atomic(*r) && races_with(a, *r, who, thread)) {
-          flags = mark_racy(flags, race(HazardKind::ReadAfterWrite, a, index, *r, thread, line, false));
+          report_race(flags, HazardKind::ReadAfterWrite, a, index, *r, thread, line, false);
           break;
         }
     }
@@ -114,8 +123,15 @@ class ShadowChecker {
 
   // An atomic read-modify-write: against plain reads and writes only. It is stamped as the cell's
   // last write and as a reader, so a later plain access finds it even after another thread's atomic.
-  void check_atomic(ArrayStore& a, int index, CellShadow& s, int thread, LineId line, uint8_t& flags) {
+  // A compare-and-swap settles this thread's plain reads of the cell held as guesses (above).
+  void check_atomic(ArrayStore& a, int index, CellShadow& s, int thread, LineId line, uint8_t& flags,
+                    bool compare_and_swap = false) {
     const uint32_t who = who_for(a, thread);
+    if (compare_and_swap) [[unlikely]] {
+      if (!guesses_.empty()) checked_by_cas(a, index, who);
+      // Its own plain read, checked now, races with no later atomic.
+      if (s.other_read.interval == interval_ && s.other_read.who == who) s.other_read = {};
+    }
     if (!is_atomic(s.write)) check_against_write(HazardKind::WriteAfterWrite, a, index, s, who, thread, line, flags, true);
     check_against_reads(a, index, s, who, thread, line, flags, true);
     const AccessStamp mine{interval_, who | kAtomicStamp, line, warp_epoch_[thread / kWarpSize]};
@@ -144,12 +160,11 @@ class ShadowChecker {
           (!reader || warp_of_who(a, reader->who) == thread / kWarpSize))
         reader = r;
     if (reader) [[unlikely]] {
-      flags = mark_racy(flags, race(HazardKind::WriteAfterRead, a, index, *reader, thread, line, atomic));
+      report_race(flags, HazardKind::WriteAfterRead, a, index, *reader, thread, line, atomic);
     } else {
       for (const AccessStamp* r : {&s.read, &s.other_read})
         if (r->interval != interval_ && from_other_block(a, *r) && !(atomic && is_atomic(*r))) [[unlikely]] {
-          cross_block_race(HazardKind::WriteAfterRead, a, index, *r, thread, line, atomic);
-          flags = mark_racy(flags, false);
+          report_cross_block_race(flags, HazardKind::WriteAfterRead, a, index, *r, thread, line, atomic);
           break;
         }
     }
@@ -206,6 +221,35 @@ class ShadowChecker {
     return static_cast<uint8_t>(((flags | kRacy) & ~kRaceInOneWarp) | (all_in_one_warp ? kRaceInOneWarp : 0));
   }
 
+  // A plain read against an atomic write, either way round: whose read it is, held as a guess a CAS
+  // may check (-1 when the pair is something else).
+  int64_t guessing_reader(HazardKind kind, const ArrayStore& a, const AccessStamp& other, int thread, bool atomic) const {
+    if (kind == HazardKind::ReadAfterWrite && !atomic && is_atomic(other)) return who_for(a, thread);
+    if (kind == HazardKind::WriteAfterRead && atomic && !is_atomic(other)) return thread_of(other);
+    return -1;
+  }
+  void report_race(uint8_t& flags, HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread,
+                   LineId line, bool atomic) {
+    if (const int64_t reader = guessing_reader(kind, a, other, thread, atomic); reader >= 0 && held_ < kMaxHeldGuesses) {
+      guesses_[hot_key(a, index)].push_back({reader, false, &a, index, other, thread, line, atomic, kind});
+      ++held_;
+      return;
+    }
+    flags = mark_racy(flags, race(kind, a, index, other, thread, line, atomic));
+  }
+  void report_cross_block_race(uint8_t& flags, HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other,
+                               int thread, LineId line, bool atomic) {
+    if (const int64_t reader = guessing_reader(kind, a, other, thread, atomic); reader >= 0 && held_ < kMaxHeldGuesses) {
+      guesses_[hot_key(a, index)].push_back({reader, true, &a, index, other, thread, line, atomic, kind});
+      ++held_;
+      return;
+    }
+    cross_block_race(kind, a, index, other, thread, line, atomic);
+    flags = mark_racy(flags, false);
+  }
+  void checked_by_cas(const ArrayStore& a, int index, uint32_t who);
+  void report_unchecked_guesses();
+
   HazardEvent here(HazardKind kind, Severity severity, const ArrayStore* a, int index, int thread, LineId line) const;
   // True when the two accesses are lanes of one warp (reported as a warning).
   bool race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread, LineId line,
@@ -222,6 +266,21 @@ class ShadowChecker {
   int threads_per_block_ = 0;
   std::vector<uint16_t> warp_epoch_;  // __syncwarp()s each warp completed in the current interval
   HotStamps hot_;                     // global stamps of the current interval (load_global)
+  // Plain reads against atomics held for the reader's CAS, by cell (hot_key), for this interval.
+  struct Guess {
+    int64_t reader;  // who_for() of the thread that read
+    bool cross_block;
+    const ArrayStore* array;  // the block's or the launch's: alive until the guess is settled
+    int index;
+    AccessStamp other;
+    int thread;
+    LineId line;
+    bool atomic;
+    HazardKind kind;
+  };
+  static constexpr size_t kMaxHeldGuesses = size_t{1} << 16;  // past it, a pair is reported at once
+  std::map<uint64_t, std::vector<Guess>> guesses_;  // ordered: the same report every run
+  size_t held_ = 0;
   HazardLog hazards_;
   bool raced_ = false;
 };

@@ -509,6 +509,57 @@ TEST(WarpApi, AnAtomicAndAPlainAccessOfOneCellRace) {
   }
 }
 
+// The Programming Guide's compare-and-swap loop: a plain read is the first guess, the CAS checks it
+// and the loop retries with what the CAS found. Not a race; the same plain read followed by an
+// atomicAdd instead (nothing checks the value read) still is one.
+struct CasLoopMax {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    auto s = shared_array<T, 1>(c, "largest");
+    const int t = c.thread_idx().x;
+    if (t == 0) s[0] = T(-1);
+    c.sync();
+    const T mine = T(x[t]);
+    T old = s[0];  // the plain first guess
+    for (;;) {
+      const T assumed = old;
+      old = c.atomic_cas(s[0], assumed, mine > assumed ? mine : assumed);
+      if (old == assumed) break;
+    }
+    c.sync();
+    if (t == 0) y[0] = s[0];
+  }
+};
+struct PlainReadThenAtomicAdd {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    auto s = shared_array<T, 1>(c, "total");
+    const int t = c.thread_idx().x;
+    if (t == 0) s[0] = T(0);
+    c.sync();
+    const T seen = s[0];  // read while other threads add
+    c.atomic_add(s[0], T(x[t]));
+    y[1 + t] = seen;
+  }
+};
+
+TEST(WarpApi, ACasLoopsFirstPlainReadIsAGuessNotARace) {
+  for (const char* s : kSchedules) {
+    const KernelRun r =
+        run_kernel(CasLoopMax{}, Dim3{1}, Dim3{96}, shared_bytes_for(1), iota(96), 1, with_schedule(s));
+    ASSERT_FALSE(r.trace.error) << s << ": " << r.trace.error->message;
+    EXPECT_EQ(r.out[0], 95.0f) << s;
+    EXPECT_TRUE(r.trace.hazards.empty()) << s << ": " << sim::describe_hazard(r.trace.hazards.groups()[0], r.trace);
+    const KernelRun added =
+        run_kernel(PlainReadThenAtomicAdd{}, Dim3{1}, Dim3{96}, shared_bytes_for(1), iota(96), 97, with_schedule(s));
+    ASSERT_FALSE(added.trace.hazards.empty()) << s << ": an atomicAdd checks nothing";
+    const sim::HazardGroup g = added.trace.hazards.groups()[0];
+    EXPECT_TRUE(g.first.first_atomic || g.first.second_atomic) << s;
+  }
+}
+
 // Blocks add into one global cell with atomics: no cross-block race. A plain read of it does race.
 struct BlocksAddIntoOneCell {
   template <class Ctx, class Array>

@@ -185,6 +185,18 @@ grep -qE "race \(RAW\) between write at $bb:$load_line and read at $bb:[0-9]+ .*
   fail "box_blur_3d_shared.cu --bug no-barrier: no race on tile at :$load_line: $(grep -i race <<<"$out" | head -3)"
 pass "3D __shared__: BUG_NO_BARRIER races on tile from box_blur_3d_shared.cu:$load_line"
 
+# The Programming Guide's atomicCAS loop: its first plain read is a guess the CAS checks, not a
+# race (before, every thread's read was reported against the others' atomicCAS); the same maximum
+# taken with plain code (BUG_PLAIN_MAX) races on blockMax at its line.
+cas="$CORPUS/atomic_max_float_cas.cu"
+out=$("$APP" run "$cas" 2>&1)
+grep -qx "hazards: none" <<<"$out" || fail "atomic_max_float_cas.cu: the CAS loop is reported: $(grep -i race <<<"$out" | head -2)"
+plain_line=$(grep -n 'if (val > \*address) \*address = val;' "$cas" | cut -d: -f1)
+set +e; out=$("$APP" run "$cas" --bug plain-max 2>&1); set -e
+grep -qE "race \(W[AR][WR]\) between .* at $cas:$plain_line and .* at $cas:$plain_line .* on blockMax$" <<<"$out" ||
+  fail "atomic_max_float_cas.cu --bug plain-max: no race on blockMax at :$plain_line: $(grep -i race <<<"$out" | head -2)"
+pass "the atomicCAS loop: no race; plain code instead races on blockMax at atomic_max_float_cas.cu:$plain_line"
+
 # __reduce_min_sync compares an int signed and an unsigned unsigned, as CUDA's two overloads do:
 # warp_min_max.cu's BUG_MIN_AS_UNSIGNED takes the ints' minimum over unsigned casts, and every warp
 # holds a negative value, so main() finds all 32 minima wrong.
