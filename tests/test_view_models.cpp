@@ -291,6 +291,22 @@ TEST(GlobalArraysModel, ExtendedBufferFillsAsTheBlocksWrite) {
   EXPECT_EQ(block_of_element(*r, 0, 9), 1);
 }
 
+// A CUDA program's result is what its main() returned, in a cell of syncscope's own: the Results
+// panel says it; the Global arrays panel shows only the program's device memory.
+TEST(GlobalArraysModel, AProgramsMainReturnedIsNoDeviceArray) {
+  const auto r = run({.algorithm = "two-phase-scan"});
+  AlgorithmEntry program = *r->config.algorithm;
+  program.info.program = true;
+  RunResult as_program = *r;
+  as_program.config.algorithm = &program;
+  ASSERT_EQ(as_program.sim.output_array, 1);
+  const GlobalArraysModel m = build_global_arrays(as_program, 0, 0);
+  ASSERT_EQ(m.arrays.size(), 1u);
+  EXPECT_EQ(m.arrays[0].array, 0);
+  EXPECT_EQ(m.arrays[0].role, "");
+  EXPECT_EQ(build_global_arrays(*r, 0, 0).arrays.size(), 2u) << "an algorithm's output is its own array";
+}
+
 // ---- code ----
 
 TEST(CodeModel, BarrierLineHighlightedAndExecutedLinesMarked) {

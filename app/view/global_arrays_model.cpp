@@ -37,9 +37,12 @@ std::vector<std::shared_ptr<const ArrayMemory>> memory_before_launch(const RunRe
   *at_end = base == nullptr;
   if (*at_end) base = &run.sim.globals_final;
   std::vector<std::shared_ptr<const ArrayMemory>> memory;
+  // A CUDA program's result is what its main() returned (the Results panel's verdict), kept in a
+  // cell of syncscope's own: no device memory of the program's, so no row here.
+  const bool program = run.config.algorithm && run.config.algorithm->info.program;
   for (int id = 0; id < static_cast<int>(t.arrays.size()); ++id) {
     const sim::ArrayInfo& info = t.arrays[id];
-    if (info.space != sim::MemSpace::Global) continue;
+    if (info.space != sim::MemSpace::Global || (program && id == run.sim.output_array)) continue;
     auto m = std::make_shared<ArrayMemory>();
     m->array = id;
     const sim::ArraySnapshot* snap = nullptr;
