@@ -43,7 +43,7 @@ struct RunFlags {
 // --gpu-runs: a kernel file's GPU side is the student's code compiled by nvcc, so it runs in the
 // GPU child (app/state/gpu_child.h), never in this process; built-in kernels run here.
 Outcomes gpu_outcomes_here_or_in_child(const RunConfig& config, const std::vector<double>& input, int runs) {
-  if (loaded_kernel_path(config.algorithm->info.name).empty() || !gpu_status().usable)
+  if (!app::gpu_side_in_child(config) || !gpu_status().usable)
     return gpu_outcomes(config, input, runs);  // without a GPU it says why
   return tally_gpu_runs(config, input, app::run_on_gpu_in_child(app::own_executable(), config, input, runs));
 }

@@ -5,7 +5,6 @@
 
 #include "app/cli/report.h"
 #include "app/state/gpu_child.h"
-#include "core/kernel_file.h"
 
 #include "sim/describe.h"
 #include "sim/events.h"
@@ -139,11 +138,8 @@ GpuReport run_gpu_side(const RunResult& r) {
     if (g.program->ran) g.copies = compare_host_copies(r.sim.host_copies, g.program->host_copies);
     return g;
   }
-  // A kernel file's GPU side is the student's code compiled by nvcc: it runs in the GPU child, as
-  // the app's does, never in this process. Built-in kernels run here.
-  g.run = loaded_kernel_path(r.config.algorithm->info.name).empty()
-              ? run_on_gpu(r.config.algorithm->info.name, r.config.problem, r.input)
-              : app::run_on_gpu_in_child(app::own_executable(), r.config, r.input, 1).front();
+  g.run = app::gpu_side_in_child(r.config) ? app::run_on_gpu_in_child(app::own_executable(), r.config, r.input, 1).front()
+                                           : run_on_gpu(r.config.algorithm->info.name, r.config.problem, r.input);
   if (g.run.ok) static_cast<GpuComparison&>(g) = compare_gpu_output(r, g.run.output_bits);
   return g;
 }

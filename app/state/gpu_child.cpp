@@ -157,6 +157,8 @@ std::string own_executable() {
   return n > 0 ? std::string(path, static_cast<size_t>(n)) : std::string("syncscope");
 }
 
+bool gpu_side_in_child(const RunConfig& config) { return !loaded_kernel_path(config.algorithm->info.name).empty(); }
+
 std::vector<GpuRun> run_on_gpu_in_child(const std::string& executable, const RunConfig& config,
                                         const std::vector<double>& input, int runs, int timeout_seconds) {
   const Exchange ex = exchange_with_child(executable, request_text(config, input, runs), timeout_seconds);

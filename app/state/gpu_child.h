@@ -28,6 +28,10 @@ namespace syncscope::app {
 // This executable, to start as the child.
 std::string own_executable();
 
+// Where `config`'s GPU side runs from the CLI: a kernel file's (the student's code, compiled by
+// nvcc) in the child, never in syncscope's process; a built-in kernel's in process.
+bool gpu_side_in_child(const RunConfig& config);
+
 // Runs `config` on `input` `runs` times on the GPU in a child started from `executable`. Returns one
 // GpuRun per run; the last one carries the error when a run failed or the child died (then fewer).
 std::vector<GpuRun> run_on_gpu_in_child(const std::string& executable, const RunConfig& config,
