@@ -165,6 +165,20 @@ TEST(WorkerCodec, ASnapshotTheSameAsNoneBeforeItIsRefused) {
   EXPECT_THROW(worker::read_outcome(r), WireError);
 }
 
+// A few bytes may stand for a large array (a reference, a uniform array): what they add up to is
+// bounded, so a garbled answer cannot make syncscope allocate gigabytes.
+TEST(WorkerCodec, SnapshotsThatStandForTooManyCellsAreRefused) {
+  SimOutcome out;
+  out.trace.globals_before.push_back(sim::ArraySnapshot{0, std::vector<uint32_t>(1000, 7), std::vector<uint8_t>(1000, 1)});
+  for (int k = 0; k < 20; ++k) out.globals_final.push_back(out.trace.globals_before.front());
+  WireWriter w;
+  worker::write_outcome(w, out);
+  WireReader enough(w.bytes());
+  EXPECT_EQ(worker::read_outcome(enough, 21000).globals_final.size(), 20u);
+  WireReader too_little(w.bytes());
+  EXPECT_THROW(worker::read_outcome(too_little, 20999), WireError);
+}
+
 TEST(WorkerCodec, AnErrorAndItsLinesComeBack) {
   SimOutcome out;
   const sim::LineId line = sim::LineTable::intern("/home/student/k.h", 32, "kernel");

@@ -67,6 +67,13 @@ constexpr uint64_t kMaxUniformCells = std::numeric_limits<int32_t>::max();
 
 struct SnapshotMemoReader {
   std::unordered_map<int32_t, std::string_view> last;  // the body of the last whole one, in the message
+  // Cells every snapshot decoded so far may still add up to: a reference or a uniform array is a few
+  // bytes that stand for megabytes, so a garbled message could ask for any memory.
+  uint64_t cells_left = 0;
+  void spend(size_t cells) {
+    if (cells > cells_left) throw WireError("the snapshots stand for more cells than a run can hold");
+    cells_left -= cells;
+  }
 };
 
 void write_cells(WireWriter& w, SnapshotMemoWriter& memo, int32_t array, const std::vector<uint32_t>& bits,
@@ -99,11 +106,13 @@ void read_cells(WireReader& r, SnapshotMemoReader& memo, int32_t& array, std::ve
     if (whole_form == SnapshotForm::Uniform) {
       const uint64_t count = body.get<uint64_t>();
       if (count > kMaxUniformCells) throw WireError("an array of " + std::to_string(count) + " cells");
+      memo.spend(count);
       bits.assign(count, body.get<uint32_t>());
       poison.assign(count, body.get<uint8_t>());
       return;
     }
     bits = body.get_vector<uint32_t>();
+    memo.spend(bits.size());
     if (whole_form == SnapshotForm::PoisonClear) poison.assign(bits.size(), 0);
     else poison = body.get_vector<uint8_t>();
   };
@@ -476,8 +485,9 @@ void write_outcome(WireWriter& w, const SimOutcome& out) {
   write_outcome_parts(w, out);
 }
 
-SimOutcome read_outcome(WireReader& r) {
+SimOutcome read_outcome(WireReader& r, uint64_t max_snapshot_cells) {
   SnapshotMemoReader memo;
+  memo.cells_left = max_snapshot_cells;
   SimOutcome out;
   sim::Trace& t = out.trace;
   t.arrays = read_list<sim::ArrayInfo>(r, 26, [&] {

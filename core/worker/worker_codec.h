@@ -23,9 +23,13 @@ AlgoInfo read_algo_info(WireReader& r);
 void write_sim_options(WireWriter& w, const sim::SimOptions& o);
 sim::SimOptions read_sim_options(WireReader& r);
 
-// The outcome and, after it, the writer's line table.
+// The outcome and, after it, the writer's line table. Snapshots the writer sent once are read back
+// each time they stand (an array unchanged across launches); together they may make at most
+// `max_snapshot_cells` cells (by default 2^30, 5 GiB with their poison: more than the worker's
+// address space holds on most machines), else the message is refused.
+inline constexpr uint64_t kMaxSnapshotCells = uint64_t{1} << 30;
 void write_outcome(WireWriter& w, const SimOutcome& out);
-SimOutcome read_outcome(WireReader& r);
+SimOutcome read_outcome(WireReader& r, uint64_t max_snapshot_cells = kMaxSnapshotCells);
 
 void write_doubles(WireWriter& w, const std::vector<double>& v);
 std::vector<double> read_doubles(WireReader& r);
