@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages syncscope builds and tests with (DESIGN.md §4); clang and its
 # runtime libraries are for the fuzzing targets (libFuzzer) only; libseccomp and libdw (elfutils)
-# sandbox the kernel worker and name the line a kernel faulted at.
+# sandbox the kernel worker and name the line a kernel faulted at; libclang-cpp14-dev (the library)
+# and libclang-14-dev (its headers) build syncscope-translate, which takes a student's .cu.
 # Idempotent: asks dpkg first and stays silent when everything is already there.
 set -euo pipefail
 
@@ -12,7 +13,7 @@ packages=(
   libstb-dev libgif-dev libgtest-dev libbenchmark-dev
   fonts-dejavu-core xvfb xauth xdotool imagemagick
   libseccomp-dev libdw-dev
-  clang libclang-rt-14-dev libclang-cpp14-dev llvm-14-dev
+  clang libclang-rt-14-dev libclang-cpp14-dev libclang-14-dev llvm-14-dev
 )
 # Optional peers for the benchmarks only: `scripts/install-deps.sh --bench`.
 if [[ "${1:-}" == "--bench" ]]; then
