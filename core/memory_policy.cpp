@@ -1,5 +1,7 @@
 #include "core/memory_policy.h"
 
+#include <cstdlib>  // first: it defines __GLIBC__, which the test below needs (without it this function was empty)
+
 #if defined(__GLIBC__)
 #include <malloc.h>
 #endif
