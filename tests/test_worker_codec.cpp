@@ -5,7 +5,9 @@
 #include <poll.h>
 #include <unistd.h>
 
+#include <cstdio>
 #include <cstring>
+#include <thread>
 
 #include "core/worker/frames.h"
 #include "core/worker/worker_codec.h"
@@ -305,6 +307,37 @@ TEST(WorkerCodec, AFaultFrameReadsBack) {
   EXPECT_EQ(f.kind, worker::FaultKind::RefusedCall);
   EXPECT_EQ(f.number, 57);
   EXPECT_EQ(f.frames, (std::vector<uint64_t>{0x1234, 0x5678}));
+}
+
+TEST(WorkerCodec, ALongFrameCrossesAPipeAndAFileWhole) {
+  // Megabytes go to a pipe as the pages they lie in (vmsplice) and to anything else written; the
+  // reader gets the same bytes either way, read while the writer is still writing.
+  std::string payload(size_t{3} << 20, '\0');
+  for (size_t k = 0; k < payload.size(); ++k) payload[k] = static_cast<char>(k * 7 + k / 4096);
+  int pipe_fds[2];
+  ASSERT_EQ(pipe(pipe_fds), 0);
+  bool written = false;
+  std::thread writer([&] {
+    written = worker::write_frame(pipe_fds[1], 'A', payload);
+    close(pipe_fds[1]);
+  });
+  const std::optional<worker::Frame> piped = worker::read_frame(pipe_fds[0]);
+  writer.join();
+  close(pipe_fds[0]);
+  EXPECT_TRUE(written);
+  ASSERT_TRUE(piped.has_value());
+  EXPECT_EQ(piped->kind, 'A');
+  EXPECT_TRUE(piped->payload == payload);
+
+  FILE* file = std::tmpfile();
+  ASSERT_NE(file, nullptr);
+  ASSERT_TRUE(worker::write_frame(fileno(file), 'S', payload));
+  ASSERT_EQ(lseek(fileno(file), 0, SEEK_SET), 0);
+  const std::optional<worker::Frame> filed = worker::read_frame(fileno(file));
+  std::fclose(file);
+  ASSERT_TRUE(filed.has_value());
+  EXPECT_EQ(filed->kind, 'S');
+  EXPECT_TRUE(filed->payload == payload);
 }
 
 }  // namespace

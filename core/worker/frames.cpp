@@ -1,5 +1,7 @@
 #include "core/worker/frames.h"
 
+#include <fcntl.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -21,6 +23,22 @@ bool write_all(int fd, const char* data, size_t size) {
   }
   return true;
 }
+
+// A pipe takes a message of megabytes at about 1.8 GB/s when each 4 KiB is copied into a page of
+// its own; spliced, the reader copies straight from the writer's pages. Not a pipe: written.
+bool splice_all(int fd, const char* data, size_t size) {
+  while (size > 0) {
+    iovec piece{const_cast<char*>(data), size};
+    const ssize_t put = ::vmsplice(fd, &piece, 1, 0);
+    if (put < 0 && errno == EINTR) continue;
+    if (put < 0 && (errno == EBADF || errno == EINVAL || errno == ENOSYS)) return write_all(fd, data, size);
+    if (put <= 0) return false;
+    data += put;
+    size -= static_cast<size_t>(put);
+  }
+  return true;
+}
+constexpr size_t kSpliceFromBytes = size_t{64} << 10;
 
 bool read_all(int fd, char* data, size_t size) {
   while (size > 0) {
@@ -46,7 +64,9 @@ bool write_frame(int fd, char kind, const std::string& payload) {
   char head[5];
   std::memcpy(head, &length, 4);
   head[4] = kind;
-  return write_all(fd, head, 5) && write_all(fd, payload.data(), payload.size());
+  if (!write_all(fd, head, 5)) return false;
+  return payload.size() >= kSpliceFromBytes ? splice_all(fd, payload.data(), payload.size())
+                                            : write_all(fd, payload.data(), payload.size());
 }
 
 std::optional<Frame> read_frame(int fd, std::string reuse) {

@@ -31,7 +31,10 @@ struct Frame {
 // Frames are at most this long: a trace of a few detailed blocks is megabytes, not gigabytes.
 inline constexpr uint32_t kMaxFrameBytes = 1u << 30;
 
-// False when the other side is gone.
+// False when the other side is gone. A long payload is handed to a pipe as the pages it lies in
+// (vmsplice), not copied into the pipe's own: the reader's read() is then the one copy. Until the
+// reader has read it, the payload's memory may not change: a request stays as it is until its
+// answer comes, an answer until the next request.
 bool write_frame(int fd, char kind, const std::string& payload);
 // nullopt at the end of the pipe or on a frame that is not one (too long, cut short). The payload
 // is read into `reuse`'s memory (an earlier frame's), grown only where it is too short.

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cstring>
 #include <limits>
+#include <span>
 #include <unordered_map>
 
 namespace syncscope::worker {
@@ -66,7 +67,15 @@ struct SnapshotMemoWriter {
 constexpr uint64_t kMaxUniformCells = std::numeric_limits<int32_t>::max();
 
 struct SnapshotMemoReader {
-  std::unordered_map<int32_t, std::string_view> last;  // the body of the last whole one, in the message
+  struct Decoded {
+    std::span<const uint32_t> bits;
+    std::span<const uint8_t> poison;
+  };
+  // The cells of the last snapshot of each array decoded whole, where they lie in the outcome
+  // being read (a snapshot's vectors are moved into their place, their memory stays where it is,
+  // and nothing changes it while the message is read): a reference is a copy of those, so it
+  // can only stand for cells already read.
+  std::unordered_map<int32_t, Decoded> last;
   // Cells every snapshot decoded so far may still add up to: a reference or a uniform array is a few
   // bytes that stand for megabytes, so a garbled message could ask for any memory.
   uint64_t cells_left = 0;
@@ -102,33 +111,28 @@ void read_cells(WireReader& r, SnapshotMemoReader& memo, int32_t& array, std::ve
                 std::vector<uint8_t>& poison) {
   array = r.get<int32_t>();
   const SnapshotForm form = r.get_enum(SnapshotForm::SameAsLast);
-  auto read_body = [&](WireReader& body, SnapshotForm whole_form) {
-    if (whole_form == SnapshotForm::Uniform) {
-      const uint64_t count = body.get<uint64_t>();
-      if (count > kMaxUniformCells) throw WireError("an array of " + std::to_string(count) + " cells");
-      memo.spend(count);
-      bits.assign(count, body.get<uint32_t>());
-      poison.assign(count, body.get<uint8_t>());
-      return;
-    }
-    bits = body.get_vector<uint32_t>();
-    memo.spend(bits.size());
-    if (whole_form == SnapshotForm::PoisonClear) poison.assign(bits.size(), 0);
-    else poison = body.get_vector<uint8_t>();
-  };
   if (form == SnapshotForm::SameAsLast) {
     auto it = memo.last.find(array);
     if (it == memo.last.end()) throw WireError("array " + std::to_string(array) + " is the same as none before it");
-    WireReader body(it->second.substr(1));
-    read_body(body, static_cast<SnapshotForm>(it->second[0]));
+    memo.spend(it->second.bits.size());
+    bits.assign(it->second.bits.begin(), it->second.bits.end());
+    poison.assign(it->second.poison.begin(), it->second.poison.end());
     return;
   }
-  const size_t before = r.left();
-  const char* start = r.get_raw(0).data() - 1;  // the form's byte
-  read_body(r, form);
-  memo.last[array] = std::string_view(start, 1 + before - r.left());
+  if (form == SnapshotForm::Uniform) {
+    const uint64_t count = r.get<uint64_t>();
+    if (count > kMaxUniformCells) throw WireError("an array of " + std::to_string(count) + " cells");
+    memo.spend(count);
+    bits.assign(count, r.get<uint32_t>());
+    poison.assign(count, r.get<uint8_t>());
+  } else {
+    bits = r.get_vector<uint32_t>();
+    memo.spend(bits.size());
+    if (form == SnapshotForm::PoisonClear) poison.assign(bits.size(), 0);
+    else poison = r.get_vector<uint8_t>();
+  }
+  memo.last[array] = {bits, poison};
 }
-
 void write_snapshot(WireWriter& w, SnapshotMemoWriter& memo, const sim::ArraySnapshot& s) {
   write_cells(w, memo, s.array, s.bits, s.poison);
 }
@@ -164,8 +168,10 @@ void write_events(WireWriter& w, const std::vector<sim::Event>& events) {
 std::vector<sim::Event> read_events(WireReader& r) {
   const uint64_t count = r.get_count(kEventBytes);
   const char* at = r.get_raw(count * kEventBytes).data();
-  std::vector<sim::Event> events(count);
-  for (sim::Event& e : events) {
+  std::vector<sim::Event> events;
+  events.reserve(count);  // not count zeroed events to be overwritten: a trace is a megabyte of them
+  for (uint64_t k = 0; k < count; ++k) {
+    sim::Event& e = events.emplace_back();
     auto field = [&](auto& v) {
       std::memcpy(&v, at, sizeof v);
       at += sizeof v;
