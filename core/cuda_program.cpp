@@ -157,7 +157,8 @@ std::string generated_main(const KernelText& file, const Translated& t, const Pr
   const std::string where = file.path + ": ";
   if (!l.given)
     return where + "the file has no main(): give --grid X[,Y[,Z]] --block X[,Y[,Z]] to launch " +
-           (t.kernels.size() == 1 ? "its kernel " + t.kernels[0].name : std::string("one of its kernels (--kernel-name K)"));
+           (t.kernels.size() == 1 ? "its kernel " + t.kernels[0].name : std::string("one of its kernels (--kernel-name K)")) +
+           " (in the app: File > Open's grid and block)";
   if (t.kernels.empty()) return where + "the file has no __global__ kernel to launch";
   const Kernel* k = nullptr;
   std::string names;
@@ -316,6 +317,29 @@ std::string parse_dims(const std::string& option, const std::string& text, Dim3&
   }
   if (count == 0) return option + " '" + text + "': expected X[,Y[,Z]]";
   out = {values[0], values[1], values[2]};
+  return "";
+}
+
+std::string parse_launch(const LaunchText& text, const LaunchNames& names, const std::string& file, ProgramLaunch& launch) {
+  const std::string grid = names.grid, block = names.block;
+  launch = ProgramLaunch{};
+  launch.given = !text.grid.empty() || !text.block.empty();
+  if (!launch.given && (!text.kernel.empty() || !text.arguments.empty()))
+    return std::string(names.kernel) + " and " + names.argument + " need " + grid + " and " + block +
+           " (they launch a .cu that has no main())";
+  if (!launch.given) return "";
+  if (text.grid.empty() || text.block.empty()) return grid + " and " + block + " go together";
+  if (!is_cuda_program_path(file))
+    return grid + " and " + block + " launch a .cu that has no main(); " +
+           (file.empty() ? std::string("no .cu was given") : file + " is not one");
+  if (std::string why = parse_dims(grid, text.grid, launch.grid); !why.empty()) return why;
+  if (std::string why = parse_dims(block, text.block, launch.block); !why.empty()) return why;
+  launch.kernel = text.kernel;
+  for (const std::string& a : text.arguments) {
+    const size_t equals = a.find('=');
+    if (equals == std::string::npos || equals == 0) return names.argument + (" " + a) + ": expected NAME=VALUE";
+    launch.arguments.push_back({a.substr(0, equals), a.substr(equals + 1)});
+  }
   return "";
 }
 

@@ -35,6 +35,23 @@ std::variant<KernelFile, KernelFileError> load_user_code(const std::string& path
 // "4", "4,2", "4,2,1": a --grid or --block value; "" or why not (naming the option).
 std::string parse_dims(const std::string& option, const std::string& text, Dim3& out);
 
+// A launch as typed, for a .cu without main(): `run`'s and `gui`'s options, or File > Open's fields.
+struct LaunchText {
+  std::string grid, block, kernel;
+  std::vector<std::string> arguments;  // NAME=VALUE
+};
+// How the words are named in messages: the options ("--grid") or the fields ("grid").
+struct LaunchNames {
+  const char* grid;
+  const char* block;
+  const char* kernel;
+  const char* argument;
+};
+inline constexpr LaunchNames kLaunchOptions{"--grid", "--block", "--kernel-name", "--arg"};
+inline constexpr LaunchNames kLaunchFields{"grid", "block", "kernel", "arguments"};
+// `text` as the launch of `file`; "" or why not. Nothing typed is no launch (`given` false).
+std::string parse_launch(const LaunchText& text, const LaunchNames& names, const std::string& file, ProgramLaunch& launch);
+
 bool is_cuda_program_path(const std::string& path);
 
 // What nvcc compiles for variant `bug` of the loaded program named `algorithm`: the bytes the

@@ -384,6 +384,25 @@ TEST(GuiCommand, AKernelsOnlyCuTakesTheLaunchWordsOfRun) {
   EXPECT_NE(two.err.find("--grid takes one --block X[,Y[,Z]] (the launch's block size)"), std::string::npos) << two.err;
 }
 
+// File > Open's fields are parsed as the options are, and their messages name the fields.
+TEST(GuiCommand, TheOpenDialogsLaunchFieldsAreNamedInTheirMessages) {
+  ProgramLaunch launch;
+  EXPECT_EQ(parse_launch({"0", "64", "", {}}, kLaunchFields, "k.cu", launch), "grid 0: every size is at least 1");
+  EXPECT_EQ(parse_launch({"4", "", "", {}}, kLaunchFields, "k.cu", launch), "grid and block go together");
+  EXPECT_EQ(parse_launch({"", "", "", {"n"}}, kLaunchFields, "k.cu", launch),
+            "kernel and arguments need grid and block (they launch a .cu that has no main())");
+  EXPECT_EQ(parse_launch({"4", "64", "", {"=1"}}, kLaunchFields, "k.cu", launch), "arguments =1: expected NAME=VALUE");
+  EXPECT_EQ(parse_launch({"", "", "", {}}, kLaunchFields, "k.cu", launch), "");
+  EXPECT_FALSE(launch.given);
+  EXPECT_EQ(parse_launch({"4,2", "16,16", "scale", {"n=64", "f=0.5"}}, kLaunchFields, "k.cu", launch), "");
+  EXPECT_TRUE(launch.given);
+  EXPECT_EQ(launch.grid.y, 2);
+  EXPECT_EQ(launch.block.y, 16);
+  EXPECT_EQ(launch.kernel, "scale");
+  ASSERT_EQ(launch.arguments.size(), 2u);
+  EXPECT_EQ(launch.arguments[1], (std::pair<std::string, std::string>{"f", "0.5"}));
+}
+
 TEST(GuiCommand, BadWordsGetTheirMessageAndExitTwo) {
   const std::vector<std::pair<std::vector<std::string>, std::string>> cases = {
       {{"gui", "--step", ""}, "--step '': expected a whole number in 0..2147483647"},

@@ -25,22 +25,7 @@ std::optional<std::string> take_launch_block(ConfigArgs& args, LaunchWords& word
 }
 
 std::string program_launch(const LaunchWords& words, const std::string& file, ProgramLaunch& launch) {
-  launch.given = !words.grid.empty() || !words.block.empty();
-  if (!launch.given && (!words.kernel_name.empty() || !words.arguments.empty()))
-    return "--kernel-name and --arg need --grid and --block (they launch a .cu that has no main())";
-  if (!launch.given) return "";
-  if (words.grid.empty() || words.block.empty()) return "--grid and --block go together";
-  if (!is_cuda_program_path(file))
-    return "--grid and --block launch a .cu that has no main(); " + (file.empty() ? std::string("no .cu was given") : file + " is not one");
-  if (std::string why = parse_dims("--grid", words.grid, launch.grid); !why.empty()) return why;
-  if (std::string why = parse_dims("--block", words.block, launch.block); !why.empty()) return why;
-  launch.kernel = words.kernel_name;
-  for (const std::string& a : words.arguments) {
-    const size_t equals = a.find('=');
-    if (equals == std::string::npos || equals == 0) return "--arg " + a + ": expected NAME=VALUE";
-    launch.arguments.push_back({a.substr(0, equals), a.substr(equals + 1)});
-  }
-  return "";
+  return parse_launch({words.grid, words.block, words.kernel_name, words.arguments}, kLaunchOptions, file, launch);
 }
 
 std::optional<KernelFile> load_kernel_option(const std::string& path, Registry& registry, RunOptions& options,

@@ -7,6 +7,7 @@
 #include <cstring>
 #include <filesystem>
 #include <iterator>
+#include <sstream>
 
 #include "app/export/perfetto_trace.h"
 #include "app/state/scenario.h"
@@ -21,10 +22,21 @@ enum class Dialog { None, Open, Save, Export, Gif, Sheet, StepPng, Trace, OpenKe
 struct DialogState {
   Dialog pending = Dialog::None;
   char path[512] = {};
+  // Open CUDA program: how to launch a .cu without main() (`--grid`, `--block`, `--kernel-name`,
+  // `--arg` on the command line).
+  char grid[32] = {}, block[32] = {}, kernel[128] = {}, arguments[256] = {};
   std::string error;
 };
 
 DialogState& dialogs(const MenuBar& menu) { return menu.own<DialogState>(); }
+
+constexpr const char* kOpenKernelItem = "Open CUDA program (.cu) or kernel file...";
+
+// Where the last item drawn is, for the GUI tests.
+void remember_item(const MenuBar& menu, const std::string& name, const char* prefix = "menu: ") {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  menu.geometry.rows[prefix + name] = {a.x, a.y, b.x - a.x, b.y - a.y};
+}
 
 // Where the shipped scenarios are: next to the working directory, or in the source tree.
 std::vector<std::string> scenario_files() {
@@ -64,13 +76,40 @@ std::optional<std::string> act(const MenuBar& menu, Dialog kind, const std::stri
     case Dialog::Trace:
       if (!menu.state.run()) return "no run to write yet";
       return write_file_atomically(path, app::perfetto_trace(*menu.state.run()).dump() + "\n");
-    case Dialog::OpenKernel:
+    case Dialog::OpenKernel: {
       if (!std::filesystem::is_regular_file(path)) return path + ": no such file";
-      menu.session.open_kernel(path);
+      const DialogState& d = dialogs(menu);
+      LaunchText typed{d.grid, d.block, d.kernel, {}};
+      std::istringstream words(d.arguments);
+      for (std::string word; words >> word;) typed.arguments.push_back(word);
+      ProgramLaunch launch;
+      if (std::string why = parse_launch(typed, kLaunchFields, path, launch); !why.empty()) return why;
+      menu.session.open_kernel(path, std::nullopt, launch);
       return std::nullopt;
+    }
     case Dialog::None: break;
   }
   return std::nullopt;
+}
+
+// A .cu without main() launches one kernel, as `run FILE.cu --grid 4 --block 64` does: the grid,
+// the block, which kernel when it has several, and its scalar parameters' values. Empty for a
+// program with main() or a kernel file. True when Enter was pressed in one of them.
+bool draw_launch_fields(const MenuBar& menu, DialogState& d) {
+  ImGui::TextUnformatted("A .cu without main(): launch its kernel with");
+  bool enter = false;
+  auto field = [&](const char* label, const char* hint, char* text, size_t size, float ems) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * ems);
+    enter |= ImGui::InputTextWithHint(label, hint, text, size, ImGuiInputTextFlags_EnterReturnsTrue);
+    remember_item(menu, label, "dialog: ");
+  };
+  field("grid", "4 or 4,2", d.grid, sizeof d.grid, 6);
+  ImGui::SameLine();
+  field("block", "64 or 16,16", d.block, sizeof d.block, 6);
+  ImGui::SameLine();
+  field("kernel", "its only one", d.kernel, sizeof d.kernel, 9);
+  field("arguments", "n=64 factor=0.5 (other scalars are 0)", d.arguments, sizeof d.arguments, 25);
+  return enter;
 }
 
 void draw_dialogs(const MenuBar& menu) {
@@ -104,13 +143,19 @@ void draw_dialogs(const MenuBar& menu) {
       for (const auto& f : scenario_files())
         if (ImGui::Selectable(f.c_str())) set_path(menu, f);
     }
-    if (kind == Dialog::OpenKernel)
+    bool enter_in_launch = false;
+    if (kind == Dialog::OpenKernel) {
       ImGui::TextDisabled("a .cu as you wrote it (kernels and main(), or kernels alone: see README), or a kernel\n"
                           "file like assets/kernels/*.h; saved again, it is run again");
+      enter_in_launch = draw_launch_fields(menu, d);
+    }
     if (kind == Dialog::Gif || kind == Dialog::Sheet)
       ImGui::TextDisabled("every step of the launch on show is drawn (the window shows it as it goes)");
-    if (!d.error.empty()) ImGui::TextColored(ImColor(menu.theme.bad), "%s", d.error.c_str());
-    if (ImGui::Button(kinds[k].verb) || enter) {
+    if (!d.error.empty()) {
+      ImGui::TextColored(ImColor(menu.theme.bad), "%s", d.error.c_str());
+      remember_item(menu, "error", "dialog: ");
+    }
+    if (ImGui::Button(kinds[k].verb) || enter || enter_in_launch) {
       if (const std::optional<std::string> why = act(menu, kind, d.path)) {
         d.error = *why;
       } else {
@@ -248,9 +293,11 @@ void draw_menu_bar(const MenuBar& menu) {
         dialogs(menu).pending = Dialog::Open;
         set_path(menu, "assets/scenarios/");
       }
-      if (ImGui::MenuItem("Open CUDA program (.cu) or kernel file...")) {
+      if (ImGui::MenuItem(kOpenKernelItem)) {
         dialogs(menu).pending = Dialog::OpenKernel;
         set_path(menu, "assets/kernels/brent_kung_scan.h");
+      } else {
+        remember_item(menu, kOpenKernelItem);
       }
       if (ImGui::MenuItem("Save scenario...")) {
         dialogs(menu).pending = Dialog::Save;
@@ -270,9 +317,8 @@ void draw_menu_bar(const MenuBar& menu) {
         if (ImGui::MenuItem(e.label)) {
           dialogs(menu).pending = e.dialog;
           set_path(menu, e.path);
-        } else {  // where it is, for the GUI tests
-          const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
-          menu.geometry.rows[std::string("menu: ") + e.label] = {a.x, a.y, b.x - a.x, b.y - a.y};
+        } else {
+          remember_item(menu, e.label);
         }
       ImGui::Separator();
       if (ImGui::MenuItem("Quit", "Ctrl+Q")) menu.requests.quit = true;

@@ -355,6 +355,38 @@ kill -0 "$PID" || fail "the app died when the kernel called abort()"
 [[ $(json "$STATE" "d['steps']") == 9 ]] || fail "the last good trace was not kept after abort()"
 kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
 pass "a kernel file, live: edit -> new trace in ${edit_s} s; a syntax error shows line $bad and keeps the trace; mended; a save that calls abort() at line $store: the window stays up with the message at the line"
+# File > Open CUDA program, a .cu without main(): its launch typed into the dialog's fields (what
+# --grid, --block and --arg say on the command line); a size of 0 is refused in the dialog.
+(cd "$WORK" && exec "$APP" --state-file "$STATE") &
+PID=$!
+for _ in $(seq 100); do [[ -s "$STATE" ]] && break; sleep 0.2; done
+WID=$(xdotool search --sync --onlyvisible --name '^syncscope' | head -1)
+xdotool key Right; wait_for "d['position']" 1
+xdotool mousemove --window "$WID" 20 10 click 1
+click_row() {  # click_row NAME: the middle-left of a row the frame's geometry names
+  for _ in $(seq 50); do [[ $(json "$STATE" "'$1' in d['geometry']['rows']" 2>/dev/null) == True ]] && break; sleep 0.1; done
+  read -r X Y < <(json "$STATE" "'%d %d' % (d['geometry']['rows']['$1'][0] + 10, d['geometry']['rows']['$1'][1] + 5)") ||
+    fail "no '$1' on screen"
+  xdotool mousemove --window "$WID" "$X" "$Y" click 1
+  sleep 0.2
+}
+click_row "menu: Open CUDA program (.cu) or kernel file..."
+sleep 0.5
+xdotool key ctrl+a; xdotool type --delay 10 "$SRC/tests/cuda/no_main/scale.cu"
+click_row "dialog: grid"; xdotool type --delay 10 0
+click_row "dialog: block"; xdotool type --delay 10 64
+xdotool keydown Return; sleep 0.1; xdotool keyup Return
+for _ in $(seq 50); do [[ $(json "$STATE" "'dialog: error' in d['geometry']['rows']") == True ]] && break; sleep 0.1; done
+[[ $(json "$STATE" "'dialog: error' in d['geometry']['rows']") == True ]] || fail "a grid of 0 was not refused in the dialog"
+click_row "dialog: grid"; xdotool key ctrl+a; xdotool type --delay 10 4
+click_row "dialog: arguments"; xdotool type --delay 10 factor=0.5
+xdotool keydown Return; sleep 0.1; xdotool keyup Return
+for _ in $(seq 300); do [[ $(json "$STATE" "d.get('algorithm')" 2>/dev/null) == scale.cu ]] && break; sleep 0.2; done
+wait_for "d['algorithm']" scale.cu
+wait_for "d['steps']" 1
+[[ $(json "$STATE" "d['kernel']") == "scale.cu from scale.cu: "* ]] || fail "File > Open scale.cu: $(json "$STATE" "d['kernel']")"
+kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+pass "File > Open a .cu without main(): grid 0 refused in the dialog; grid 4, block 64, factor=0.5 launch its kernel"
 "$APP" gui --kernel "$SRC/tests/kernel_files/crashing_kernel.h" --screenshot "$WORK/crash.png" --state-file "$WORK/crash.json" ||
   fail "the app did not survive a crashing kernel (exit $?)"
 [[ $(json "$WORK/crash.json" "d['algorithm']") == crashing ]] || fail "the crashing kernel was not shown"
