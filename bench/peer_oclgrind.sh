@@ -15,7 +15,7 @@ ours=$("$BUILD/bench/syncscope_scan_rate" kogge-stone "$N" "$TPB" 3)
 # The same scan as a kernel file, simulated in this process and in `syncscope worker` in turn,
 # PAIRS times, in one process (issue 25's cost of the worker: each run's request and outcome cross
 # the pipe; the compile and the worker's start are not timed).
-worker_cost=$("$BUILD/bench/syncscope_scan_rate" --worker-cost bench/kernel_files/kogge_stone_file.h "$N" "$TPB" "${PAIRS:-9}")
+worker_cost=$("$BUILD/bench/syncscope_scan_rate" --worker-cost bench/kernel_files/kogge_stone_file.h "$N" "$TPB" "${PAIRS:-41}")
 rate() { sed -E 's/.* ([0-9]+) elements\/s.*/\1/' <<<"$1"; }
 printf "%-44s %s\n" "Oclgrind $(oclgrind --version | grep -o '[0-9.]*' | head -1) --data-races:" "$peer"
 printf "%-44s %s\n" "syncscope (lockstep, detail for one block):" "$ours"

@@ -124,8 +124,16 @@ int main(int argc, char** argv) {
     seconds_to_simulate(c, here, input, nullptr);
     seconds_to_simulate(c, in_worker, input, nullptr);
     for (int r = 0; r < repeats; ++r) {
-      const double t_here = seconds_to_simulate(c, here, input, nullptr);
-      const double t_worker = seconds_to_simulate(c, in_worker, input, &hazards);
+      // Each side first in every other pair: on a machine that slows down and speeds up, the one
+      // always run first would be the one always measured on the other side of a change.
+      double t_here = 0, t_worker = 0;
+      if (r % 2 == 0) {
+        t_here = seconds_to_simulate(c, here, input, nullptr);
+        t_worker = seconds_to_simulate(c, in_worker, input, &hazards);
+      } else {
+        t_worker = seconds_to_simulate(c, in_worker, input, &hazards);
+        t_here = seconds_to_simulate(c, here, input, nullptr);
+      }
       best_here = std::min(best_here, t_here);
       best_worker = std::min(best_worker, t_worker);
       ratios.push_back(t_worker / t_here);
