@@ -26,6 +26,8 @@ struct DialogState {
   // `--arg` on the command line).
   char grid[32] = {}, block[32] = {}, kernel[128] = {}, arguments[256] = {};
   std::string error;
+  // The menu bar says "compiling FILE" after Open: once the compile ends, it says how it ended.
+  bool message_follows_compile = false;
 };
 
 DialogState& dialogs(const MenuBar& menu) { return menu.own<DialogState>(); }
@@ -160,6 +162,7 @@ void draw_dialogs(const MenuBar& menu) {
         d.error = *why;
       } else {
         menu.message = kinds[k].done + std::string(d.path);
+        d.message_follows_compile = kind == Dialog::OpenKernel;
         d.error.clear();
         ImGui::CloseCurrentPopup();
       }
@@ -367,6 +370,11 @@ void draw_menu_bar(const MenuBar& menu) {
       ImGui::EndMenu();
     }
     if (auto notice = menu.session.take_scenario_notice()) menu.message = *notice;  // a scenario's step past the end
+    if (DialogState& d = dialogs(menu); d.message_follows_compile && !menu.session.kernel_watch().compiling()) {
+      const std::string status = menu.session.kernel_watch().status();
+      menu.message = status.substr(0, status.find('\n'));
+      d.message_follows_compile = false;
+    }
     if (!menu.message.empty()) {
       ImGui::SameLine(0, 30);
       ImGui::TextDisabled("%s", menu.message.c_str());

@@ -385,8 +385,9 @@ for _ in $(seq 300); do [[ $(json "$STATE" "d.get('algorithm')" 2>/dev/null) == 
 wait_for "d['algorithm']" scale.cu
 wait_for "d['steps']" 1
 [[ $(json "$STATE" "d['kernel']") == "scale.cu from scale.cu: "* ]] || fail "File > Open scale.cu: $(json "$STATE" "d['kernel']")"
+wait_for "d['message']" "$(json "$STATE" "d['kernel']")"  # "compiling ..." in the menu bar no more
 kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
-pass "File > Open a .cu without main(): grid 0 refused in the dialog; grid 4, block 64, factor=0.5 launch its kernel"
+pass "File > Open a .cu without main(): grid 0 refused in the dialog; grid 4, block 64, factor=0.5 launch its kernel; the menu bar says how the compile ended"
 "$APP" gui --kernel "$SRC/tests/kernel_files/crashing_kernel.h" --screenshot "$WORK/crash.png" --state-file "$WORK/crash.json" ||
   fail "the app did not survive a crashing kernel (exit $?)"
 [[ $(json "$WORK/crash.json" "d['algorithm']") == crashing ]] || fail "the crashing kernel was not shown"
