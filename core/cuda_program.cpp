@@ -246,7 +246,8 @@ std::variant<KernelFile, KernelFileError> build_variant(const KernelText& file, 
   if (!t.has_main) {
     if (std::string why = generated_main(file, t, launch, false, &main); !why.empty()) return KernelFileError{why, file.path, 0, ""};
   } else if (launch.given) {
-    return KernelFileError{file.path + ": the file has its own main(), which chooses its launches: --grid and --block are for a .cu without one",
+    return KernelFileError{file.path + ": the file has its own main(), which chooses its launches: --grid and --block "
+                           "(in the app: File > Open's grid and block) are for a .cu without one",
                            file.path, 0, ""};
   }
   return load_kernel_build({file, compiled_text(file, t, define, main), true});

@@ -167,6 +167,18 @@ TEST(WorkerCodec, ASnapshotTheSameAsNoneBeforeItIsRefused) {
   EXPECT_THROW(worker::read_outcome(r), WireError);
 }
 
+// Poison flags are one a cell or none: more would cost nothing against the bound below, and each
+// 5-byte reference to such a snapshot would copy them again (a 1 MiB answer could ask for 45 GB).
+TEST(WorkerCodec, PoisonFlagsWithoutTheirCellsAreRefused) {
+  SimOutcome out;
+  out.trace.globals_before.push_back(sim::ArraySnapshot{0, {}, std::vector<uint8_t>(4096, 1)});
+  for (int k = 0; k < 8; ++k) out.globals_final.push_back(out.trace.globals_before[0]);
+  WireWriter w;
+  worker::write_outcome(w, out);
+  WireReader r(w.bytes());
+  EXPECT_THROW(worker::read_outcome(r), WireError);
+}
+
 // A few bytes may stand for a large array (a reference, a uniform array): what they add up to is
 // bounded, so a garbled answer cannot make syncscope allocate gigabytes.
 TEST(WorkerCodec, SnapshotsThatStandForTooManyCellsAreRefused) {

@@ -60,6 +60,15 @@ void set_path(const MenuBar& menu, const std::string& p) {
   dialogs(menu).path[sizeof dialogs(menu).path - 1] = 0;
 }
 
+void clear_launch_fields(DialogState& d) { d.grid[0] = d.block[0] = d.kernel[0] = d.arguments[0] = 0; }
+
+// A field as typed, without the spaces around it (which a message would quote unseen).
+std::string trimmed(const char* text) {
+  const std::string_view s(text);
+  const size_t first = s.find_first_not_of(" \t");
+  return first == std::string_view::npos ? "" : std::string(s.substr(first, s.find_last_not_of(" \t") - first + 1));
+}
+
 // What a dialog does with its path: "" when it went well (or was handed to the main loop), else why.
 std::optional<std::string> act(const MenuBar& menu, Dialog kind, const std::string& path) {
   if (path.empty()) return "path: empty (type a file name)";
@@ -81,7 +90,7 @@ std::optional<std::string> act(const MenuBar& menu, Dialog kind, const std::stri
     case Dialog::OpenKernel: {
       if (!std::filesystem::is_regular_file(path)) return path + ": no such file";
       const DialogState& d = dialogs(menu);
-      LaunchText typed{d.grid, d.block, d.kernel, {}};
+      LaunchText typed{trimmed(d.grid), trimmed(d.block), trimmed(d.kernel), {}};
       std::istringstream words(d.arguments);
       for (std::string word; words >> word;) typed.arguments.push_back(word);
       ProgramLaunch launch;
@@ -110,7 +119,7 @@ bool draw_launch_fields(const MenuBar& menu, DialogState& d) {
   field("block", "64 or 16,16", d.block, sizeof d.block, 6);
   ImGui::SameLine();
   field("kernel", "its only one", d.kernel, sizeof d.kernel, 9);
-  field("arguments", "n=64 factor=0.5 (other scalars are 0)", d.arguments, sizeof d.arguments, 25);
+  field("arguments", "n=64 factor=0.5 (NAME=VALUE, no spaces; other scalars are 0)", d.arguments, sizeof d.arguments, 25);
   return enter;
 }
 
@@ -299,6 +308,7 @@ void draw_menu_bar(const MenuBar& menu) {
       if (ImGui::MenuItem(kOpenKernelItem)) {
         dialogs(menu).pending = Dialog::OpenKernel;
         set_path(menu, "assets/kernels/brent_kung_scan.h");
+        clear_launch_fields(dialogs(menu));  // a launch is the .cu's it was typed for
       } else {
         remember_item(menu, kOpenKernelItem);
       }

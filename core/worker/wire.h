@@ -6,7 +6,6 @@
 
 #include <cstdint>
 #include <cstring>
-#include <iterator>
 #include <stdexcept>
 #include <string>
 #include <string_view>
@@ -82,30 +81,6 @@ class WireWriter {
   size_t counted_ = 0;
 };
 
-// The elements of a message's bytes, wherever they lie (a message has no alignment): a vector is
-// built from a range of these in one pass, where a vector of `count` zeros then overwritten costs
-// a second (megabytes for a snapshot).
-template <class T>
-struct Unaligned {
-  using iterator_category = std::random_access_iterator_tag;
-  using value_type = T;
-  using difference_type = std::ptrdiff_t;
-  using pointer = const T*;
-  using reference = T;
-  const char* at;
-  T operator*() const {
-    T v;
-    std::memcpy(&v, at, sizeof v);
-    return v;
-  }
-  Unaligned& operator++() {
-    at += sizeof(T);
-    return *this;
-  }
-  difference_type operator-(const Unaligned& other) const { return (at - other.at) / difference_type{sizeof(T)}; }
-  bool operator==(const Unaligned& other) const { return at == other.at; }
-};
-
 class WireReader {
  public:
   explicit WireReader(std::string_view bytes) : at_(bytes.data()), end_(bytes.data() + bytes.size()) {}
@@ -143,9 +118,16 @@ class WireReader {
     requires std::is_arithmetic_v<T>
   std::vector<T> get_vector() {
     const uint64_t count = get_count(sizeof(T));
-    const Unaligned<T> first{at_};
-    at_ += count * sizeof(T);
-    return std::vector<T>(first, Unaligned<T>{at_});  // filled once, not zeroed first
+    // Filled once, not zeroed first and then overwritten (megabytes for a snapshot); element by
+    // element, as a message's bytes have no alignment.
+    std::vector<T> v;
+    v.reserve(count);
+    for (uint64_t k = 0; k < count; ++k, at_ += sizeof(T)) {
+      T value;
+      std::memcpy(&value, at_, sizeof value);
+      v.push_back(value);
+    }
+    return v;
   }
   // The next `size` bytes, in place (records of a fixed size, read field by field by the caller).
   std::string_view get_raw(size_t size) {

@@ -130,6 +130,10 @@ void read_cells(WireReader& r, SnapshotMemoReader& memo, int32_t& array, std::ve
     memo.spend(bits.size());
     if (form == SnapshotForm::PoisonClear) poison.assign(bits.size(), 0);
     else poison = r.get_vector<uint8_t>();
+    // A flag per cell, or none: cells_left then bounds what a reference to this one copies.
+    if (!poison.empty() && poison.size() != bits.size())
+      throw WireError("array " + std::to_string(array) + ": " + std::to_string(poison.size()) + " poison flags for " +
+                      std::to_string(bits.size()) + " cells");
   }
   memo.last[array] = {bits, poison};
 }
@@ -169,7 +173,7 @@ std::vector<sim::Event> read_events(WireReader& r) {
   const uint64_t count = r.get_count(kEventBytes);
   const char* at = r.get_raw(count * kEventBytes).data();
   std::vector<sim::Event> events;
-  events.reserve(count);  // not count zeroed events to be overwritten: a trace is a megabyte of them
+  events.reserve(count);  // each made once, in place, not a vector of count events to be assigned again
   for (uint64_t k = 0; k < count; ++k) {
     sim::Event& e = events.emplace_back();
     auto field = [&](auto& v) {

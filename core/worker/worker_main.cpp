@@ -277,15 +277,17 @@ int kernel_worker_main() {
   find_library_range(reinterpret_cast<void*>(entry_of));
   AlgorithmEntry entry = entry_of();
   entry.info.sources = {kernel_path};  // as its source locations name it
+  // The buffers of the last request and answer are read and written into again: memory already
+  // touched costs no page faults, and a run's messages are megabytes. An answer is kept until the
+  // next request comes (write_frame: the app may still be reading its pages).
+  std::string spare_request, spare_answer;
   {
     WireWriter w;
     write_algo_info(w, entry.info);
     serving = false;
-    if (!write_frame(answer_fd, 'A', w.take())) return 0;
+    spare_answer = w.take();
+    if (!write_frame(answer_fd, 'A', spare_answer)) return 0;
   }
-  // The buffers of the last request and answer are read and written into again: memory already
-  // touched costs no page faults, and a run's messages are megabytes.
-  std::string spare_request, spare_answer;
   SimOutcome written;
   for (std::optional<Frame> request; (request = read_frame(request_fd, std::move(spare_request)));) {
     char kind = 'A';

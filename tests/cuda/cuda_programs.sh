@@ -238,6 +238,10 @@ pass "a kernel without main() runs with --grid 2 --block 64; its missing barrier
 set +e; out=$("$APP" run "$alone" --grid 2 --block 64 --arg m=1 2>&1); rc=$?; set -e
 [[ $rc -eq 2 ]] && grep -q -- "--arg m=1: reverse has no scalar parameter m" <<<"$out" || fail "--arg m: exit $rc: $out"
 pass "--arg naming no parameter is refused"
+set +e; out=$("$APP" run "$CORPUS/dot_product.cu" --grid 2 --block 64 2>&1); rc=$?; set -e
+[[ $rc -eq 2 ]] && grep -q "the file has its own main(), which chooses its launches: --grid and --block (in the app: File > Open's grid and block) are for a .cu without one" <<<"$out" ||
+  fail "--grid for a program with main(): exit $rc: $out"
+pass "--grid and --block for a program with its own main() are refused, naming the app's fields too"
 # A lane returns before a full-mask shuffle: the error and its fix name the `return` it took.
 cat >"$WORK/alone/early.cu" <<'CU'
 __global__ void warp_sum(const int *in, int *out, int n)

@@ -368,19 +368,28 @@ click_row() {  # click_row NAME: the middle-left of a row the frame's geometry n
   read -r X Y < <(json "$STATE" "'%d %d' % (d['geometry']['rows']['$1'][0] + 10, d['geometry']['rows']['$1'][1] + 5)") ||
     fail "no '$1' on screen"
   xdotool mousemove --window "$WID" "$X" "$Y" click 1
-  sleep 0.2
+  sleep 0.5
+}
+# Return, held for longer each time until EXPRESSION is True: a press shorter than a frame is missed,
+# and a frame under llvmpipe on a busy machine can take longer than any fixed wait.
+press_return_until() {
+  for hold in 0.1 0.3 0.6 1 1.5; do
+    xdotool keydown Return; sleep "$hold"; xdotool keyup Return
+    for _ in $(seq 20); do [[ $(json "$STATE" "$1" 2>/dev/null) == True ]] && return 0; sleep 0.1; done
+  done
+  fail "Return did not make $1 true: $(cat "$STATE")"
 }
 click_row "menu: Open CUDA program (.cu) or kernel file..."
 sleep 0.5
 xdotool key ctrl+a; xdotool type --delay 10 "$SRC/tests/cuda/no_main/scale.cu"
 click_row "dialog: grid"; xdotool type --delay 10 0
 click_row "dialog: block"; xdotool type --delay 10 64
-xdotool keydown Return; sleep 0.1; xdotool keyup Return
-for _ in $(seq 50); do [[ $(json "$STATE" "'dialog: error' in d['geometry']['rows']") == True ]] && break; sleep 0.1; done
-[[ $(json "$STATE" "'dialog: error' in d['geometry']['rows']") == True ]] || fail "a grid of 0 was not refused in the dialog"
-click_row "dialog: grid"; xdotool key ctrl+a; xdotool type --delay 10 4
+press_return_until "'dialog: error' in d['geometry']['rows']"  # a grid of 0, refused in the dialog
+# Ctrl+A held over a frame or more (a tap can fall between two frames and be missed).
+click_row "dialog: grid"; xdotool keydown ctrl keydown a; sleep 0.3; xdotool keyup a keyup ctrl
+xdotool type --delay 10 " 4 "  # spaces around it: trimmed
 click_row "dialog: arguments"; xdotool type --delay 10 factor=0.5
-xdotool keydown Return; sleep 0.1; xdotool keyup Return
+press_return_until "'dialog: grid' not in d['geometry']['rows']"  # the dialog closed
 for _ in $(seq 300); do [[ $(json "$STATE" "d.get('algorithm')" 2>/dev/null) == scale.cu ]] && break; sleep 0.2; done
 wait_for "d['algorithm']" scale.cu
 wait_for "d['steps']" 1
