@@ -139,14 +139,16 @@ int main(int argc, char** argv) {
       ratios.push_back(t_worker / t_here);
       extra_ms.push_back((t_worker - t_here) * 1e3);
     }
-    std::sort(extra_ms.begin(), extra_ms.end());
-    std::sort(ratios.begin(), ratios.end());
-    const size_t m = ratios.size();
-    const double median = m % 2 ? ratios[m / 2] : (ratios[m / 2 - 1] + ratios[m / 2]) / 2;
+    auto median_of = [](std::vector<double>& v) {  // sorts v
+      std::sort(v.begin(), v.end());
+      const size_t m = v.size();
+      return m % 2 ? v[m / 2] : (v[m / 2 - 1] + v[m / 2]) / 2;
+    };
+    const double median = median_of(ratios), median_ms = median_of(extra_ms);
     print_rate(c, best_here, hazards, "in this process: ");
     print_rate(c, best_worker, hazards, "in the worker:   ");
     std::printf("the worker: %+.1f %% time a run, %+.1f ms (medians of %zu pairs, %+.1f to %+.1f %%; best against best %+.1f %%)\n",
-                (median - 1) * 100, m % 2 ? extra_ms[m / 2] : (extra_ms[m / 2 - 1] + extra_ms[m / 2]) / 2, m,
+                (median - 1) * 100, median_ms, ratios.size(),
                 (ratios.front() - 1) * 100, (ratios.back() - 1) * 100, (best_worker / best_here - 1) * 100);
     return 0;
   }

@@ -24,6 +24,7 @@
 #include "core/kernel_cache.h"
 #include "core/worker/kernel_worker.h"
 #include "core/sources.h"
+#include "core/words.h"
 
 namespace syncscope {
 
@@ -49,13 +50,6 @@ constexpr const char* kTwinFlags = "-fsanitize-coverage=trace-pc -O1 -fno-reorde
 // among them), not be bound to the previous library's, as GNU-unique symbols would be.
 // -g1: line tables, so a runaway loop the watchdog interrupts is named by its line (sim/code_address.h).
 constexpr const char* kLibraryFlags = "-fPIC -fno-gnu-unique -g1";
-
-std::vector<std::string> split_words(const std::string& text) {
-  std::istringstream in(text);
-  std::vector<std::string> words;
-  for (std::string w; in >> w;) words.push_back(w);
-  return words;
-}
 
 // Runs a compiler (no shell), its stdout and stderr into `output`, bounded like every child
 // (core/child_process.h): a pathological file gets 300 s of CPU and 8 GiB. The exit status, -1 if

@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "core/regular_file.h"
+#include "core/words.h"
 
 #include "kernels/reference.h"
 #include "sim/splitmix64.h"
@@ -21,12 +22,6 @@
 namespace syncscope {
 namespace {
 
-
-std::string trim(const std::string& s) {
-  const auto b = s.find_first_not_of(" \t");
-  const auto e = s.find_last_not_of(" \t");
-  return b == std::string::npos ? "" : s.substr(b, e - b + 1);
-}
 
 // Value k (0-based) of an input as the user typed it, for messages: "99999999999", not "1e+11".
 // Values from a file: the shortest text that reads back the same.

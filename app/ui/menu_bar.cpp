@@ -7,12 +7,12 @@
 #include <cstring>
 #include <filesystem>
 #include <iterator>
-#include <sstream>
 
 #include "app/export/perfetto_trace.h"
 #include "app/state/scenario.h"
 #include "app/state/session.h"
 #include "app/ui/panels.h"
+#include "core/words.h"
 
 namespace syncscope::ui {
 namespace {
@@ -62,13 +62,6 @@ void set_path(const MenuBar& menu, const std::string& p) {
 
 void clear_launch_fields(DialogState& d) { d.grid[0] = d.block[0] = d.kernel[0] = d.arguments[0] = 0; }
 
-// A field as typed, without the spaces around it (which a message would quote unseen).
-std::string trimmed(const char* text) {
-  const std::string_view s(text);
-  const size_t first = s.find_first_not_of(" \t");
-  return first == std::string_view::npos ? "" : std::string(s.substr(first, s.find_last_not_of(" \t") - first + 1));
-}
-
 // What a dialog does with its path: "" when it went well (or was handed to the main loop), else why.
 std::optional<std::string> act(const MenuBar& menu, Dialog kind, const std::string& path) {
   if (path.empty()) return "path: empty (type a file name)";
@@ -90,9 +83,8 @@ std::optional<std::string> act(const MenuBar& menu, Dialog kind, const std::stri
     case Dialog::OpenKernel: {
       if (!std::filesystem::is_regular_file(path)) return path + ": no such file";
       const DialogState& d = dialogs(menu);
-      LaunchText typed{trimmed(d.grid), trimmed(d.block), trimmed(d.kernel), {}};
-      std::istringstream words(d.arguments);
-      for (std::string word; words >> word;) typed.arguments.push_back(word);
+      // Each field without the spaces around it, which a message would quote unseen.
+      const LaunchText typed{trim(d.grid), trim(d.block), trim(d.kernel), split_words(d.arguments)};
       ProgramLaunch launch;
       if (std::string why = parse_launch(typed, kLaunchFields, path, launch); !why.empty()) return why;
       menu.session.open_kernel(path, std::nullopt, launch);
