@@ -6,6 +6,7 @@
 #include "app/command_line/config_args.h"
 #include "app/state/gpu_child.h"
 #include "app/state/record_gpu_runs.h"
+#include "core/kernel_file.h"
 #include "core/memory_policy.h"
 #include "core/worker/worker_main.h"
 #ifdef SYNCSCOPE_HAVE_GUI
@@ -19,6 +20,12 @@ int main(int argc, char** argv) {
   if (args.size() == 1 && args[0] == "gpu-child") return syncscope::app::gpu_child_main(std::cin, std::cout);
   // Kernel files run here, behind a sandbox (core/worker/worker_main.h); not for people either.
   if (args.size() == 1 && args[0] == "worker") return syncscope::worker::kernel_worker_main();
+  // Run by the build once syncscope is linked (CMakeLists.txt): the kernel cache's precompiled
+  // headers, made ahead of a first load. A failure is said, not fatal: a first load makes them too.
+  if (args.size() == 2 && args[0] == "prepare-kernel-cache") {
+    syncscope::prepare_kernel_cache(args[1], std::cerr);
+    return 0;
+  }
   // The race lab's GPU runs recorded for classes without a GPU (app/state/record_gpu_runs.h).
   if (!args.empty() && args[0] == "gpu-runs") return syncscope::app::record_gpu_runs_main(args, std::cout, std::cerr);
   // `syncscope`, `syncscope --scenario F ...`, `syncscope gui ...` open the app; list/run/--help are the CLI.

@@ -174,6 +174,77 @@ std::string unpack_headers(const fs::path& cache, uint64_t headers_hash, std::st
   return dir.string();
 }
 
+// What a kernel library's precompiled header holds: the simulator, and for a .cu its CUDA runtime
+// too, which compiled_text (core/cuda_program.cpp) includes first (parsing it was 0.5 s of each
+// edit's compile).
+std::string pch_text(bool cuda_program) {
+  return std::string("#pragma once\n#include \"core/registry.h\"\n#include \"core/simt_twins.h\"\n") +
+         (cuda_program ? "#include \"core/cuda_in/cu_runtime.h\"\n" : "");
+}
+
+// The compiler's arguments for a unit of a kernel library: this build's flags, then `extra`.
+std::vector<std::string> compiler_arguments(const std::string& compiler, const std::string& extra) {
+  std::vector<std::string> args = {compiler};
+  for (const std::string& words : {std::string(kKernelFlags), std::string(kLibraryFlags), extra})
+    for (const auto& w : split_words(words)) args.push_back(w);
+  return args;
+}
+
+// The precompiled headers a library may need: a kernel file's halves (no extra flags) and its SIMT
+// twin (kTwinFlags); a .cu's one unit (-O1, with the CUDA runtime).
+struct PchKind {
+  const char* extra;
+  bool cuda_program;
+};
+constexpr PchKind kPchKinds[] = {{"", false}, {kTwinFlags, false}, {"-O1", true}};
+
+// A precompiled header's folder name: the same in every cache and in the build's own kernel-pch/,
+// since it names everything the header depends on (the embedded headers by their hash).
+std::string pch_name(const std::string& compiler, const PchKind& kind, uint64_t headers_hash) {
+  return "pch-" + hex(fnv1a(compiler + "\n" + kKernelFlags + "\n" + kLibraryFlags + "\n" + kind.extra + "\n" +
+                                pch_text(kind.cuda_program),
+                            headers_hash));
+}
+
+// Where `syncscope prepare-kernel-cache` put the precompiled headers when syncscope was built:
+// beside the executable. A first load copies its header from there (0.1 s) instead of compiling it
+// (about 5 s on 2 cores).
+fs::path prebuilt_pch_root() { return fs::path(worker::own_executable_path()).parent_path() / "kernel-pch"; }
+
+// The folder holding the precompiled header of `kind` in `cache`, made if need be: copied from
+// `prebuilt` when that has it, else compiled against `include`. "" when it could not be made
+// (`out` says why).
+std::string precompiled_header(const fs::path& cache, const std::string& include, const std::string& compiler,
+                               const PchKind& kind, uint64_t headers_hash, const fs::path& prebuilt, std::string* out) {
+  std::error_code ec;
+  const std::string name = pch_name(compiler, kind, headers_hash);
+  const fs::path dir = cache / name;
+  const std::string gch = "syncscope_kernel_file.h.gch";
+  if (fs::exists(dir / gch, ec)) return dir.string();  // its trust is build_library's to test
+  const fs::path staging = dir.string() + ".tmp" + std::to_string(getpid());
+  fs::remove_all(staging, ec);
+  fs::create_directories(staging, ec);
+  std::ofstream(staging / "syncscope_kernel_file.h") << pch_text(kind.cuda_program);
+  const bool copied = !prebuilt.empty() && fs::exists(prebuilt / name / gch, ec) &&
+                      fs::copy_file(prebuilt / name / gch, staging / gch, ec) && !ec;
+  // Said beside it, for whoever wonders why a first load took 5 s (and for the kernel_files test).
+  std::ofstream(staging / "made-by") << (copied ? "copied from " + (prebuilt / name).string() : "compiled here") << "\n";
+  if (!copied) {
+    std::vector<std::string> args = compiler_arguments(compiler, kind.extra);
+    const std::vector<std::string> rest = {"-I" + include, "-x", "c++-header", (staging / "syncscope_kernel_file.h").string(),
+                                           "-o", (staging / gch).string()};
+    args.insert(args.end(), rest.begin(), rest.end());
+    if (run_process(args, out) != 0) {
+      fs::remove_all(staging, ec);
+      return "";
+    }
+  }
+  make_private(staging);
+  fs::rename(staging, dir, ec);  // another process may have won: its copy is as good
+  if (ec) fs::remove_all(staging, ec);
+  return dir.string();
+}
+
 // Compiles the kernel file at `path` into `library`: three translation units, compiled side by side
 // (plain.cpp exports the algorithm and runs it with float values, int32.cpp with int32 ones: the
 // -O3 code, the slow part of a compile, in two halves; twin.cpp, for SIMT lockstep, gets coverage
@@ -181,8 +252,8 @@ std::string unpack_headers(const fs::path& cache, uint64_t headers_hash, std::st
 // and flags), then includes the file by its own path, so compiler messages and source locations
 // name it. A translated .cu is one unit (below).
 std::optional<KernelFileError> build_library(const KernelText& kernel, bool cuda_program, const fs::path& cache,
-                                             const std::string& include, const std::string& compiler,
-                                             const fs::path& library) {
+                                             const std::string& include, uint64_t headers_hash,
+                                             const std::string& compiler, const fs::path& library) {
   std::error_code ec;
   const fs::path path = kernel.path;
   const fs::path work = cache / ("build-" + library.stem().string() + "-" + std::to_string(getpid()));
@@ -221,18 +292,13 @@ std::optional<KernelFileError> build_library(const KernelText& kernel, bool cuda
                                       "#define SYNCSCOPE_KERNEL_FILE(Algorithm) extern \"C\" void syncscope_kernel_file_twins() "
                                       "{ syncscope::instantiate_simt_twins(SyncscopeKernelFileList<Algorithm>{}); }\n"
                                    << quoted;
-  auto arguments = [&](const std::string& extra) {
-    std::vector<std::string> args = {compiler};
-    for (const std::string& words : {std::string(kKernelFlags), std::string(kLibraryFlags), extra})
-      for (const auto& w : split_words(words)) args.push_back(w);
-    return args;
-  };
-  // The precompiled header for one set of flags: <cache>/pch-<hash>/syncscope_kernel_file.h(.gch).
-  auto pch_folder = [&](const std::string& extra) {
-    return cache / ("pch-" + hex(fnv1a(include + "\n" + kKernelFlags + "\n" + extra)));
-  };
-  for (const std::string& extra : {std::string(), std::string(kTwinFlags), std::string("-O1")}) {
-    const fs::path dir = pch_folder(extra);
+  // The kinds of precompiled header this library is built with (kPchKinds: the .cu's, or the halves'
+  // and the twin's), each tested before any compile starts.
+  std::vector<PchKind> kinds;
+  for (const PchKind& kind : kPchKinds)
+    if (kind.cuda_program == cuda_program) kinds.push_back(kind);
+  for (const PchKind& kind : kinds) {
+    const fs::path dir = cache / pch_name(compiler, kind, headers_hash);
     if (!fs::exists(dir, ec)) continue;
     if (std::string why = untrusted_tree(dir); !why.empty()) {
       fs::remove_all(work, ec);
@@ -242,26 +308,15 @@ std::optional<KernelFileError> build_library(const KernelText& kernel, bool cuda
     }
   }
   auto precompiled = [&](const std::string& extra, std::string* out) -> std::string {
-    const fs::path dir = pch_folder(extra);
-    if (fs::exists(dir / "syncscope_kernel_file.h.gch", ec)) return dir.string();  // its trust was tested above
-    const fs::path staging = dir.string() + ".tmp" + std::to_string(getpid());
-    fs::create_directories(staging, ec);
-    std::ofstream(staging / "syncscope_kernel_file.h") << "#pragma once\n#include \"core/registry.h\"\n"
-                                                          "#include \"core/simt_twins.h\"\n";
-    std::vector<std::string> args = arguments(extra);
-    const std::vector<std::string> rest = {"-I" + include, "-x", "c++-header", (staging / "syncscope_kernel_file.h").string(),
-                                           "-o", (staging / "syncscope_kernel_file.h.gch").string()};
-    args.insert(args.end(), rest.begin(), rest.end());
-    if (run_process(args, out) != 0) return "";
-    make_private(staging);
-    fs::rename(staging, dir, ec);  // another process may have won: its copy is as good
-    if (ec) fs::remove_all(staging, ec);
-    return dir.string();
+    for (const PchKind& kind : kinds)
+      if (kind.extra == extra) return precompiled_header(cache, include, compiler, kind, headers_hash, prebuilt_pch_root(), out);
+    *out += "no precompiled header is made for the flags '" + extra + "'";
+    return "";
   };
   auto compile = [&](const std::string& unit, const std::string& extra, const std::string& object, std::string* out) {
     const std::string pch = precompiled(extra, out);
     if (pch.empty()) return 1;
-    std::vector<std::string> args = arguments(extra);
+    std::vector<std::string> args = compiler_arguments(compiler, extra);
     // -iquote: the file's own `#include "helper.h"` finds its neighbours, as it would uncompiled.
     const std::vector<std::string> rest = {"-I" + pch, "-I" + include, "-I" + include + "/core/cuda_in/include", "-iquote",
                                            path.parent_path().string(), "-c",
@@ -492,7 +547,7 @@ std::variant<KernelFile, KernelFileError> load_kernel_build(const KernelBuild& b
     std::string why;
     const std::string include = unpack_headers(cache, headers_hash, &why);
     if (include.empty()) return KernelFileError{why, "", 0, ""};
-    if (auto failed = build_library(kernel, build.cuda_program, cache, include, compiler, library)) return *failed;
+    if (auto failed = build_library(kernel, build.cuda_program, cache, include, headers_hash, compiler, library)) return *failed;
     loaded.compile_seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   }
 
@@ -511,6 +566,44 @@ std::variant<KernelFile, KernelFileError> load_kernel_build(const KernelBuild& b
   }
   loaded_kernel_gpu_runner = &run_loaded_kernel_on_gpu;
   return loaded;
+}
+
+int prepare_kernel_cache(const std::string& folder, std::ostream& err) {
+  const uint64_t headers_hash = embedded_headers_hash();
+  const std::string compiler = std::getenv("SYNCSCOPE_CXX") ? std::getenv("SYNCSCOPE_CXX") : SYNCSCOPE_KERNEL_CXX;
+  const fs::path root = folder;
+  std::error_code ec;
+  fs::create_directories(root, ec);
+  std::set<std::string> current;
+  for (const PchKind& kind : kPchKinds) current.insert(pch_name(compiler, kind, headers_hash));
+  // Those of earlier headers go: each is 100 MB.
+  for (const auto& entry : fs::directory_iterator(root, ec))
+    if (!current.count(entry.path().filename().string())) fs::remove_all(entry.path(), ec);
+  bool missing = false;
+  for (const std::string& name : current) missing = missing || !fs::exists(root / name, ec);
+  if (!missing) return 0;
+  std::string why;
+  const std::string include = unpack_headers(root, headers_hash, &why);
+  if (include.empty()) {
+    err << "syncscope prepare-kernel-cache: " << why << "\n";
+    return 1;
+  }
+  std::vector<std::future<std::string>> made;
+  for (const PchKind& kind : kPchKinds)
+    made.push_back(std::async(std::launch::async, [&, kind] {
+      std::string out;
+      return precompiled_header(root, include, compiler, kind, headers_hash, {}, &out).empty() ? out : std::string();
+    }));
+  int status = 0;
+  for (auto& m : made)
+    if (std::string failed = m.get(); !failed.empty()) {
+      err << "syncscope prepare-kernel-cache: a precompiled header could not be made (a first kernel load will "
+             "make it): "
+          << failed.substr(0, 2000) << "\n";
+      status = 1;
+    }
+  fs::remove_all(include, ec);
+  return status;
 }
 
 }  // namespace syncscope

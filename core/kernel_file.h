@@ -7,6 +7,7 @@
 // command, so loading an unchanged file again runs no compiler.
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <variant>
 
@@ -41,6 +42,11 @@ struct KernelBuild {
   bool cuda_program = false;
 };
 std::variant<KernelFile, KernelFileError> load_kernel_build(const KernelBuild& build);
+
+// `syncscope prepare-kernel-cache FOLDER`, run by the build once syncscope is linked: makes in FOLDER
+// (the build's kernel-pch/, beside the executable) the precompiled headers that a first load would
+// otherwise compile, about 5 s each, and removes those of earlier builds. 0, or 1 with why on `err`.
+int prepare_kernel_cache(const std::string& folder, std::ostream& err);
 
 // The built-in algorithms and a loaded kernel's; or why it cannot join them (its name is taken).
 std::variant<Registry, std::string> registry_with(const AlgorithmEntry& loaded);

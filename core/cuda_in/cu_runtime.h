@@ -6,7 +6,7 @@
 // and the BUG_* macro of the variant being built.
 #pragma once
 
-#include <sstream>
+#include <cstdio>
 #include <string>
 #include <vector>
 
@@ -16,38 +16,18 @@
 
 namespace syncscope::cu {
 
-// "BUG_NO_BARRIER" -> "no-barrier" (translate/cuda_translator.h's bug_option_name, for the list).
-inline std::string bug_option(std::string macro) {
-  if (macro.rfind("BUG_", 0) == 0) macro = macro.substr(4);
-  for (char& c : macro) c = c == '_' ? '-' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return macro;
-}
+// The program's entry in the list (cu_runtime.cpp): its name, file and BUG_* variants
+// ("BUG_NO_BARRIER" is listed as no-barrier, as translate/cuda_translator.h's bug_option_name says).
+AlgoInfo program_info(const char* name, const char* file, const char* bugs, bool kernels_only);
 
-inline AlgoInfo program_info(const char* name, const char* file, const char* bugs, bool kernels_only) {
-  AlgoInfo info;
-  info.name = name;
-  info.group = "your CUDA";
-  info.title = std::string(name) + " (your CUDA program)";
-  info.description = "Your CUDA program, run unchanged: its main() on the CPU, its kernels in the simulator. "
-                     "The result is what main() returns (0: its own check passed).";
-  info.origin = file;
-  info.defaults = Problem{1, 1, 32, DType::Int32};
-  info.program = true;
-  info.kernels_only = kernels_only;
-  if (kernels_only) {
-    info.title = std::string(name) + " (your CUDA kernels)";
-    info.description = "Your CUDA kernels, run unchanged: syncscope's main() launches one as --grid and --block "
-                       "say, every pointer parameter an array of grid x block elements.";
-  }
-  info.sources = {file};
-  std::istringstream list(bugs);
-  for (std::string macro; std::getline(list, macro, ',');)
-    if (!macro.empty()) info.bugs.push_back({bug_option(macro), "the file's " + macro + " variant (#ifdef " + macro + ")"});
-  return info;
-}
+// What a run of the program leaves (cu_runtime.cpp): main's return value as the output, every
+// global array, the copies to the host and the trace. Compiled into syncscope, not into each
+// program's library, as program_info is: an edited .cu's compile is what the student waits for.
+SimOutcome program_outcome(sim::Simulator& simulator, int status, std::vector<HostCopy> host_copies);
 
 // One run of the program: main() on this thread, each launch simulated as it comes. The result is
-// main's return value, expected to be 0.
+// main's return value, expected to be 0. The Device stays in the program's library: it knows the
+// program's own __device__ variables (device_variables(), one list per library).
 template <class Main>
 SimOutcome simulate_program(Main main, const sim::SimOptions& options) {
   sim::Simulator simulator(options);
@@ -56,19 +36,7 @@ SimOutcome simulate_program(Main main, const sim::SimOptions& options) {
   const int status = main();
   std::fflush(stdout);
   current_device = nullptr;
-  SimOutcome out;
-  const int result = simulator.alloc_global("main() returned", DType::Int32, 1, false);
-  simulator.global(result).bits[0] = sim::to_bits(static_cast<int32_t>(status));
-  out.output_array = simulator.global(result).id;
-  out.output_bits = {simulator.global(result).bits[0]};
-  out.output_poison = {0};
-  for (int g = 0; g < simulator.global_count(); ++g) {
-    sim::ArrayStore& a = simulator.global(g);
-    out.globals_final.push_back({a.id, std::move(a.bits), std::move(a.poison)});
-  }
-  out.host_copies = std::move(device.host_copies());
-  out.trace = simulator.take_trace();
-  return out;
+  return program_outcome(simulator, status, std::move(device.host_copies()));
 }
 
 }  // namespace syncscope::cu

@@ -355,6 +355,26 @@ kill -0 "$PID" || fail "the app died when the kernel called abort()"
 [[ $(json "$STATE" "d['steps']") == 9 ]] || fail "the last good trace was not kept after abort()"
 kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
 pass "a kernel file, live: edit -> new trace in ${edit_s} s; a syntax error shows line $bad and keeps the trace; mended; a save that calls abort() at line $store: the window stays up with the message at the line"
+# A .cu program, live: a barrier taken out of a copy of kogge_stone_scan.cu while the app shows it
+# (17 steps -> 9: the translation, its compile and the run, as a student's edit goes), then put back.
+cp "$SRC/tests/cuda/kogge_stone_scan.cu" "$WORK/live.cu"
+"$APP" gui "$WORK/live.cu" --state-file "$STATE" &
+PID=$!
+for _ in $(seq 150); do [[ $(json "$STATE" "d.get('algorithm')" 2>/dev/null) == live.cu ]] && break; sleep 0.2; done
+wait_for "d['algorithm']" live.cu
+wait_for "d['steps']" 17
+barrier=$(grep -n '__syncthreads();' "$WORK/live.cu" | tail -1 | cut -d: -f1)
+t0=$(date +%s.%N)
+sed -i "${barrier}s|__syncthreads();|// no barrier|" "$WORK/live.cu"
+for _ in $(seq 300); do grep -q '"steps":9[,}]' "$STATE" 2>/dev/null && break; sleep 0.05; done  # grep: no python between looks
+cu_edit_s=$(echo "$(date +%s.%N) - $t0" | bc)
+wait_for "d['steps']" 9
+[[ $(json "$STATE" "d['kernel']") == "live.cu from live.cu: compiled in "* ]] || fail "the edited .cu: $(json "$STATE" "d['kernel']")"
+sed -i "${barrier}s|// no barrier|__syncthreads();|" "$WORK/live.cu"  # as it was: from the cache
+for _ in $(seq 150); do [[ $(json "$STATE" "d['kernel']") == *"from the cache"* ]] && break; sleep 0.1; done
+wait_for "d['steps']" 17
+kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+pass "a .cu program, live: a barrier taken out -> new trace (17 steps -> 9) in ${cu_edit_s} s; put back, from the cache"
 # File > Open CUDA program, a .cu without main(): its launch typed into the dialog's fields (what
 # --grid, --block and --arg say on the command line); a size of 0 is refused in the dialog.
 (cd "$WORK" && exec "$APP" --state-file "$STATE") &
