@@ -7,6 +7,7 @@
 #include <clang/Basic/DiagnosticOptions.h>
 #include <clang/Frontend/CompilerInstance.h>
 #include <clang/Frontend/FrontendAction.h>
+#include <clang/Frontend/FrontendActions.h>
 #include <clang/Frontend/TextDiagnosticPrinter.h>
 #include <clang/Lex/Lexer.h>
 #include <clang/Lex/PPCallbacks.h>
@@ -14,7 +15,10 @@
 #include <clang/Rewrite/Core/Rewriter.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <unistd.h>
+
 #include <algorithm>
+#include <cstdio>
 #include <map>
 #include <memory>
 #include <set>
@@ -105,11 +109,21 @@ class PreprocessorWatch : public PPCallbacks, public CommentHandler {
 
 class TranslateConsumer : public ASTConsumer {
  public:
-  TranslateConsumer(Translation& out, std::map<unsigned, std::string>& comments) : out_(out), comments_(comments) {}
+  TranslateConsumer(Translation& out, std::map<unsigned, std::string>& comments, SourceManager& sm)
+      : out_(out), comments_(comments), sm_(sm) {}
+  // The student's own declarations, as they are parsed: the rules rewrite nothing outside the .cu,
+  // and walking the system headers' declarations too (or reading them back from the precompiled
+  // header) cost more than the rewrite.
+  bool HandleTopLevelDecl(DeclGroupRef group) override {
+    for (Decl* d : group)
+      if (!instantiated(d) && (in_file(d->getBeginLoc()) || in_file(d->getLocation()) || in_file(d->getEndLoc())))
+        students_.push_back(d);
+    return true;
+  }
   void HandleTranslationUnit(ASTContext& context) override {
     Rewriter rewriter(context.getSourceManager(), context.getLangOpts());
     RewriteRules rules(context, rewriter, comments_, out_);
-    rules.TraverseDecl(context.getTranslationUnitDecl());
+    for (Decl* d : students_) rules.TraverseDecl(d);
     if (context.getDiagnostics().hasErrorOccurred()) return;
     const FileID main = context.getSourceManager().getMainFileID();
     const RewriteBuffer* buffer = rewriter.getRewriteBufferFor(main);
@@ -118,8 +132,20 @@ class TranslateConsumer : public ASTConsumer {
   }
 
  private:
+  // A template's instantiation reaches the consumer too (for code generation); the rules see the
+  // template as written, as walking the translation unit did.
+  static bool instantiated(const Decl* d) {
+    if (const auto* f = dyn_cast<FunctionDecl>(d)) return f->isTemplateInstantiation();
+    if (const auto* v = dyn_cast<VarDecl>(d)) return isTemplateInstantiation(v->getTemplateSpecializationKind());
+    if (const auto* r = dyn_cast<ClassTemplateSpecializationDecl>(d))
+      return r->getSpecializationKind() != TSK_ExplicitSpecialization && r->getSpecializationKind() != TSK_Undeclared;
+    return false;
+  }
+  bool in_file(SourceLocation loc) const { return loc.isValid() && sm_.isInMainFile(sm_.getExpansionLoc(loc)); }
   Translation& out_;
   std::map<unsigned, std::string>& comments_;
+  SourceManager& sm_;
+  std::vector<Decl*> students_;
 };
 
 // Clang's own diagnostics (syntax, types) become the translation's errors, at the student's line.
@@ -160,8 +186,8 @@ class TranslateAction : public ASTFrontendAction {
     ci.getPreprocessor().addPPCallbacks(std::move(watch));
     return true;
   }
-  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance&, StringRef) override {
-    return std::make_unique<TranslateConsumer>(out_, comments_);
+  std::unique_ptr<ASTConsumer> CreateASTConsumer(CompilerInstance& ci, StringRef) override {
+    return std::make_unique<TranslateConsumer>(out_, comments_, ci.getSourceManager());
   }
   void EndSourceFileAction() override { out_.bugs.assign(bugs_.begin(), bugs_.end()); }
 
@@ -171,27 +197,75 @@ class TranslateAction : public ASTFrontendAction {
   std::map<unsigned, std::string> comments_;
 };
 
-}  // namespace
+// Clang's arguments for a .cu, before what is included first (the shim or its precompiled header).
+std::vector<std::string> cuda_arguments() {
+  return {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_80", "-std=c++17",
+          "-Wno-unknown-cuda-version", "-fsyntax-only", "-w", "-ferror-limit=5", std::string("-I") + kIncludeDir};
+}
 
-Translation translate_cuda(const TranslateRequest& request) {
-  Translation out;
-  std::vector<std::string> args = {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib",
-                                   "--cuda-gpu-arch=sm_80", "-std=c++17", "-Wno-unknown-cuda-version",
-                                   "-fsyntax-only", "-w", "-ferror-limit=5", "-include", kShimPath,
-                                   std::string("-I") + kIncludeDir};
-  for (const std::string& d : request.defines) args.push_back("-D" + d);
-  tooling::FileContentMappings virtual_files = {{kShimPath, cuda_parse_shim_text()}};
-  for (const char* header : kRuntimeHeaders) virtual_files.push_back({std::string(kIncludeDir) + "/" + header, ""});
+// The shim, the runtime headers (empty) and the ones syncscope does not simulate (an #error each),
+// where Clang looks for them.
+// What make_translation_pch precompiles: it must be where it was whenever the header is read.
+constexpr const char* kPchHeaderPath = "/syncscope-cuda/syncscope_translate_pch.h";
+std::string pch_header_text() {
+  return std::string("#include \"") + kShimPath +
+         "\"\n#include <cstdio>\n#include <cstdlib>\n#include <vector>\n#include <cmath>\n#include <cstring>\n";
+}
+
+tooling::FileContentMappings virtual_files() {
+  tooling::FileContentMappings files = {{kShimPath, cuda_parse_shim_text()}, {kPchHeaderPath, pch_header_text()}};
+  for (const char* header : kRuntimeHeaders) files.push_back({std::string(kIncludeDir) + "/" + header, ""});
   for (const auto& [header, why] : kUnsimulatedHeaders)
-    virtual_files.push_back({std::string(kIncludeDir) + "/" + header, std::string("#error \"") + why + "\"\n"});
+    files.push_back({std::string(kIncludeDir) + "/" + header, std::string("#error \"") + why + "\"\n"});
+  return files;
+}
+
+Translation translate_with(const TranslateRequest& request, bool with_pch) {
+  Translation out;
+  std::vector<std::string> args = cuda_arguments();
+  if (with_pch) args.insert(args.end(), {"-include-pch", request.pch});
+  else args.insert(args.end(), {"-include", kShimPath});
+  for (const std::string& d : request.defines) args.push_back("-D" + d);
   const bool parsed = tooling::runToolOnCodeWithArgs(std::make_unique<TranslateAction>(out), request.text, args,
                                                      request.file_name, "syncscope-translate",
-                                                     std::make_shared<PCHContainerOperations>(), virtual_files);
+                                                     std::make_shared<PCHContainerOperations>(), virtual_files());
   if (!parsed && out.errors.empty())
     out.errors.push_back({request.file_name, 0, 0, "Clang could not parse the file as CUDA"});
   out.ok = parsed && out.errors.empty();
   if (!out.ok) out.text.clear();
   return out;
+}
+
+}  // namespace
+
+Translation translate_cuda(const TranslateRequest& request) {
+  if (request.pch.empty()) return translate_with(request, false);
+  Translation out = translate_with(request, true);
+  // A precompiled header Clang will not read (another Clang's, a damaged file) costs the
+  // translation its speed only: the shim is parsed as it was.
+  for (const TranslateError& e : out.errors)
+    if (e.message.find("PCH") != std::string::npos || e.message.find("precompiled") != std::string::npos ||
+        e.message.find("AST file") != std::string::npos)
+      return translate_with(request, false);
+  return out;
+}
+
+std::string make_translation_pch(const std::string& path) {
+  const std::string staging = path + ".tmp" + std::to_string(::getpid());
+  std::vector<std::string> args = cuda_arguments();
+  args.insert(args.end(), {"-Xclang", "-emit-pch", "-Xclang", "-o", "-Xclang", staging});
+  const bool made = tooling::runToolOnCodeWithArgs(std::make_unique<GeneratePCHAction>(), pch_header_text(), args,
+                                                   kPchHeaderPath, "syncscope-translate",
+                                                   std::make_shared<PCHContainerOperations>(), virtual_files());
+  if (!made) {
+    std::remove(staging.c_str());
+    return "Clang could not precompile the CUDA shim";
+  }
+  if (std::rename(staging.c_str(), path.c_str()) != 0) {
+    std::remove(staging.c_str());
+    return "cannot move the precompiled shim to " + path;
+  }
+  return "";
 }
 
 }  // namespace syncscope::translate

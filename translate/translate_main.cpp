@@ -1,7 +1,8 @@
 // syncscope-translate: a student's .cu in (stdin), its simulator translation out (stdout), as
 // translate/cuda_translator.h describes. A program of its own so that Clang's libraries load only
 // when a .cu is translated, and a file that crashes Clang takes down this process, not the app.
-//   syncscope-translate --file /abs/path/k.cu [-D BUG_NO_BARRIER]... < k.cu
+//   syncscope-translate --file /abs/path/k.cu [-D BUG_NO_BARRIER]... [--pch FILE] < k.cu
+//   syncscope-translate --make-pch FILE   (the shim and common headers, precompiled: cuda_translator.h)
 // Output: lines `bug NAME`, `kernel NAME template|plain` and its `param ptr|value TYPE NAME` lines,
 // `main yes|no`, then `text BYTES` and the translation.
 // Errors: `FILE:LINE:COL: error: MESSAGE` lines on stderr, exit 2.
@@ -18,8 +19,14 @@ int main(int argc, char** argv) {
     const std::string arg = argv[k];
     if (arg == "--file" && k + 1 < argc) request.file_name = argv[++k];
     else if (arg == "-D" && k + 1 < argc) request.defines.push_back(argv[++k]);
+    else if (arg == "--pch" && k + 1 < argc) request.pch = argv[++k];
+    else if (arg == "--make-pch" && k + 1 < argc) {
+      const std::string why = syncscope::translate::make_translation_pch(argv[++k]);
+      if (!why.empty()) std::cerr << "syncscope-translate: " << why << "\n";
+      return why.empty() ? 0 : 1;
+    }
     else {
-      std::cerr << "syncscope-translate: unknown argument '" << arg << "' (usage: --file PATH [-D MACRO]... < PATH)\n";
+      std::cerr << "syncscope-translate: unknown argument '" << arg << "' (usage: --file PATH [-D MACRO]... [--pch FILE] < PATH, or --make-pch FILE)\n";
       return 2;
     }
   }

@@ -11,6 +11,7 @@ struct TranslateRequest {
   std::string file_name;             // the .cu's absolute path: diagnostics and #include "…" use it
   std::string text;                  // its bytes, read once by the caller
   std::vector<std::string> defines;  // "BUG_NO_BARRIER": a bug variant chosen at translation
+  std::string pch;                   // make_translation_pch's file, or "": the shim parsed again
 };
 
 struct TranslateError {
