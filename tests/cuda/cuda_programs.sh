@@ -45,6 +45,26 @@ while IFS= read -r line; do
   pass "$file: $expected"
 done <"$CORPUS/expected.txt"
 
+# The translator's precompiled shim: made once in the cache by the first translation; a
+# translation with it, with a damaged one (Clang refuses it: the shim is parsed instead) and
+# without one are the same bytes.
+TRANSLATE="$(dirname "$APP")/syncscope-translate"
+pchs=("$SYNCSCOPE_CACHE_DIR"/translate-*.pch)
+[[ ${#pchs[@]} == 1 && -s ${pchs[0]} ]] || fail "the corpus's translations left no precompiled shim in the cache: ${pchs[*]}"
+ks="$CORPUS/kogge_stone_scan.cu"
+"$TRANSLATE" --file "$ks" <"$ks" >"$WORK/plain.txt" || fail "syncscope-translate without --pch failed"
+"$TRANSLATE" --file "$ks" --pch "${pchs[0]}" <"$ks" >"$WORK/with.txt" || fail "syncscope-translate --pch failed"
+echo "not a precompiled header" >"$WORK/damaged.pch"
+"$TRANSLATE" --file "$ks" --pch "$WORK/damaged.pch" <"$ks" >"$WORK/damaged.txt" 2>/dev/null ||
+  fail "syncscope-translate with a damaged --pch failed"
+cmp -s "$WORK/plain.txt" "$WORK/with.txt" && cmp -s "$WORK/plain.txt" "$WORK/damaged.txt" ||
+  fail "translations with the precompiled shim, a damaged one and none differ"
+"$TRANSLATE" --file "$ks" -D BUG_NO_BARRIER <"$ks" >"$WORK/variant.txt" || fail "syncscope-translate -D failed"
+"$TRANSLATE" --file "$ks" -D BUG_NO_BARRIER --pch "${pchs[0]}" <"$ks" >"$WORK/variant-pch.txt" || fail "-D with --pch failed"
+cmp -s "$WORK/variant.txt" "$WORK/variant-pch.txt" && ! cmp -s "$WORK/variant.txt" "$WORK/plain.txt" ||
+  fail "a bug variant's -D with the precompiled shim is not the variant's translation without it"
+pass "the translator's precompiled shim ($(basename "${pchs[0]}")): the same translation with it, a damaged one or none"
+
 # The program's own output is the CLI's stdout (its report follows it there); syncscope's notes are on stderr.
 stdout_only=$("$APP" run "$CORPUS/printf_threads.cu" 2>/dev/null)
 grep -qxF "$(grep '^printf_threads.cu: ' "$CORPUS/expected.txt" | sed 's/^printf_threads.cu: //')" <<<"$stdout_only" ||
