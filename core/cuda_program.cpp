@@ -67,15 +67,26 @@ uint64_t translator_hash() {
 std::string translation_pch(const std::string& translator) {
   auto cache = trusted_kernel_cache();
   if (cache.index() != 0) return "";
-  const std::string pch = (fs::path(std::get<0>(cache)) / ("translate-" + hex(translator_hash()) + ".pch")).string();
+  // Keyed by the translator as built too (its Clang reads only headers made by itself).
+  struct stat binary {};
+  stat(translator.c_str(), &binary);
+  const uint64_t key = fnv1a(translator + " " + std::to_string(binary.st_size) + " " + std::to_string(binary.st_mtime),
+                             translator_hash());
+  const fs::path base = fs::path(std::get<0>(cache)) / ("translate-" + hex(key));
+  const std::string pch = base.string() + ".pch";
   std::error_code ec;
   if (!fs::exists(pch, ec)) {
+    // A header that could not be made is not tried again at every translation.
+    const std::string failed = base.string() + ".failed";
+    if (fs::exists(failed, ec)) return "";
     ChildOptions bounds;
     bounds.cpu_seconds = 60;
     bounds.wall_seconds = 60;
     const ChildResult made = run_child({translator, "--make-pch", pch}, bounds);
-    if (made.exit_code != 0 || !fs::exists(pch, ec)) return "";
-    chmod(pch.c_str(), 0600);  // the cache's files are the user's alone (core/kernel_cache.h)
+    if (made.exit_code != 0 || !fs::exists(pch, ec)) {
+      (void)write_file_atomically(failed, made.output + made.errors);
+      return "";
+    }
   }
   return untrusted_because(pch).empty() ? pch : "";
 }

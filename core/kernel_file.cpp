@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cerrno>
+#include <atomic>
 #include <chrono>
 #include <cstring>
 #include <cstdlib>
@@ -200,10 +201,47 @@ constexpr PchKind kPchKinds[] = {{"", false}, {kTwinFlags, false}, {"-O1", true}
 
 // A precompiled header's folder name: the same in every cache and in the build's own kernel-pch/,
 // since it names everything the header depends on (the embedded headers by their hash).
+// The compiler as installed: its path, and its file's size and time, so that an upgraded compiler
+// (which would silently ignore a header an older one made, and parse it at every compile) gets
+// headers of its own.
+std::string compiler_identity(const std::string& compiler) {
+  std::error_code ec;
+  fs::path found = compiler;
+  if (compiler.find('/') == std::string::npos) {  // a bare name: the one PATH finds
+    std::istringstream path(std::getenv("PATH") ? std::getenv("PATH") : "");
+    for (std::string dir; std::getline(path, dir, ':');)
+      if (!dir.empty() && fs::exists(fs::path(dir) / compiler, ec)) {
+        found = fs::path(dir) / compiler;
+        break;
+      }
+  }
+  const fs::path real = fs::canonical(found, ec);
+  struct stat info {};
+  if (ec || stat(real.c_str(), &info) != 0) return compiler;
+  return compiler + " " + real.string() + " " + std::to_string(info.st_size) + " " + std::to_string(info.st_mtime);
+}
+
 std::string pch_name(const std::string& compiler, const PchKind& kind, uint64_t headers_hash) {
-  return "pch-" + hex(fnv1a(compiler + "\n" + kKernelFlags + "\n" + kLibraryFlags + "\n" + kind.extra + "\n" +
-                                pch_text(kind.cuda_program),
+  return "pch-" + hex(fnv1a(compiler_identity(compiler) + "\n" + kKernelFlags + "\n" + kLibraryFlags + "\n" + kind.extra +
+                                "\n" + pch_text(kind.cuda_program),
                             headers_hash));
+}
+
+// A precompiled header in the build's kernel-pch/ may be copied into the cache when nobody but its
+// owner (the user, or root for an installed build) can have changed it: no link, not writable by
+// group or others, for the file and the folders it is in. "" or why not.
+std::string prebuilt_untrusted(const fs::path& file) {
+  for (fs::path p = file; !p.empty() && p != p.root_path(); p = p.parent_path()) {
+    struct stat info {};
+    if (lstat(p.c_str(), &info) != 0) return "cannot inspect " + p.string();
+    if (S_ISLNK(info.st_mode) && p == file) return p.string() + " is a symbolic link";
+    if (S_ISLNK(info.st_mode)) continue;  // a folder reached through a link: its target was tested below it
+    if (info.st_uid != geteuid() && info.st_uid != 0) return p.string() + " belongs to another user";
+    if ((info.st_mode & (S_IWGRP | S_IWOTH)) && !(S_ISDIR(info.st_mode) && (info.st_mode & S_ISVTX)))
+      return p.string() + " is writable by others";
+    if (p == file.parent_path().parent_path()) break;  // kernel-pch/ itself: above it is the install
+  }
+  return "";
 }
 
 // Where `syncscope prepare-kernel-cache` put the precompiled headers when syncscope was built:
@@ -221,12 +259,16 @@ std::string precompiled_header(const fs::path& cache, const std::string& include
   const fs::path dir = cache / name;
   const std::string gch = "syncscope_kernel_file.h.gch";
   if (fs::exists(dir / gch, ec)) return dir.string();  // its trust is build_library's to test
-  const fs::path staging = dir.string() + ".tmp" + std::to_string(getpid());
+  // Staging of this process and thread alone: two loads at once in one process (a watch's and a
+  // bug variant's) must not remove each other's.
+  static std::atomic<unsigned> staged{0};
+  const fs::path staging = dir.string() + ".tmp" + std::to_string(getpid()) + "-" + std::to_string(staged++);
   fs::remove_all(staging, ec);
   fs::create_directories(staging, ec);
   std::ofstream(staging / "syncscope_kernel_file.h") << pch_text(kind.cuda_program);
-  const bool copied = !prebuilt.empty() && fs::exists(prebuilt / name / gch, ec) &&
-                      fs::copy_file(prebuilt / name / gch, staging / gch, ec) && !ec;
+  const fs::path source = prebuilt.empty() ? fs::path() : prebuilt / name / gch;
+  const bool copied = !source.empty() && fs::exists(source, ec) && prebuilt_untrusted(source).empty() &&
+                      fs::copy_file(source, staging / gch, ec) && !ec;
   // Said beside it, for whoever wonders why a first load took 5 s (and for the kernel_files test).
   std::ofstream(staging / "made-by") << (copied ? "copied from " + (prebuilt / name).string() : "compiled here") << "\n";
   if (!copied) {
@@ -576,11 +618,14 @@ int prepare_kernel_cache(const std::string& folder, std::ostream& err) {
   fs::create_directories(root, ec);
   std::set<std::string> current;
   for (const PchKind& kind : kPchKinds) current.insert(pch_name(compiler, kind, headers_hash));
-  // Those of earlier headers go: each is 100 MB.
+  // Those of earlier headers go (each is 100 MB), and nothing else: only what this command makes
+  // (pch-HEX, include-HEX and their staging folders) is ever removed from FOLDER.
+  static const std::regex ours(R"((pch|include)-[0-9a-f]+(\.tmp[0-9-]+)?)");
   for (const auto& entry : fs::directory_iterator(root, ec))
-    if (!current.count(entry.path().filename().string())) fs::remove_all(entry.path(), ec);
+    if (const std::string name = entry.path().filename().string(); std::regex_match(name, ours) && !current.count(name))
+      fs::remove_all(entry.path(), ec);
   bool missing = false;
-  for (const std::string& name : current) missing = missing || !fs::exists(root / name, ec);
+  for (const std::string& name : current) missing = missing || !fs::exists(root / name / "syncscope_kernel_file.h.gch", ec);
   if (!missing) return 0;
   std::string why;
   const std::string include = unpack_headers(root, headers_hash, &why);
@@ -603,6 +648,12 @@ int prepare_kernel_cache(const std::string& folder, std::ostream& err) {
       status = 1;
     }
   fs::remove_all(include, ec);
+  // Made private like the cache's; the build's are for every user of this build to copy (read-only).
+  chmod(root.c_str(), 0755);
+  for (const std::string& name : current) {
+    chmod((root / name).c_str(), 0755);
+    for (const auto& entry : fs::directory_iterator(root / name, ec)) chmod(entry.path().c_str(), 0644);
+  }
   return status;
 }
 

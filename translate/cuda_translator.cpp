@@ -15,6 +15,7 @@
 #include <clang/Rewrite/Core/Rewriter.h>
 #include <clang/Tooling/Tooling.h>
 
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -223,8 +224,10 @@ tooling::FileContentMappings virtual_files() {
 Translation translate_with(const TranslateRequest& request, bool with_pch) {
   Translation out;
   std::vector<std::string> args = cuda_arguments();
+  // Without the precompiled header, what it holds is included as it is (the same headers either
+  // way: a file is accepted or refused whatever the cache holds).
   if (with_pch) args.insert(args.end(), {"-include-pch", request.pch});
-  else args.insert(args.end(), {"-include", kShimPath});
+  else args.insert(args.end(), {"-include", kPchHeaderPath});
   for (const std::string& d : request.defines) args.push_back("-D" + d);
   const bool parsed = tooling::runToolOnCodeWithArgs(std::make_unique<TranslateAction>(out), request.text, args,
                                                      request.file_name, "syncscope-translate",
@@ -251,6 +254,7 @@ Translation translate_cuda(const TranslateRequest& request) {
 }
 
 std::string make_translation_pch(const std::string& path) {
+  ::umask(077);  // the cache's files are the user's alone, from their first byte
   const std::string staging = path + ".tmp" + std::to_string(::getpid());
   std::vector<std::string> args = cuda_arguments();
   args.insert(args.end(), {"-Xclang", "-emit-pch", "-Xclang", "-o", "-Xclang", staging});

@@ -45,6 +45,19 @@ while IFS= read -r line; do
   pass "$file: $expected"
 done <"$CORPUS/expected.txt"
 
+# A program's library binds to what syncscope exports before its own copies: of the CUDA runtime's
+# code (core/cuda_in/) syncscope may export only the two functions it compiles for every program,
+# never an inline function of the headers (the Device, current_device, a program's __device__
+# variables), which would then run syncscope's copy in place of the program's.
+if command -v nm >/dev/null; then
+  # The name of each (a function's return type may come first): in syncscope::cu, not merely a
+  # standard container of one of its types.
+  exported=$(nm -DC --defined-only "$APP" | cut -d' ' -f3- | grep -E '^([^<( ]+ )?syncscope::cu::' |
+             grep -oE 'syncscope::cu::[A-Za-z_:]*' | sort -u || true)
+  [[ $exported == $'syncscope::cu::program_info\nsyncscope::cu::program_outcome' ]] ||
+    fail "syncscope exports CUDA runtime code a program's library would bind to: $exported"
+  pass "syncscope exports of core/cuda_in only program_info and program_outcome"
+fi
 # The translator's precompiled shim: made once in the cache by the first translation; a
 # translation with it, with a damaged one (Clang refuses it: the shim is parsed instead) and
 # without one are the same bytes.
@@ -53,7 +66,8 @@ pchs=("$SYNCSCOPE_CACHE_DIR"/translate-*.pch)
 [[ ${#pchs[@]} == 1 && -s ${pchs[0]} ]] || fail "the corpus's translations left no precompiled shim in the cache: ${pchs[*]}"
 ks="$CORPUS/kogge_stone_scan.cu"
 "$TRANSLATE" --file "$ks" <"$ks" >"$WORK/plain.txt" || fail "syncscope-translate without --pch failed"
-"$TRANSLATE" --file "$ks" --pch "${pchs[0]}" <"$ks" >"$WORK/with.txt" || fail "syncscope-translate --pch failed"
+"$TRANSLATE" --file "$ks" --pch "${pchs[0]}" <"$ks" >"$WORK/with.txt" 2>"$WORK/with.err" || fail "syncscope-translate --pch failed"
+[[ ! -s "$WORK/with.err" ]] || fail "Clang did not take the cache's precompiled shim: $(cat "$WORK/with.err")"
 echo "not a precompiled header" >"$WORK/damaged.pch"
 "$TRANSLATE" --file "$ks" --pch "$WORK/damaged.pch" <"$ks" >"$WORK/damaged.txt" 2>/dev/null ||
   fail "syncscope-translate with a damaged --pch failed"
