@@ -43,6 +43,15 @@ HazardLog::Key HazardLog::key_of(const HazardEvent& e) {
           e.line_second};
 }
 
+HazardLog::HazardLog() = default;
+HazardLog::~HazardLog() = default;
+HazardLog::HazardLog(const HazardLog&) = default;
+HazardLog::HazardLog(HazardLog&&) noexcept = default;
+HazardLog& HazardLog::operator=(const HazardLog&) = default;
+HazardLog& HazardLog::operator=(HazardLog&&) noexcept = default;
+
+void HazardLog::clear() { groups_.clear(); }
+
 void HazardLog::add_group(const HazardGroup& g) {
   HazardLog one;
   one.groups_.emplace(key_of(g.first), g);

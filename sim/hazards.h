@@ -67,6 +67,15 @@ struct HazardGroup {
 
 class HazardLog {
  public:
+  // Out of line: the map's code is compiled once here, not into every kernel library that holds a
+  // log (a trace, a shadow checker).
+  HazardLog();
+  ~HazardLog();
+  HazardLog(const HazardLog&);
+  HazardLog(HazardLog&&) noexcept;
+  HazardLog& operator=(const HazardLog&);
+  HazardLog& operator=(HazardLog&&) noexcept;
+
   void add(const HazardEvent& e);
   void merge(const HazardLog& other, bool cross_block_only = false);
   // A whole group as another process's log had it (the kernel worker's answer, core/worker/).
@@ -74,7 +83,7 @@ class HazardLog {
   std::vector<HazardGroup> groups() const;  // ordered: errors first, then by first occurrence
   bool empty() const { return groups_.empty(); }
   uint64_t total() const;
-  void clear() { groups_.clear(); }
+  void clear();
 
  private:
   using Key = std::tuple<int, int, int, int, LineId, LineId>;  // kind, severity, array, cross, lines

@@ -10,6 +10,12 @@ namespace syncscope::sim {
 std::string_view to_string(DType t) { return t == DType::Float32 ? "float32" : "int32"; }
 std::string_view to_string(MemSpace s) { return s == MemSpace::Shared ? "shared" : "global"; }
 
+void ArrayStore::reset(int count, bool poisoned) {
+  assign_large(bits, count, uint32_t{0});
+  assign_large(poison, count, poisoned ? kNeverWritten : uint8_t{0});
+  assign_large(shadow, count, CellShadow{});
+}
+
 void advise_huge_pages(void* data, size_t bytes) {
 #ifdef MADV_HUGEPAGE
   constexpr uintptr_t kHuge = uintptr_t{2} << 20;

@@ -95,11 +95,7 @@ struct ArrayStore {
   LazyArray<uint8_t> backup_poison;
 
   int size() const { return static_cast<int>(bits.size()); }
-  void reset(int count, bool poisoned) {  // a shared array
-    assign_large(bits, count, uint32_t{0});
-    assign_large(poison, count, poisoned ? kNeverWritten : uint8_t{0});
-    assign_large(shadow, count, CellShadow{});
-  }
+  void reset(int count, bool poisoned);  // a shared array
 };
 
 template <class T>

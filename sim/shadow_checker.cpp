@@ -18,6 +18,12 @@ void ShadowChecker::start_block(int launch_index, uint32_t launch_first_interval
   held_ = 0;
 }
 
+void ShadowChecker::hold_guess(int64_t reader, bool cross_block, const ArrayStore& a, int index, const AccessStamp& other,
+                               int thread, LineId line, bool atomic, HazardKind kind) {
+  guesses_[hot_key(a, index)].push_back({reader, cross_block, &a, index, other, thread, line, atomic, kind});
+  ++held_;
+}
+
 void ShadowChecker::checked_by_cas(const ArrayStore& a, int index, uint32_t who) {
   const auto cell = guesses_.find(hot_key(a, index));
   if (cell == guesses_.end()) return;

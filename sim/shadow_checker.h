@@ -231,8 +231,7 @@ class ShadowChecker {
   void report_race(uint8_t& flags, HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread,
                    LineId line, bool atomic) {
     if (const int64_t reader = guessing_reader(kind, a, other, thread, atomic); reader >= 0 && held_ < kMaxHeldGuesses) {
-      guesses_[hot_key(a, index)].push_back({reader, false, &a, index, other, thread, line, atomic, kind});
-      ++held_;
+      hold_guess(reader, false, a, index, other, thread, line, atomic, kind);
       return;
     }
     flags = mark_racy(flags, race(kind, a, index, other, thread, line, atomic));
@@ -240,13 +239,16 @@ class ShadowChecker {
   void report_cross_block_race(uint8_t& flags, HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other,
                                int thread, LineId line, bool atomic) {
     if (const int64_t reader = guessing_reader(kind, a, other, thread, atomic); reader >= 0 && held_ < kMaxHeldGuesses) {
-      guesses_[hot_key(a, index)].push_back({reader, true, &a, index, other, thread, line, atomic, kind});
-      ++held_;
+      hold_guess(reader, true, a, index, other, thread, line, atomic, kind);
       return;
     }
     cross_block_race(kind, a, index, other, thread, line, atomic);
     flags = mark_racy(flags, false);
   }
+  // Out of line, as the race branches that call it are: kept in a header, its map's code would be
+  // compiled again into every kernel library (0.04 s of each compile).
+  void hold_guess(int64_t reader, bool cross_block, const ArrayStore& a, int index, const AccessStamp& other, int thread,
+                  LineId line, bool atomic, HazardKind kind);
   void checked_by_cas(const ArrayStore& a, int index, uint32_t who);
   void report_unchecked_guesses();
 
