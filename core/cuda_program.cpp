@@ -61,6 +61,14 @@ uint64_t translator_hash() {
   return hash;
 }
 
+// A translator run's bounds: a minute, like any child (core/child_process.h).
+ChildOptions translator_bounds() {
+  ChildOptions bounds;
+  bounds.cpu_seconds = 60;
+  bounds.wall_seconds = 60;
+  return bounds;
+}
+
 // The translator's precompiled shim in the cache (translate/cuda_translator.h), made by its first
 // translation (0.4 s once; a translation then takes 0.06 s where it took 0.19): "" when there is
 // none to trust, and the translator parses the shim as before.
@@ -79,10 +87,7 @@ std::string translation_pch(const std::string& translator) {
     // A header that could not be made is not tried again at every translation.
     const std::string failed = base.string() + ".failed";
     if (fs::exists(failed, ec)) return "";
-    ChildOptions bounds;
-    bounds.cpu_seconds = 60;
-    bounds.wall_seconds = 60;
-    const ChildResult made = run_child({translator, "--make-pch", pch}, bounds);
+    const ChildResult made = run_child({translator, "--make-pch", pch}, translator_bounds());
     if (made.exit_code != 0 || !fs::exists(pch, ec)) {
       (void)write_file_atomically(failed, made.output + made.errors);
       return "";
@@ -101,11 +106,9 @@ std::variant<std::string, KernelFileError> run_translator(const KernelText& file
   std::vector<std::string> args = {translator, "--file", file.path};
   if (!define.empty()) args.insert(args.end(), {"-D", define});
   if (const std::string pch = translation_pch(translator); !pch.empty()) args.insert(args.end(), {"--pch", pch});
-  ChildOptions bounds;
+  ChildOptions bounds = translator_bounds();
   bounds.input = file.text;
   bounds.merge_stderr = false;
-  bounds.cpu_seconds = 60;
-  bounds.wall_seconds = 60;
   const ChildResult ran = run_child(args, bounds);
   if (!ran.started) return KernelFileError{"cannot start " + translator + ": " + ran.failure, file.path, 0, ""};
   const std::string& stderr_text = ran.errors;

@@ -52,6 +52,12 @@ constexpr const char* kTwinFlags = "-fsanitize-coverage=trace-pc -O1 -fno-reorde
 // -g1: line tables, so a runaway loop the watchdog interrupts is named by its line (sim/code_address.h).
 constexpr const char* kLibraryFlags = "-fPIC -fno-gnu-unique -g1";
 
+// The C++ compiler kernel libraries are built with: SYNCSCOPE_CXX, else this build's.
+std::string kernel_compiler() {
+  const char* own = std::getenv("SYNCSCOPE_CXX");
+  return own && *own ? own : SYNCSCOPE_KERNEL_CXX;
+}
+
 // Runs a compiler (no shell), its stdout and stderr into `output`, bounded like every child
 // (core/child_process.h): a pathological file gets 300 s of CPU and 8 GiB. The exit status, -1 if
 // it did not run or was stopped.
@@ -199,8 +205,6 @@ struct PchKind {
 };
 constexpr PchKind kPchKinds[] = {{"", false}, {kTwinFlags, false}, {"-O1", true}};
 
-// A precompiled header's folder name: the same in every cache and in the build's own kernel-pch/,
-// since it names everything the header depends on (the embedded headers by their hash).
 // The compiler as installed: its path, and its file's size and time, so that an upgraded compiler
 // (which would silently ignore a header an older one made, and parse it at every compile) gets
 // headers of its own.
@@ -221,6 +225,8 @@ std::string compiler_identity(const std::string& compiler) {
   return compiler + " " + real.string() + " " + std::to_string(info.st_size) + " " + std::to_string(info.st_mtime);
 }
 
+// A precompiled header's folder name: the same in every cache and in the build's own kernel-pch/,
+// since it names everything the header depends on (the embedded headers by their hash).
 std::string pch_name(const std::string& compiler, const PchKind& kind, uint64_t headers_hash) {
   return "pch-" + hex(fnv1a(compiler_identity(compiler) + "\n" + kKernelFlags + "\n" + kLibraryFlags + "\n" + kind.extra +
                                 "\n" + pch_text(kind.cuda_program),
@@ -460,8 +466,7 @@ void load_for_gpu(GpuKernelFile& k, uint64_t headers_hash) {
     std::vector<std::string> args = {nvcc};
     for (const auto& w : split_words(kNvccFlags)) args.push_back(w);
     // nvcc's host compiler: the one the CPU side of kernel files uses, where it exists.
-    const char* own_cxx = std::getenv("SYNCSCOPE_CXX");
-    const std::string host_cxx = own_cxx && *own_cxx ? own_cxx : SYNCSCOPE_KERNEL_CXX;
+    const std::string host_cxx = kernel_compiler();
     if (fs::exists(host_cxx, ec)) args.push_back("-ccbin=" + host_cxx);
     const fs::path staged = work / "gpu.so";
     for (const std::string& a : {"-I" + include, "-Xcompiler=-iquote," + fs::path(k.path).parent_path().string(),
@@ -566,7 +571,7 @@ std::variant<KernelFile, KernelFileError> load_kernel_build(const KernelBuild& b
   const fs::path path = kernel.path;
 
   const uint64_t headers_hash = embedded_headers_hash();
-  const std::string compiler = std::getenv("SYNCSCOPE_CXX") ? std::getenv("SYNCSCOPE_CXX") : SYNCSCOPE_KERNEL_CXX;
+  const std::string compiler = kernel_compiler();
   const uint64_t key = fnv1a(compiler + "\n" + kKernelFlags + "\n" + kLibraryFlags + "\n" + kTwinFlags + "\n" + path.string() +
                                  "\n" + kernel.text,
                              headers_hash);
@@ -612,7 +617,7 @@ std::variant<KernelFile, KernelFileError> load_kernel_build(const KernelBuild& b
 
 int prepare_kernel_cache(const std::string& folder, std::ostream& err) {
   const uint64_t headers_hash = embedded_headers_hash();
-  const std::string compiler = std::getenv("SYNCSCOPE_CXX") ? std::getenv("SYNCSCOPE_CXX") : SYNCSCOPE_KERNEL_CXX;
+  const std::string compiler = kernel_compiler();
   const fs::path root = folder;
   std::error_code ec;
   fs::create_directories(root, ec);
