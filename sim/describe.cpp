@@ -1,6 +1,7 @@
 #include "sim/describe.h"
 
 #include <algorithm>
+#include <bit>
 #include <charconv>
 #include <cstdio>
 #include <set>
@@ -73,20 +74,102 @@ std::string thread_name(Dim3 block, int thread) {
   return name + ")";
 }
 
-std::string describe_event(const Event& e, const Trace& t, DType dtype) {
+std::string format_element(WideElement w, uint32_t low, uint32_t high, bool poison) {
+  if (poison) return "?";
+  const uint64_t bits = uint64_t{high} << 32 | low;
+  char buf[64];
+  std::to_chars_result r{};
+  switch (w) {
+    case WideElement::Float64: r = std::to_chars(buf, buf + sizeof buf, std::bit_cast<double>(bits)); break;
+    case WideElement::Int64: r = std::to_chars(buf, buf + sizeof buf, std::bit_cast<int64_t>(bits)); break;
+    default: r = std::to_chars(buf, buf + sizeof buf, bits); break;
+  }
+  return std::string(buf, r.ptr);
+}
+
+double element_to_double(WideElement w, uint32_t low, uint32_t high) {
+  const uint64_t bits = uint64_t{high} << 32 | low;
+  switch (w) {
+    case WideElement::Float64: return std::bit_cast<double>(bits);
+    case WideElement::Int64: return static_cast<double>(std::bit_cast<int64_t>(bits));
+    default: return static_cast<double>(bits);
+  }
+}
+
+std::string format_number_of(WideElement w, double value) {
+  char buf[64];
+  const auto r = w == WideElement::Float64 ? std::to_chars(buf, buf + sizeof buf, value)
+                                           : std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(value));
+  return std::string(buf, r.ptr);
+}
+
+std::string element_type_note(WideElement w) {
+  switch (w) {
+    case WideElement::Float64: return " (double)";
+    case WideElement::Int64: return " (long long)";
+    case WideElement::UInt64: return " (unsigned long long)";
+    case WideElement::None: break;
+  }
+  return "";
+}
+
+bool in_wide_array(const Event& e, const Trace& t) {
+  return e.is_memory() && e.array < t.arrays.size() && t.arrays[e.array].wide != WideElement::None;
+}
+
+std::vector<int> element_halves(const std::vector<Event>& events, const Trace& t) {
+  std::vector<int> halves(events.size(), -1);
+  constexpr size_t kLookAhead = 4096;  // lanes of a SIMT block interleave their halves; one thread's are next to each other
+  for (size_t k = 0; k < events.size(); ++k) {
+    const Event& low = events[k];
+    if (halves[k] >= 0 || !in_wide_array(low, t) || (low.index & 1) || (low.flags & kOutOfBounds)) continue;
+    for (size_t j = k + 1; j < events.size() && j <= k + kLookAhead; ++j) {
+      const Event& high = events[j];
+      if (high.thread != low.thread) continue;
+      if (high.kind == low.kind && high.array == low.array && high.index == low.index + 1 &&
+          (high.flags & kAtomic) == (low.flags & kAtomic) && !(high.flags & kOutOfBounds)) {
+        halves[k] = static_cast<int>(j);
+        halves[j] = static_cast<int>(k);
+      }
+      break;  // the thread's next event is the other half, or there is none
+    }
+  }
+  return halves;
+}
+
+std::string describe_event(const Event& e, const Trace& t, DType dtype, const Event* other_half) {
   std::ostringstream s;
+  const bool wide = in_wide_array(e, t);
+  const ArrayInfo* info = e.is_memory() && e.array < t.arrays.size() ? &t.arrays[e.array] : nullptr;
+  // An 8-byte element's access: its index and value (the low half first); a cell of one alone, its word.
+  const Event* low = wide && other_half ? (other_half->index < e.index ? other_half : &e) : nullptr;
+  const Event* high = low ? (low == &e ? other_half : &e) : nullptr;
+  auto cell_text = [&](bool old) {
+    const bool poison = old ? (e.flags & kOldPoison) : (e.flags & kValuePoison);
+    if (low) {
+      const bool either = poison || (old ? (high->flags & kOldPoison) : (high->flags & kValuePoison)) ||
+                          (old ? (low->flags & kOldPoison) : (low->flags & kValuePoison));
+      return old ? format_element(info->wide, low->old_bits, high->old_bits, either)
+                 : format_element(info->wide, low->value_bits, high->value_bits, either);
+    }
+    const uint32_t bits = old ? e.old_bits : e.value_bits;
+    if (wide) return poison ? std::string("?") : std::to_string(bits);  // a word of an element, as an unsigned number
+    return format_value(info ? info->dtype : dtype, bits, poison);
+  };
+  auto element = [&] {
+    std::ostringstream at;
+    at << array_name(t, e.array) << '[' << (wide ? e.index / 2 : e.index) << ']';
+    if (wide && !low) at << (e.index & 1 ? " (its high word)" : " (its low word)");
+    return at.str();
+  };
   if (e.is_memory() && (e.flags & kAtomic)) {
-    const DType cell_type = e.array < t.arrays.size() ? t.arrays[e.array].dtype : dtype;
-    s << atomic_op_name(e.atomic) << ' ' << array_name(t, e.array) << '[' << e.index << ']';
+    s << atomic_op_name(e.atomic) << ' ' << element();
     if (e.flags & kOutOfBounds) s << " (out of bounds)";
-    else
-      s << ": " << format_value(cell_type, e.old_bits, e.flags & kOldPoison) << " -> "
-        << format_value(cell_type, e.value_bits, e.flags & kValuePoison);
+    else s << ": " << cell_text(true) << " -> " << cell_text(false);
   } else if (e.is_memory()) {
-    const DType cell_type = e.array < t.arrays.size() ? t.arrays[e.array].dtype : dtype;
-    s << (e.is_read() ? "reads " : "writes ") << array_name(t, e.array) << '[' << e.index << ']';
+    s << (e.is_read() ? "reads " : "writes ") << element();
     if (e.flags & kOutOfBounds) s << " (out of bounds)";
-    s << " = " << format_value(cell_type, e.value_bits, e.flags & kValuePoison);
+    s << " = " << cell_text(false);
   } else if (e.kind == EventKind::WarpVote) {
     s << warp_op_name(static_cast<WarpOp>(e.array)) << " = " << vote_text(static_cast<WarpOp>(e.array), e.value_bits, dtype, e.flags & kValuePoison);
   } else if (e.kind == EventKind::Fence) {
@@ -102,18 +185,26 @@ std::string describe_event(const Event& e, const Trace& t, DType dtype) {
   } else if (e.kind == EventKind::Exit) {
     s << "exits";
   }
-  if (e.flags & kRacy) s << " (race)";
+  if ((e.flags & kRacy) || (low && ((low->flags | high->flags) & kRacy))) s << " (race)";
   return s.str();
 }
 
 namespace {
 
-// "cache[8], cache[9]" (the first few distinct cells of a group)
-std::string cells(const std::string& array, const HazardGroup& g) {
+// "cache[8], cache[9]" (the first few distinct elements of a group; `per` cells an element)
+std::string cells(const std::string& array, const HazardGroup& g, int per) {
+  std::vector<int> elements;
+  for (int i : g.indices)
+    if (std::find(elements.begin(), elements.end(), i / per) == elements.end()) elements.push_back(i / per);
   std::string s;
-  for (size_t k = 0; k < g.indices.size(); ++k) s += (k ? ", " : "") + array + "[" + std::to_string(g.indices[k]) + "]";
+  for (size_t k = 0; k < elements.size(); ++k) s += (k ? ", " : "") + array + "[" + std::to_string(elements[k]) + "]";
   if (g.indices.size() == HazardGroup::kMaxIndicesListed) s += ", ...";
-  return s.empty() ? array + "[" + std::to_string(g.first.index) + "]" : s;
+  return s.empty() ? array + "[" + std::to_string(g.first.index / per) + "]" : s;
+}
+
+// Cells an element of the array takes, as the program indexes it (8-byte elements: 2).
+int cells_per_element(const Trace& t, int array) {
+  return array >= 0 && array < static_cast<int>(t.arrays.size()) && t.arrays[array].wide != WideElement::None ? 2 : 1;
 }
 
 bool is_race(HazardKind k) {
@@ -149,13 +240,14 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
       break;
     }
     case HazardKind::OutOfBounds: {
-      const int size = e.array >= 0 ? t.arrays[e.array].size : 0;
-      s << "out-of-bounds " << (e.second_is_write ? "write" : "read") << " of " << cells(array, g) << " at " << second
+      const int size = e.array >= 0 ? t.arrays[e.array].size / cells_per_element(t, e.array) : 0;
+      s << "out-of-bounds " << (e.second_is_write ? "write" : "read") << " of " << cells(array, g, cells_per_element(t, e.array))
+        << " at " << second
         << " (" << array << " has " << size << " elements)";
       break;
     }
     case HazardKind::UninitializedRead:
-      s << "read of uninitialized " << cells(array, g) << " at " << second;
+      s << "read of uninitialized " << cells(array, g, cells_per_element(t, e.array)) << " at " << second;
       break;
     case HazardKind::BarrierDivergence:
       s << "barrier divergence at " << second;

@@ -37,7 +37,26 @@ std::string thread_name(Dim3 block, int thread);
 
 // "reads shared[0] = 0", "writes output[3] = 6", "shfl_up gets 3 from lane 2", "waits at the barrier",
 // "exits"; " (race)" when the access is one side of a data race. Shuffled values print as `dtype`.
-std::string describe_event(const Event& e, const Trace& t, DType dtype);
+// In an array of 8-byte elements (ArrayInfo::wide), an access is of an element: with the event of its
+// other cell (element_halves), "reads cache[1] = 164000492", of the element and its value; a cell
+// accessed alone is said to be an element's low or high word.
+std::string describe_event(const Event& e, const Trace& t, DType dtype, const Event* other_half = nullptr);
+
+// ---- 8-byte elements (ArrayInfo::wide): cells 2k and 2k + 1, the low word first ----
+// "1.5", "-3", "184320552960"; "?" for poison.
+std::string format_element(WideElement w, uint32_t low, uint32_t high, bool poison = false);
+double element_to_double(WideElement w, uint32_t low, uint32_t high);
+// A number of the element's type as text (a colour scale's ends).
+std::string format_number_of(WideElement w, double value);
+// " (double)", " (long long)", " (unsigned long long)"; "" for an array of one cell an element.
+std::string element_type_note(WideElement w);
+bool in_wide_array(const Event& e, const Trace& t);
+// For each of a step's events, the position of the other half of the 8-byte access it is part of
+// (the same thread's next event, of the same kind, on the next cell; or the one before it), or -1.
+std::vector<int> element_halves(const std::vector<Event>& events, const Trace& t);
+// Whether events[k] is the high half of an access element_halves paired: a list of accesses names the
+// element at its low half and leaves this one out.
+inline bool is_paired_high_half(const std::vector<int>& halves, size_t k) { return halves[k] >= 0 && halves[k] < static_cast<int>(k); }
 
 // One line per hazard group, like compute-sanitizer's racecheck analysis mode.
 std::string describe_hazard(const HazardGroup& g, const Trace& t);

@@ -263,12 +263,12 @@ TEST(GlobalArraysModel, ExtendedBufferFillsAsTheBlocksWrite) {
   EXPECT_EQ(start.arrays[0].role, "input");
   EXPECT_EQ(start.arrays[1].role, "output");
   EXPECT_EQ(start.arrays[1].size(), 17);
-  EXPECT_EQ(start.arrays[1].text(0), "?");
+  EXPECT_EQ(start.arrays[1].element_text(0), "?");
   EXPECT_TRUE(start.arrays[0].read_now(3));
   const GlobalArraysModel end = build_global_arrays(*r, 0, 7);
-  EXPECT_EQ(end.arrays[1].text(14), "77");
-  EXPECT_EQ(end.arrays[1].text(15), "28");
-  EXPECT_EQ(end.arrays[1].text(16), "?");
+  EXPECT_EQ(end.arrays[1].element_text(14), "77");
+  EXPECT_EQ(end.arrays[1].element_text(15), "28");
+  EXPECT_EQ(end.arrays[1].element_text(16), "?");
   EXPECT_TRUE(end.arrays[1].written_now(15));
   EXPECT_FALSE(start.arrays[1].written_now(15));
   // The overview: memory before the launch (uninitialized: NaN) and what the blocks wrote since,

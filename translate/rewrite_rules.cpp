@@ -289,13 +289,14 @@ std::string RewriteRules::struct_refusal(const RecordDecl* r) const {
   return "";
 }
 
-// "cache (long long, 2 cells each)": the picture's cells of an array are 32 bits; say how many an element takes
-// (an 8-byte number's low word first, a struct's field per 4 bytes: README, "Bring your own CUDA").
+// "d_bins (BinStats, 8 cells each)": the picture's cells of an array are 32 bits; say how many a struct
+// element takes (a field per 4 bytes: README, "Bring your own CUDA"). A double's or a long long's two
+// cells are shown as the one number they hold (sim::WideElement), so its name is the variable's.
 std::string RewriteRules::cells_note(QualType element) const {
   element = element.getCanonicalType().getUnqualifiedType();
   if (element->isDependentType() || element->isIncompleteType()) return "";
   const int64_t bytes = context_.getTypeSizeInChars(element).getQuantity();
-  if (!element->isRecordType() && bytes != 8) return "";
+  if (!element->isRecordType()) return "";
   return " (" + type_text(element) + ", " + std::to_string(bytes / 4) + " cells each)";
 }
 

@@ -1,3 +1,4 @@
+#include <bit>
 #include <cmath>
 #include <map>
 
@@ -15,6 +16,24 @@ namespace {
 using nlohmann::json;
 
 json value_json(DType t, uint32_t bits, bool poison) { return element_json(t, bits, poison); }
+
+// An 8-byte element (sim::WideElement) from its two cells: a number of its type, null for '?'.
+json wide_json(sim::WideElement w, uint32_t low, uint32_t high, bool poison) {
+  if (poison) return nullptr;
+  const uint64_t bits = uint64_t{high} << 32 | low;
+  if (w == sim::WideElement::Float64) return std::bit_cast<double>(bits);
+  if (w == sim::WideElement::Int64) return std::bit_cast<int64_t>(bits);
+  return bits;
+}
+
+// A shared array at the end of a step, element by element.
+json shared_json(JsonArrays& arrays, const sim::ArrayInfo& a, const sim::ArraySnapshot& snap) {
+  if (a.wide == sim::WideElement::None) return arrays.bits(a.dtype, snap.bits, snap.poison);
+  json out = json::array();
+  for (size_t i = 0; i + 1 < snap.bits.size(); i += 2)
+    out.push_back(wide_json(a.wide, snap.bits[i], snap.bits[i + 1], snap.poison[i] || snap.poison[i + 1]));
+  return out;
+}
 
 // Indices where `bits` differ from the reference, the first Comparison::kMaxListed (a summary lists them).
 std::vector<int> differing_from(const RunResult& r, const std::vector<uint32_t>& bits, const std::vector<uint8_t>& poison) {
@@ -79,19 +98,32 @@ json steps_json(const RunResult& r, JsonArrays& arrays) {
         if (step >= static_cast<int>(b.steps.size())) continue;
         const sim::StepTrace& st = b.steps[step];
         json shared = json::object();
-        for (const auto& snap : st.shared)
-          shared[t.arrays[snap.array].name] = arrays.bits(t.arrays[snap.array].dtype, snap.bits, snap.poison);
+        for (const auto& snap : st.shared) shared[t.arrays[snap.array].name] = shared_json(arrays, t.arrays[snap.array], snap);
         std::map<int, json> threads;
-        for (const sim::Event& e : st.events) {
-          if (e.kind == sim::EventKind::Barrier || e.kind == sim::EventKind::Exit) continue;
+        // An 8-byte access (a double, a long long) is one event of its element: index and value.
+        const std::vector<int> halves = sim::element_halves(st.events, t);
+        for (size_t k = 0; k < st.events.size(); ++k) {
+          const sim::Event& e = st.events[k];
+          if (e.kind == sim::EventKind::Barrier || e.kind == sim::EventKind::Exit || sim::is_paired_high_half(halves, k)) continue;
           json ev = {{"op", event_op(e)}, {"line", line_json(e.line)}};
           if (e.is_memory()) {
-            const DType dt = t.arrays[e.array].dtype;
-            ev["array"] = t.arrays[e.array].name;
-            ev["space"] = t.arrays[e.array].space == sim::MemSpace::Shared ? "shared" : "global";
+            const sim::ArrayInfo& a = t.arrays[e.array];
+            const DType dt = a.dtype;
+            ev["array"] = a.name;
+            ev["space"] = a.space == sim::MemSpace::Shared ? "shared" : "global";
             ev["index"] = e.index;
             ev["value"] = value_json(dt, e.value_bits, e.flags & sim::kValuePoison);
             if (e.is_write()) ev["old"] = value_json(dt, e.old_bits, e.flags & sim::kOldPoison);
+            if (halves[k] >= 0) {
+              const sim::Event& high = st.events[halves[k]];
+              ev["index"] = e.index / 2;
+              ev["value"] = wide_json(a.wide, e.value_bits, high.value_bits, (e.flags | high.flags) & sim::kValuePoison);
+              if (e.is_write()) ev["old"] = wide_json(a.wide, e.old_bits, high.old_bits, (e.flags | high.flags) & sim::kOldPoison);
+              if (high.flags & sim::kRacy) ev["race"] = true;
+            } else if (a.wide != sim::WideElement::None) {
+              ev["index"] = e.index / 2;  // one word of an element, as the text report says
+              ev["word"] = e.index & 1 ? "high" : "low";
+            }
             if (e.flags & sim::kAtomic) ev["op"] = sim::atomic_op_name(e.atomic);
             if (e.flags & sim::kOutOfBounds) ev["out_of_bounds"] = true;
           } else if (e.kind == sim::EventKind::Shuffle) {

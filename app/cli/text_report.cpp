@@ -38,6 +38,15 @@ std::string bits_text(DType t, const std::vector<uint32_t>& bits, const std::vec
   return join_elided(bits.size(), [&](size_t i) { return format_value(t, bits[i], !poison.empty() && poison[i]); });
 }
 
+// A shared array's cells as its elements: an 8-byte one (ArrayInfo::wide) from its two cells.
+std::string elements_text(const sim::ArrayInfo& a, const std::vector<uint32_t>& bits, const std::vector<uint8_t>& poison) {
+  if (a.wide == sim::WideElement::None) return bits_text(a.dtype, bits, poison);
+  auto poisoned = [&](size_t i) { return !poison.empty() && poison[i]; };
+  return join_elided(bits.size() / 2, [&](size_t e) {
+    return sim::format_element(a.wide, bits[2 * e], bits[2 * e + 1], poisoned(2 * e) || poisoned(2 * e + 1));
+  });
+}
+
 std::string numbers_text(DType t, const std::vector<double>& v) {
   return join_elided(v.size(), [&](size_t i) { return format_number(t, v[i]); });
 }
@@ -101,9 +110,11 @@ void print_steps(std::ostream& out, const RunResult& r) {
         if (!st.caption.empty()) out << "  " << st.caption;  // the kernel's c.caption for the step
         out << "\n";
         std::map<int, std::vector<std::string>> by_thread;
-        for (const sim::Event& e : st.events) {
-          if (e.kind == sim::EventKind::Barrier || e.kind == sim::EventKind::Exit) continue;
-          by_thread[e.thread].push_back(sim::describe_event(e, t, dtype));
+        const std::vector<int> halves = sim::element_halves(st.events, t);  // an 8-byte access: one element
+        for (size_t k = 0; k < st.events.size(); ++k) {
+          const sim::Event& e = st.events[k];
+          if (e.kind == sim::EventKind::Barrier || e.kind == sim::EventKind::Exit || sim::is_paired_high_half(halves, k)) continue;
+          by_thread[e.thread].push_back(sim::describe_event(e, t, dtype, halves[k] >= 0 ? &st.events[halves[k]] : nullptr));
         }
         // A barrier right after another (or a step only some blocks have work in) leaves an interval
         // in which this block did nothing: said, so an empty block line does not look cut off.
@@ -119,7 +130,7 @@ void print_steps(std::ostream& out, const RunResult& r) {
         if (w.available && step < static_cast<int>(w.per_step.size()) && w.per_step[step].instructions > 0)
           out << "      warps: " << sim::describe_warp_counts(w.per_step[step]) << "\n";
         for (const auto& snap : st.shared)
-          out << "      " << sim::array_name(t, snap.array) << ": [" << bits_text(t.arrays[snap.array].dtype, snap.bits, snap.poison)
+          out << "      " << sim::array_name(t, snap.array) << ": [" << elements_text(t.arrays[snap.array], snap.bits, snap.poison)
               << "]\n";
       }
     }

@@ -59,28 +59,34 @@ std::vector<const app::BlockViewModel*> views_of(const std::vector<HeldModel>& h
 void cell_tooltip(const BlockViewPanel& panel, const RunResult& run, const app::BlockViewModel& m, int row, int index,
                   bool after) {
   const app::SharedArrayView& a = m.arrays[row];
+  // An 8-byte element is its two cells (span 2): the program's index, both banks.
+  const int cells = a.after[index].span == 2 ? 2 : 1;
+  const int bank = (a.word_offset + index) % kWarpSize;
+  const std::string banks = cells == 2 ? "banks " + std::to_string(bank) + ", " + std::to_string((bank + 1) % kWarpSize)
+                                       : "bank " + std::to_string(bank);
   ImGui::BeginTooltip();
   if (a.columns > 0)  // a tile: [row][column], and the bank the class is counting
-    ImGui::Text("%s[%d][%d]  before: %s  after: %s  (bank %d)", a.name.c_str(), index / a.columns, index % a.columns,
-                a.before[index].text.c_str(), a.after[index].text.c_str(), (a.word_offset + index) % kWarpSize);
+    ImGui::Text("%s[%d][%d]  before: %s  after: %s  (%s)", a.name.c_str(), index / a.columns, index % a.columns / cells,
+                a.before[index].text.c_str(), a.after[index].text.c_str(), banks.c_str());
   else
-    ImGui::Text("%s[%d]  before: %s  after: %s", a.name.c_str(), index, a.before[index].text.c_str(),
-                a.after[index].text.c_str());
+    ImGui::Text("%s[%d]  before: %s  after: %s%s", a.name.c_str(), index / cells, a.before[index].text.c_str(),
+                a.after[index].text.c_str(), cells == 2 ? ("  (" + banks + ")").c_str() : "");
   const int step = panel.state.step();
   const app::CellOrigin o = app::cell_origin(run, panel.state.launch(), m.block, a.array, index, after ? step : step - 1);
   // A "before" cell's story ends where the step begins; what the step did to it follows.
   ImGui::TextUnformatted(((after ? "" : "before this step: ") + o.text()).c_str());
   std::string readers, writers;
-  for (const auto& r : m.reads)
+  for (const auto& r : m.reads)  // an element's two halves are one access: its low half's arrow names it
     if (r.array_row == row && r.index == index) readers += " T" + std::to_string(r.thread);
   for (const auto& w : m.writes)
     if (w.array_row == row && w.index == index) writers += " T" + std::to_string(w.thread);
   if (!readers.empty()) ImGui::Text("read in this step by%s", readers.c_str());
   if (!writers.empty()) ImGui::Text("written in this step by%s", writers.c_str());
-  if (a.before[index].racy || a.after[index].racy) ImGui::TextColored(ImColor(panel.theme.race), "part of a data race");
-  if (const int n = std::max(a.before[index].bank_conflict, a.after[index].bank_conflict); n > 1)
-    ImGui::TextColored(ImColor(panel.theme.bank_conflict), "bank %d: its warp instruction had a %d-way bank conflict",
-                       (a.word_offset + index) % kWarpSize, n);
+  const app::CellView before = app::drawn_cell(a.before, index), after_cell = app::drawn_cell(a.after, index);
+  if (before.racy || after_cell.racy) ImGui::TextColored(ImColor(panel.theme.race), "part of a data race");
+  if (const int n = std::max(before.bank_conflict, after_cell.bank_conflict); n > 1)
+    ImGui::TextColored(ImColor(panel.theme.bank_conflict), "%s: its warp instruction had a %d-way bank conflict",
+                       banks.c_str(), n);
   ImGui::EndTooltip();
 }
 

@@ -49,11 +49,12 @@ const GlobalArraysCache& cached_model(const GlobalArraysPanel& panel, const RunR
   return c;
 }
 
-// label_every: an index above every k-th cell (0: none, and no room kept for them).
+// Elements [first, first + count), as the program indexes them (a double is one box).
+// label_every: an index above every k-th element (0: none, and no room kept for them).
 void cells_row(const GlobalArraysPanel& panel, const app::GlobalArrayView& a, int first, int count, int label_every) {
   const Theme& th = panel.theme;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float w = std::max(ImGui::CalcTextSize("-0000").x + 8, ImGui::CalcTextSize(a.text(first + count - 1).c_str()).x + 8);
+  const float w = std::max(ImGui::CalcTextSize("-0000").x + 8, ImGui::CalcTextSize(a.element_text(first + count - 1).c_str()).x + 8);
   const float h = ImGui::GetFontSize() + 8;
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float top = label_every ? ImGui::GetFontSize() : 0;
@@ -62,12 +63,12 @@ void cells_row(const GlobalArraysPanel& panel, const app::GlobalArrayView& a, in
     const ImVec2 c0(p.x + k * w + 1, p.y + top), c1(p.x + (k + 1) * w - 1, p.y + top + h);
     if (label_every && i % label_every == 0)
       dl->AddText(ImVec2(c0.x, p.y), th.dim_text, std::to_string(i).c_str());
-    const bool poison = a.poisoned(i), written = a.written_now(i), read = a.read_now(i);
+    const bool poison = a.element_poisoned(i), written = a.element_written_now(i), read = a.element_read_now(i);
     dl->AddRectFilled(c0, c1, poison ? th.poison : th.cell);
     if (written) dl->AddRect(c0, c1, th.written, 0, 0, 2);
     else if (read) dl->AddRect(c0, c1, th.read, 0, 0, 2);
     else dl->AddRect(c0, c1, th.cell_border);
-    const std::string text = a.text(i);
+    const std::string text = a.element_text(i);
     const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
     if (ts.x + 4 <= w) dl->AddText(ImVec2(c0.x + (w - 2 - ts.x) / 2, c0.y + 4), poison ? th.poison_text : th.cell_text, text.c_str());
     const ImVec2 mouse = ImGui::GetIO().MousePos;
@@ -117,32 +118,33 @@ void draw_global_arrays_panel(const GlobalArraysPanel& panel) {
     ImGui::PushID(a.array);
     const bool say_role = !a.role.empty() && a.role != a.name;
     ImGui::Text("%s%s%s%s  %d element%s", a.name.c_str(), say_role ? " (" : "", say_role ? a.role.c_str() : "",
-                say_role ? ")" : "", a.size(), a.size() == 1 ? "" : "s");
+                say_role ? ")" : "", a.elements(), a.elements() == 1 ? "" : "s");
     const Problem& pb = run->config.problem;
     const bool matrix = run->config.algorithm->info.two_dimensional && a.role == "input" && pb.rows > 1 &&
-                        a.size() == pb.rows * pb.n && pb.n <= kCellsWhenAtMost && pb.rows <= 256;
+                        a.elements() == pb.rows * pb.n && pb.n <= kCellsWhenAtMost && pb.rows <= 256;
     if (matrix) {
       matrix_rows(panel, a, pb.rows, pb.n, panel.state.focus_block() / std::max(1, lt.grid.x));
-    } else if (a.size() <= kCellsWhenAtMost) {
+    } else if (a.elements() <= kCellsWhenAtMost) {
       ImGui::BeginChild("cells", ImVec2(0, ImGui::GetFontSize() * 2 + 16 + ImGui::GetStyle().ScrollbarSize), false,
                         ImGuiWindowFlags_HorizontalScrollbar);
-      cells_row(panel, a, 0, a.size(), a.size() > 16 ? 8 : 1);
+      cells_row(panel, a, 0, a.elements(), a.elements() > 16 ? 8 : 1);
       ImGui::EndChild();
     } else {
       // Overview strip, then the focused block's section as cells.
       const float width = ImGui::GetContentRegionAvail().x, height = ImGui::GetFontSize() * 1.4f;
       const ImVec2 p = ImGui::GetCursorScreenPos();
       const int focus = panel.state.focus_block();
-      const int first = std::min(a.size() - 1, focus * section), last = std::min(a.size() - 1, first + section - 1);
+      const int first = std::min(a.elements() - 1, focus * section), last = std::min(a.elements() - 1, first + section - 1);
+      const int per = a.cells_per_element();  // the strip's texture has a texel per cell
       if (panel.overview) {
         panel.overview->draw(ImGui::GetWindowDrawList(), p.x, p.y, p.x + width, p.y + height, a.array, cache.before_version,
                           a.before->shades, cache.version, cache.patches[k], static_cast<float>(a.min), static_cast<float>(a.max),
-                          first, last);
+                          first * per, last * per + per - 1);
       }
       ImGui::InvisibleButton("strip", ImVec2(width, height));
-      const int under = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - p.x) / width * a.size()), 0, a.size() - 1);
+      const int under = std::clamp(static_cast<int>((ImGui::GetIO().MousePos.x - p.x) / width * a.elements()), 0, a.elements() - 1);
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("%s[%d] = %s\nclick: follow block %d", a.name.c_str(), under, a.text(under).c_str(),
+        ImGui::SetTooltip("%s[%d] = %s\nclick: follow block %d", a.name.c_str(), under, a.element_text(under).c_str(),
                           app::block_of_element(*run, launch, under));
       if (ImGui::IsItemClicked()) panel.session.focus_block(app::block_of_element(*run, launch, under));
       ImGui::TextDisabled("block %d: elements %d..%d   (range %s .. %s)", focus, first, last,

@@ -18,53 +18,71 @@
 namespace syncscope::app {
 namespace {
 
-std::string event_text(const sim::Event& e, const sim::Trace& t, DType dtype) {
-  std::string s = sim::describe_event(e, t, dtype);
+std::string event_text(const sim::Event& e, const sim::Trace& t, DType dtype, const sim::Event* high) {
+  std::string s = sim::describe_event(e, t, dtype, high);
   if (e.kind == sim::EventKind::Barrier) s += " " + short_location(e.line);
   else if (e.line != sim::kNoLine) s += "  (" + short_location(e.line) + ")";
   return s;
 }
 
-void fill_cells(std::vector<CellView>& cells, DType dtype, const std::vector<uint32_t>& bits,
+void fill_cells(std::vector<CellView>& cells, const sim::ArrayInfo& info, const std::vector<uint32_t>& bits,
                 const std::vector<uint8_t>& poison) {
   cells.resize(bits.size());
   for (size_t i = 0; i < bits.size(); ++i) {
     cells[i].poison = poison[i] != 0;
-    cells[i].text = format_value(dtype, bits[i], cells[i].poison);
+    cells[i].text = format_value(info.dtype, bits[i], cells[i].poison);
   }
+  if (info.wide == sim::WideElement::None) return;
+  for (size_t i = 0; i + 1 < bits.size(); i += 2) {  // an 8-byte element: one box, its value
+    const bool p = cells[i].poison || cells[i + 1].poison;
+    cells[i].poison = cells[i + 1].poison = p;
+    cells[i].text = sim::format_element(info.wide, bits[i], bits[i + 1], p);
+    cells[i + 1].text.clear();
+    cells[i].span = 2;
+    cells[i + 1].span = 0;
+  }
+}
+
+// A cell's number for the colour scale: an 8-byte element's value on both its cells.
+double cell_number(const sim::ArrayInfo& info, const std::vector<uint32_t>& bits, size_t i) {
+  if (info.wide == sim::WideElement::None || (i | 1) >= bits.size()) return sim::bits_to_double(info.dtype, bits[i]);
+  return sim::element_to_double(info.wide, bits[i & ~size_t{1}], bits[i | 1]);
 }
 
 // A global row's cells on the colour scale of its own values (the cells drawn as colours when
 // too narrow for numbers); `values` are the cells' numbers, NaN where none was read or written.
-void shade(GlobalRowView& r, DType dtype, const std::vector<double>& values) {
+void shade(GlobalRowView& r, const sim::ArrayInfo& info, const std::vector<double>& values) {
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   for (size_t i = 0; i < values.size(); ++i)
     if (!r.cells[i].poison && std::isfinite(values[i])) lo = std::min(lo, values[i]), hi = std::max(hi, values[i]);
   if (lo > hi) return;
-  r.lo = format_number(dtype, lo);
-  r.hi = format_number(dtype, hi);
+  const bool wide = info.wide != sim::WideElement::None;
+  r.lo = wide ? sim::format_number_of(info.wide, lo) : format_number(info.dtype, lo);
+  r.hi = wide ? sim::format_number_of(info.wide, hi) : format_number(info.dtype, hi);
   for (size_t i = 0; i < values.size(); ++i)
     r.cells[i].shade = hi > lo && std::isfinite(values[i]) ? static_cast<float>((values[i] - lo) / (hi - lo)) : 0.5f;
 }
 
-void shade(SharedArrayView& a, DType dtype, const std::vector<uint32_t>& before, const std::vector<uint32_t>& after) {
+void shade(SharedArrayView& a, const sim::ArrayInfo& info, const std::vector<uint32_t>& before,
+           const std::vector<uint32_t>& after) {
+  const DType dtype = info.dtype;
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   auto scan = [&](const std::vector<CellView>& cells, const std::vector<uint32_t>& bits) {
     for (size_t i = 0; i < cells.size(); ++i)
       if (!cells[i].poison) {
-        const double v = sim::bits_to_double(dtype, bits[i]);
+        const double v = cell_number(info, bits, i);
         if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
       }
   };
   scan(a.before, before);
   scan(a.after, after);
   if (lo <= hi) {
-    a.lo = format_number(dtype, lo);
-    a.hi = format_number(dtype, hi);
+    a.lo = info.wide == sim::WideElement::None ? format_number(dtype, lo) : sim::format_number_of(info.wide, lo);
+    a.hi = info.wide == sim::WideElement::None ? format_number(dtype, hi) : sim::format_number_of(info.wide, hi);
   }
   auto apply = [&](std::vector<CellView>& cells, const std::vector<uint32_t>& bits) {
     for (size_t i = 0; i < cells.size(); ++i) {
-      const double v = sim::bits_to_double(dtype, bits[i]);
+      const double v = cell_number(info, bits, i);
       cells[i].shade = hi > lo && std::isfinite(v) ? static_cast<float>((v - lo) / (hi - lo)) : 0.5f;
     }
   };
@@ -124,8 +142,12 @@ struct HeldValue {
   std::string source;  // "shared[5]", "lane 3": what it is when the line names no variable
 };
 
-bool adds_up(DType dtype, const HeldValue& a, const HeldValue& b, double sum) {
+bool adds_up(DType dtype, sim::WideElement wide, const HeldValue& a, const HeldValue& b, double sum) {
   if (a.poison || b.poison) return false;
+  if (wide == sim::WideElement::Float64) return a.number + b.number == sum;
+  if (wide != sim::WideElement::None)
+    return static_cast<uint64_t>(static_cast<int64_t>(a.number)) + static_cast<uint64_t>(static_cast<int64_t>(b.number)) ==
+           static_cast<uint64_t>(static_cast<int64_t>(sum));
   if (dtype == DType::Float32) return static_cast<float>(a.number) + static_cast<float>(b.number) == static_cast<float>(sum);
   return static_cast<int32_t>(static_cast<uint32_t>(static_cast<int64_t>(a.number) + static_cast<int64_t>(b.number))) ==
          static_cast<int32_t>(sum);
@@ -133,12 +155,12 @@ bool adds_up(DType dtype, const HeldValue& a, const HeldValue& b, double sum) {
 
 // "6 = 5 + 1" when the thread's last two values add up to what it writes (the cell's own old
 // value first, as in s[t] += partner); "6 = 5" for a copy; else "writes 6".
-std::string write_text(DType dtype, const std::vector<HeldValue>& history, double written, const std::string& text,
-                       bool poison, const std::string& old_text) {
+std::string write_text(DType dtype, sim::WideElement wide, const std::vector<HeldValue>& history, double written,
+                       const std::string& text, bool poison, const std::string& old_text) {
   if (!poison && history.size() >= 2) {
     const HeldValue& newer = history[history.size() - 1];
     const HeldValue& older = history[history.size() - 2];
-    if (adds_up(dtype, newer, older, written)) {
+    if (adds_up(dtype, wide, newer, older, written)) {
       const bool older_first = older.text == old_text && newer.text != old_text;
       return text + " = " + (older_first ? older.text + " + " + newer.text : newer.text + " + " + older.text);
     }
@@ -233,60 +255,77 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
   for (const sim::ArraySnapshot& after : st.shared) {
     SharedArrayView a;
     a.array = after.array;
-    a.name = t.arrays[after.array].name;
-    const DType dtype = t.arrays[after.array].dtype;
-    fill_cells(a.after, dtype, after.bits, after.poison);
+    const sim::ArrayInfo& info = t.arrays[after.array];
+    a.name = info.name + sim::element_type_note(info.wide);
+    fill_cells(a.after, info, after.bits, after.poison);
     const sim::ArraySnapshot* before = nullptr;
     if (step > 0)
       for (const auto& s : b->steps[step - 1].shared)
         if (s.array == after.array) before = &s;
     std::vector<uint32_t> before_bits(after.bits.size(), 0);
     if (before) {
-      fill_cells(a.before, dtype, before->bits, before->poison);
+      fill_cells(a.before, info, before->bits, before->poison);
       before_bits = before->bits;
     } else {
-      fill_cells(a.before, dtype, before_bits, std::vector<uint8_t>(after.bits.size(), 1));  // fresh: uninitialized
+      fill_cells(a.before, info, before_bits, std::vector<uint8_t>(after.bits.size(), 1));  // fresh: uninitialized
     }
     for (size_t i = 0; i < a.after.size(); ++i)
       a.after[i].changed = a.after[i].text != a.before[i].text || a.after[i].poison != a.before[i].poison;
-    shade(a, dtype, before_bits, after.bits);
+    shade(a, info, before_bits, after.bits);
     row_of[after.array] = static_cast<int>(m.arrays.size());
     a.word_offset = std::max(0, word_offsets[after.array]);
     a.columns = t.arrays[after.array].columns;
     a.plane_rows = t.arrays[after.array].plane_rows;
+    a.cells_per_element = info.wide == sim::WideElement::None ? 1 : 2;
     m.arrays.push_back(std::move(a));
   }
 
   // What each thread held when the step began: the last value it read or received before.
   const DType kernel_dtype = run.config.problem.dtype;
-  auto value_of = [&](const sim::Event& e) {
+  // `high`: an 8-byte access's second cell (element_halves), which makes the value one number.
+  auto value_of = [&](const sim::Event& e, const sim::Event* high) {
     const DType dtype = e.is_memory() ? t.arrays[e.array].dtype : kernel_dtype;
-    const bool poison = e.flags & sim::kValuePoison;
-    const std::string source = e.is_memory() ? t.arrays[e.array].name + "[" + std::to_string(e.index) + "]"
+    const bool poison = (e.flags & sim::kValuePoison) || (high && (high->flags & sim::kValuePoison));
+    const sim::WideElement wide = e.is_memory() && high ? t.arrays[e.array].wide : sim::WideElement::None;
+    const int index = wide == sim::WideElement::None ? e.index : e.index / 2;
+    const std::string source = e.is_memory() ? t.arrays[e.array].name + "[" + std::to_string(index) + "]"
                                              : "from lane " + std::to_string(e.index);
+    if (wide != sim::WideElement::None)
+      return HeldValue{sim::element_to_double(wide, e.value_bits, high->value_bits),
+                       sim::format_element(wide, e.value_bits, high->value_bits, poison), poison, e.line, source};
     return HeldValue{sim::bits_to_double(dtype, e.value_bits), format_value(dtype, e.value_bits, poison), poison, e.line,
                      source};
   };
-  // The last two values each thread read or received; formatted only where they are shown.
-  std::vector<std::array<const sim::Event*, 2>> history(m.threads, {nullptr, nullptr});
-  auto remember = [&](const sim::Event& e) {
+  // The last two values each thread read or received (with their high halves); formatted only where they are shown.
+  using Held = std::pair<const sim::Event*, const sim::Event*>;
+  std::vector<std::array<Held, 2>> history(m.threads, {Held{}, Held{}});
+  auto remember = [&](const std::vector<sim::Event>& events, const std::vector<int>& halves, size_t k) {
+    const sim::Event& e = events[k];
     if (!(e.is_read() || e.kind == sim::EventKind::Shuffle) || (e.flags & sim::kOutOfBounds)) return;
+    if (sim::is_paired_high_half(halves, k)) return;  // its low half holds the element
     auto& h = history[e.thread];
     h[0] = h[1];
-    h[1] = &e;
+    h[1] = {&e, halves[k] >= 0 ? &events[halves[k]] : nullptr};
   };
   auto recent = [&](int thread) {
     std::vector<HeldValue> out;
-    for (const sim::Event* e : history[thread])
-      if (e) out.push_back(value_of(*e));
+    for (const Held& e : history[thread])
+      if (e.first) out.push_back(value_of(*e.first, e.second));
     return out;
   };
   std::vector<bool> exited_before(m.threads, false);
-  for (int s = 0; s < step; ++s)
-    for (const sim::Event& e : b->steps[s].events) {
-      if (e.kind == sim::EventKind::Exit) exited_before[e.thread] = true;
-      remember(e);
+  for (int s = 0; s < step; ++s) {
+    const std::vector<sim::Event>& events = b->steps[s].events;
+    const std::vector<int> halves = sim::element_halves(events, t);
+    for (size_t k = 0; k < events.size(); ++k) {
+      if (events[k].kind == sim::EventKind::Exit) exited_before[events[k].thread] = true;
+      remember(events, halves, k);
     }
+  }
+  const std::vector<int> halves = sim::element_halves(st.events, t);
+  auto high_of = [&](size_t k) -> const sim::Event* {
+    return halves[k] > static_cast<int>(k) ? &st.events[halves[k]] : nullptr;
+  };
 
   // The touched sections of global arrays: reads above the picture, writes below.
   std::map<int, std::pair<int, int>> read_span, write_span;  // array -> [lo, hi]
@@ -303,9 +342,14 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     for (const auto& [array, span] : spans) {
       GlobalRowView r;
       r.array = array;
-      r.name = t.arrays[array].name;
-      r.first = span.first;
-      r.cells.resize(std::min(span.second - span.first + 1, kMaxGlobalCells));
+      const sim::ArrayInfo& info = t.arrays[array];
+      const bool wide = info.wide != sim::WideElement::None;
+      r.name = info.name + sim::element_type_note(info.wide);
+      r.first = wide ? span.first & ~1 : span.first;  // whole 8-byte elements
+      const int last = wide ? std::min(span.second | 1, info.size - 1) : span.second;
+      r.cells.resize(std::min(last - r.first + 1, kMaxGlobalCells));
+      if (wide)
+        for (size_t k = 0; k + 1 < r.cells.size(); k += 2) r.cells[k].span = 2, r.cells[k + 1].span = 0;
       row_index[array] = static_cast<int>(rows.size());
       rows.push_back(std::move(r));
     }
@@ -323,10 +367,12 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
   std::map<std::pair<int, int>, int> written_this_step;  // (array, cell) -> the last thread that wrote it
   std::map<std::pair<int, int>, ShuffleRound> rounds;  // (warp, round)
   std::vector<int> rounds_done(m.threads, 0);
-  for (const sim::Event& e : st.events) {
+  for (size_t event_k = 0; event_k < st.events.size(); ++event_k) {
+    const sim::Event& e = st.events[event_k];
+    const bool high_half = sim::is_paired_high_half(halves, event_k);
     const int order = static_cast<int>(m.operations.size());
     ThreadView& tv = m.thread_views.at(e.thread);
-    tv.events.push_back(event_text(e, t, kernel_dtype));
+    if (!high_half) tv.events.push_back(event_text(e, t, kernel_dtype, high_of(event_k)));
     if (e.kind != sim::EventKind::Barrier && e.kind != sim::EventKind::Exit) tv.active = true;
     OperationView op;
     op.thread = e.thread;
@@ -335,11 +381,12 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     op.racy = e.flags & sim::kRacy;
     op.race_within_warp = (e.flags & sim::kRaceInOneWarp) != 0;
     op.event = order;
+    op.high_half = high_half;
     if (e.flags & sim::kAtomic) op.atomic = e.atomic;
     if (e.is_memory() || e.kind == sim::EventKind::Shuffle) {
-      const HeldValue v = value_of(e);
-      op.value = v.text;
-      op.poison = v.poison;
+      const HeldValue v = value_of(e, high_of(event_k));
+      op.value = high_half ? "" : v.text;  // the element's value is on its low half
+      op.poison = high_half ? (e.flags & sim::kValuePoison) != 0 || st.events[halves[event_k]].flags & sim::kValuePoison : v.poison;
       op.index = e.index;
     }
     const bool active_mask = e.kind == sim::EventKind::WarpVote && e.array == static_cast<uint16_t>(sim::WarpOp::ActiveMask);
@@ -362,7 +409,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
       if (e.kind == sim::EventKind::Shuffle)
         r.arrows.push_back({e.index, e.thread % kWarpSize, op.value, (e.flags & sim::kOwnValue) != 0});
     }
-    remember(e);
+    remember(st.events, halves, event_k);
     if (e.is_memory() && !(e.flags & sim::kOutOfBounds)) {
       const bool racy = op.racy;
       const auto cell = std::make_pair(static_cast<int>(e.array), e.index);
@@ -377,11 +424,11 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
             arrow.writer = w->second;
             op.writer = w->second;
           }
-          m.reads.push_back(arrow);
+          if (!high_half) m.reads.push_back(arrow);  // an 8-byte element's access: one arrow, to its box
           a.before.at(e.index).read = true;
           a.before[e.index].racy |= racy;
         } else {
-          m.writes.push_back({e.thread, shared_row->second, e.index, racy, order, op.value});
+          if (!high_half) m.writes.push_back({e.thread, shared_row->second, e.index, racy, order, op.value});
           a.after.at(e.index).written = true;
           a.after[e.index].racy |= racy;
         }
@@ -394,28 +441,41 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
         const int k = e.index - g.first;
         if (k < static_cast<int>(g.cells.size())) {
           CellView& c = g.cells[k];
-          (read ? read_values : write_values)[row][k] = sim::bits_to_double(t.arrays[e.array].dtype, e.value_bits);
+          const sim::Event* high = high_of(event_k);
+          (read ? read_values : write_values)[row][k] =
+              high ? sim::element_to_double(t.arrays[e.array].wide, e.value_bits, high->value_bits)
+                   : sim::bits_to_double(t.arrays[e.array].dtype, e.value_bits);
+          if (high && k + 1 < static_cast<int>(g.cells.size()))
+            (read ? read_values : write_values)[row][k + 1] = (read ? read_values : write_values)[row][k];
           c.text = op.value;
           c.poison = op.poison;
           c.read |= read;
           c.written |= !read;
           c.racy |= racy;
-          (read ? m.global_read_arrows : m.global_write_arrows).push_back({e.thread, row, e.index, racy, order, op.value});
+          if (!high_half)
+            (read ? m.global_read_arrows : m.global_write_arrows).push_back({e.thread, row, e.index, racy, order, op.value});
         }
       }
       if (e.is_write()) {
-        op.old = format_value(t.arrays[e.array].dtype, e.old_bits, e.flags & sim::kOldPoison);
-        tv.writes = write_text(t.arrays[e.array].dtype, recent(e.thread), sim::bits_to_double(t.arrays[e.array].dtype, e.value_bits),
-                               op.value, op.poison, op.old);
+        const sim::ArrayInfo& info = t.arrays[e.array];
+        if (const sim::Event* high = high_of(event_k)) {
+          op.old = sim::format_element(info.wide, e.old_bits, high->old_bits, (e.flags | high->flags) & sim::kOldPoison);
+          tv.writes = write_text(info.dtype, info.wide, recent(e.thread), sim::element_to_double(info.wide, e.value_bits, high->value_bits),
+                                 op.value, op.poison, op.old);
+        } else if (!high_half) {
+          op.old = format_value(info.dtype, e.old_bits, e.flags & sim::kOldPoison);
+          tv.writes = write_text(info.dtype, sim::WideElement::None, recent(e.thread), sim::bits_to_double(info.dtype, e.value_bits),
+                                 op.value, op.poison, op.old);
+        }
         written_this_step[cell] = e.thread;
       }
     }
     m.operations.push_back(std::move(op));
   }
   for (size_t r = 0; r < m.global_reads.size(); ++r)
-    shade(m.global_reads[r], t.arrays[m.global_reads[r].array].dtype, read_values[r]);
+    shade(m.global_reads[r], t.arrays[m.global_reads[r].array], read_values[r]);
   for (size_t r = 0; r < m.global_writes.size(); ++r)
-    shade(m.global_writes[r], t.arrays[m.global_writes[r].array].dtype, write_values[r]);
+    shade(m.global_writes[r], t.arrays[m.global_writes[r].array], write_values[r]);
   for (auto& [key, r] : rounds) m.shuffles.push_back(std::move(r));
   std::stable_sort(m.shuffles.begin(), m.shuffles.end(),
                    [](const ShuffleRound& a, const ShuffleRound& b) { return a.first_order < b.first_order; });
@@ -423,8 +483,8 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
   for (ShuffleRound& r : m.shuffles) r.rank = rounds_of_warp[r.warp]++;
   std::map<sim::LineId, std::string> names;  // a few lines, many threads
   for (int th = 0; th < m.threads; ++th) {
-    if (!history[th][1]) continue;
-    const HeldValue v = value_of(*history[th][1]);
+    if (!history[th][1].first) continue;
+    const HeldValue v = value_of(*history[th][1].first, history[th][1].second);
     auto [it, fresh] = names.try_emplace(v.line);
     if (fresh) it->second = assigned_name(v.line);
     const std::string& name = it->second;
@@ -442,7 +502,9 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
         const bool write = op.kind == sim::EventKind::SharedWrite || op.kind == sim::EventKind::GlobalWrite;
         const int array = op.global ? (write ? m.global_writes : m.global_reads)[op.array_row].array
                                     : m.arrays[op.array_row].array;
-        accesses[{write, array, op.line}].push_back({op.thread, op.index});
+        if (op.high_half) continue;  // its element is its low half's
+        const bool wide = t.arrays[array].wide != sim::WideElement::None;
+        accesses[{write, array, op.line}].push_back({op.thread, wide ? op.index / 2 : op.index});
         if (op.atomic != sim::AtomicOp::None) atomic_at[op.line] = op.atomic;
       }
     std::vector<std::string> parts;
@@ -516,7 +578,8 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
   std::map<std::pair<int, int>, bool> racy_cells;  // (row, cell) -> all its races inside one warp
   for (const OperationView& op : m.operations)
     if (op.racy && !op.global && op.array_row >= 0) {
-      auto [it, fresh] = racy_cells.try_emplace({op.array_row, op.index}, true);
+      // An 8-byte element's arrow is its low half's.
+      auto [it, fresh] = racy_cells.try_emplace({op.array_row, op.high_half ? op.index - 1 : op.index}, true);
       it->second = it->second && op.race_within_warp;
     }
   for (auto* list : {&m.reads, &m.writes})
@@ -540,110 +603,6 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
   }
   m.printed_dropped = st.printed_dropped;
   return m;
-}
-
-std::vector<std::vector<CellView>> cells_after(const BlockViewModel& m, int done) {
-  std::vector<std::vector<CellView>> rows;
-  for (const SharedArrayView& a : m.arrays) {
-    rows.push_back(a.before);
-    for (CellView& c : rows.back()) c.read = c.written = c.changed = c.racy = false;
-  }
-  done = std::clamp(done, 0, static_cast<int>(m.operations.size()));
-  for (int k = 0; k < done; ++k) {
-    const OperationView& op = m.operations[k];
-    if (op.global || op.array_row < 0) continue;
-    CellView& c = rows[op.array_row].at(op.index);
-    const bool last = k == done - 1;
-    if (op.kind == sim::EventKind::SharedWrite) {
-      c.changed = c.changed || c.text != op.value || c.poison != op.poison;
-      c.text = op.value;
-      c.poison = op.poison;
-      c.shade = m.arrays[op.array_row].after[op.index].shade;
-      if (last) c.written = true;
-    } else if (op.kind == sim::EventKind::SharedRead && last) {
-      c.read = true;
-    }
-    if (last) c.racy = op.racy;
-  }
-  return rows;
-}
-
-LaunchFrame launch_frame(const RunResult& run, int launch, int block) {
-  LaunchFrame f;
-  const sim::LaunchTrace& lt = run.sim.trace.launches.at(launch);
-  for (int step = 0; step < lt.steps; ++step) {
-    const BlockViewModel m = build_block_view(run, launch, step, block);
-    f.shared_rows = std::max(f.shared_rows, static_cast<int>(m.arrays.size()));
-    for (const ShuffleRound& r : m.shuffles) f.warp_rounds = std::max(f.warp_rounds, r.rank + 1);
-    f.columns = std::max(f.columns, m.threads);
-    for (const auto& a : m.arrays) f.columns = std::max(f.columns, static_cast<int>(a.after.size()));
-    for (const auto* rows : {&m.global_reads, &m.global_writes})
-      for (const auto& r : *rows) f.columns = std::max(f.columns, static_cast<int>(r.cells.size()));
-    f.captions.push_back(m.caption);
-    f.printed_lines = std::max(f.printed_lines, static_cast<int>(m.printed.size()) + (m.printed_dropped ? 1 : 0));
-  }
-  return f;
-}
-
-FocusWindow focus_window(const BlockViewModel& m, int first, int count) {
-  FocusWindow w;
-  w.first = std::clamp(first, 0, std::max(0, m.threads - 1));
-  w.count = std::max(1, count);
-  auto offset_text = [](int d) { return d == 0 ? std::string("t") : d > 0 ? "t+" + std::to_string(d) : "t" + std::to_string(d); };
-  for (const auto* list : {&m.reads, &m.writes}) {
-    const bool read = list == &m.reads;
-    for (const ArrowView& a : *list) {
-      const bool thread_in = w.contains(a.thread), cell_in = w.contains(a.index);
-      if (!thread_in && !cell_in) continue;
-      FocusArrow f;
-      f.thread = a.thread;
-      f.column = a.index;
-      f.array_row = a.array_row;
-      f.read = read;
-      f.racy = a.racy;
-      f.race_within_warp = a.race_within_warp;
-      f.sees_write_of_this_step = a.sees_write_of_this_step;
-      f.order = a.order;
-      f.value = a.value;
-      if (!(thread_in && cell_in)) {
-        f.stub = true;
-        f.thread_outside = !thread_in;
-        if (thread_in) f.label = (read ? "from " : "to ") + offset_text(a.index - a.thread);
-        else f.label = (read ? "read by T" : "written by T") + std::to_string(a.thread);
-      }
-      w.arrows.push_back(std::move(f));
-    }
-  }
-  return w;
-}
-
-std::string operation_text(const RunResult& run, int launch, int step, const BlockViewModel& m, int k) {
-  const OperationView& op = m.operations.at(k);
-  const sim::BlockTrace* b = run.sim.trace.launches.at(launch).find_block(m.block);
-  std::string text = "T" + std::to_string(op.thread) + " " +
-                     sim::describe_event(b->steps.at(step).events.at(op.event), run.sim.trace, run.config.problem.dtype);
-  if (op.writer >= 0) text += " (written this step by T" + std::to_string(op.writer) + ")";
-  return text;
-}
-
-std::string CellOrigin::text() const {
-  if (!written) return "never written: uninitialized (?)";
-  return "written by T" + std::to_string(thread) + " in step " + std::to_string(this->step) + " at " + short_location(line);
-}
-
-CellOrigin cell_origin(const RunResult& run, int launch, int block, int array, int index, int step) {
-  CellOrigin o;
-  const sim::BlockTrace* b = run.sim.trace.launches.at(launch).find_block(block);
-  if (!b) return o;
-  for (int s = std::min(step, static_cast<int>(b->steps.size()) - 1); s >= 0; --s) {
-    const auto& events = b->steps[s].events;
-    for (auto it = events.rbegin(); it != events.rend(); ++it)
-      if (it->is_write() && it->array == array && it->index == index && !(it->flags & sim::kOutOfBounds)) {
-        o = {true, it->thread, s, it->line};
-        return o;
-      }
-  }
-  return o;
 }
 
 }  // namespace syncscope::app

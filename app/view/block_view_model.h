@@ -24,7 +24,14 @@ struct CellView {
   bool race_within_warp = false;  // every access of that race is from one warp: a warning, not an error
   int bank_conflict = 0;  // shared, lockstep: the n of the n-way bank conflict of the warp instruction that touched it (0, 1: none)
   float shade = 0;       // 0..1 between the array's smallest and largest value (colour mode)
+  // An 8-byte element (a double, a long long) is two cells drawn as one box: 2 on its first cell,
+  // which shows the element's value, 0 on its second, drawn by the first.
+  int span = 1;
 };
+
+// Cell i of a row as it is drawn: the first cell of an 8-byte element (span 2) marked as either
+// of its two cells is (read, written, racy, bank conflict).
+CellView drawn_cell(const std::vector<CellView>& row, size_t i);
 
 struct SharedArrayView {
   int array = -1;
@@ -34,6 +41,7 @@ struct SharedArrayView {
   int word_offset = 0;  // where it starts in the block's shared memory, in 4-byte words (its banks)
   int columns = 0;      // a 2D array (`tile[R][C]`): cells per row, drawn as a tile; 0 for 1D
   int plane_rows = 0;   // a 3D array (`box[D][R][C]`, drawn as D × R rows): R; 0 for 1D and 2D
+  int cells_per_element = 1;  // 2 for 8-byte elements: the program's index is the cell's / 2
 };
 
 struct ThreadView {
@@ -90,6 +98,8 @@ struct OperationView {
   int writer = -1;    // reads: the thread that wrote the cell earlier in this step
   bool race_within_warp = false;  // racy, and every race it completed was between lanes of one warp
   sim::AtomicOp atomic = sim::AtomicOp::None;  // a write that is an atomic read-modify-write
+  // The second cell of an 8-byte access: its low half's operation shows the element's value.
+  bool high_half = false;
 };
 
 // One round of a warp operation: every lane's k-th shuffle of the step.

@@ -5,6 +5,8 @@
 #include <limits>
 #include <map>
 
+#include "sim/describe.h"
+
 namespace syncscope::app {
 
 namespace {
@@ -61,6 +63,16 @@ std::vector<std::shared_ptr<const ArrayMemory>> memory_before_launch(const RunRe
       m->shades[i] = shade_of(info.dtype, m->bits[i], m->poison[i]);
       widen(lo, hi, m->shades[i]);
     }
+    if (info.wide != sim::WideElement::None) {  // both cells of an element take its value's shade
+      lo = std::numeric_limits<double>::infinity(), hi = -lo;
+      for (size_t i = 0; i + 1 < m->bits.size(); i += 2) {
+        const bool poison = m->poison[i] || m->poison[i + 1];
+        m->shades[i] = m->shades[i + 1] =
+            poison ? std::numeric_limits<float>::quiet_NaN()
+                   : static_cast<float>(sim::element_to_double(info.wide, m->bits[i], m->bits[i + 1]));
+        widen(lo, hi, m->shades[i]);
+      }
+    }
     m->min = std::isfinite(lo) ? lo : 0;
     m->max = std::isfinite(hi) ? hi : 0;
     memory.push_back(std::move(m));
@@ -81,6 +93,25 @@ bool GlobalArrayView::poisoned(int i) const {
 bool GlobalArrayView::written_now(int i) const { return contains(written_in_step, i); }
 bool GlobalArrayView::read_now(int i) const { return contains(read_in_step, i); }
 
+std::string GlobalArrayView::element_text(int e) const {
+  if (wide == sim::WideElement::None) return format_value(dtype, bits(e), poisoned(e));
+  return sim::format_element(wide, bits(2 * e), bits(2 * e + 1), poisoned(2 * e) || poisoned(2 * e + 1));
+}
+bool GlobalArrayView::element_poisoned(int e) const {
+  const int per = cells_per_element();
+  for (int i = e * per; i < (e + 1) * per; ++i)
+    if (poisoned(i)) return true;
+  return false;
+}
+bool GlobalArrayView::element_written_now(int e) const {
+  const int per = cells_per_element();
+  return written_now(e * per) || written_now(e * per + per - 1);
+}
+bool GlobalArrayView::element_read_now(int e) const {
+  const int per = cells_per_element();
+  return read_now(e * per) || read_now(e * per + per - 1);
+}
+
 GlobalArraysModel build_global_arrays(const RunResult& run, int launch, int step,
                                       const std::vector<std::shared_ptr<const ArrayMemory>>& before, bool at_end) {
   GlobalArraysModel m;
@@ -91,8 +122,9 @@ GlobalArraysModel build_global_arrays(const RunResult& run, int launch, int step
     const sim::ArrayInfo& info = t.arrays[before[k]->array];
     GlobalArrayView a;
     a.array = before[k]->array;
-    a.name = info.name;
+    a.name = info.name + sim::element_type_note(info.wide);
     a.dtype = info.dtype;
+    a.wide = info.wide;
     // A program's arrays are what its main() made of them: the first is not "the input".
     const bool program = run.config.algorithm && run.config.algorithm->info.program;
     a.role = program ? "" : a.array == 0 ? "input" : a.array == run.sim.output_array ? "output" : "";
@@ -122,6 +154,12 @@ GlobalArraysModel build_global_arrays(const RunResult& run, int launch, int step
   for (size_t k = 0; k < m.arrays.size(); ++k) {
     GlobalArrayView& a = m.arrays[k];
     for (const auto& [index, w] : writes[k]) a.written.push_back(w);
+    if (a.wide != sim::WideElement::None)  // a written cell's shade is its element's value
+      for (auto& w : a.written) {
+        const int low = w.index & ~1;
+        w.shade = a.element_poisoned(low / 2) ? std::numeric_limits<float>::quiet_NaN()
+                                              : static_cast<float>(sim::element_to_double(a.wide, a.bits(low), a.bits(low + 1)));
+      }
     sort_unique(a.written_in_step);
     sort_unique(a.read_in_step);
     // The range covers every value on show: the memory before the launch and what was written since.

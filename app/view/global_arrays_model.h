@@ -44,12 +44,20 @@ struct GlobalArrayView {
   std::vector<int> read_in_step;          // cells read by a recorded block in this step, ascending
   double min = 0, max = 0;                // over initialized cells now (colour scale)
 
-  int size() const { return static_cast<int>(before->bits.size()); }
+  sim::WideElement wide = sim::WideElement::None;  // 8-byte elements: two cells each, shown as one
+
+  int size() const { return static_cast<int>(before->bits.size()); }  // cells
   uint32_t bits(int i) const;
   bool poisoned(int i) const;
-  std::string text(int i) const { return format_value(dtype, bits(i), poisoned(i)); }
   bool written_now(int i) const;
   bool read_now(int i) const;
+  // The array as the program indexes it: element e is cells [e * cells_per_element(), ...).
+  int cells_per_element() const { return wide == sim::WideElement::None ? 1 : 2; }
+  int elements() const { return size() / cells_per_element(); }
+  std::string element_text(int e) const;
+  bool element_poisoned(int e) const;
+  bool element_written_now(int e) const;
+  bool element_read_now(int e) const;
 };
 
 struct GlobalArraysModel {

@@ -2,6 +2,7 @@
 #include "app/view/step_layout.h"
 
 #include <algorithm>
+#include <map>
 #include <cmath>
 
 namespace syncscope::app {
@@ -290,6 +291,7 @@ class BlockLayoutBuilder {
   }
 
   void cell(RowKind kind, int row, int index, const CellView& c, float x, float y, float w) {
+    if (c.span == 2 && at_.cell_w >= 1) w *= 2;  // an 8-byte element: one box over its two cells
     LaidCell laid{kind, row, index, {x, y, w, g_.cell_h}, c};
     // A value too wide for its cell is shown as its colour (the colour scale under the legend), never blank.
     laid.text_w = w >= 14 ? text_.width(c.text) : 0;
@@ -326,16 +328,19 @@ class BlockLayoutBuilder {
       const auto& top = replaying_ ? now[r] : a.before;
       const auto& bottom = replaying_ ? landed[r] : a.after;
       for (int i = first - first % stride; i < std::min(last, static_cast<int>(a.after.size())); i += stride) {
-        cell(RowKind::Before, r, i, top[i], g_.col_x(i), g_.before_row_y(r), w);
-        cell(RowKind::After, r, i, bottom[i], g_.col_x(i), g_.after_row_y(r), w);
+        if (stride == 1 && top[i].span == 0 && i > first) continue;  // drawn by its element's first cell
+        cell(RowKind::Before, r, i, drawn_cell(top, i), g_.col_x(i), g_.before_row_y(r), w);
+        cell(RowKind::After, r, i, drawn_cell(bottom, i), g_.col_x(i), g_.after_row_y(r), w);
       }
     }
-    for (int r = 0; r < g_.global_in; ++r)
-      for (int i = std::max(0, first); i < std::min(last, static_cast<int>(m_.global_reads[r].cells.size())); ++i)
-        cell(RowKind::GlobalRead, r, i, m_.global_reads[r].cells[i], g_.col_x(i), g_.global_in_row_y(r), w);
-    for (int r = 0; r < g_.global_out; ++r)
-      for (int i = std::max(0, first); i < std::min(last, static_cast<int>(m_.global_writes[r].cells.size())); ++i)
-        cell(RowKind::GlobalWritten, r, i, m_.global_writes[r].cells[i], g_.col_x(i), g_.global_out_row_y(r), w);
+    auto global_row = [&](RowKind kind, int r, const GlobalRowView& row, float y) {
+      for (int i = std::max(0, first); i < std::min(last, static_cast<int>(row.cells.size())); ++i) {
+        if (row.cells[i].span == 0 && i > first) continue;
+        cell(kind, r, i, drawn_cell(row.cells, i), g_.col_x(i), y, w);
+      }
+    };
+    for (int r = 0; r < g_.global_in; ++r) global_row(RowKind::GlobalRead, r, m_.global_reads[r], g_.global_in_row_y(r));
+    for (int r = 0; r < g_.global_out; ++r) global_row(RowKind::GlobalWritten, r, m_.global_writes[r], g_.global_out_row_y(r));
     cells_laid_ = true;
   }
 
@@ -365,6 +370,15 @@ class BlockLayoutBuilder {
   void focus_arrows() {
     const FocusWindow& focus = *at_.focus;
     const float left = g_.col_x(focus.first) - 2, right = g_.col_x(focus.first + focus.count) + 2;
+    // Stubs at one edge and height share a label: each text once, different ones one above another.
+    std::map<std::pair<bool, float>, std::vector<std::string>> edge_labels;
+    struct Deferred {
+      std::string text;
+      Point at;
+      float room;
+      Ink ink;
+    };
+    std::vector<Deferred> among_arrows;
     for (const FocusArrow& a : focus.arrows) {
       if (!shown(a.order)) continue;
       const Ink ink = a.racy || a.sees_write_of_this_step ? race_ink(a.race_within_warp) : a.read ? Ink::ArrowRead : Ink::ArrowWrite;
@@ -379,7 +393,15 @@ class BlockLayoutBuilder {
         const float room = (right - left) / 2 - 4;
         std::string text = fit_text(a.label, room, text_);
         const float w = text_.width(text);
-        if (!text.empty()) label(std::move(text), {to_left ? left + 2 : right - w - 2, outside.y - fs_ - 2}, room, ink);
+        std::vector<std::string>& placed = edge_labels[{to_left, outside.y}];
+        if (!text.empty() && std::find(placed.begin(), placed.end(), text) == placed.end()) {
+          // The first above the stubs' ends, the others below it (above would cover the cells).
+          const float y = placed.empty() ? outside.y - fs_ - 2 : outside.y + 2 + (fs_ + 1) * static_cast<float>(placed.size() - 1);
+          const Point at{to_left ? left + 2 : right - w - 2, y};
+          if (placed.empty()) label(text, at, room, ink);
+          else among_arrows.push_back({text, at, room, ink});  // laid over every arrow, on the panel's background
+          placed.push_back(std::move(text));
+        }
       }
       const float width = width_for(a.order, thickness());
       const RowKind kind = a.read ? RowKind::Before : RowKind::After;
@@ -388,6 +410,7 @@ class BlockLayoutBuilder {
       if (a.read) straight(cell, thread, ink, width, thread_id, kind, a.array_row, index);
       else straight(thread, cell, ink, width, thread_id, kind, a.array_row, index);
     }
+    for (Deferred& d : among_arrows) label(std::move(d.text), d.at, d.room, d.ink, {}, true);
   }
 
   // Reads (cell -> thread), writes (thread -> cell), labelled with the value when there is room. A

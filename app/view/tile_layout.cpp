@@ -89,7 +89,7 @@ TileLayout layout_tile(const BlockViewModel& m, int array_row, const TextMetrics
   // The label column: row numbers, and "bank" beside the banks.
   const float label_w = std::max(text.width("bank"), text.width(row_label(a, rows - 1))) + 6;
   float widest = 0;
-  for (const CellView& c : a.after) widest = std::max(widest, text.width(c.text));
+  for (const CellView& c : a.after) widest = std::max(widest, text.width(c.text) / (c.span == 2 ? 2.0f : 1.0f));
   const float header_y = room.y + fs + 4, cells_y = header_y + fs + 2;
   const float line_h = fs + 2, sentence_h = 4 + line_h * static_cast<float>(sentence.size());
   const float cell_w = std::max(1.0f, std::min((room.w - label_w) / static_cast<float>(columns), std::max(widest + 8, fs * 2)));
@@ -120,18 +120,21 @@ TileLayout layout_tile(const BlockViewModel& m, int array_row, const TextMetrics
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < columns; ++c) {
       const int k = r * columns + c;
+      if (a.after[k].span == 0 && c > 0) continue;  // drawn by its 8-byte element's first cell
+      const CellView before = drawn_cell(a.before, k), after = drawn_cell(a.after, k);
       LaidCell laid;
       laid.row = array_row;
       laid.index = k;
-      laid.cell = a.after[k];
-      laid.cell.read = a.before[k].read;
-      laid.cell.racy = a.before[k].racy || a.after[k].racy;
-      laid.cell.race_within_warp = a.before[k].race_within_warp || a.after[k].race_within_warp;
-      laid.cell.bank_conflict = std::max(a.before[k].bank_conflict, a.after[k].bank_conflict);
+      laid.cell = after;
+      laid.cell.read = before.read;
+      laid.cell.racy = before.racy || after.racy;
+      laid.cell.race_within_warp = before.race_within_warp || after.race_within_warp;
+      laid.cell.bank_conflict = std::max(before.bank_conflict, after.bank_conflict);
       laid.kind = laid.cell.written ? RowKind::After : RowKind::Before;  // which outline the painter draws
-      laid.box = {x0 + static_cast<float>(c) * cell_w, cells_y + static_cast<float>(r) * cell_h, cell_w, cell_h};
+      const float box_w = cell_w * static_cast<float>(after.span == 2 ? 2 : 1);
+      laid.box = {x0 + static_cast<float>(c) * cell_w, cells_y + static_cast<float>(r) * cell_h, box_w, cell_h};
       laid.text_w = text.width(laid.cell.text);
-      laid.numbers = laid.text_w + 4 <= cell_w && cell_h >= fs + 2;
+      laid.numbers = laid.text_w + 4 <= box_w && cell_h >= fs + 2;
       out.cells_as_colours |= !laid.numbers;
       out.cells.push_back(std::move(laid));
     }

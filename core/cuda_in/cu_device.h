@@ -85,6 +85,12 @@ template <> inline constexpr DType cells_dtype_v<float3> = DType::Float32;
 template <> inline constexpr DType cells_dtype_v<float4> = DType::Float32;
 template <class E>
 inline constexpr DType cells_dtype = cells_dtype_v<std::remove_cv_t<E>>;
+// A double's or a 64-bit integer's two cells are shown as the one element they hold (a struct's are not).
+template <class E, class V = std::remove_cv_t<E>>
+inline constexpr sim::WideElement wide_element =
+    std::is_same_v<V, double>                        ? sim::WideElement::Float64
+    : std::is_integral_v<V> && sizeof(V) == 8        ? (std::is_signed_v<V> ? sim::WideElement::Int64 : sim::WideElement::UInt64)
+                                                     : sim::WideElement::None;
 
 template <class Ctx>
 using access_t = std::conditional_t<std::is_base_of_v<sim::SimtCtx, Ctx>, sim::SimtAccess, sim::PlainAccess>;
@@ -430,8 +436,8 @@ sim::ArrayStore* declare_shared(Ctx& c, int count, const char* name, const sim::
   const DType dtype = cells_dtype<E>;
   const uint64_t site = declaration_site(where);
   if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>)
-    return &c.runner().simt_shared_array(dtype, count, name, columns, site, plane_rows);
-  else return &c.runner().shared_array(dtype, count, name, columns, site, plane_rows);
+    return &c.runner().simt_shared_array(dtype, count, name, columns, site, plane_rows, wide_element<E>);
+  else return &c.runner().shared_array(dtype, count, name, columns, site, plane_rows, wide_element<E>);
 }
 
 template <class E, int N, class Ctx>

@@ -1,0 +1,153 @@
+// 8-byte elements (a double, a long long) in the simulator's 32-bit cells are shown as what the
+// program wrote: one element, its index and its value, in the reports (sim/describe.h) and in the
+// step view's picture (app/view/block_view_model.h), not as two whole-number halves. The kernels
+// are written as syncscope-translate writes a student's; the values expected are computed here.
+#include <gtest/gtest.h>
+
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "app/view/block_view_model.h"
+#include "app/view/global_arrays_model.h"
+#include "core/cuda_in/cu_runtime.h"
+#include "sim/describe.h"
+
+namespace {
+
+using namespace syncscope;
+template <class E, class Ctx>
+using dptr = cu::ptr<E, cu::same<Ctx>>;
+
+constexpr long long kBig = (1ll << 40) + 7;  // its high word is not 0: halves would show 7 and 256
+
+template <class Ctx>
+void wide_sums(Ctx& _c, dptr<double, Ctx> out, dptr<long long, Ctx> totals) {
+  auto s = cu::shared_array<long long, 4, Ctx>(_c, "s");
+  const unsigned t = cu::thread_idx(_c).x;
+  s[t] = kBig * (t + 1);
+  _c.sync();
+  if (t < 2) s[t] += s[t + 2];
+  _c.sync();
+  if (t == 0) totals[0] = s[0] + s[1];
+  out[t] = -1.5 * t;
+}
+
+RunResult wide_run() {
+  RunResult r;
+  r.id = 4242;
+  r.sim = cu::simulate_program(
+      [] {
+        double* out = nullptr;
+        long long* totals = nullptr;
+        syncscope_cuda_malloc_named("out", &out, 4 * sizeof(double));  // as the translator names cudaMalloc's arrays
+        syncscope_cuda_malloc_named("totals", &totals, sizeof(long long));
+        cu::launch([](auto& _c, auto... a) { wide_sums(_c, a...); }, "wide_sums", 1, 4, 0)(out, totals);
+        return 0;
+      },
+      sim::SimOptions{});
+  return r;
+}
+
+size_t array_named(const sim::Trace& t, const std::string& name) {
+  for (size_t k = 0; k < t.arrays.size(); ++k)
+    if (t.arrays[k].name == name) return k;
+  ADD_FAILURE() << "no array " << name;
+  return 0;
+}
+
+TEST(WideElements, ArraysSayTheirElementsType) {
+  const RunResult r = wide_run();
+  const sim::Trace& t = r.sim.trace;
+  EXPECT_EQ(t.arrays[array_named(t, "s")].wide, sim::WideElement::Int64);
+  EXPECT_EQ(t.arrays[array_named(t, "out")].wide, sim::WideElement::Float64);
+  EXPECT_EQ(t.arrays[array_named(t, "totals")].wide, sim::WideElement::Int64);
+  EXPECT_EQ(t.arrays[array_named(t, "s")].size, 8);  // still two cells an element (two banks)
+}
+
+TEST(WideElements, FormattedFromBothWords) {
+  const uint64_t big = static_cast<uint64_t>(kBig);
+  EXPECT_EQ(sim::format_element(sim::WideElement::Int64, static_cast<uint32_t>(big), static_cast<uint32_t>(big >> 32)),
+            "1099511627783");
+  const uint64_t minus = static_cast<uint64_t>(-kBig);
+  EXPECT_EQ(sim::format_element(sim::WideElement::Int64, static_cast<uint32_t>(minus), static_cast<uint32_t>(minus >> 32)),
+            "-1099511627783");
+  EXPECT_EQ(sim::format_element(sim::WideElement::UInt64, 0xffffffffu, 0xffffffffu), "18446744073709551615");
+  uint64_t bits = 0;
+  const double d = -0.1;
+  std::memcpy(&bits, &d, sizeof bits);
+  EXPECT_EQ(sim::format_element(sim::WideElement::Float64, static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32)),
+            "-0.1");
+  EXPECT_EQ(sim::format_element(sim::WideElement::Float64, 0, 0, true), "?");
+}
+
+TEST(WideElements, ReportsNameTheElementAndItsValue) {
+  const RunResult r = wide_run();
+  const sim::Trace& t = r.sim.trace;
+  ASSERT_FALSE(t.launches.empty());
+  ASSERT_FALSE(t.launches[0].blocks.empty());
+  const sim::StepTrace& second = t.launches[0].blocks[0].steps.at(1);  // s[t] += s[t + 2]
+  const std::vector<int> halves = sim::element_halves(second.events, t);
+  std::vector<std::string> t1;
+  for (size_t k = 0; k < second.events.size(); ++k)
+    if (second.events[k].thread == 1 && second.events[k].is_memory() && !sim::is_paired_high_half(halves, k))
+      t1.push_back(sim::describe_event(second.events[k], t, DType::Int32, halves[k] >= 0 ? &second.events[halves[k]] : nullptr));
+  ASSERT_EQ(t1.size(), 3u) << ::testing::PrintToString(t1);
+  EXPECT_EQ(t1[0], "reads s[1] = " + std::to_string(kBig * 2));
+  EXPECT_EQ(t1[1], "reads s[3] = " + std::to_string(kBig * 4));
+  EXPECT_EQ(t1[2], "writes s[1] = " + std::to_string(kBig * 6));
+  // A cell alone is said to be a word of its element, never passed off as the element.
+  for (size_t k = 0; k < second.events.size(); ++k)
+    if (second.events[k].is_memory() && halves[k] >= 0) {
+      const std::string alone = sim::describe_event(second.events[k], t, DType::Int32);
+      EXPECT_NE(alone.find(second.events[k].index & 1 ? "(its high word)" : "(its low word)"), std::string::npos) << alone;
+      break;
+    }
+}
+
+TEST(WideElements, ThePictureShowsOneBoxAnElement) {
+  const RunResult r = wide_run();
+  const app::BlockViewModel m = app::build_block_view(r, 0, 1, 0);
+  ASSERT_TRUE(m.available) << m.why_not;
+  ASSERT_EQ(m.arrays.size(), 1u);
+  const app::SharedArrayView& s = m.arrays[0];
+  EXPECT_EQ(s.name, "s (long long)");
+  EXPECT_EQ(s.cells_per_element, 2);
+  ASSERT_EQ(s.after.size(), 8u);
+  for (int e = 0; e < 4; ++e) {
+    EXPECT_EQ(s.before[2 * e].span, 2);
+    EXPECT_EQ(s.before[2 * e + 1].span, 0);
+    EXPECT_EQ(s.before[2 * e].text, std::to_string(kBig * (e + 1))) << e;
+    EXPECT_EQ(s.before[2 * e + 1].text, "");
+  }
+  EXPECT_EQ(s.after[0].text, std::to_string(kBig * 4));
+  EXPECT_EQ(s.after[2].text, std::to_string(kBig * 6));
+  EXPECT_TRUE(s.after[0].changed);
+  EXPECT_FALSE(s.after[4].changed);
+  // One arrow an element access (to its box), labelled with the element's value.
+  ASSERT_EQ(m.reads.size(), 4u);
+  ASSERT_EQ(m.writes.size(), 2u);
+  for (const app::ArrowView& a : m.reads) EXPECT_EQ(a.index % 2, 0);
+  EXPECT_EQ(m.writes[1].value, std::to_string(kBig * 6));
+  EXPECT_EQ(m.thread_views[1].writes, std::to_string(kBig * 6) + " = " + std::to_string(kBig * 2) + " + " + std::to_string(kBig * 4));
+  // "write s[t]": the elements' indices (the cells written, 2t, would make it "s[...]").
+  EXPECT_EQ(m.caption, "2 threads read s[...]; 2 threads write s[t]");
+  // The box's colour is the element's value: the largest after the step is the top of the scale.
+  EXPECT_EQ(s.hi, std::to_string(kBig * 6));
+  EXPECT_FLOAT_EQ(s.after[2].shade, 1.0f);
+  EXPECT_FLOAT_EQ(s.after[3].shade, 1.0f);
+}
+
+TEST(WideElements, GlobalArraysAreCountedAndShownInElements) {
+  const RunResult r = wide_run();
+  const app::GlobalArraysModel g = app::build_global_arrays(r, 0, 2);
+  const app::GlobalArrayView* out = nullptr;
+  for (const auto& a : g.arrays)
+    if (a.name == "out (double)") out = &a;
+  ASSERT_NE(out, nullptr);
+  EXPECT_EQ(out->elements(), 4);
+  EXPECT_EQ(out->element_text(3), "-4.5");
+  EXPECT_TRUE(out->element_written_now(3));
+}
+
+}  // namespace
