@@ -207,7 +207,7 @@ class BlockRunner {
   void simt_fence(const SourceLocation& site);
   uint32_t simt_active_mask(const SourceLocation& site);
   ArrayStore& simt_shared_array(DType dtype, int count, const char* name, int columns = 0, uint64_t site = 0,
-                                int plane_rows = 0, WideElement wide = WideElement::None);
+                                int plane_rows = 0, const char* layout = nullptr);
   // The kernel entered the basic block at `pc` (called by the coverage hook).
   void simt_basic_block(uintptr_t pc);
 
@@ -296,7 +296,7 @@ class BlockRunner {
   // often its threads run it, as a `__shared__` inside a loop has static storage on the GPU; without
   // one, each thread's k-th declaration is the block's k-th array.
   ArrayStore& shared_array(DType dtype, int count, const char* name, int columns = 0, uint64_t site = 0,
-                           int plane_rows = 0, WideElement wide = WideElement::None);
+                           int plane_rows = 0, const char* layout = nullptr);
 
  private:
   // An atomic's read-modify-write, without the lockstep park before it or the switch after it.

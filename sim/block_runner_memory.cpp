@@ -7,12 +7,12 @@
 namespace syncscope::sim {
 
 ArrayStore& BlockRunner::simt_shared_array(DType dtype, int count, const char* name, int columns, uint64_t site,
-                                           int plane_rows, WideElement wide) {
-  return outside_kernel([&]() -> ArrayStore& { return shared_array(dtype, count, name, columns, site, plane_rows, wide); });
+                                           int plane_rows, const char* layout) {
+  return outside_kernel([&]() -> ArrayStore& { return shared_array(dtype, count, name, columns, site, plane_rows, layout); });
 }
 
 ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name, int columns, uint64_t site,
-                                      int plane_rows, WideElement wide) {
+                                      int plane_rows, const char* layout) {
   const RuntimeSection runtime = in_runtime();
   int slot = 0;
   if (site == 0) {
@@ -27,7 +27,7 @@ ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name, 
   if (d.fresh) {
     d.array->columns = columns;
     d.array->plane_rows = plane_rows;
-    d.array->wide = wide;
+    d.array->layout = layout;
     d.array->id = host_->shared_array_id(*launch_, slot, *d.array);
   }
   return *d.array;

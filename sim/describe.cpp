@@ -74,64 +74,42 @@ std::string thread_name(Dim3 block, int thread) {
   return name + ")";
 }
 
-std::string format_element(WideElement w, uint32_t low, uint32_t high, bool poison) {
-  if (poison) return "?";
-  const uint64_t bits = uint64_t{high} << 32 | low;
-  char buf[64];
-  std::to_chars_result r{};
-  switch (w) {
-    case WideElement::Float64: r = std::to_chars(buf, buf + sizeof buf, std::bit_cast<double>(bits)); break;
-    case WideElement::Int64: r = std::to_chars(buf, buf + sizeof buf, std::bit_cast<int64_t>(bits)); break;
-    default: r = std::to_chars(buf, buf + sizeof buf, bits); break;
-  }
-  return std::string(buf, r.ptr);
-}
-
-double element_to_double(WideElement w, uint32_t low, uint32_t high) {
-  const uint64_t bits = uint64_t{high} << 32 | low;
-  switch (w) {
-    case WideElement::Float64: return std::bit_cast<double>(bits);
-    case WideElement::Int64: return static_cast<double>(std::bit_cast<int64_t>(bits));
-    default: return static_cast<double>(bits);
-  }
-}
-
-std::string format_number_of(WideElement w, double value) {
-  char buf[64];
-  const auto r = w == WideElement::Float64 ? std::to_chars(buf, buf + sizeof buf, value)
-                                           : std::to_chars(buf, buf + sizeof buf, static_cast<int64_t>(value));
-  return std::string(buf, r.ptr);
-}
-
-std::string element_type_note(WideElement w) {
-  switch (w) {
-    case WideElement::Float64: return " (double)";
-    case WideElement::Int64: return " (long long)";
-    case WideElement::UInt64: return " (unsigned long long)";
-    case WideElement::None: break;
-  }
-  return "";
-}
-
-bool in_wide_array(const Event& e, const Trace& t) {
-  return e.is_memory() && e.array < t.arrays.size() && t.arrays[e.array].wide != WideElement::None;
+std::string element_type_note(const ArrayInfo& a) {
+  const ElementLayout layout = ElementLayout::of(a);
+  return layout.plain() ? "" : " (" + layout.type + ")";
 }
 
 std::vector<int> element_halves(const std::vector<Event>& events, const Trace& t) {
   std::vector<int> halves(events.size(), -1);
-  constexpr size_t kLookAhead = 4096;  // lanes of a SIMT block interleave their halves; one thread's are next to each other
+  std::vector<ElementLayout> layouts;  // by array, parsed where an event needs it
+  std::vector<bool> parsed;
+  auto starts_wide = [&](const Event& e) {
+    if (!e.is_memory() || e.array >= t.arrays.size() || t.arrays[e.array].layout.empty()) return false;
+    if (layouts.size() <= e.array) layouts.resize(e.array + 1), parsed.resize(e.array + 1, false);
+    if (!parsed[e.array]) layouts[e.array] = ElementLayout::of(t.arrays[e.array]), parsed[e.array] = true;
+    return layouts[e.array].starts_wide(e.index);
+  };
+  // Each event's thread's next event: a schedule may run other threads between the two cells of one
+  // access (lanes interleave in lockstep, random preempts anywhere), never the same thread.
+  std::vector<int> next_of_thread(events.size(), -1);
+  std::vector<int> seen;  // by thread: the latest event looked at, walking backwards
+  for (size_t k = events.size(); k-- > 0;) {
+    const uint16_t thread = events[k].thread;
+    if (seen.size() <= thread) seen.resize(thread + 1, -1);
+    next_of_thread[k] = seen[thread];
+    seen[thread] = static_cast<int>(k);
+  }
   for (size_t k = 0; k < events.size(); ++k) {
     const Event& low = events[k];
-    if (halves[k] >= 0 || !in_wide_array(low, t) || (low.index & 1) || (low.flags & kOutOfBounds)) continue;
-    for (size_t j = k + 1; j < events.size() && j <= k + kLookAhead; ++j) {
-      const Event& high = events[j];
-      if (high.thread != low.thread) continue;
-      if (high.kind == low.kind && high.array == low.array && high.index == low.index + 1 &&
-          (high.flags & kAtomic) == (low.flags & kAtomic) && !(high.flags & kOutOfBounds)) {
-        halves[k] = static_cast<int>(j);
-        halves[j] = static_cast<int>(k);
-      }
-      break;  // the thread's next event is the other half, or there is none
+    if (halves[k] >= 0 || (low.flags & kOutOfBounds) || !starts_wide(low) || next_of_thread[k] < 0) continue;
+    const size_t j = static_cast<size_t>(next_of_thread[k]);
+    const Event& high = events[j];
+    // One access of both cells: the recorded parts where the kernel recorded them (sim::Event::access_part).
+    const bool parts = low.access_cells < 2 || (high.access_cells == low.access_cells && high.access_part == low.access_part + 1);
+    if (parts && high.kind == low.kind && high.array == low.array && high.index == low.index + 1 &&
+        (high.flags & kAtomic) == (low.flags & kAtomic) && !(high.flags & kOutOfBounds)) {
+      halves[k] = static_cast<int>(j);
+      halves[j] = static_cast<int>(k);
     }
   }
   return halves;
@@ -139,28 +117,27 @@ std::vector<int> element_halves(const std::vector<Event>& events, const Trace& t
 
 std::string describe_event(const Event& e, const Trace& t, DType dtype, const Event* other_half) {
   std::ostringstream s;
-  const bool wide = in_wide_array(e, t);
   const ArrayInfo* info = e.is_memory() && e.array < t.arrays.size() ? &t.arrays[e.array] : nullptr;
-  // An 8-byte element's access: its index and value (the low half first); a cell of one alone, its word.
+  const ElementLayout layout = info ? ElementLayout::of(*info) : ElementLayout{};
+  const ElementLayout::Place place = layout.place(e.index);
+  const bool wide = place.field && is_wide_kind(place.field->kind);
+  // An 8-byte number's access: its value from both cells (the low one first); a cell of one alone, its word.
   const Event* low = wide && other_half ? (other_half->index < e.index ? other_half : &e) : nullptr;
   const Event* high = low ? (low == &e ? other_half : &e) : nullptr;
   auto cell_text = [&](bool old) {
-    const bool poison = old ? (e.flags & kOldPoison) : (e.flags & kValuePoison);
-    if (low) {
-      const bool either = poison || (old ? (high->flags & kOldPoison) : (high->flags & kValuePoison)) ||
-                          (old ? (low->flags & kOldPoison) : (low->flags & kValuePoison));
-      return old ? format_element(info->wide, low->old_bits, high->old_bits, either)
-                 : format_element(info->wide, low->value_bits, high->value_bits, either);
-    }
+    const uint8_t poison_flag = old ? kOldPoison : kValuePoison;
+    if (low)
+      return format_field(place.field->kind, old ? low->old_bits : low->value_bits, old ? high->old_bits : high->value_bits,
+                          (low->flags | high->flags) & poison_flag);
     const uint32_t bits = old ? e.old_bits : e.value_bits;
-    if (wide) return poison ? std::string("?") : std::to_string(bits);  // a word of an element, as an unsigned number
-    return format_value(info ? info->dtype : dtype, bits, poison);
+    if (wide) return (e.flags & poison_flag) ? std::string("?") : std::to_string(bits);  // a word of a number, unsigned
+    if (place.field) return format_field(place.field->kind, bits, 0, e.flags & poison_flag);
+    return format_value(info ? info->dtype : dtype, bits, e.flags & poison_flag);
   };
   auto element = [&] {
-    std::ostringstream at;
-    at << array_name(t, e.array) << '[' << (wide ? e.index / 2 : e.index) << ']';
-    if (wide && !low) at << (e.index & 1 ? " (its high word)" : " (its low word)");
-    return at.str();
+    std::string at = layout.element_name(array_name(t, e.array), e.index);
+    if (wide && !low) at += place.high ? " (its high word)" : " (its low word)";
+    return at;
   };
   if (e.is_memory() && (e.flags & kAtomic)) {
     s << atomic_op_name(e.atomic) << ' ' << element();
@@ -191,20 +168,20 @@ std::string describe_event(const Event& e, const Trace& t, DType dtype, const Ev
 
 namespace {
 
-// "cache[8], cache[9]" (the first few distinct elements of a group; `per` cells an element)
-std::string cells(const std::string& array, const HazardGroup& g, int per) {
-  std::vector<int> elements;
+// "cache[8], cache[9]", "bins[2].sum" (the first few distinct elements, or fields, of a group)
+std::string cells(const std::string& array, const HazardGroup& g, const ElementLayout& layout) {
+  std::vector<std::string> names;
   for (int i : g.indices)
-    if (std::find(elements.begin(), elements.end(), i / per) == elements.end()) elements.push_back(i / per);
+    if (std::string n = layout.element_name(array, i); std::find(names.begin(), names.end(), n) == names.end())
+      names.push_back(std::move(n));
   std::string s;
-  for (size_t k = 0; k < elements.size(); ++k) s += (k ? ", " : "") + array + "[" + std::to_string(elements[k]) + "]";
+  for (size_t k = 0; k < names.size(); ++k) s += (k ? ", " : "") + names[k];
   if (g.indices.size() == HazardGroup::kMaxIndicesListed) s += ", ...";
-  return s.empty() ? array + "[" + std::to_string(g.first.index / per) + "]" : s;
+  return s.empty() ? layout.element_name(array, g.first.index) : s;
 }
 
-// Cells an element of the array takes, as the program indexes it (8-byte elements: 2).
-int cells_per_element(const Trace& t, int array) {
-  return array >= 0 && array < static_cast<int>(t.arrays.size()) && t.arrays[array].wide != WideElement::None ? 2 : 1;
+ElementLayout layout_of(const Trace& t, int array) {
+  return array >= 0 && array < static_cast<int>(t.arrays.size()) ? ElementLayout::of(t.arrays[array]) : ElementLayout{};
 }
 
 bool is_race(HazardKind k) {
@@ -240,14 +217,14 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
       break;
     }
     case HazardKind::OutOfBounds: {
-      const int size = e.array >= 0 ? t.arrays[e.array].size / cells_per_element(t, e.array) : 0;
-      s << "out-of-bounds " << (e.second_is_write ? "write" : "read") << " of " << cells(array, g, cells_per_element(t, e.array))
+      const int size = e.array >= 0 ? t.arrays[e.array].size / layout_of(t, e.array).cells : 0;
+      s << "out-of-bounds " << (e.second_is_write ? "write" : "read") << " of " << cells(array, g, layout_of(t, e.array))
         << " at " << second
         << " (" << array << " has " << size << " elements)";
       break;
     }
     case HazardKind::UninitializedRead:
-      s << "read of uninitialized " << cells(array, g, cells_per_element(t, e.array)) << " at " << second;
+      s << "read of uninitialized " << cells(array, g, layout_of(t, e.array)) << " at " << second;
       break;
     case HazardKind::BarrierDivergence:
       s << "barrier divergence at " << second;

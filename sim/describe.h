@@ -9,6 +9,7 @@
 
 #include "sim/events.h"
 #include "sim/hazards.h"
+#include "sim/element_layout.h"
 #include "sim/remedies.h"
 #include "sim/trace.h"
 
@@ -37,20 +38,14 @@ std::string thread_name(Dim3 block, int thread);
 
 // "reads shared[0] = 0", "writes output[3] = 6", "shfl_up gets 3 from lane 2", "waits at the barrier",
 // "exits"; " (race)" when the access is one side of a data race. Shuffled values print as `dtype`.
-// In an array of 8-byte elements (ArrayInfo::wide), an access is of an element: with the event of its
-// other cell (element_halves), "reads cache[1] = 164000492", of the element and its value; a cell
-// accessed alone is said to be an element's low or high word.
+// An access is named as the program indexes the array (ArrayInfo::layout, sim/element_layout.h):
+// "reads bins[2].count = 3"; an 8-byte number, with the event of its other cell (element_halves), is
+// one access of it, "reads cache[1] = 164000492"; one of its cells accessed alone is said to be its
+// low or high word.
 std::string describe_event(const Event& e, const Trace& t, DType dtype, const Event* other_half = nullptr);
 
-// ---- 8-byte elements (ArrayInfo::wide): cells 2k and 2k + 1, the low word first ----
-// "1.5", "-3", "184320552960"; "?" for poison.
-std::string format_element(WideElement w, uint32_t low, uint32_t high, bool poison = false);
-double element_to_double(WideElement w, uint32_t low, uint32_t high);
-// A number of the element's type as text (a colour scale's ends).
-std::string format_number_of(WideElement w, double value);
-// " (double)", " (long long)", " (unsigned long long)"; "" for an array of one cell an element.
-std::string element_type_note(WideElement w);
-bool in_wide_array(const Event& e, const Trace& t);
+// " (double)", " (BinStats)": an array's element type where its cells are not its elements; else "".
+std::string element_type_note(const ArrayInfo& a);
 // For each of a step's events, the position of the other half of the 8-byte access it is part of
 // (the same thread's next event, of the same kind, on the next cell; or the one before it), or -1.
 std::vector<int> element_halves(const std::vector<Event>& events, const Trace& t);

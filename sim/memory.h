@@ -71,15 +71,13 @@ void assign_large(std::vector<T>& v, size_t count, const T& value) {
 inline constexpr uint8_t kNeverWritten = 1;
 inline constexpr uint8_t kDerivedFromPoison = 2;  // written with a value computed from poison
 
-// An array of 8-byte elements (a double, a long long) keeps each element in two cells, its low word
-// first, as a GPU's bytes lie; reports and the picture show the element, its index and its value.
-enum class WideElement : uint8_t { None, Float64, Int64, UInt64 };
-
 struct ArrayStore {
   int id = -1;  // index into Trace::arrays
   MemSpace space = MemSpace::Global;
   DType dtype = DType::Float32;
-  WideElement wide = WideElement::None;
+  // How the program's elements lie in the cells (sim/element_layout.h); null: one cell an element.
+  // Static text of the code that declared the array.
+  const char* layout = nullptr;
   std::string name;
   int columns = 0;  // a 2D shared array: cells per row (ArrayInfo::columns); 0 for 1D
   int plane_rows = 0;  // a 3D one: rows per plane (ArrayInfo::plane_rows); 0 for 1D and 2D

@@ -36,14 +36,14 @@ int Simulator::worker_count() const {
   return std::clamp(wanted, 1, 64);
 }
 
-int Simulator::alloc_global(std::string name, DType dtype, int count, bool poisoned, WideElement wide) {
+int Simulator::alloc_global(std::string name, DType dtype, int count, bool poisoned, const char* layout) {
   auto a = ArrayPool::take(count, poisoned);  // poisoned cells hold kNeverWritten
   a->space = MemSpace::Global;
   a->dtype = dtype;
-  a->wide = wide;
+  a->layout = layout;
   a->name = name;
   a->id = static_cast<int>(trace_.arrays.size());
-  trace_.arrays.push_back({std::move(name), MemSpace::Global, dtype, count, -1, 0, 0, wide});
+  trace_.arrays.push_back({std::move(name), MemSpace::Global, dtype, count, -1, 0, 0, layout ? layout : ""});
   globals_.push_back(std::move(a));
   return static_cast<int>(globals_.size()) - 1;
 }
@@ -60,7 +60,7 @@ int Simulator::shared_array_id(LaunchState& launch, int slot, const ArrayStore& 
     return launch.shared_array_ids[slot];
   }
   const int id = static_cast<int>(trace_.arrays.size());
-  trace_.arrays.push_back({a.name, MemSpace::Shared, a.dtype, a.size(), launch.index, a.columns, a.plane_rows, a.wide});
+  trace_.arrays.push_back({a.name, MemSpace::Shared, a.dtype, a.size(), launch.index, a.columns, a.plane_rows, a.layout ? a.layout : ""});
   launch.shared_array_ids.push_back(id);
   return id;
 }

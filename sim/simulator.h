@@ -56,7 +56,7 @@ class Simulator final : public BlockHost {
   Simulator& operator=(const Simulator&) = delete;
 
   // A global array. Poisoned cells read as "never written" (cudaMalloc'd memory).
-  int alloc_global(std::string name, DType dtype, int count, bool poisoned, WideElement wide = WideElement::None);
+  int alloc_global(std::string name, DType dtype, int count, bool poisoned, const char* layout = nullptr);
   ArrayStore& global(int id) { return *globals_.at(id); }
   int global_count() const { return static_cast<int>(globals_.size()); }
 

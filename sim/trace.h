@@ -25,7 +25,7 @@ struct ArrayInfo {
   int launch = -1;  // shared arrays belong to one launch
   int columns = 0;  // a 2D shared array (`__shared__ E tile[R][C]`): cells per row; 0 for 1D
   int plane_rows = 0;  // a 3D one (`E box[D][R][C]`, drawn as D × R rows): R; 0 for 1D and 2D
-  WideElement wide = WideElement::None;  // 8-byte elements: cells 2k and 2k + 1 are element k
+  std::string layout;  // its elements in its cells: a double's two, a struct's fields (sim/element_layout.h)
 };
 
 struct ArraySnapshot {

@@ -1,7 +1,9 @@
-// 8-byte elements (a double, a long long) in the simulator's 32-bit cells are shown as what the
-// program wrote: one element, its index and its value, in the reports (sim/describe.h) and in the
-// step view's picture (app/view/block_view_model.h), not as two whole-number halves. The kernels
-// are written as syncscope-translate writes a student's; the values expected are computed here.
+// Elements of several cells (a double, a long long, a struct) in the simulator's 32-bit cells are
+// shown as what the program wrote (sim/element_layout.h): the element at its own index, a field by
+// its name and type, an 8-byte number as one value, in the reports (sim/describe.h) and in the step
+// view's picture (app/view/block_view_model.h), not as whole-number halves. The kernels are written
+// as syncscope-translate writes a student's (it also writes a struct's cells_layout_v, as below); the
+// values expected are computed here.
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -12,6 +14,16 @@
 #include "app/view/global_arrays_model.h"
 #include "core/cuda_in/cu_runtime.h"
 #include "sim/describe.h"
+
+// A struct of a double, an int and a float, described as the translator describes a student's.
+struct Rec {
+  double sum;
+  int count;
+  float mean;
+};
+namespace syncscope::cu {
+template <> inline constexpr const char* cells_layout_v<::Rec> = "Rec;sum:d,count:i,mean:f";
+}
 
 namespace {
 
@@ -33,7 +45,7 @@ void wide_sums(Ctx& _c, dptr<double, Ctx> out, dptr<long long, Ctx> totals) {
   out[t] = -1.5 * t;
 }
 
-RunResult wide_run() {
+RunResult wide_run(sim::SimOptions options = {}) {
   RunResult r;
   r.id = 4242;
   r.sim = cu::simulate_program(
@@ -43,6 +55,31 @@ RunResult wide_run() {
         syncscope_cuda_malloc_named("out", &out, 4 * sizeof(double));  // as the translator names cudaMalloc's arrays
         syncscope_cuda_malloc_named("totals", &totals, sizeof(long long));
         cu::launch([](auto& _c, auto... a) { wide_sums(_c, a...); }, "wide_sums", 1, 4, 0)(out, totals);
+        return 0;
+      },
+      options);
+  return r;
+}
+
+template <class Ctx>
+void records(Ctx& _c, dptr<Rec, Ctx> out) {
+  auto s = cu::shared_array<Rec, 2, Ctx>(_c, "s");
+  const unsigned t = cu::thread_idx(_c).x;
+  (s[t] ->* &Rec::sum) = kBig + 0.5 * t;
+  (s[t] ->* &Rec::count) = -3 - static_cast<int>(t);
+  (s[t] ->* &Rec::mean) = 0.25f * static_cast<float>(t + 1);
+  _c.sync();
+  out[t] = s[1 - t];
+}
+
+RunResult record_run() {
+  RunResult r;
+  r.id = 4343;
+  r.sim = cu::simulate_program(
+      [] {
+        Rec* out = nullptr;
+        syncscope_cuda_malloc_named("out", &out, 2 * sizeof(Rec));
+        cu::launch([](auto& _c, auto... a) { records(_c, a...); }, "records", 1, 2, 0)(out);
         return 0;
       },
       sim::SimOptions{});
@@ -56,29 +93,52 @@ size_t array_named(const sim::Trace& t, const std::string& name) {
   return 0;
 }
 
+int memory_operations(const app::BlockViewModel& m) {
+  int n = 0;
+  for (const app::OperationView& op : m.operations)
+    n += op.kind == sim::EventKind::SharedRead || op.kind == sim::EventKind::SharedWrite;
+  return n;
+}
+
 TEST(WideElements, ArraysSayTheirElementsType) {
   const RunResult r = wide_run();
   const sim::Trace& t = r.sim.trace;
-  EXPECT_EQ(t.arrays[array_named(t, "s")].wide, sim::WideElement::Int64);
-  EXPECT_EQ(t.arrays[array_named(t, "out")].wide, sim::WideElement::Float64);
-  EXPECT_EQ(t.arrays[array_named(t, "totals")].wide, sim::WideElement::Int64);
+  EXPECT_EQ(t.arrays[array_named(t, "s")].layout, "long long;:l");
+  EXPECT_EQ(t.arrays[array_named(t, "out")].layout, "double;:d");
+  EXPECT_EQ(t.arrays[array_named(t, "totals")].layout, "long long;:l");
   EXPECT_EQ(t.arrays[array_named(t, "s")].size, 8);  // still two cells an element (two banks)
+}
+
+TEST(WideElements, LayoutsNameEachCell) {
+  const sim::ElementLayout rec = sim::ElementLayout::parse("Rec;sum:d,count:i,mean:f");
+  ASSERT_FALSE(rec.plain());
+  EXPECT_EQ(rec.cells, 4);
+  EXPECT_EQ(rec.element_name("s", 5), "s[1].sum");  // cell 5: element 1's sum, its high word
+  EXPECT_TRUE(rec.place(5).high);
+  EXPECT_TRUE(rec.starts_wide(4));
+  EXPECT_FALSE(rec.starts_wide(5));
+  EXPECT_EQ(rec.element_name("s", 7), "s[1].mean");
+  EXPECT_EQ(sim::ElementLayout::parse("double;:d").element_name("cache", 3), "cache[1]");
+  // Anything else is a plain array, one cell an element: never a guess.
+  for (const char* bad : {"", "Rec", "Rec;", "Rec;sum", "Rec;sum:x", "Rec;sum:dd", "Rec;sum:d,"})
+    EXPECT_TRUE(sim::ElementLayout::parse(bad).plain()) << bad;
+  EXPECT_EQ(sim::ElementLayout::parse("").element_name("s", 3), "s[3]");
 }
 
 TEST(WideElements, FormattedFromBothWords) {
   const uint64_t big = static_cast<uint64_t>(kBig);
-  EXPECT_EQ(sim::format_element(sim::WideElement::Int64, static_cast<uint32_t>(big), static_cast<uint32_t>(big >> 32)),
+  EXPECT_EQ(sim::format_field('l', static_cast<uint32_t>(big), static_cast<uint32_t>(big >> 32)),
             "1099511627783");
   const uint64_t minus = static_cast<uint64_t>(-kBig);
-  EXPECT_EQ(sim::format_element(sim::WideElement::Int64, static_cast<uint32_t>(minus), static_cast<uint32_t>(minus >> 32)),
+  EXPECT_EQ(sim::format_field('l', static_cast<uint32_t>(minus), static_cast<uint32_t>(minus >> 32)),
             "-1099511627783");
-  EXPECT_EQ(sim::format_element(sim::WideElement::UInt64, 0xffffffffu, 0xffffffffu), "18446744073709551615");
+  EXPECT_EQ(sim::format_field('q', 0xffffffffu, 0xffffffffu), "18446744073709551615");
   uint64_t bits = 0;
   const double d = -0.1;
   std::memcpy(&bits, &d, sizeof bits);
-  EXPECT_EQ(sim::format_element(sim::WideElement::Float64, static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32)),
+  EXPECT_EQ(sim::format_field('d', static_cast<uint32_t>(bits), static_cast<uint32_t>(bits >> 32)),
             "-0.1");
-  EXPECT_EQ(sim::format_element(sim::WideElement::Float64, 0, 0, true), "?");
+  EXPECT_EQ(sim::format_field('d', 0, 0, true), "?");
 }
 
 TEST(WideElements, ReportsNameTheElementAndItsValue) {
@@ -105,6 +165,47 @@ TEST(WideElements, ReportsNameTheElementAndItsValue) {
     }
 }
 
+TEST(WideElements, HalvesArePairedWhateverTheScheduleRunsBetweenThem) {
+  sim::SimOptions random;
+  random.schedule = {sim::ScheduleKind::Random, 7};  // preempts between a number's two cells
+  for (const sim::SimOptions& options : {sim::SimOptions{}, random}) {
+    const RunResult r = wide_run(options);
+    const sim::Trace& t = r.sim.trace;
+    for (const sim::StepTrace& step : t.launches.at(0).blocks.at(0).steps) {
+      const std::vector<int> halves = sim::element_halves(step.events, t);
+      for (size_t k = 0; k < step.events.size(); ++k)
+        if (step.events[k].is_memory() && step.events[k].array == array_named(t, "s"))
+          EXPECT_GE(halves[k], 0) << "event " << k << " of schedule " << options.schedule.name();
+    }
+  }
+}
+
+TEST(WideElements, StructsAreShownFieldByFieldAsTheirTypes) {
+  const RunResult r = record_run();
+  const sim::Trace& t = r.sim.trace;
+  EXPECT_EQ(t.arrays[array_named(t, "s")].layout, "Rec;sum:d,count:i,mean:f");
+  const sim::StepTrace& first = t.launches.at(0).blocks.at(0).steps.at(0);
+  const std::vector<int> halves = sim::element_halves(first.events, t);
+  std::vector<std::string> t1;
+  for (size_t k = 0; k < first.events.size(); ++k)
+    if (first.events[k].thread == 1 && first.events[k].is_memory() && !sim::is_paired_high_half(halves, k))
+      t1.push_back(sim::describe_event(first.events[k], t, DType::Int32, halves[k] >= 0 ? &first.events[halves[k]] : nullptr));
+  EXPECT_EQ(t1, (std::vector<std::string>{"writes s[1].sum = " + std::to_string(kBig) + ".5", "writes s[1].count = -4",
+                                          "writes s[1].mean = 0.5"}));
+  const app::BlockViewModel m = app::build_block_view(r, 0, 0, 0);
+  ASSERT_EQ(m.arrays.size(), 1u);
+  const app::SharedArrayView& s = m.arrays[0];
+  EXPECT_EQ(s.name, "s (Rec)");
+  EXPECT_EQ(s.cells_per_element, 4);
+  ASSERT_EQ(s.after.size(), 8u);
+  EXPECT_EQ(s.after[4].text, std::to_string(kBig) + ".5");  // one box over sum's two cells
+  EXPECT_EQ(s.after[4].span, 2);
+  EXPECT_EQ(s.after[5].span, 0);
+  EXPECT_EQ(s.after[6].text, "-4");
+  EXPECT_EQ(s.after[7].text, "0.5");  // a float, not its bits 1056964608
+  EXPECT_EQ(memory_operations(m), 6);  // per thread: sum (one access of two cells), count, mean
+}
+
 TEST(WideElements, ThePictureShowsOneBoxAnElement) {
   const RunResult r = wide_run();
   const app::BlockViewModel m = app::build_block_view(r, 0, 1, 0);
@@ -129,6 +230,7 @@ TEST(WideElements, ThePictureShowsOneBoxAnElement) {
   ASSERT_EQ(m.writes.size(), 2u);
   for (const app::ArrowView& a : m.reads) EXPECT_EQ(a.index % 2, 0);
   EXPECT_EQ(m.writes[1].value, std::to_string(kBig * 6));
+  EXPECT_EQ(memory_operations(m), 6);  // the replay steps through accesses: one for both cells of a number
   EXPECT_EQ(m.thread_views[1].writes, std::to_string(kBig * 6) + " = " + std::to_string(kBig * 2) + " + " + std::to_string(kBig * 4));
   // "write s[t]": the elements' indices (the cells written, 2t, would make it "s[...]").
   EXPECT_EQ(m.caption, "2 threads read s[...]; 2 threads write s[t]");

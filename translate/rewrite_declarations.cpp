@@ -1,7 +1,11 @@
 // The declarations of device memory a kernel file names: `__shared__` arrays inside kernels and
-// `__device__` variables at file scope (translate/rewrite_rules.h).
+// `__device__` variables at file scope, and the student's structs' fields, which the runtime is told
+// (translate/rewrite_rules.h).
 #include <clang/AST/Attr.h>
 #include <clang/Lex/Lexer.h>
+
+#include <set>
+#include <string>
 
 #include "translate/rewrite_rules.h"
 
@@ -54,21 +58,57 @@ void RewriteRules::declare_device_variable(VarDecl* v) {
     error(v->getLocation(), "cannot find the ';' that ends __device__ '" + name + "': declare it on its own line");
 }
 
+bool RewriteRules::described(const RecordDecl* r) const {
+  if (!r || !r->getIdentifier() || r->isUnion() || !r->getDeclContext()->isTranslationUnit()) return false;
+  if (!in_main_file(r->getLocation())) {  // the shim's: CUDA's vector types (core/cuda_in/vector_types.h)
+    static const std::set<std::string> vectors = {"int2",   "int3",    "int4",    "uint2",     "uint4",     "float2",
+                                                  "float3", "float4",  "double2", "longlong2", "ulonglong2"};
+    return vectors.count(r->getNameAsString()) > 0;
+  }
+  const auto* c = dyn_cast<CXXRecordDecl>(r);
+  return c && !c->isDependentType() && !c->getTemplateInstantiationPattern() && struct_refusal(r).empty();
+}
+
+void RewriteRules::layout_fields(const RecordDecl* r, const std::string& prefix, std::string& out) const {
+  for (const FieldDecl* f : r->getDefinition()->fields()) {
+    const QualType type = f->getType().getCanonicalType();
+    const std::string name = prefix + f->getNameAsString();
+    if (const RecordDecl* inner = type->getAsRecordDecl()) {
+      layout_fields(inner, name + ".", out);
+      continue;
+    }
+    const bool wide = context_.getTypeSizeInChars(type).getQuantity() == 8;
+    const char kind = type->isRealFloatingType() ? (wide ? 'd' : 'f')
+                      : wide                      ? (type->isSignedIntegerOrEnumerationType() ? 'l' : 'q')
+                      : type->isUnsignedIntegerType() ? 'u'
+                                                      : 'i';
+    if (!out.empty() && out.back() != ';') out += ',';
+    out += name + ":" + kind;
+  }
+}
+
 bool RewriteRules::VisitCXXRecordDecl(CXXRecordDecl* r) {
   if (!in_main_file(r->getLocation()) || !r->isThisDeclarationADefinition() || r->isUnion() || r->isDependentType() ||
-      !r->getDeclContext()->isTranslationUnit() || r->getIdentifier() == nullptr || r->field_empty() || !struct_refusal(r).empty())
+      !r->getDeclContext()->isTranslationUnit() || r->getIdentifier() == nullptr || r->field_empty() || !described(r))
     return true;
+  bool floats = true;  // a struct of floats only: its cells are floats to the simulator too
   for (const FieldDecl* f : r->fields()) {
     const auto* b = f->getType().getCanonicalType()->getAs<BuiltinType>();
-    if (!b || b->getKind() != BuiltinType::Float) return true;
+    floats &= b && b->getKind() == BuiltinType::Float;
   }
+  // Its fields, for the reports and the picture: `bins[2].sum = 1.5` (sim/element_layout.h).
+  const std::string type = r->getQualifiedNameAsString();
+  std::string layout = type + ";";
+  layout_fields(r, "", layout);
+  std::string after = " namespace syncscope::cu { template <> inline constexpr const char* cells_layout_v<::" + type + "> = \"" +
+                      layout + "\";";
+  if (floats) after += " template <> inline constexpr DType cells_dtype_v<::" + type + "> = DType::Float32;";
+  after += " }";
   // After the `;` that ends the definition (past `} a, b;`), on its line.
   auto next = Lexer::findNextToken(written(SourceRange(r->getEndLoc(), r->getEndLoc())).getEnd(), sm_, context_.getLangOpts());
   while (next && !next->is(tok::eof) && !next->is(tok::semi))
     next = Lexer::findNextToken(next->getLocation(), sm_, context_.getLangOpts());
-  if (next && next->is(tok::semi))
-    insert_after_token(next->getLocation(), " namespace syncscope::cu { template <> inline constexpr DType cells_dtype_v<::" +
-                                                r->getQualifiedNameAsString() + "> = DType::Float32; }");
+  if (next && next->is(tok::semi)) insert_after_token(next->getLocation(), after);
   return true;
 }
 

@@ -289,14 +289,15 @@ std::string RewriteRules::struct_refusal(const RecordDecl* r) const {
   return "";
 }
 
-// "d_bins (BinStats, 8 cells each)": the picture's cells of an array are 32 bits; say how many a struct
-// element takes (a field per 4 bytes: README, "Bring your own CUDA"). A double's or a long long's two
-// cells are shown as the one number they hold (sim::WideElement), so its name is the variable's.
+// "d_bins (BinStats, 8 cells each)": the picture's cells of an array are 32 bits; say how many an element
+// of a struct the runtime is not told the fields of takes (a template's: README, "Bring your own
+// CUDA"). Numbers and the structs it knows are shown field by field (sim/element_layout.h), so their
+// array's name is the variable's.
 std::string RewriteRules::cells_note(QualType element) const {
   element = element.getCanonicalType().getUnqualifiedType();
   if (element->isDependentType() || element->isIncompleteType()) return "";
   const int64_t bytes = context_.getTypeSizeInChars(element).getQuantity();
-  if (!element->isRecordType()) return "";
+  if (!element->isRecordType() || described(element->getAsRecordDecl())) return "";
   return " (" + type_text(element) + ", " + std::to_string(bytes / 4) + " cells each)";
 }
 

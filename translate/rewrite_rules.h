@@ -61,6 +61,11 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   std::string element_refusal(clang::QualType element) const;
   std::string struct_refusal(const clang::RecordDecl* r) const;
   std::string cells_note(clang::QualType element) const;
+  // A struct the runtime is told the fields of (cu::cells_layout_v): the student's, at file scope,
+  // and CUDA's vector types.
+  bool described(const clang::RecordDecl* r) const;
+  // "x:f,y:f,inner.count:i": the fields in the order of their cells (sim/element_layout.h).
+  void layout_fields(const clang::RecordDecl* r, const std::string& prefix, std::string& out) const;
   // The expression is in a shared or global array (an element, or through a pointer with `->`).
   bool in_device_memory(const clang::Expr* e, bool through_pointer) const;
   bool names_shared_array(const clang::Expr* e) const;

@@ -113,6 +113,8 @@ json JsonArrays::bits(DType t, const std::vector<uint32_t>& bits, const std::vec
   return s;
 }
 
+bool JsonArrays::whole(size_t count) const { return detail_ == ArrayDetail::Whole || count <= kWholeArrayLimit; }
+
 json JsonArrays::numbers(DType t, const std::vector<double>& values) {
   if (detail_ == ArrayDetail::Whole || values.size() <= kWholeArrayLimit) {
     json a = json::array();

@@ -41,6 +41,8 @@ class JsonArrays {
   nlohmann::json bits(DType t, const std::vector<uint32_t>& bits, const std::vector<uint8_t>& poison,
                       const std::vector<int>& differing = {});
   nlohmann::json numbers(DType t, const std::vector<double>& values);
+  // Whether an array of `count` elements goes into the document whole (else summarized or streamed).
+  bool whole(size_t count) const;
 
   // `doc` as dump(1) writes it, each placeholder replaced by its whole array.
   void write(std::ostream& out, const nlohmann::json& doc) const;

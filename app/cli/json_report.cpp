@@ -17,21 +17,38 @@ using nlohmann::json;
 
 json value_json(DType t, uint32_t bits, bool poison) { return element_json(t, bits, poison); }
 
-// An 8-byte element (sim::WideElement) from its two cells: a number of its type, null for '?'.
-json wide_json(sim::WideElement w, uint32_t low, uint32_t high, bool poison) {
+// A field of an element (sim/element_layout.h) from its cells: a number of its kind, null for '?'.
+json field_json(char kind, uint32_t low, uint32_t high, bool poison) {
   if (poison) return nullptr;
   const uint64_t bits = uint64_t{high} << 32 | low;
-  if (w == sim::WideElement::Float64) return std::bit_cast<double>(bits);
-  if (w == sim::WideElement::Int64) return std::bit_cast<int64_t>(bits);
-  return bits;
+  switch (kind) {
+    case 'f': return std::bit_cast<float>(low);
+    case 'u': return low;
+    case 'd': return std::bit_cast<double>(bits);
+    case 'l': return std::bit_cast<int64_t>(bits);
+    case 'q': return bits;
+    default: return std::bit_cast<int32_t>(low);
+  }
 }
 
-// A shared array at the end of a step, element by element.
+// A shared array at the end of a step, element by element: a number, or a struct as its fields.
 json shared_json(JsonArrays& arrays, const sim::ArrayInfo& a, const sim::ArraySnapshot& snap) {
-  if (a.wide == sim::WideElement::None) return arrays.bits(a.dtype, snap.bits, snap.poison);
+  const sim::ElementLayout layout = sim::ElementLayout::of(a);
+  // A long one is summarized (or streamed) cell by cell, as every long array is.
+  if (layout.plain() || !arrays.whole(snap.bits.size() / layout.cells)) return arrays.bits(a.dtype, snap.bits, snap.poison);
   json out = json::array();
-  for (size_t i = 0; i + 1 < snap.bits.size(); i += 2)
-    out.push_back(wide_json(a.wide, snap.bits[i], snap.bits[i + 1], snap.poison[i] || snap.poison[i + 1]));
+  for (size_t e = 0; (e + 1) * layout.cells <= snap.bits.size(); ++e) {
+    json element = json::object();
+    for (const sim::ElementLayout::Field& f : layout.fields) {
+      const size_t cell = e * layout.cells + f.first_cell;
+      const bool wide = sim::is_wide_kind(f.kind);
+      const json v = field_json(f.kind, snap.bits[cell], wide ? snap.bits[cell + 1] : 0,
+                                snap.poison[cell] || (wide && snap.poison[cell + 1]));
+      if (f.name.empty()) element = v;
+      else element[f.name] = v;
+    }
+    out.push_back(std::move(element));
+  }
   return out;
 }
 
@@ -100,7 +117,7 @@ json steps_json(const RunResult& r, JsonArrays& arrays) {
         json shared = json::object();
         for (const auto& snap : st.shared) shared[t.arrays[snap.array].name] = shared_json(arrays, t.arrays[snap.array], snap);
         std::map<int, json> threads;
-        // An 8-byte access (a double, a long long) is one event of its element: index and value.
+        // An 8-byte access (a double, a long long) is one event of its number: index and value.
         const std::vector<int> halves = sim::element_halves(st.events, t);
         for (size_t k = 0; k < st.events.size(); ++k) {
           const sim::Event& e = st.events[k];
@@ -114,15 +131,27 @@ json steps_json(const RunResult& r, JsonArrays& arrays) {
             ev["index"] = e.index;
             ev["value"] = value_json(dt, e.value_bits, e.flags & sim::kValuePoison);
             if (e.is_write()) ev["old"] = value_json(dt, e.old_bits, e.flags & sim::kOldPoison);
-            if (halves[k] >= 0) {
-              const sim::Event& high = st.events[halves[k]];
-              ev["index"] = e.index / 2;
-              ev["value"] = wide_json(a.wide, e.value_bits, high.value_bits, (e.flags | high.flags) & sim::kValuePoison);
-              if (e.is_write()) ev["old"] = wide_json(a.wide, e.old_bits, high.old_bits, (e.flags | high.flags) & sim::kOldPoison);
-              if (high.flags & sim::kRacy) ev["race"] = true;
-            } else if (a.wide != sim::WideElement::None) {
-              ev["index"] = e.index / 2;  // one word of an element, as the text report says
-              ev["word"] = e.index & 1 ? "high" : "low";
+            // An element of several cells (sim/element_layout.h): its index, its field, its value.
+            const sim::ElementLayout layout = sim::ElementLayout::of(a);
+            const sim::ElementLayout::Place at = layout.place(e.index);
+            if (at.field) {
+              ev["index"] = at.element;
+              if (!at.field->name.empty()) ev["field"] = at.field->name;
+              const bool wide = sim::is_wide_kind(at.field->kind);
+              if (halves[k] >= 0) {
+                const sim::Event& high = st.events[halves[k]];
+                ev["value"] = field_json(at.field->kind, e.value_bits, high.value_bits, (e.flags | high.flags) & sim::kValuePoison);
+                if (e.is_write())
+                  ev["old"] = field_json(at.field->kind, e.old_bits, high.old_bits, (e.flags | high.flags) & sim::kOldPoison);
+                if (high.flags & sim::kRacy) ev["race"] = true;
+              } else if (wide) {  // one word of a number, as the text report says
+                ev["word"] = at.high ? "high" : "low";
+                ev["value"] = (e.flags & sim::kValuePoison) ? json(nullptr) : json(e.value_bits);
+                if (e.is_write()) ev["old"] = (e.flags & sim::kOldPoison) ? json(nullptr) : json(e.old_bits);
+              } else {
+                ev["value"] = field_json(at.field->kind, e.value_bits, 0, e.flags & sim::kValuePoison);
+                if (e.is_write()) ev["old"] = field_json(at.field->kind, e.old_bits, 0, e.flags & sim::kOldPoison);
+              }
             }
             if (e.flags & sim::kAtomic) ev["op"] = sim::atomic_op_name(e.atomic);
             if (e.flags & sim::kOutOfBounds) ev["out_of_bounds"] = true;
@@ -187,6 +216,13 @@ json hazards_json(const sim::Trace& t) {
     json lines = json::array();
     if (e.line_first != sim::kNoLine) lines.push_back(sim::LineTable::describe(e.line_first));
     lines.push_back(line_json(e.line_second));
+    // Indices as the program's (an 8-byte number's two cells are one; a struct's field is named).
+    const sim::ElementLayout layout = e.array >= 0 ? sim::ElementLayout::of(t.arrays[e.array]) : sim::ElementLayout{};
+    json indices = json::array();
+    for (int cell : g.indices)
+      if (const int element = layout.place(cell).element; indices.empty() || indices.back() != element) indices.push_back(element);
+    json first = {{"launch", e.launch}, {"block", e.block}, {"step", e.step}, {"index", layout.place(e.index).element}};
+    if (const sim::ElementLayout::Place at = layout.place(e.index); at.field && !at.field->name.empty()) first["field"] = at.field->name;
     list.push_back({{"kind", sim::to_string(e.kind)},
                     {"severity", sim::to_string(e.severity)},
                     {"array", e.array >= 0 ? json(t.arrays[e.array].name) : json(nullptr)},
@@ -195,9 +231,9 @@ json hazards_json(const sim::Trace& t) {
                     {"blocks", g.blocks},
                     {"block_count", g.block_count},
                     {"count", g.count},
-                    {"indices", g.indices},
+                    {"indices", indices},
                     {"cross_block", e.cross_block},
-                    {"first", {{"launch", e.launch}, {"block", e.block}, {"step", e.step}, {"index", e.index}}},
+                    {"first", first},
                     {"text", sim::describe_hazard(g, t)}});
   }
   return list;

@@ -38,12 +38,16 @@ std::string bits_text(DType t, const std::vector<uint32_t>& bits, const std::vec
   return join_elided(bits.size(), [&](size_t i) { return format_value(t, bits[i], !poison.empty() && poison[i]); });
 }
 
-// A shared array's cells as its elements: an 8-byte one (ArrayInfo::wide) from its two cells.
+// A shared array's cells as its elements (sim/element_layout.h): a double from its two cells, a
+// struct as its fields, "{1.5, 3}".
 std::string elements_text(const sim::ArrayInfo& a, const std::vector<uint32_t>& bits, const std::vector<uint8_t>& poison) {
-  if (a.wide == sim::WideElement::None) return bits_text(a.dtype, bits, poison);
-  auto poisoned = [&](size_t i) { return !poison.empty() && poison[i]; };
-  return join_elided(bits.size() / 2, [&](size_t e) {
-    return sim::format_element(a.wide, bits[2 * e], bits[2 * e + 1], poisoned(2 * e) || poisoned(2 * e + 1));
+  const sim::ElementLayout layout = sim::ElementLayout::of(a);
+  if (layout.plain()) return bits_text(a.dtype, bits, poison);
+  return join_elided(bits.size() / layout.cells, [&](size_t e) {
+    return sim::format_element(layout, [&](int k) {
+      const size_t cell = e * layout.cells + k;
+      return std::pair<uint32_t, bool>{bits[cell], cell < poison.size() && poison[cell]};
+    });
   });
 }
 

@@ -53,13 +53,16 @@ nlohmann::json perfetto_trace(const RunResult& run) {
           events.push_back({{"ph", "X"}, {"name", name}, {"cat", "step"}, {"pid", pid}, {"tid", track(b.block, warp * kWarp)},
                             {"ts", clock}, {"dur", static_cast<int64_t>(st.events.size()) + 1},
                             {"args", {{"step", s}, {"block", b.block}}}});
+        const std::vector<int> halves = sim::element_halves(st.events, t);  // an 8-byte access: one event of its number
         for (size_t k = 0; k < st.events.size(); ++k) {
           const sim::Event& e = st.events[k];
-          if (e.kind == sim::EventKind::Exit) continue;
+          if (e.kind == sim::EventKind::Exit || sim::is_paired_high_half(halves, k)) continue;
+          const sim::Event* other = halves[k] >= 0 ? &st.events[halves[k]] : nullptr;
           nlohmann::json args = {{"thread", e.thread}, {"step", s}, {"order", k}};
           if (e.line != sim::kNoLine) args["line"] = where(e.line);
-          if (e.flags & sim::kRacy) args["race"] = (e.flags & sim::kRaceInOneWarp) ? "inside one warp" : "across warps";
-          events.push_back({{"ph", "i"}, {"s", "t"}, {"name", sim::describe_event(e, t, dtype)},
+          const uint8_t flags = e.flags | (other ? other->flags : 0);
+          if (flags & sim::kRacy) args["race"] = (flags & sim::kRaceInOneWarp) ? "inside one warp" : "across warps";
+          events.push_back({{"ph", "i"}, {"s", "t"}, {"name", sim::describe_event(e, t, dtype, other)},
                             {"cat", e.is_memory() ? (e.is_read() ? "read" : "write") : "sync"}, {"pid", pid},
                             {"tid", track(b.block, e.thread)}, {"ts", clock + static_cast<int64_t>(k)}, {"args", args}});
         }

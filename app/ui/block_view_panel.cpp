@@ -15,6 +15,7 @@
 #include "app/view/block_view_model.h"
 #include "app/view/model_cache.h"
 #include "app/view/step_layout.h"
+#include "sim/element_layout.h"
 #include "sim/limits.h"
 
 namespace syncscope::ui {
@@ -59,18 +60,23 @@ std::vector<const app::BlockViewModel*> views_of(const std::vector<HeldModel>& h
 void cell_tooltip(const BlockViewPanel& panel, const RunResult& run, const app::BlockViewModel& m, int row, int index,
                   bool after) {
   const app::SharedArrayView& a = m.arrays[row];
-  // An 8-byte element is its two cells (span 2): the program's index, both banks.
-  const int cells = a.after[index].span == 2 ? 2 : 1;
+  // The element as the program indexes it (a struct's field too); an 8-byte number is its two cells
+  // (span 2), its two banks.
+  const sim::ElementLayout layout = sim::ElementLayout::of(run.sim.trace.arrays[a.array]);
+  const sim::ElementLayout::Place at = layout.place(index);
+  const std::string field = at.field && !at.field->name.empty() ? "." + at.field->name : "";
   const int bank = (a.word_offset + index) % kWarpSize;
-  const std::string banks = cells == 2 ? "banks " + std::to_string(bank) + ", " + std::to_string((bank + 1) % kWarpSize)
-                                       : "bank " + std::to_string(bank);
+  const std::string banks = a.after[index].span == 2 ? "banks " + std::to_string(bank) + ", " + std::to_string((bank + 1) % kWarpSize)
+                                                     : "bank " + std::to_string(bank);
+  const std::string& name = run.sim.trace.arrays[a.array].name;
   ImGui::BeginTooltip();
   if (a.columns > 0)  // a tile: [row][column], and the bank the class is counting
-    ImGui::Text("%s[%d][%d]  before: %s  after: %s  (%s)", a.name.c_str(), index / a.columns, index % a.columns / cells,
-                a.before[index].text.c_str(), a.after[index].text.c_str(), banks.c_str());
+    ImGui::Text("%s[%d][%d]%s  before: %s  after: %s  (%s)", name.c_str(), index / a.columns,
+                index % a.columns / layout.cells, field.c_str(), a.before[index].text.c_str(), a.after[index].text.c_str(),
+                banks.c_str());
   else
-    ImGui::Text("%s[%d]  before: %s  after: %s%s", a.name.c_str(), index / cells, a.before[index].text.c_str(),
-                a.after[index].text.c_str(), cells == 2 ? ("  (" + banks + ")").c_str() : "");
+    ImGui::Text("%s  before: %s  after: %s  (%s)", layout.element_name(name, index).c_str(), a.before[index].text.c_str(),
+                a.after[index].text.c_str(), banks.c_str());
   const int step = panel.state.step();
   const app::CellOrigin o = app::cell_origin(run, panel.state.launch(), m.block, a.array, index, after ? step : step - 1);
   // A "before" cell's story ends where the step begins; what the step did to it follows.

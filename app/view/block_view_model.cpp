@@ -32,21 +32,32 @@ void fill_cells(std::vector<CellView>& cells, const sim::ArrayInfo& info, const 
     cells[i].poison = poison[i] != 0;
     cells[i].text = format_value(info.dtype, bits[i], cells[i].poison);
   }
-  if (info.wide == sim::WideElement::None) return;
-  for (size_t i = 0; i + 1 < bits.size(); i += 2) {  // an 8-byte element: one box, its value
-    const bool p = cells[i].poison || cells[i + 1].poison;
-    cells[i].poison = cells[i + 1].poison = p;
-    cells[i].text = sim::format_element(info.wide, bits[i], bits[i + 1], p);
-    cells[i + 1].text.clear();
-    cells[i].span = 2;
-    cells[i + 1].span = 0;
+  const sim::ElementLayout layout = sim::ElementLayout::of(info);
+  if (layout.plain()) return;
+  for (size_t i = 0; i < bits.size(); ++i) {  // each field as its kind; an 8-byte one: one box, its value
+    const bool wide = layout.starts_wide(static_cast<int>(i)) && i + 1 < bits.size();
+    if (wide) cells[i].poison = cells[i + 1].poison = cells[i].poison || cells[i + 1].poison;
+    cells[i].text = sim::format_cell(layout, info.dtype, static_cast<int>(i), bits[i], wide ? bits[i + 1] : 0, cells[i].poison);
+    if (wide) {
+      cells[i].span = 2;
+      cells[i + 1].span = 0;
+      cells[i + 1].text.clear();
+      ++i;
+    }
   }
 }
 
-// A cell's number for the colour scale: an 8-byte element's value on both its cells.
-double cell_number(const sim::ArrayInfo& info, const std::vector<uint32_t>& bits, size_t i) {
-  if (info.wide == sim::WideElement::None || (i | 1) >= bits.size()) return sim::bits_to_double(info.dtype, bits[i]);
-  return sim::element_to_double(info.wide, bits[i & ~size_t{1}], bits[i | 1]);
+// A cell's number for the colour scale: an 8-byte field's value on both its cells.
+double cell_number(const sim::ElementLayout& layout, DType dtype, const std::vector<uint32_t>& bits, size_t i) {
+  const int cell = static_cast<int>(i);
+  if (layout.place(cell).high && i > 0) return sim::cell_number(layout, dtype, cell - 1, bits[i - 1], bits[i]);
+  return sim::cell_number(layout, dtype, cell, bits[i], i + 1 < bits.size() ? bits[i + 1] : 0);
+}
+
+// The colour scale's ends as the array's numbers are written: its first field's kind.
+std::string scale_end(const sim::ArrayInfo& info, double v) {
+  const sim::ElementLayout layout = sim::ElementLayout::of(info);
+  return layout.plain() ? format_number(info.dtype, v) : sim::format_field_number(layout.fields.front().kind, v);
 }
 
 // A global row's cells on the colour scale of its own values (the cells drawn as colours when
@@ -56,9 +67,8 @@ void shade(GlobalRowView& r, const sim::ArrayInfo& info, const std::vector<doubl
   for (size_t i = 0; i < values.size(); ++i)
     if (!r.cells[i].poison && std::isfinite(values[i])) lo = std::min(lo, values[i]), hi = std::max(hi, values[i]);
   if (lo > hi) return;
-  const bool wide = info.wide != sim::WideElement::None;
-  r.lo = wide ? sim::format_number_of(info.wide, lo) : format_number(info.dtype, lo);
-  r.hi = wide ? sim::format_number_of(info.wide, hi) : format_number(info.dtype, hi);
+  r.lo = scale_end(info, lo);
+  r.hi = scale_end(info, hi);
   for (size_t i = 0; i < values.size(); ++i)
     r.cells[i].shade = hi > lo && std::isfinite(values[i]) ? static_cast<float>((values[i] - lo) / (hi - lo)) : 0.5f;
 }
@@ -66,23 +76,24 @@ void shade(GlobalRowView& r, const sim::ArrayInfo& info, const std::vector<doubl
 void shade(SharedArrayView& a, const sim::ArrayInfo& info, const std::vector<uint32_t>& before,
            const std::vector<uint32_t>& after) {
   const DType dtype = info.dtype;
+  const sim::ElementLayout layout = sim::ElementLayout::of(info);
   double lo = std::numeric_limits<double>::infinity(), hi = -lo;
   auto scan = [&](const std::vector<CellView>& cells, const std::vector<uint32_t>& bits) {
     for (size_t i = 0; i < cells.size(); ++i)
       if (!cells[i].poison) {
-        const double v = cell_number(info, bits, i);
+        const double v = cell_number(layout, dtype, bits, i);
         if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
       }
   };
   scan(a.before, before);
   scan(a.after, after);
   if (lo <= hi) {
-    a.lo = info.wide == sim::WideElement::None ? format_number(dtype, lo) : sim::format_number_of(info.wide, lo);
-    a.hi = info.wide == sim::WideElement::None ? format_number(dtype, hi) : sim::format_number_of(info.wide, hi);
+    a.lo = scale_end(info, lo);
+    a.hi = scale_end(info, hi);
   }
   auto apply = [&](std::vector<CellView>& cells, const std::vector<uint32_t>& bits) {
     for (size_t i = 0; i < cells.size(); ++i) {
-      const double v = cell_number(info, bits, i);
+      const double v = cell_number(layout, dtype, bits, i);
       cells[i].shade = hi > lo && std::isfinite(v) ? static_cast<float>((v - lo) / (hi - lo)) : 0.5f;
     }
   };
@@ -142,12 +153,18 @@ struct HeldValue {
   std::string source;  // "shared[5]", "lane 3": what it is when the line names no variable
 };
 
-bool adds_up(DType dtype, sim::WideElement wide, const HeldValue& a, const HeldValue& b, double sum) {
+// `kind`: the written field's (sim/element_layout.h), 0 for a cell of the array's dtype.
+bool adds_up(DType dtype, char kind, const HeldValue& a, const HeldValue& b, double sum) {
   if (a.poison || b.poison) return false;
-  if (wide == sim::WideElement::Float64) return a.number + b.number == sum;
-  if (wide != sim::WideElement::None)
-    return static_cast<uint64_t>(static_cast<int64_t>(a.number)) + static_cast<uint64_t>(static_cast<int64_t>(b.number)) ==
-           static_cast<uint64_t>(static_cast<int64_t>(sum));
+  if (kind == 'd') return a.number + b.number == sum;
+  if (kind == 'l' || kind == 'q') {  // modulo 2^64, as the GPU adds; converted only inside 64 bits' range
+    auto bits = [](double v) {
+      return v >= 0x1p64 || v < -0x1p63 ? uint64_t{0} : v < 0 ? static_cast<uint64_t>(static_cast<int64_t>(v)) : static_cast<uint64_t>(v);
+    };
+    return bits(a.number) + bits(b.number) == bits(sum);
+  }
+  if (kind == 'f') dtype = DType::Float32;
+  if (kind == 'i' || kind == 'u') dtype = DType::Int32;
   if (dtype == DType::Float32) return static_cast<float>(a.number) + static_cast<float>(b.number) == static_cast<float>(sum);
   return static_cast<int32_t>(static_cast<uint32_t>(static_cast<int64_t>(a.number) + static_cast<int64_t>(b.number))) ==
          static_cast<int32_t>(sum);
@@ -155,12 +172,12 @@ bool adds_up(DType dtype, sim::WideElement wide, const HeldValue& a, const HeldV
 
 // "6 = 5 + 1" when the thread's last two values add up to what it writes (the cell's own old
 // value first, as in s[t] += partner); "6 = 5" for a copy; else "writes 6".
-std::string write_text(DType dtype, sim::WideElement wide, const std::vector<HeldValue>& history, double written,
+std::string write_text(DType dtype, char kind, const std::vector<HeldValue>& history, double written,
                        const std::string& text, bool poison, const std::string& old_text) {
   if (!poison && history.size() >= 2) {
     const HeldValue& newer = history[history.size() - 1];
     const HeldValue& older = history[history.size() - 2];
-    if (adds_up(dtype, wide, newer, older, written)) {
+    if (adds_up(dtype, kind, newer, older, written)) {
       const bool older_first = older.text == old_text && newer.text != old_text;
       return text + " = " + (older_first ? older.text + " + " + newer.text : newer.text + " + " + older.text);
     }
@@ -256,7 +273,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     SharedArrayView a;
     a.array = after.array;
     const sim::ArrayInfo& info = t.arrays[after.array];
-    a.name = info.name + sim::element_type_note(info.wide);
+    a.name = info.name + sim::element_type_note(info);
     fill_cells(a.after, info, after.bits, after.poison);
     const sim::ArraySnapshot* before = nullptr;
     if (step > 0)
@@ -276,25 +293,29 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     a.word_offset = std::max(0, word_offsets[after.array]);
     a.columns = t.arrays[after.array].columns;
     a.plane_rows = t.arrays[after.array].plane_rows;
-    a.cells_per_element = info.wide == sim::WideElement::None ? 1 : 2;
+    a.cells_per_element = sim::ElementLayout::of(info).cells;
     m.arrays.push_back(std::move(a));
   }
 
   // What each thread held when the step began: the last value it read or received before.
   const DType kernel_dtype = run.config.problem.dtype;
+  std::vector<sim::ElementLayout> layouts;  // how each array's elements lie in its cells
+  for (const sim::ArrayInfo& a : t.arrays) layouts.push_back(sim::ElementLayout::of(a));
   // `high`: an 8-byte access's second cell (element_halves), which makes the value one number.
   auto value_of = [&](const sim::Event& e, const sim::Event* high) {
-    const DType dtype = e.is_memory() ? t.arrays[e.array].dtype : kernel_dtype;
     const bool poison = (e.flags & sim::kValuePoison) || (high && (high->flags & sim::kValuePoison));
-    const sim::WideElement wide = e.is_memory() && high ? t.arrays[e.array].wide : sim::WideElement::None;
-    const int index = wide == sim::WideElement::None ? e.index : e.index / 2;
-    const std::string source = e.is_memory() ? t.arrays[e.array].name + "[" + std::to_string(index) + "]"
-                                             : "from lane " + std::to_string(e.index);
-    if (wide != sim::WideElement::None)
-      return HeldValue{sim::element_to_double(wide, e.value_bits, high->value_bits),
-                       sim::format_element(wide, e.value_bits, high->value_bits, poison), poison, e.line, source};
-    return HeldValue{sim::bits_to_double(dtype, e.value_bits), format_value(dtype, e.value_bits, poison), poison, e.line,
-                     source};
+    if (!e.is_memory())
+      return HeldValue{sim::bits_to_double(kernel_dtype, e.value_bits), format_value(kernel_dtype, e.value_bits, poison), poison,
+                       e.line, "from lane " + std::to_string(e.index)};
+    const sim::ArrayInfo& info = t.arrays[e.array];
+    const sim::ElementLayout& layout = layouts[e.array];
+    const std::string source = layout.element_name(info.name, e.index);
+    const sim::ElementLayout::Place at = layout.place(e.index);
+    if (at.field && sim::is_wide_kind(at.field->kind) && !high)  // one word of a number, alone
+      return HeldValue{static_cast<double>(e.value_bits), poison ? "?" : std::to_string(e.value_bits), poison, e.line, source};
+    const uint32_t next = high ? high->value_bits : 0;
+    return HeldValue{sim::cell_number(layout, info.dtype, e.index, e.value_bits, next),
+                     sim::format_cell(layout, info.dtype, e.index, e.value_bits, next, poison), poison, e.line, source};
   };
   // The last two values each thread read or received (with their high halves); formatted only where they are shown.
   using Held = std::pair<const sim::Event*, const sim::Event*>;
@@ -343,13 +364,13 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
       GlobalRowView r;
       r.array = array;
       const sim::ArrayInfo& info = t.arrays[array];
-      const bool wide = info.wide != sim::WideElement::None;
-      r.name = info.name + sim::element_type_note(info.wide);
-      r.first = wide ? span.first & ~1 : span.first;  // whole 8-byte elements
-      const int last = wide ? std::min(span.second | 1, info.size - 1) : span.second;
+      const sim::ElementLayout& layout = layouts[array];
+      r.name = info.name + sim::element_type_note(info);
+      r.first = span.first - span.first % layout.cells;  // whole elements
+      const int last = std::min((span.second / layout.cells + 1) * layout.cells - 1, std::max(info.size - 1, span.second));
       r.cells.resize(std::min(last - r.first + 1, kMaxGlobalCells));
-      if (wide)
-        for (size_t k = 0; k + 1 < r.cells.size(); k += 2) r.cells[k].span = 2, r.cells[k + 1].span = 0;
+      for (size_t k = 0; k + 1 < r.cells.size(); ++k)
+        if (layout.starts_wide(r.first + static_cast<int>(k))) r.cells[k].span = 2, r.cells[k + 1].span = 0;
       row_index[array] = static_cast<int>(rows.size());
       rows.push_back(std::move(r));
     }
@@ -367,6 +388,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
   std::map<std::pair<int, int>, int> written_this_step;  // (array, cell) -> the last thread that wrote it
   std::map<std::pair<int, int>, ShuffleRound> rounds;  // (warp, round)
   std::vector<int> rounds_done(m.threads, 0);
+  std::vector<int> operation_of_event(st.events.size(), -1);
   for (size_t event_k = 0; event_k < st.events.size(); ++event_k) {
     const sim::Event& e = st.events[event_k];
     const bool high_half = sim::is_paired_high_half(halves, event_k);
@@ -380,13 +402,12 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     op.line = e.line;
     op.racy = e.flags & sim::kRacy;
     op.race_within_warp = (e.flags & sim::kRaceInOneWarp) != 0;
-    op.event = order;
-    op.high_half = high_half;
+    op.event = static_cast<int>(event_k);
     if (e.flags & sim::kAtomic) op.atomic = e.atomic;
     if (e.is_memory() || e.kind == sim::EventKind::Shuffle) {
       const HeldValue v = value_of(e, high_of(event_k));
-      op.value = high_half ? "" : v.text;  // the element's value is on its low half
-      op.poison = high_half ? (e.flags & sim::kValuePoison) != 0 || st.events[halves[event_k]].flags & sim::kValuePoison : v.poison;
+      op.value = v.text;
+      op.poison = v.poison;
       op.index = e.index;
     }
     const bool active_mask = e.kind == sim::EventKind::WarpVote && e.array == static_cast<uint16_t>(sim::WarpOp::ActiveMask);
@@ -441,14 +462,16 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
         const int k = e.index - g.first;
         if (k < static_cast<int>(g.cells.size())) {
           CellView& c = g.cells[k];
-          const sim::Event* high = high_of(event_k);
-          (read ? read_values : write_values)[row][k] =
-              high ? sim::element_to_double(t.arrays[e.array].wide, e.value_bits, high->value_bits)
-                   : sim::bits_to_double(t.arrays[e.array].dtype, e.value_bits);
-          if (high && k + 1 < static_cast<int>(g.cells.size()))
-            (read ? read_values : write_values)[row][k + 1] = (read ? read_values : write_values)[row][k];
-          c.text = op.value;
-          c.poison = op.poison;
+          if (!high_half) {  // an 8-byte number's value is on both its cells' colour
+            const sim::Event* high = high_of(event_k);
+            std::vector<double>& values = (read ? read_values : write_values)[row];
+            values[k] = value_of(e, high).number;
+            if (high && k + 1 < static_cast<int>(g.cells.size())) values[k + 1] = values[k];
+          }
+          if (!high_half) {  // the box over both cells shows the low one's
+            c.text = op.value;
+            c.poison = op.poison;
+          }
           c.read |= read;
           c.written |= !read;
           c.racy |= racy;
@@ -457,19 +480,28 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
         }
       }
       if (e.is_write()) {
-        const sim::ArrayInfo& info = t.arrays[e.array];
-        if (const sim::Event* high = high_of(event_k)) {
-          op.old = sim::format_element(info.wide, e.old_bits, high->old_bits, (e.flags | high->flags) & sim::kOldPoison);
-          tv.writes = write_text(info.dtype, info.wide, recent(e.thread), sim::element_to_double(info.wide, e.value_bits, high->value_bits),
-                                 op.value, op.poison, op.old);
-        } else if (!high_half) {
-          op.old = format_value(info.dtype, e.old_bits, e.flags & sim::kOldPoison);
-          tv.writes = write_text(info.dtype, sim::WideElement::None, recent(e.thread), sim::bits_to_double(info.dtype, e.value_bits),
-                                 op.value, op.poison, op.old);
+        if (!high_half) {
+          const sim::ArrayInfo& info = t.arrays[e.array];
+          const sim::ElementLayout& layout = layouts[e.array];
+          const sim::Event* high = high_of(event_k);
+          const sim::ElementLayout::Place at = layout.place(e.index);
+          const bool one_word = at.field && sim::is_wide_kind(at.field->kind) && !high;  // of a number, alone
+          const bool old_poison = (e.flags | (high ? high->flags : 0)) & sim::kOldPoison;
+          op.old = one_word ? (old_poison ? "?" : std::to_string(e.old_bits))
+                            : sim::format_cell(layout, info.dtype, e.index, e.old_bits, high ? high->old_bits : 0, old_poison);
+          const char kind = one_word ? 'u' : at.field ? at.field->kind : 0;
+          tv.writes = write_text(info.dtype, kind, recent(e.thread), value_of(e, high).number, op.value, op.poison, op.old);
         }
         written_this_step[cell] = e.thread;
       }
     }
+    if (high_half) {  // one operation with its low half, which shows the number: its race is that one's
+      OperationView& low = m.operations.at(operation_of_event.at(halves[event_k]));
+      if (op.racy) low.race_within_warp = low.racy ? low.race_within_warp && op.race_within_warp : op.race_within_warp;
+      low.racy |= op.racy;
+      continue;
+    }
+    operation_of_event[event_k] = static_cast<int>(m.operations.size());
     m.operations.push_back(std::move(op));
   }
   for (size_t r = 0; r < m.global_reads.size(); ++r)
@@ -502,9 +534,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
         const bool write = op.kind == sim::EventKind::SharedWrite || op.kind == sim::EventKind::GlobalWrite;
         const int array = op.global ? (write ? m.global_writes : m.global_reads)[op.array_row].array
                                     : m.arrays[op.array_row].array;
-        if (op.high_half) continue;  // its element is its low half's
-        const bool wide = t.arrays[array].wide != sim::WideElement::None;
-        accesses[{write, array, op.line}].push_back({op.thread, wide ? op.index / 2 : op.index});
+        accesses[{write, array, op.line}].push_back({op.thread, layouts[array].place(op.index).element});
         if (op.atomic != sim::AtomicOp::None) atomic_at[op.line] = op.atomic;
       }
     std::vector<std::string> parts;
@@ -578,8 +608,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
   std::map<std::pair<int, int>, bool> racy_cells;  // (row, cell) -> all its races inside one warp
   for (const OperationView& op : m.operations)
     if (op.racy && !op.global && op.array_row >= 0) {
-      // An 8-byte element's arrow is its low half's.
-      auto [it, fresh] = racy_cells.try_emplace({op.array_row, op.high_half ? op.index - 1 : op.index}, true);
+      auto [it, fresh] = racy_cells.try_emplace({op.array_row, op.index}, true);
       it->second = it->second && op.race_within_warp;
     }
   for (auto* list : {&m.reads, &m.writes})

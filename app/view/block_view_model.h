@@ -94,12 +94,11 @@ struct OperationView {
   bool poison = false;
   bool racy = false;
   sim::LineId line = sim::kNoLine;
-  int event = 0;      // index into the step's events (operation_text formats it when shown)
+  int event = 0;      // index into the step's events (operation_text formats it when shown); an 8-byte
+                      // number's two cells are one operation, at its low cell's event
   int writer = -1;    // reads: the thread that wrote the cell earlier in this step
   bool race_within_warp = false;  // racy, and every race it completed was between lanes of one warp
   sim::AtomicOp atomic = sim::AtomicOp::None;  // a write that is an atomic read-modify-write
-  // The second cell of an 8-byte access: its low half's operation shows the element's value.
-  bool high_half = false;
 };
 
 // One round of a warp operation: every lane's k-th shuffle of the step.

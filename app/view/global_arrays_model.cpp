@@ -63,14 +63,17 @@ std::vector<std::shared_ptr<const ArrayMemory>> memory_before_launch(const RunRe
       m->shades[i] = shade_of(info.dtype, m->bits[i], m->poison[i]);
       widen(lo, hi, m->shades[i]);
     }
-    if (info.wide != sim::WideElement::None) {  // both cells of an element take its value's shade
+    const sim::ElementLayout layout = sim::ElementLayout::of(info);
+    if (!layout.plain()) {  // each field's cells take its value's shade (both of an 8-byte one)
       lo = std::numeric_limits<double>::infinity(), hi = -lo;
-      for (size_t i = 0; i + 1 < m->bits.size(); i += 2) {
-        const bool poison = m->poison[i] || m->poison[i + 1];
-        m->shades[i] = m->shades[i + 1] =
-            poison ? std::numeric_limits<float>::quiet_NaN()
-                   : static_cast<float>(sim::element_to_double(info.wide, m->bits[i], m->bits[i + 1]));
+      for (size_t i = 0; i < m->bits.size(); ++i) {
+        const bool wide = layout.starts_wide(static_cast<int>(i)) && i + 1 < m->bits.size();
+        const bool poison = m->poison[i] || (wide && m->poison[i + 1]);
+        m->shades[i] = poison ? std::numeric_limits<float>::quiet_NaN()
+                              : static_cast<float>(sim::cell_number(layout, info.dtype, static_cast<int>(i), m->bits[i],
+                                                                    wide ? m->bits[i + 1] : 0));
         widen(lo, hi, m->shades[i]);
+        if (wide) m->shades[i + 1] = m->shades[i], ++i;
       }
     }
     m->min = std::isfinite(lo) ? lo : 0;
@@ -94,8 +97,11 @@ bool GlobalArrayView::written_now(int i) const { return contains(written_in_step
 bool GlobalArrayView::read_now(int i) const { return contains(read_in_step, i); }
 
 std::string GlobalArrayView::element_text(int e) const {
-  if (wide == sim::WideElement::None) return format_value(dtype, bits(e), poisoned(e));
-  return sim::format_element(wide, bits(2 * e), bits(2 * e + 1), poisoned(2 * e) || poisoned(2 * e + 1));
+  if (layout.plain()) return format_value(dtype, bits(e), poisoned(e));
+  return sim::format_element(layout, [&](int k) {
+    const int cell = e * layout.cells + k;
+    return std::pair<uint32_t, bool>{bits(cell), poisoned(cell)};
+  });
 }
 bool GlobalArrayView::element_poisoned(int e) const {
   const int per = cells_per_element();
@@ -122,9 +128,9 @@ GlobalArraysModel build_global_arrays(const RunResult& run, int launch, int step
     const sim::ArrayInfo& info = t.arrays[before[k]->array];
     GlobalArrayView a;
     a.array = before[k]->array;
-    a.name = info.name + sim::element_type_note(info.wide);
+    a.name = info.name + sim::element_type_note(info);
     a.dtype = info.dtype;
-    a.wide = info.wide;
+    a.layout = sim::ElementLayout::of(info);
     // A program's arrays are what its main() made of them: the first is not "the input".
     const bool program = run.config.algorithm && run.config.algorithm->info.program;
     a.role = program ? "" : a.array == 0 ? "input" : a.array == run.sim.output_array ? "output" : "";
@@ -154,11 +160,14 @@ GlobalArraysModel build_global_arrays(const RunResult& run, int launch, int step
   for (size_t k = 0; k < m.arrays.size(); ++k) {
     GlobalArrayView& a = m.arrays[k];
     for (const auto& [index, w] : writes[k]) a.written.push_back(w);
-    if (a.wide != sim::WideElement::None)  // a written cell's shade is its element's value
+    if (!a.layout.plain())  // a written cell's shade is its field's value (an 8-byte one's from both cells)
       for (auto& w : a.written) {
-        const int low = w.index & ~1;
-        w.shade = a.element_poisoned(low / 2) ? std::numeric_limits<float>::quiet_NaN()
-                                              : static_cast<float>(sim::element_to_double(a.wide, a.bits(low), a.bits(low + 1)));
+        const sim::ElementLayout::Place at = a.layout.place(w.index);
+        const int low = at.high ? w.index - 1 : w.index;
+        const bool wide = at.field && sim::is_wide_kind(at.field->kind) && low + 1 < a.size();
+        const bool poison = a.poisoned(low) || (wide && a.poisoned(low + 1));
+        w.shade = poison ? std::numeric_limits<float>::quiet_NaN()
+                         : static_cast<float>(sim::cell_number(a.layout, a.dtype, low, a.bits(low), wide ? a.bits(low + 1) : 0));
       }
     sort_unique(a.written_in_step);
     sort_unique(a.read_in_step);

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "core/run.h"
+#include "sim/element_layout.h"
 
 namespace syncscope::app {
 
@@ -44,7 +45,7 @@ struct GlobalArrayView {
   std::vector<int> read_in_step;          // cells read by a recorded block in this step, ascending
   double min = 0, max = 0;                // over initialized cells now (colour scale)
 
-  sim::WideElement wide = sim::WideElement::None;  // 8-byte elements: two cells each, shown as one
+  sim::ElementLayout layout;  // how its elements lie in its cells: a double's two, a struct's fields
 
   int size() const { return static_cast<int>(before->bits.size()); }  // cells
   uint32_t bits(int i) const;
@@ -52,7 +53,7 @@ struct GlobalArrayView {
   bool written_now(int i) const;
   bool read_now(int i) const;
   // The array as the program indexes it: element e is cells [e * cells_per_element(), ...).
-  int cells_per_element() const { return wide == sim::WideElement::None ? 1 : 2; }
+  int cells_per_element() const { return layout.cells; }
   int elements() const { return size() / cells_per_element(); }
   std::string element_text(int e) const;
   bool element_poisoned(int e) const;

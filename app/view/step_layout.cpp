@@ -328,14 +328,14 @@ class BlockLayoutBuilder {
       const auto& top = replaying_ ? now[r] : a.before;
       const auto& bottom = replaying_ ? landed[r] : a.after;
       for (int i = first - first % stride; i < std::min(last, static_cast<int>(a.after.size())); i += stride) {
-        if (stride == 1 && top[i].span == 0 && i > first) continue;  // drawn by its element's first cell
+        if (stride == 1 && top[i].span == 0) continue;  // drawn by its number's first cell (left of a window: not drawn)
         cell(RowKind::Before, r, i, drawn_cell(top, i), g_.col_x(i), g_.before_row_y(r), w);
         cell(RowKind::After, r, i, drawn_cell(bottom, i), g_.col_x(i), g_.after_row_y(r), w);
       }
     }
     auto global_row = [&](RowKind kind, int r, const GlobalRowView& row, float y) {
       for (int i = std::max(0, first); i < std::min(last, static_cast<int>(row.cells.size())); ++i) {
-        if (row.cells[i].span == 0 && i > first) continue;
+        if (row.cells[i].span == 0) continue;
         cell(kind, r, i, drawn_cell(row.cells, i), g_.col_x(i), y, w);
       }
     };
@@ -372,6 +372,7 @@ class BlockLayoutBuilder {
     const float left = g_.col_x(focus.first) - 2, right = g_.col_x(focus.first + focus.count) + 2;
     // Stubs at one edge and height share a label: each text once, different ones one above another.
     std::map<std::pair<bool, float>, std::vector<std::string>> edge_labels;
+    constexpr size_t kEdgeLabels = 3;
     struct Deferred {
       std::string text;
       Point at;
@@ -394,7 +395,8 @@ class BlockLayoutBuilder {
         std::string text = fit_text(a.label, room, text_);
         const float w = text_.width(text);
         std::vector<std::string>& placed = edge_labels[{to_left, outside.y}];
-        if (!text.empty() && std::find(placed.begin(), placed.end(), text) == placed.end()) {
+        if (!text.empty() && std::find(placed.begin(), placed.end(), text) == placed.end() &&
+            placed.size() < kEdgeLabels) {  // a few: more would run over the rows below (the hover lists all)
           // The first above the stubs' ends, the others below it (above would cover the cells).
           const float y = placed.empty() ? outside.y - fs_ - 2 : outside.y + 2 + (fs_ + 1) * static_cast<float>(placed.size() - 1);
           const Point at{to_left ? left + 2 : right - w - 2, y};

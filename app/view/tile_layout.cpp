@@ -29,6 +29,8 @@ std::string banks_sentence(const SharedArrayView& a) {
   const int rows = rows_of(a), columns = a.columns;
   if (rows < 2) return "";
   const int offset = a.word_offset % kWarpSize, stride = columns % kWarpSize;
+  const int per = std::max(1, a.cells_per_element);  // a double's 2 cells (banks), a struct's fields
+  const std::string c = per > 1 ? std::to_string(per) + "c" : "c";
   const int column_cells = std::min(rows, kWarpSize);  // a warp reads at most 32 of a column's cells
   // Rows r and r + banks start in the same bank: a column's cells lie in `banks` banks.
   const int banks = stride == 0 ? 1 : kWarpSize / std::gcd(stride, kWarpSize);
@@ -39,11 +41,16 @@ std::string banks_sentence(const SharedArrayView& a) {
   if (a.plane_rows > 0) {
     s += "[z][y][x] = (";
     if (offset) s += std::to_string(offset) + " + ";
-    s += "(z × " + std::to_string(a.plane_rows) + " + y) × " + std::to_string(columns) + " + x) mod 32: ";
+    s += "(z × " + std::to_string(a.plane_rows) + " + y) × " + std::to_string(columns) + " + " + (per > 1 ? std::to_string(per) : "") +
+         "x) mod 32: ";
   } else {
     s += "[r][c] = (";
     if (offset) s += std::to_string(offset) + " + ";
-    s += "r × " + std::to_string(columns) + " + c) mod 32: ";
+    s += "r × " + std::to_string(columns) + " + " + c + ") mod 32: ";
+  }
+  if (per > 1) {  // a warp's 8- and 16-byte accesses go by half and quarter warps: no one-line verdict
+    s += "each element takes " + std::to_string(per) + " banks, each row starts " + std::to_string(stride) + " banks later";
+    return s;
   }
   if (stride == 0) s += "every row starts in the same bank";
   else s += "each row starts " + std::to_string(stride) + (stride == 1 ? " bank later" : " banks later");
@@ -77,8 +84,9 @@ TileLayout layout_tile(const BlockViewModel& m, int array_row, const TextMetrics
     out.labels.push_back({std::move(s), at, w, space, ink, std::move(row), -1, false});
   };
   std::string title = bare_name(a.name);
+  const int element_columns = columns / std::max(1, a.cells_per_element);  // as the program declared it
   const std::vector<int> extents =
-      a.plane_rows > 0 ? std::vector<int>{planes_of(a), a.plane_rows, columns} : std::vector<int>{rows, columns};
+      a.plane_rows > 0 ? std::vector<int>{planes_of(a), a.plane_rows, element_columns} : std::vector<int>{rows, element_columns};
   for (int extent : extents) title.append("[").append(std::to_string(extent)).append("]");
   // The whole title where it fits, else the array as declared (the banks' label says the rest).
   const std::string explained =
@@ -120,7 +128,7 @@ TileLayout layout_tile(const BlockViewModel& m, int array_row, const TextMetrics
   for (int r = 0; r < rows; ++r)
     for (int c = 0; c < columns; ++c) {
       const int k = r * columns + c;
-      if (a.after[k].span == 0 && c > 0) continue;  // drawn by its 8-byte element's first cell
+      if (a.after[k].span == 0) continue;  // drawn by its 8-byte number's first cell
       const CellView before = drawn_cell(a.before, k), after = drawn_cell(a.after, k);
       LaidCell laid;
       laid.row = array_row;

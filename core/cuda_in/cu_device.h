@@ -85,12 +85,28 @@ template <> inline constexpr DType cells_dtype_v<float3> = DType::Float32;
 template <> inline constexpr DType cells_dtype_v<float4> = DType::Float32;
 template <class E>
 inline constexpr DType cells_dtype = cells_dtype_v<std::remove_cv_t<E>>;
-// A double's or a 64-bit integer's two cells are shown as the one element they hold (a struct's are not).
-template <class E, class V = std::remove_cv_t<E>>
-inline constexpr sim::WideElement wide_element =
-    std::is_same_v<V, double>                        ? sim::WideElement::Float64
-    : std::is_integral_v<V> && sizeof(V) == 8        ? (std::is_signed_v<V> ? sim::WideElement::Int64 : sim::WideElement::UInt64)
-                                                     : sim::WideElement::None;
+// How an element lies in its cells, for the reports and the picture (sim/element_layout.h): a
+// double's or a 64-bit integer's two cells are the one number they hold, a struct's are its fields.
+// The translator writes it for each struct of the student's (translate/rewrite_declarations.cpp);
+// null: one cell an element, or a struct it did not describe (shown cell by cell).
+template <class E>
+inline constexpr const char* cells_layout_v =
+    std::is_same_v<E, double>                      ? "double;:d"
+    : std::is_integral_v<E> && sizeof(E) == 8      ? (std::is_signed_v<E> ? "long long;:l" : "unsigned long long;:q")
+                                                   : nullptr;
+template <> inline constexpr const char* cells_layout_v<int2> = "int2;x:i,y:i";
+template <> inline constexpr const char* cells_layout_v<int3> = "int3;x:i,y:i,z:i";
+template <> inline constexpr const char* cells_layout_v<int4> = "int4;x:i,y:i,z:i,w:i";
+template <> inline constexpr const char* cells_layout_v<uint2> = "uint2;x:u,y:u";
+template <> inline constexpr const char* cells_layout_v<uint4> = "uint4;x:u,y:u,z:u,w:u";
+template <> inline constexpr const char* cells_layout_v<float2> = "float2;x:f,y:f";
+template <> inline constexpr const char* cells_layout_v<float3> = "float3;x:f,y:f,z:f";
+template <> inline constexpr const char* cells_layout_v<float4> = "float4;x:f,y:f,z:f,w:f";
+template <> inline constexpr const char* cells_layout_v<double2> = "double2;x:d,y:d";
+template <> inline constexpr const char* cells_layout_v<longlong2> = "longlong2;x:l,y:l";
+template <> inline constexpr const char* cells_layout_v<ulonglong2> = "ulonglong2;x:q,y:q";
+template <class E>
+inline constexpr const char* cells_layout = cells_layout_v<std::remove_cv_t<E>>;
 
 template <class Ctx>
 using access_t = std::conditional_t<std::is_base_of_v<sim::SimtCtx, Ctx>, sim::SimtAccess, sim::PlainAccess>;
@@ -436,8 +452,8 @@ sim::ArrayStore* declare_shared(Ctx& c, int count, const char* name, const sim::
   const DType dtype = cells_dtype<E>;
   const uint64_t site = declaration_site(where);
   if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>)
-    return &c.runner().simt_shared_array(dtype, count, name, columns, site, plane_rows, wide_element<E>);
-  else return &c.runner().shared_array(dtype, count, name, columns, site, plane_rows, wide_element<E>);
+    return &c.runner().simt_shared_array(dtype, count, name, columns, site, plane_rows, cells_layout<E>);
+  else return &c.runner().shared_array(dtype, count, name, columns, site, plane_rows, cells_layout<E>);
 }
 
 template <class E, int N, class Ctx>

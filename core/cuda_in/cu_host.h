@@ -122,7 +122,7 @@ class Device {
     if (count > (size_t{1} << 28)) return record(cudaErrorMemoryAllocation);
     Allocation a;
     a.name = name;
-    a.array = simulator_.alloc_global(name, cells_dtype<E>, static_cast<int>(count), true, wide_element<E>);
+    a.array = simulator_.alloc_global(name, cells_dtype<E>, static_cast<int>(count), true, cells_layout<E>);
     a.bytes = bytes;
     a.element_size = cell_bytes;
     if constexpr (several_cells) {

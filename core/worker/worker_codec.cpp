@@ -458,7 +458,7 @@ void write_outcome_parts(WireWriter& w, const SimOutcome& out) {
     w.put<int32_t>(a.launch);
     w.put<int32_t>(a.columns);
     w.put<int32_t>(a.plane_rows);
-    w.put(a.wide);
+    w.put(a.layout);
   });
   write_snapshots(w, memo, t.globals_before);
   write_list(w, t.launches, [&](const sim::LaunchTrace& l) { write_launch(w, memo, l); });
@@ -501,7 +501,7 @@ SimOutcome read_outcome(WireReader& r, uint64_t max_snapshot_cells) {
   memo.cells_left = max_snapshot_cells;
   SimOutcome out;
   sim::Trace& t = out.trace;
-  t.arrays = read_list<sim::ArrayInfo>(r, 27, [&] {
+  t.arrays = read_list<sim::ArrayInfo>(r, 34, [&] {
     sim::ArrayInfo a;
     a.name = r.get_string();
     a.space = r.get_enum(sim::MemSpace::Global);
@@ -510,7 +510,7 @@ SimOutcome read_outcome(WireReader& r, uint64_t max_snapshot_cells) {
     a.launch = r.get<int32_t>();
     a.columns = r.get<int32_t>();
     a.plane_rows = r.get<int32_t>();
-    a.wide = r.get_enum(sim::WideElement::UInt64);
+    a.layout = r.get_string();
     return a;
   });
   t.globals_before = read_snapshots(r, memo);

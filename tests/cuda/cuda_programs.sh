@@ -315,6 +315,22 @@ pass "a plain += on a double field of a shared struct array races at binned_stat
 out=$("$APP" run "$CORPUS/long_long_and_char.cu" 2>&1)
 grep -q "^hazards: none" <<<"$out" || fail "long_long_and_char.cu: hazards in the correct program: $(grep -m3 -i 'race\|hazard' <<<"$out")"
 pass "long_long_and_char.cu: 64-bit atomics and a __shared__ long long reduction, no hazard"
+# A long long is one element in the reports, at the program's index with its 64-bit value (never
+# two whole-number halves): cache[1] of block 0 after the first halving is 164000492 + 8450025350.
+out=$("$APP" run "$CORPUS/long_long_and_char.cu" --steps 2>&1)
+grep -q "T1    reads cache\[1\] = 164000492, reads cache\[129\] = 8450025350, writes cache\[1\] = 8614025842$" <<<"$out" ||
+  fail "long_long_and_char.cu --steps: a long long is not one element: $(grep -m1 'T1    reads cache' <<<"$out")"
+grep -q "atomic_max d_max\[0\]: 0 -> 32000096, writes cache\[0\] = 32000096$" <<<"$out" ||
+  fail "long_long_and_char.cu --steps: a 64-bit atomicMax is not one access: $(grep -m1 'T0    reads d_out' <<<"$out")"
+json_line=$("$APP" run "$CORPUS/long_long_and_char.cu" --json --steps 2>/dev/null | python3 -c '
+import json, sys
+d = json.load(sys.stdin)
+b = d["steps"][1]["steps"][1]["blocks"][0]
+t1 = [t for t in b["threads"] if t["thread"] == 1][0]["events"]
+print(*[(e["op"], e["index"], e["value"]) for e in t1], b["shared"]["cache"][1])')
+[[ "$json_line" == "('read', 1, 164000492) ('read', 129, 8450025350) ('write', 1, 8614025842) 8614025842" ]] ||
+  fail "long_long_and_char.cu --json --steps: a long long is not one event of its element: $json_line"
+pass "a long long is one element in --steps and --json (cache[1] = 8614025842, its 64-bit atomicMax one access)"
 
 # __device__ variables at file scope are global memory: device_variable_histogram.cu's BUG_NON_ATOMIC
 # (a plain ++ on a __device__ array's bin) races at that line, on the variable's own name.
@@ -409,8 +425,9 @@ grep -q "read the bytes of img through a char pointer at $WORK/pitch/k.cu:4 (not
   fail "a float's bytes read through a char pointer are not refused at k.cu:4 (exit $rc): $out"
 pass "pitched memory: pitched_rows.cu runs; its pitch counted in floats writes past d_img at :$pitch_line; a misaligned (float *) fails at its line; a float's bytes through a char pointer are refused"
 
-# Arrays of CUDA's float4 and of a student's struct of floats show their cells as floats (1.5, not
-# the float's bits 1069547520); a struct that mixes floats and ints keeps whole-number cells.
+# Arrays of CUDA's float4 and of a student's struct are named and shown field by field as the program
+# indexes them (d[1].x = 1.5, not d (Particle, 2 cells each)[2] or the float's bits 1069547520); a
+# struct that mixes doubles, floats and ints shows each field as its own type.
 mkdir -p "$WORK/floats"
 printf '%s\n' '#include <cstdio>' 'struct Particle { float x, y; };' \
   '__global__ void drift(Particle* p, float4* q) { int i = threadIdx.x; p[i].x += 0.5f; q[i].y = p[i].x; }' \
@@ -419,10 +436,16 @@ printf '%s\n' '#include <cstdio>' 'struct Particle { float x, y; };' \
   '  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);' '  drift<<<1, 4>>>(d, f);' \
   '  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);' '  printf("%g PASS\n", h[1].x);' '  return 0;' '}' >"$WORK/floats/p.cu"
 out=$("$APP" run "$WORK/floats/p.cu" --steps 2>&1) || fail "structs of floats: $out"
-grep -q "reads d (Particle, 2 cells each)\[2\] = 1.5, writes d (Particle, 2 cells each)\[2\] = 2," <<<"$out" ||
-  fail "a struct of floats' cells are not shown as floats: $(grep -m2 'T1 ' <<<"$out")"
-grep -q "writes f (float4, 4 cells each)\[5\] = 2$" <<<"$out" || fail "float4 cells are not shown as floats: $(grep -m2 'T1 ' <<<"$out")"
-pass "a struct of floats and float4 show their cells as floats (d[2] = 1.5, f[5] = 2)"
+grep -q "reads d\[1\].x = 1.5, writes d\[1\].x = 2," <<<"$out" ||
+  fail "a struct of floats is not shown field by field as floats: $(grep -m2 'T1 ' <<<"$out")"
+grep -q "writes f\[1\].y = 2$" <<<"$out" || fail "a float4 is not shown field by field: $(grep -m2 'T1 ' <<<"$out")"
+bs="$CORPUS/binned_stats_double.cu"
+out=$("$APP" run "$bs" --steps 2>&1) || fail "binned_stats_double.cu --steps: $(tail -3 <<<"$out")"
+grep -q "T0    writes s_bins\[0\].sum = 0, writes s_bins\[0\].sumSquares = 0, writes s_bins\[0\].count = 0, writes s_bins\[0\].minValue = 2147483647," <<<"$out" ||
+  fail "BinStats (double, double, unsigned long long, int, int) is not shown field by field: $(grep -m1 'T0 ' <<<"$out")"
+grep -Eq "atomic_add s_bins\[[0-7]\]\.sum: 0 -> [0-9.]+, atomic_add s_bins\[[0-7]\]\.sumSquares" <<<"$out" ||
+  fail "a double field's atomicAdd is not one access of the field: $(grep -m1 'atomic_add' <<<"$out")"
+pass "structs are shown field by field as their types (d[1].x = 1.5, f[1].y = 2, s_bins[0].minValue = 2147483647, s_bins[4].sum's atomicAdd)"
 
 # Bank conflicts of 8- and 16-byte accesses are counted by half and quarter warps, as the H100's
 # counters count them (tests/cuda/no_main/bank_widths.cu says what ncu measured): 32 consecutive
