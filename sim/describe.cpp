@@ -101,13 +101,13 @@ std::vector<int> element_halves(const std::vector<Event>& events, const Trace& t
   }
   for (size_t k = 0; k < events.size(); ++k) {
     const Event& low = events[k];
-    if (halves[k] >= 0 || (low.flags & kOutOfBounds) || !starts_wide(low) || next_of_thread[k] < 0) continue;
+    if (halves[k] >= 0 || !starts_wide(low) || next_of_thread[k] < 0) continue;
     const size_t j = static_cast<size_t>(next_of_thread[k]);
     const Event& high = events[j];
     // One access of both cells: the recorded parts where the kernel recorded them (sim::Event::access_part).
     const bool parts = low.access_cells < 2 || (high.access_cells == low.access_cells && high.access_part == low.access_part + 1);
     if (parts && high.kind == low.kind && high.array == low.array && high.index == low.index + 1 &&
-        (high.flags & kAtomic) == (low.flags & kAtomic) && !(high.flags & kOutOfBounds)) {
+        (high.flags & kAtomic) == (low.flags & kAtomic) && (high.flags & kOutOfBounds) == (low.flags & kOutOfBounds)) {
       halves[k] = static_cast<int>(j);
       halves[j] = static_cast<int>(k);
     }

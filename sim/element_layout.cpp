@@ -34,12 +34,13 @@ ElementLayout ElementLayout::parse(const std::string& layout) {
 ElementLayout ElementLayout::of(const ArrayInfo& a) { return parse(a.layout); }
 
 ElementLayout::Place ElementLayout::place(int cell) const {
-  if (plain() || cell < 0) return {cell, nullptr, false};
-  const int within = cell % cells;
+  if (plain()) return {cell, nullptr, false};
+  const int element = cell >= 0 ? cell / cells : -((-cell + cells - 1) / cells);  // rounded down: d[-1].sum
+  const int within = cell - element * cells;
   const Field* in = &fields.front();
   for (const Field& f : fields)
     if (f.first_cell <= within) in = &f;
-  return {cell / cells, in, within != in->first_cell};
+  return {element, in, within != in->first_cell};
 }
 
 std::string ElementLayout::element_name(const std::string& array, int cell) const {
@@ -55,6 +56,14 @@ std::string ElementLayout::element_name(const std::string& array, int cell) cons
 bool ElementLayout::starts_wide(int cell) const {
   const Place p = place(cell);
   return p.field && is_wide_kind(p.field->kind) && !p.high;
+}
+
+std::string ElementLayout::format_number(DType dtype, double value, bool single) const {
+  if (plain()) return format_field_number(dtype == DType::Float32 ? 'f' : 'i', value);
+  char kind = fields.front().kind;
+  for (const Field& f : fields)
+    if (f.kind != kind) kind = (f.kind == 'f' || f.kind == 'd' || kind == 'f' || kind == 'd') ? 'd' : 'l';
+  return format_field_number(single && kind == 'd' ? 'f' : kind, value);
 }
 
 std::string format_field(char kind, uint32_t low, uint32_t high, bool poison) {

@@ -46,6 +46,10 @@ struct ElementLayout {
   std::string element_name(const std::string& array, int cell) const;
   // The cell starts an 8-byte field (its next cell is the field's high word).
   bool starts_wide(int cell) const;
+  // A number of the array (a colour scale's end) as its fields are written: whole where every field
+  // is an integer, else as a double's shortest text (a float's, `single`: a value kept as a float);
+  // a plain array's as its dtype.
+  std::string format_number(DType dtype, double value, bool single = false) const;
 };
 
 inline bool is_wide_kind(char kind) { return kind == 'd' || kind == 'l' || kind == 'q'; }

@@ -65,22 +65,24 @@ bool RewriteRules::described(const RecordDecl* r) const {
                                                   "float3", "float4",  "double2", "longlong2", "ulonglong2"};
     return vectors.count(r->getNameAsString()) > 0;
   }
+  // Not a template's (its name needs arguments), nor one a macro writes (the layout goes after its `;`).
   const auto* c = dyn_cast<CXXRecordDecl>(r);
-  return c && !c->isDependentType() && !c->getTemplateInstantiationPattern() && struct_refusal(r).empty();
+  return c && !c->isDependentType() && !c->getTemplateInstantiationPattern() && !isa<ClassTemplateSpecializationDecl>(c) &&
+         !r->getBeginLoc().isMacroID() && !r->getEndLoc().isMacroID() && struct_refusal(r).empty();
 }
 
 void RewriteRules::layout_fields(const RecordDecl* r, const std::string& prefix, std::string& out) const {
   for (const FieldDecl* f : r->getDefinition()->fields()) {
     const QualType type = f->getType().getCanonicalType();
     const std::string name = prefix + f->getNameAsString();
-    if (const RecordDecl* inner = type->getAsRecordDecl()) {
-      layout_fields(inner, name + ".", out);
+    if (const RecordDecl* inner = type->getAsRecordDecl()) {  // an anonymous member's fields are the struct's own
+      layout_fields(inner, f->getName().empty() ? prefix : name + ".", out);
       continue;
     }
     const bool wide = context_.getTypeSizeInChars(type).getQuantity() == 8;
     const char kind = type->isRealFloatingType() ? (wide ? 'd' : 'f')
                       : wide                      ? (type->isSignedIntegerOrEnumerationType() ? 'l' : 'q')
-                      : type->isUnsignedIntegerType() ? 'u'
+                      : type->isUnsignedIntegerOrEnumerationType() ? 'u'
                                                       : 'i';
     if (!out.empty() && out.back() != ';') out += ',';
     out += name + ":" + kind;

@@ -113,7 +113,14 @@ json JsonArrays::bits(DType t, const std::vector<uint32_t>& bits, const std::vec
   return s;
 }
 
-bool JsonArrays::whole(size_t count) const { return detail_ == ArrayDetail::Whole || count <= kWholeArrayLimit; }
+json JsonArrays::elements(size_t length, const std::function<json(size_t)>& element, const std::function<uint32_t(size_t)>& word) {
+  if (detail_ != ArrayDetail::Summary || length <= kWholeArrayLimit) {
+    json a = json::array();
+    for (size_t i = 0; i < length; ++i) a.push_back(element(i));
+    return a;
+  }
+  return summary(length, element, word);
+}
 
 json JsonArrays::numbers(DType t, const std::vector<double>& values) {
   if (detail_ == ArrayDetail::Whole || values.size() <= kWholeArrayLimit) {

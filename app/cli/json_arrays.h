@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <ostream>
+#include <functional>
 #include <vector>
 
 #include <nlohmann/json.hpp>
@@ -41,8 +42,12 @@ class JsonArrays {
   nlohmann::json bits(DType t, const std::vector<uint32_t>& bits, const std::vector<uint8_t>& poison,
                       const std::vector<int>& differing = {});
   nlohmann::json numbers(DType t, const std::vector<double>& values);
-  // Whether an array of `count` elements goes into the document whole (else summarized or streamed).
-  bool whole(size_t count) const;
+  // An array of `length` elements that take several cells each (a struct's object, an 8-byte number:
+  // sim/element_layout.h), `element(i)` its JSON and `word(i)` a 32-bit digest of its cells: whole, or
+  // summarized like any long array (streamed arrays are written whole too: a block's shared memory
+  // is small).
+  nlohmann::json elements(size_t length, const std::function<nlohmann::json(size_t)>& element,
+                          const std::function<uint32_t(size_t)>& word);
 
   // `doc` as dump(1) writes it, each placeholder replaced by its whole array.
   void write(std::ostream& out, const nlohmann::json& doc) const;

@@ -34,22 +34,25 @@ json field_json(char kind, uint32_t low, uint32_t high, bool poison) {
 // A shared array at the end of a step, element by element: a number, or a struct as its fields.
 json shared_json(JsonArrays& arrays, const sim::ArrayInfo& a, const sim::ArraySnapshot& snap) {
   const sim::ElementLayout layout = sim::ElementLayout::of(a);
-  // A long one is summarized (or streamed) cell by cell, as every long array is.
-  if (layout.plain() || !arrays.whole(snap.bits.size() / layout.cells)) return arrays.bits(a.dtype, snap.bits, snap.poison);
-  json out = json::array();
-  for (size_t e = 0; (e + 1) * layout.cells <= snap.bits.size(); ++e) {
-    json element = json::object();
+  if (layout.plain()) return arrays.bits(a.dtype, snap.bits, snap.poison);
+  auto element = [&](size_t e) {
+    json out = json::object();
     for (const sim::ElementLayout::Field& f : layout.fields) {
       const size_t cell = e * layout.cells + f.first_cell;
       const bool wide = sim::is_wide_kind(f.kind);
       const json v = field_json(f.kind, snap.bits[cell], wide ? snap.bits[cell + 1] : 0,
                                 snap.poison[cell] || (wide && snap.poison[cell + 1]));
-      if (f.name.empty()) element = v;
-      else element[f.name] = v;
+      if (f.name.empty()) return v;
+      out[f.name] = v;
     }
-    out.push_back(std::move(element));
-  }
-  return out;
+    return out;
+  };
+  auto word = [&](size_t e) {  // the element's cells folded into one word, for the summary's hash
+    uint32_t h = 0;
+    for (int k = 0; k < layout.cells; ++k) h = (h << 5 | h >> 27) ^ snap.bits[e * layout.cells + k];
+    return h;
+  };
+  return arrays.elements(snap.bits.size() / layout.cells, element, word);
 }
 
 // Indices where `bits` differ from the reference, the first Comparison::kMaxListed (a summary lists them).

@@ -54,7 +54,11 @@ const GlobalArraysCache& cached_model(const GlobalArraysPanel& panel, const RunR
 void cells_row(const GlobalArraysPanel& panel, const app::GlobalArrayView& a, int first, int count, int label_every) {
   const Theme& th = panel.theme;
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float w = std::max(ImGui::CalcTextSize("-0000").x + 8, ImGui::CalcTextSize(a.element_text(first + count - 1).c_str()).x + 8);
+  // As wide as the last element's text; a struct's texts differ in length, so as its widest.
+  float text_w = ImGui::CalcTextSize(a.element_text(first + count - 1).c_str()).x;
+  if (!a.layout.plain())
+    for (int k = 0; k < count; ++k) text_w = std::max(text_w, ImGui::CalcTextSize(a.element_text(first + k).c_str()).x);
+  const float w = std::max(ImGui::CalcTextSize("-0000").x + 8, text_w + 8);
   const float h = ImGui::GetFontSize() + 8;
   const ImVec2 p = ImGui::GetCursorScreenPos();
   const float top = label_every ? ImGui::GetFontSize() : 0;
@@ -148,7 +152,7 @@ void draw_global_arrays_panel(const GlobalArraysPanel& panel) {
                           app::block_of_element(*run, launch, under));
       if (ImGui::IsItemClicked()) panel.session.focus_block(app::block_of_element(*run, launch, under));
       ImGui::TextDisabled("block %d: elements %d..%d   (range %s .. %s)", focus, first, last,
-                          format_number(a.dtype, a.min).c_str(), format_number(a.dtype, a.max).c_str());
+                          a.number_text(a.min).c_str(), a.number_text(a.max).c_str());
       ImGui::BeginChild("section", ImVec2(0, ImGui::GetFontSize() * 2 + 16 + ImGui::GetStyle().ScrollbarSize), false,
                         ImGuiWindowFlags_HorizontalScrollbar);
       cells_row(panel, a, first, std::min(last - first + 1, 1024), 8);

@@ -54,11 +54,8 @@ double cell_number(const sim::ElementLayout& layout, DType dtype, const std::vec
   return sim::cell_number(layout, dtype, cell, bits[i], i + 1 < bits.size() ? bits[i + 1] : 0);
 }
 
-// The colour scale's ends as the array's numbers are written: its first field's kind.
-std::string scale_end(const sim::ArrayInfo& info, double v) {
-  const sim::ElementLayout layout = sim::ElementLayout::of(info);
-  return layout.plain() ? format_number(info.dtype, v) : sim::format_field_number(layout.fields.front().kind, v);
-}
+// The colour scale's ends as the array's numbers are written (sim/element_layout.h).
+std::string scale_end(const sim::ArrayInfo& info, double v) { return sim::ElementLayout::of(info).format_number(info.dtype, v); }
 
 // A global row's cells on the colour scale of its own values (the cells drawn as colours when
 // too narrow for numbers); `values` are the cells' numbers, NaN where none was read or written.

@@ -56,6 +56,8 @@ struct GlobalArrayView {
   int cells_per_element() const { return layout.cells; }
   int elements() const { return size() / cells_per_element(); }
   std::string element_text(int e) const;
+  // The range's ends, which the overview keeps as floats.
+  std::string number_text(double v) const { return layout.format_number(dtype, v, true); }
   bool element_poisoned(int e) const;
   bool element_written_now(int e) const;
   bool element_read_now(int e) const;
