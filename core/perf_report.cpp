@@ -89,6 +89,7 @@ std::optional<PerfReport> perf_from_json(const nlohmann::json& j, std::string* e
   r.driver = j.contains("driver") && j["driver"].is_string() ? j["driver"].get<std::string>() : "";
   r.cuda_runtime = j.contains("cuda_runtime") && j["cuda_runtime"].is_string() ? j["cuda_runtime"].get<std::string>() : "";
   r.runs = j.contains("runs") && j["runs"].is_number_integer() ? j["runs"].get<int>() : 0;
+  r.warmup = j.contains("warmup") && j["warmup"].is_number_integer() ? j["warmup"].get<int>() : 0;
   for (size_t k = 0; k < j["rungs"].size(); ++k) {
     PerfPoint p;
     if (std::string bad = read_point(j["rungs"][k], "rungs[" + std::to_string(k) + "]", p); !bad.empty()) return fail(bad);

@@ -23,11 +23,11 @@ inline constexpr std::array<Rung, 13> kLadderRungs{{
     {"reduce", "reduce-6-complete-unroll", 256},
     {"reduce", "reduce-7-grid-stride", 256},
     {"reduce", "reduce-8-shuffle-vec4", 256},
-    {"reduce", "reduce-9-single-pass", 256},
+    {"reduce", "reduce-9-single-pass", 512},
     {"scan", "hierarchical-scan", 512},
     {"scan", "scan-2-brent-kung", 512},
     {"scan", "scan-3-reduce-then-scan", 256},
-    {"scan", "scan-4-decoupled-lookback", 384},
+    {"scan", "scan-4-decoupled-lookback", 512},
 }};
 
 }  // namespace syncscope

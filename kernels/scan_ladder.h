@@ -86,12 +86,20 @@ struct AddSectionOffsetsKernel {
 // ---- rungs 3 and 4: tiles of 4·Chunks elements per thread, warp-striped 16-byte loads ----
 
 inline constexpr int kScanChunks = 4;        // rung 3's 16-byte chunks per thread: 16 elements
-inline constexpr int kLookbackChunks = 8;    // rung 4's: 32 elements
-// How long rung 4's look-back waits after publishing its tile's sum before its first poll. Polls of
-// tiles that have not published yet only load the L2 slices their publishers are writing to; CUB
-// waits too (its H100 tuning for 4-byte sums: about 1.2 us). Measured on the H100 at 2^25..2^28
-// int32: 0 ns 96-97 % of CUB, 1.2 us 103-107 %, 2.5 to 4 us 104-111 %, 6 us 92-98 %.
-inline constexpr unsigned kLookbackWaitNs = 2500;
+// Rung 4's tile and wait, chosen from n (measured on the H100 beside CUB, 2^20..2^28, int32 and
+// float32). Below 2^22 elements, 16 a thread: at 32 a 2^20 scan would be 64 tiles of 512 threads
+// for 132 SMs. The wait after publishing is how long the tiles just before have yet to go before
+// they publish too: short while every tile runs at once, longer when thousands queue for the SMs
+// (0 ns: 91-97 % of CUB at 2^25..2^28; 2.5 us there: 103-111 %, but 83-92 % at 2^21..2^22).
+struct LookbackShape {
+  int chunks;  // 16-byte chunks per thread
+  unsigned wait_ns;
+};
+SYNCSCOPE_HOST_DEVICE constexpr LookbackShape lookback_shape(int n) {
+  if (n < (1 << 22)) return {4, 500};
+  if (n < (1 << 25)) return {8, 1000};
+  return {8, 2500};
+}
 
 // A tile is 4·Chunks·blockDim elements. Each warp covers 128·Chunks consecutive elements in Chunks
 // rounds of 128; in round k lane l holds elements warp_start + 128k + 4l .. +3, so each round's
@@ -207,29 +215,40 @@ struct ScanTileKernel {
 };
 
 // Rung 4: one pass. A block takes the next tile number and scans its tile in registers. The first
-// warp scans the warp totals, publishes the tile's sum (status 1, "aggregate") and looks back over
+// warp scans the warp totals, publishes the tile's sum (status "aggregate") and looks back over
 // the tiles before it, 32 at a time, adding aggregates until it meets a tile that published its
-// inclusive prefix (status 2); then it publishes its own inclusive prefix. Tile numbers are handed
-// out in the order blocks start, so a block only ever waits for blocks that are already running.
+// inclusive prefix (status "inclusive"); then it publishes its own inclusive prefix. Tile numbers
+// are handed out in the order blocks start, so a block only ever waits for blocks already running.
 // A tile's status and value are one 8-byte pair (tile_states[2·tile], [2·tile + 1]), published and
 // read by one atomic each: a reader never sees a status without its value, so no fence is needed
 // and one load per tile suffices. The other warps wait at one barrier for both the warp totals and
 // the look-back, so the tile's sum is out one barrier sooner than a block scan would have it. After
-// publishing, the first warp sleeps kLookbackWaitNs before its first look: by then the tiles just
-// before it have mostly published too, and the look-back costs a poll or two instead of dozens.
+// publishing, the first warp sleeps `wait_ns` before its first look: by then the tiles just before
+// it have mostly published too, and the look-back costs a poll or two instead of dozens.
+// Nothing needs clearing between runs: `tiles_taken` holds the next tile number and the run's
+// number. The block that takes the last tile sets the first back to 0, and advances the second
+// once its look-back is over (every tile has then published, so read the number). A status is
+// stamped with its run (2·run + 1 aggregate, 2·run + 2 inclusive), so a state an earlier run left
+// reads as "not published yet".
 template <int Chunks>
 struct DecoupledLookbackKernel {
+  unsigned wait_ns = 0;
   template <class Ctx, class Array>
-  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, Array tile_counter, Array tile_states, int n) const {
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, Array tiles_taken, Array tile_states, int n) const {
     using T = value_of<Array>;
     auto warp_sums = shared_array<T, kWarpSize>(c, "warp_sums");
-    auto tile_and_prefix = shared_array<T, 2>(c, "tile_and_prefix");
+    auto tile_run_prefix = shared_array<T, 3>(c, "tile_run_prefix");
     const int t = c.thread_idx().x, lane = t % kWarpSize, warp = t / kWarpSize, warps = c.block_dim().x / kWarpSize;
-    c.caption("tile number: thread 0 takes the next one with atomicAdd");
-    if (t == 0) tile_and_prefix[0] = c.atomic_add(tile_counter[0], T(1));
+    c.caption("tile number: thread 0 reads the run's number and takes the next tile with atomicAdd");
+    if (t == 0) {
+      const T tile = c.atomic_add(tiles_taken[0], T(1));
+      tile_run_prefix[0] = tile;
+      tile_run_prefix[1] = c.atomic_load(tiles_taken[1]);
+      if (whole_number(tile) == c.grid_dim().x - 1) c.atomic_store(tiles_taken[0], T(0));  // every number is taken
+    }
     c.sync();
-    const int tile = whole_number(T(tile_and_prefix[0]));
-    if (t == 0 && tile == c.grid_dim().x - 1) c.atomic_store(tile_counter[0], T(0));  // every number is taken
+    const int tile = whole_number(T(tile_run_prefix[0])), last_tile = c.grid_dim().x - 1;
+    const T aggregate_status = T(2) * T(tile_run_prefix[1]) + T(1), inclusive_status = aggregate_status + T(1);
     c.caption("scan: each warp scans its part of the tile in registers (16-byte loads, shuffles)");
     Vec4<T> v[Chunks];
     load_tile(c, x, tile, n, v);
@@ -241,29 +260,32 @@ struct DecoupledLookbackKernel {
       const T aggregate = c.shfl_idx(scan_warp_sums_in_first_warp<T>(c, warp_sums), warps - 1);
       T exclusive = T(0);
       if (tile == 0) {
-        if (t == 0) c.atomic_store_pair(tile_states, 0, {T(2), aggregate});
+        if (t == 0) c.atomic_store_pair(tile_states, 0, {inclusive_status, aggregate});
       } else {
-        if (t == 0) c.atomic_store_pair(tile_states, 2 * tile, {T(1), aggregate});
-        c.nanosleep(kLookbackWaitNs);
+        if (t == 0) c.atomic_store_pair(tile_states, 2 * tile, {aggregate_status, aggregate});
+        c.nanosleep(wait_ns);
         for (int last = tile - 1;; last -= kWarpSize) {
           const int p = last - lane;
-          Pair<T> state{T(2), T(0)};
+          Pair<T> state{inclusive_status, T(0)};
           if (p >= 0) state = c.atomic_load_pair(tile_states, 2 * p);
-          while (c.any(state.first == T(0)))
-            if (state.first == T(0)) state = c.atomic_load_pair(tile_states, 2 * p);
-          const unsigned done = c.ballot(state.first == T(2));
+          while (c.any(state.first < aggregate_status))
+            if (state.first < aggregate_status) state = c.atomic_load_pair(tile_states, 2 * p);
+          const unsigned done = c.ballot(state.first == inclusive_status);
           const int first_done = done ? popc((done & (0u - done)) - 1) : kWarpSize;
           const T value = lane > first_done ? T(0) : T(state.second);
           exclusive += c.shfl_idx(warp_sum(c, value), 0);
           if (done) break;
         }
-        if (t == 0) c.atomic_store_pair(tile_states, 2 * tile, {T(2), exclusive + aggregate});
+        if (t == 0) c.atomic_store_pair(tile_states, 2 * tile, {inclusive_status, exclusive + aggregate});
       }
-      if (t == 0) tile_and_prefix[1] = exclusive;
+      if (t == 0) tile_run_prefix[2] = exclusive;
+      // The last tile's look-back ended at an inclusive prefix, so every tile has published, each
+      // after reading the run's number: the next run's number can be set now.
+      if (t == 0 && tile == last_tile) c.atomic_add(tiles_taken[1], T(1));
     }
     c.sync();
     c.caption("store: every element plus the earlier tiles' and warps' sums, 16-byte stores (n written)");
-    store_tile(c, y, tile, n, v, T(tile_and_prefix[1]) + (warp > 0 ? T(warp_sums[warp - 1]) : T(0)));
+    store_tile(c, y, tile, n, v, T(tile_run_prefix[2]) + (warp > 0 ? T(warp_sums[warp - 1]) : T(0)));
   }
 };
 
@@ -368,23 +390,33 @@ struct ScanDecoupledLookback : ScanRung {
   static AlgoInfo info() {
     return rung("scan-4-decoupled-lookback", "Scan 4: single pass, decoupled look-back",
                 "One launch reads n and writes n, the least a scan can move. Blocks take tiles of "
-                "32·blockDim elements in the order they start; each publishes its tile's sum at once, then "
+                "32·blockDim elements (16·blockDim below 2^22, so that a small input still makes more "
+                "tiles than SMs) in the order they start; each publishes its tile's sum at once, then "
                 "looks back over earlier tiles' published sums until it finds an inclusive prefix, so a tile "
                 "waits for no chain of predecessors. A tile's status and sum are one 8-byte atomic, so a "
-                "look-back costs one load per tile and no fence; and it starts 2.5 us after the publish, "
-                "when its predecessors have mostly published too, instead of polling them while they "
-                "write. CUB's DeviceScan works this way.",
+                "look-back costs one load per tile and no fence; and it starts 0.5 to 2.5 us after the "
+                "publish (longer the more tiles queue), when its predecessors have mostly published too. "
+                "States are stamped with the run's number, so no memset comes before a run. CUB's "
+                "DeviceScan works this way.",
                 4096, 32, true);
   }
   static CheckResult check(const Problem& p) { return whole_warps_check(p); }
   template <class Runtime>
   static void run(Runtime& rt, const Problem& p) {
-    const int tiles = std::max(1, ceil_div(p.n, scan_tile_elements<kLookbackChunks>(p.tpb)));
+    const LookbackShape shape = lookback_shape(p.n);
+    if (shape.chunks == 4) return run_with<4>(rt, p, shape.wait_ns);
+    run_with<8>(rt, p, shape.wait_ns);
+  }
+
+ private:
+  template <int Chunks, class Runtime>
+  static void run_with(Runtime& rt, const Problem& p, unsigned wait_ns) {
+    const int tiles = std::max(1, ceil_div(p.n, scan_tile_elements<Chunks>(p.tpb)));
     auto y = rt.alloc("output", p.n);
-    auto counter = rt.alloc_zeroed("tile_counter", 1);
-    auto states = rt.alloc_zeroed("tile_states", 2 * tiles);  // (status, value) per tile
-    rt.launch("decoupled_lookback_scan", DecoupledLookbackKernel<kLookbackChunks>{}, Dim3{tiles}, Dim3{p.tpb},
-              shared_bytes_for(kWarpSize, 2), rt.input(), y, counter, states, p.n);
+    auto tiles_taken = rt.alloc_zeroed_once("tiles_taken", 2);  // (next tile, run number)
+    auto states = rt.alloc_zeroed_once("tile_states", 2 * tiles);  // (status, value) per tile
+    rt.launch("decoupled_lookback_scan", DecoupledLookbackKernel<Chunks>{wait_ns}, Dim3{tiles}, Dim3{p.tpb},
+              shared_bytes_for(kWarpSize, 3), rt.input(), y, tiles_taken, states, p.n);
     rt.set_output(y, p.n);
   }
 };

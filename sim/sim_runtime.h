@@ -103,6 +103,9 @@ class SimRuntime {
   Buffer alloc_zeroed(std::string name, int count) {
     return {sim_.alloc_global(std::move(name), dtype_of<T>(), count, false), count};
   }
+  // Zeroed when first allocated (core/cuda/cuda_runtime.cuh keeps it from one timed run to the
+  // next); every simulated run starts from fresh memory, so here it is alloc_zeroed.
+  Buffer alloc_zeroed_once(std::string name, int count) { return alloc_zeroed(std::move(name), count); }
 
   template <class Kernel, class... Args>
   void launch(std::string label, Kernel kernel, Dim3 grid, Dim3 block, int shared_bytes, Args... args) {
@@ -141,6 +144,7 @@ class HostCodeOnlyRuntime {
   Buffer input() const { return {}; }
   Buffer alloc(const std::string&, int count) { return {-1, count}; }
   Buffer alloc_zeroed(const std::string&, int count) { return {-1, count}; }
+  Buffer alloc_zeroed_once(const std::string&, int count) { return {-1, count}; }
   void set_output(Buffer, int) {}
 };
 

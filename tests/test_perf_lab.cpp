@@ -170,10 +170,10 @@ TEST(Ladders, TheBlockCountIsTheFirstLaunchsGrid) {
   o.algorithm = "scan-4-decoupled-lookback";
   o.n = 4096;
   o.tpb = 32;
-  o.blocks = {4};  // tiles of 32·32 elements: blocks 0..3
+  o.blocks = {8};  // tiles of 16·32 elements (below 2^22): blocks 0..7
   const auto resolved = resolve(builtin_registry(), o);
   ASSERT_TRUE(std::holds_alternative<ConfigError>(resolved));
-  EXPECT_EQ(std::get<ConfigError>(resolved).text(), "--block 4: the first launch has 4 blocks (0..3)");
+  EXPECT_EQ(std::get<ConfigError>(resolved).text(), "--block 8: the first launch has 8 blocks (0..7)");
 }
 
 int cli(std::vector<std::string> args, std::string& out, std::string& err) {
@@ -220,6 +220,7 @@ TEST(PerfJson, RoundTripsAndShowPrintsEveryRung) {
   r.device = "Test GPU";
   r.date = "2026-11-23";
   r.runs = 25;
+  r.warmup = 3;
   for (long long n : {1ll << 16, 1ll << 20}) {
     r.baselines.push_back({"baseline", "copy", n, DType::Int32, 0, 0.1, 2000, true, ""});
     r.baselines.push_back({"baseline", "cub-scan", n, DType::Int32, 0, 0.1, 1600, true, ""});
@@ -237,6 +238,8 @@ TEST(PerfJson, RoundTripsAndShowPrintsEveryRung) {
   ASSERT_TRUE(back) << why;
   EXPECT_EQ(back->rungs.size(), r.rungs.size());
   EXPECT_EQ(back->baselines.size(), r.baselines.size());
+  EXPECT_EQ(back->runs, 25);
+  EXPECT_EQ(back->warmup, 3);  // --show once said "after 0 warm-up" for every saved file
   std::ostringstream text;
   cli::print_perf(text, *back);
   for (const Rung& rung : kLadderRungs) EXPECT_NE(text.str().find(std::string(rung.algorithm)), std::string::npos);

@@ -121,10 +121,10 @@ TEST(ControlsModel, AlgorithmsGroupedAndFormRoundTrips) {
 }
 
 TEST(ControlsModel, TheShapeIsTheRunsFirstGrid) {
-  // scan-4 takes 32 elements a thread: 4096 elements at 32 threads are 4 tiles, not 4096 / 32.
+  // scan-4 takes 16 elements a thread below 2^22: 4096 elements at 32 threads are 8 tiles, not 4096 / 32.
   const auto r = run({.algorithm = "scan-4-decoupled-lookback"});
   const ControlsModel m = build_controls_model(builtin_registry(), ControlsForm::from(r->config), r.get());
-  EXPECT_EQ(m.shape.rfind("4 blocks × 32 threads · ", 0), 0u) << m.shape;
+  EXPECT_EQ(m.shape.rfind("8 blocks × 32 threads · ", 0), 0u) << m.shape;
   const auto one = run({.algorithm = "kogge-stone"});
   EXPECT_EQ(build_controls_model(builtin_registry(), ControlsForm{}, one.get()).shape.rfind("1 block × 8 threads", 0), 0u);
 }

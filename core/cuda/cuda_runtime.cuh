@@ -71,6 +71,15 @@ class CudaRuntime {
     return b;
   }
 
+  // Zeroed when first allocated; asked for again by name (a timed run after the first), as the last
+  // run left it. For a kernel that leaves it ready for the next run itself (the reduction's ticket
+  // counter, the scan's tile counter and run-stamped tile states), so a timed run has no memset.
+  Buffer alloc_zeroed_once(const std::string& name, int count) {
+    if (reuse_)
+      if (auto it = reused_.find(name); it != reused_.end() && it->second.size >= count) return {it->second.ptr, count};
+    return alloc_zeroed(name, count);
+  }
+
   template <class Kernel, class... Args>
   void launch(const std::string& label, Kernel kernel, Dim3 grid, Dim3 block, int shared_bytes, Args... args) {
     run_kernel<<<dim3(grid.x, grid.y, grid.z), dim3(block.x, block.y, block.z), shared_bytes>>>(kernel,

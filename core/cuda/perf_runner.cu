@@ -125,10 +125,16 @@ void time_rung(const PerfOptions& o, const Rung& rung, T* input, long long n, co
   cuda::CudaRuntime<T> rt(input, static_cast<int>(n), typename cuda::CudaRuntime<T>::ReuseAllocations{});
   Algorithm::run(rt, problem);
   check(cudaDeviceSynchronize(), std::string(rung.algorithm) + " first run");
-  p.correct = rung.ladder == "scan"
-                  ? rt.output_count() == n && device_equals(rt.output().ptr, expected_scan, n)
-                  : rt.output_count() == 1 && device_equals(rt.output().ptr, std::vector<T>{expected_sum}, 1);
+  auto output_correct = [&] {
+    return rung.ladder == "scan"
+               ? rt.output_count() == n && device_equals(rt.output().ptr, expected_scan, n)
+               : rt.output_count() == 1 && device_equals(rt.output().ptr, std::vector<T>{expected_sum}, 1);
+  };
+  p.correct = output_correct();
   set_time(p, p.ladder, median_ms(o, [&] { Algorithm::run(rt, problem); }));
+  // The last timed run's output too: a rung that keeps its counters between runs
+  // (alloc_zeroed_once) is right only if every run leaves them ready for the next.
+  p.correct = p.correct && output_correct();
 }
 
 template <class T, class... Algorithm>
