@@ -88,9 +88,10 @@ struct AddSectionOffsetsKernel {
 inline constexpr int kScanChunks = 4;        // rung 3's 16-byte chunks per thread: 16 elements
 // Rung 4's tile and wait, chosen from n (measured on the H100 beside CUB, 2^20..2^28, int32 and
 // float32). Below 2^22 elements, 16 a thread: at 32 a 2^20 scan would be 64 tiles of 512 threads
-// for 132 SMs. The wait after publishing is how long the tiles just before have yet to go before
-// they publish too: short while every tile runs at once, longer when thousands queue for the SMs
-// (0 ns: 91-97 % of CUB at 2^25..2^28; 2.5 us there: 103-111 %, but 83-92 % at 2^21..2^22).
+// for 132 SMs, at 16 it is 128. The wait after publishing is how long the tiles just before have
+// yet to go before they publish too: short while all or most tiles run at once, longer when
+// thousands queue for the SMs (0 ns: 91-97 % of CUB at 2^25..2^28; 2.5 us there: 103-111 %, but
+// 83-92 % at 2^21..2^22).
 struct LookbackShape {
   int chunks;  // 16-byte chunks per thread
   unsigned wait_ns;
@@ -390,8 +391,8 @@ struct ScanDecoupledLookback : ScanRung {
   static AlgoInfo info() {
     return rung("scan-4-decoupled-lookback", "Scan 4: single pass, decoupled look-back",
                 "One launch reads n and writes n, the least a scan can move. Blocks take tiles of "
-                "32·blockDim elements (16·blockDim below 2^22, so that a small input still makes more "
-                "tiles than SMs) in the order they start; each publishes its tile's sum at once, then "
+                "32·blockDim elements (16·blockDim below 2^22, so that a 2^20 scan at 512 threads is "
+                "128 tiles, not 64, for an H100's 132 SMs) in the order they start; each publishes its tile's sum at once, then "
                 "looks back over earlier tiles' published sums until it finds an inclusive prefix, so a tile "
                 "waits for no chain of predecessors. A tile's status and sum are one 8-byte atomic, so a "
                 "look-back costs one load per tile and no fence; and it starts 0.5 to 2.5 us after the "
@@ -413,6 +414,7 @@ struct ScanDecoupledLookback : ScanRung {
   static void run_with(Runtime& rt, const Problem& p, unsigned wait_ns) {
     const int tiles = std::max(1, ceil_div(p.n, scan_tile_elements<Chunks>(p.tpb)));
     auto y = rt.alloc("output", p.n);
+    // Kept together across runs: states stamped by earlier runs are older than tiles_taken's run.
     auto tiles_taken = rt.alloc_zeroed_once("tiles_taken", 2);  // (next tile, run number)
     auto states = rt.alloc_zeroed_once("tile_states", 2 * tiles);  // (status, value) per tile
     rt.launch("decoupled_lookback_scan", DecoupledLookbackKernel<Chunks>{wait_ns}, Dim3{tiles}, Dim3{p.tpb},

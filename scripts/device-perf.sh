@@ -36,6 +36,14 @@ if [[ "${SKIP_SANITIZER:-}" != 1 ]]; then
   rm -f "$OUT/one.log"
 fi
 
+# The look-back's large tile (n >= 2^22; the simulator's largest n is 2^24), against the simulator.
+say "== the large tile against the simulator"
+for cfg in "scan-4-decoupled-lookback --n 4194304 --tpb 512" "scan-4-decoupled-lookback --n 16777213 --tpb 512" \
+           "reduce-9-single-pass --n 16777213 --tpb 512"; do
+  # shellcheck disable=SC2086
+  say "   $cfg: $(./syncscope run $cfg --input random:7 --gpu 2>&1 | grep -E '^gpu-vs-sim|match' | tr '\n' ' ')"
+done
+
 say "== syncscope perf ${PERF_ARGS:-}"
 start=$(date +%s)
 # shellcheck disable=SC2086

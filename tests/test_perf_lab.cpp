@@ -13,6 +13,7 @@
 #include "app/cli/perf_command.h"
 #include "core/cuda/gpu_runner.h"
 #include "kernels/ladders.h"
+#include "kernels/scan_ladder.h"
 #include "core/perf_json.h"
 #include "sim/describe.h"
 #include "sim/warp_instructions.h"
@@ -137,6 +138,19 @@ TEST(Ladders, EveryRungIsCorrectAndRaceFree) {
           EXPECT_TRUE(r.sim.trace.hazards.empty()) << describe_hazards(r);
         }
   }
+}
+
+// From 2^22 elements the look-back takes tiles of 32 elements a thread (lookback_shape): the
+// other kernel of the rung, which the sizes above never reach.
+TEST(Ladders, TheLookbacksLargeTilesAreCorrectAndRaceFree) {
+  ASSERT_EQ(kernels::lookback_shape((1 << 22) + 3).chunks, 8);
+  ASSERT_EQ(kernels::lookback_shape((1 << 22) - 1).chunks, 4);
+  const RunResult r = run_algorithm({.algorithm = "scan-4-decoupled-lookback", .n = (1 << 22) + 3, .tpb = 512,
+                                     .dtype = "int32", .input = "random:11", .schedule = "lockstep"});
+  EXPECT_FALSE(r.sim.trace.error);
+  EXPECT_TRUE(r.comparison.match);
+  EXPECT_TRUE(r.sim.trace.hazards.empty()) << describe_hazards(r);
+  EXPECT_EQ(r.sim.trace.launches.at(0).grid.count(), 257);  // ceil((2^22 + 3) / (512 · 32))
 }
 
 TEST(Ladders, EveryRungIsABuiltInAlgorithmWithItsPerfBlockSizeAccepted) {

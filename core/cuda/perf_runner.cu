@@ -132,8 +132,12 @@ void time_rung(const PerfOptions& o, const Rung& rung, T* input, long long n, co
   };
   p.correct = output_correct();
   set_time(p, p.ladder, median_ms(o, [&] { Algorithm::run(rt, problem); }));
-  // The last timed run's output too: a rung that keeps its counters between runs
-  // (alloc_zeroed_once) is right only if every run leaves them ready for the next.
+  // Once more after the timed runs, into a poisoned output: a rung that keeps its counters between
+  // runs (alloc_zeroed_once) is right only if every run leaves them ready for the next, and one
+  // that stopped writing would otherwise leave the first run's correct output in place.
+  check(cudaMemset(rt.output().ptr, 0xff, static_cast<size_t>(rt.output_count()) * sizeof(T)), "poison output");
+  Algorithm::run(rt, problem);
+  check(cudaDeviceSynchronize(), std::string(rung.algorithm) + " run after the timed runs");
   p.correct = p.correct && output_correct();
 }
 
