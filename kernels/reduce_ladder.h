@@ -226,9 +226,9 @@ struct ReduceShuffleVec4Kernel {
 
 inline constexpr int kReduceLoadsInFlight = 4;  // rung 9's 16-byte loads per thread before it adds
 
-// Rung 9: rung 8 in one launch, four loads in flight per thread. Each block publishes its sum and takes a ticket; the block that
-// draws the last ticket knows every sum is there and adds them up (in block order, so the result
-// does not depend on which block finished last).
+// Rung 9: rung 8 in one launch, four loads in flight per thread. Each block publishes its sum and
+// takes a ticket; the block that draws the last ticket knows every sum is there and adds them up
+// (in block order, so the result does not depend on which block finished last).
 struct ReduceSinglePassKernel {
   template <class Ctx, class Array>
   SYNCSCOPE_DEVICE void operator()(Ctx& c, Array in, Array block_sums, Array tickets, Array out, int n) const {

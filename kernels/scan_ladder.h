@@ -392,9 +392,9 @@ struct ScanDecoupledLookback : ScanRung {
     return rung("scan-4-decoupled-lookback", "Scan 4: single pass, decoupled look-back",
                 "One launch reads n and writes n, the least a scan can move. Blocks take tiles of "
                 "32·blockDim elements (16·blockDim below 2^22, so that a 2^20 scan at 512 threads is "
-                "128 tiles, not 64, for an H100's 132 SMs) in the order they start; each publishes its tile's sum at once, then "
-                "looks back over earlier tiles' published sums until it finds an inclusive prefix, so a tile "
-                "waits for no chain of predecessors. A tile's status and sum are one 8-byte atomic, so a "
+                "128 tiles, not 64, for an H100's 132 SMs) in the order they start; each publishes its "
+                "tile's sum at once, then looks back over earlier tiles' published sums until it finds an "
+                "inclusive prefix, so a tile waits for no chain of predecessors. A tile's status and sum are one 8-byte atomic, so a "
                 "look-back costs one load per tile and no fence; and it starts 0.5 to 2.5 us after the "
                 "publish (longer the more tiles queue), when its predecessors have mostly published too. "
                 "States are stamped with the run's number, so no memset comes before a run. CUB's "

@@ -7,6 +7,7 @@
 #include <cstdint>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <type_traits>
@@ -54,8 +55,7 @@ class CudaRuntime {
   // kernel that reads memory nothing wrote shows it in its output, instead of finding the correct
   // values a previous run left at the same address.
   Buffer alloc(const std::string& name, int count) {
-    if (reuse_)
-      if (auto it = reused_.find(name); it != reused_.end() && it->second.size >= count) return {it->second.ptr, count};
+    if (std::optional<Buffer> b = kept(name, count)) return *b;
     void* p = nullptr;
     const size_t bytes = static_cast<size_t>(count > 0 ? count : 1) * sizeof(T);
     check(cudaMalloc(&p, bytes), "cudaMalloc " + name);
@@ -75,8 +75,7 @@ class CudaRuntime {
   // run left it. For a kernel that leaves it ready for the next run itself (the reduction's ticket
   // counter, the scan's tile counter and run-stamped tile states), so a timed run has no memset.
   Buffer alloc_zeroed_once(const std::string& name, int count) {
-    if (reuse_)
-      if (auto it = reused_.find(name); it != reused_.end() && it->second.size >= count) return {it->second.ptr, count};
+    if (std::optional<Buffer> b = kept(name, count)) return *b;
     return alloc_zeroed(name, count);
   }
 
@@ -107,6 +106,14 @@ class CudaRuntime {
   int output_count() const { return output_count_; }
 
  private:
+  // With ReuseAllocations, the memory an earlier run got by this name, as that run left it.
+  std::optional<Buffer> kept(const std::string& name, int count) const {
+    if (!reuse_) return std::nullopt;
+    auto it = reused_.find(name);
+    if (it == reused_.end() || it->second.size < count) return std::nullopt;
+    return Buffer{it->second.ptr, count};
+  }
+
   template <class A>
   static auto bind(const A& arg) {
     if constexpr (std::is_same_v<A, Buffer>) return DeviceArray<T>{arg.ptr, arg.size};
