@@ -46,6 +46,10 @@ namespace fs = std::filesystem;
 constexpr const char* kKernelFlags = SYNCSCOPE_KERNEL_CXX_FLAGS;
 // The SIMT twin's flags (sim/simt.h), as CMake's syncscope_simt_twins() sets them.
 constexpr const char* kTwinFlags = "-fsanitize-coverage=trace-pc -O1 -fno-reorder-blocks -fno-reorder-blocks-and-partition";
+// A translated .cu's one unit: its edit-to-trace time is the compile's (3.7 s at -O2, 2.5 s at -O1
+// for tests/cuda/reduce_sequential.cu on 2 cores), and a program's kernels are small. Its SIMT twins
+// need no coverage: the translator has them report their positions (translate/simt_positions.h).
+constexpr const char* kCudaProgramFlags = "-O1";
 // Every unit of a kernel library. -fno-gnu-unique: a library compiled after an edit must get its
 // own copies of the template statics its kernel's types instantiate (the SIMT twin's registration
 // among them), not be bound to the previous library's, as GNU-unique symbols would be.
@@ -198,12 +202,12 @@ std::vector<std::string> compiler_arguments(const std::string& compiler, const s
 }
 
 // The precompiled headers a library may need: a kernel file's halves (no extra flags) and its SIMT
-// twin (kTwinFlags); a .cu's one unit (-O1, with the CUDA runtime).
+// twin (kTwinFlags); a .cu's one unit (kCudaProgramFlags, with the CUDA runtime).
 struct PchKind {
   const char* extra;
   bool cuda_program;
 };
-constexpr PchKind kPchKinds[] = {{"", false}, {kTwinFlags, false}, {"-O1", true}};
+constexpr PchKind kPchKinds[] = {{"", false}, {kTwinFlags, false}, {kCudaProgramFlags, true}};
 
 // The compiler as installed: its path, and its file's size and time, so that an upgraded compiler
 // (which would silently ignore a header an older one made, and parse it at every compile) gets
@@ -311,8 +315,8 @@ std::optional<KernelFileError> build_library(const KernelText& kernel, bool cuda
   std::ofstream(work / "snapshot.h", std::ios::binary) << "#line 1 " << c_string_literal(path.string()) << "\n"
                                                        << kernel.text;
   const std::string quoted = "#include \"snapshot.h\"\n";
-  // A translated .cu (core/cuda_program.h) defines its own entry and has no SIMT twin yet: its
-  // main() and host functions are not inline, so one unit only.
+  // A translated .cu (core/cuda_program.h) defines its own entry, and its main() and host functions
+  // are not inline: one unit only, which holds its kernels' SIMT twins too (core/cuda_in/cu_host.h).
   if (cuda_program) std::ofstream(work / "plain.cpp") << "#include \"syncscope_kernel_file.h\"\n" << quoted;
   // After the precompiled header: kernels/algorithm.h defined the macro empty.
   const std::string redefined = "#include \"syncscope_kernel_file.h\"\n#undef SYNCSCOPE_KERNEL_FILE\n";
@@ -378,9 +382,7 @@ std::optional<KernelFileError> build_library(const KernelText& kernel, bool cuda
   auto twin = std::async(std::launch::async, [&] {
     return cuda_program ? 0 : compile("twin.cpp", kTwinFlags, "twin.o", &twin_output);
   });
-  // A .cu is built at -O1: its edit-to-trace time is the compile's (3.7 s at -O2, 2.5 s at -O1
-  // for tests/cuda/reduce_sequential.cu on 2 cores), and a program's kernels are small.
-  const std::string level = cuda_program ? "-O1" : "";
+  const std::string level = cuda_program ? kCudaProgramFlags : "";
   int status = precompiled(level, &output).empty() ? 1 : 0;
   if (status == 0) {
     auto as_int32 = std::async(std::launch::async, [&] {
@@ -572,7 +574,7 @@ std::variant<KernelFile, KernelFileError> load_kernel_build(const KernelBuild& b
 
   const uint64_t headers_hash = embedded_headers_hash();
   const std::string compiler = kernel_compiler();
-  const uint64_t key = fnv1a(compiler + "\n" + kKernelFlags + "\n" + kLibraryFlags + "\n" + kTwinFlags + "\n" + path.string() +
+  const uint64_t key = fnv1a(compiler + "\n" + kKernelFlags + "\n" + kLibraryFlags + "\n" + kTwinFlags + "\n" + kCudaProgramFlags + "\n" + path.string() +
                                  "\n" + kernel.text,
                              headers_hash);
 

@@ -377,7 +377,8 @@ class SimCtx : public WarpOps<SimCtx> {
 
 // The context of SIMT lockstep (the default schedule's blocks being looked at). The kernel is
 // instantiated with it in a translation unit built with -fsanitize-coverage=trace-pc (see
-// sim/simt.h), so every basic block of the kernel reports its address: lanes of a warp move
+// sim/simt.h), so every basic block of the kernel reports its address, or, translated from a .cu,
+// reports the positions the translator numbered (position(), call() below): lanes of a warp move
 // together by that program position, and a lane that branched past code its neighbours still run
 // waits where they meet again. Every call into the simulator goes straight out of line, so no
 // basic block of the runtime's own is mistaken for the kernel's.
@@ -426,7 +427,48 @@ class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
     return ArrayView<Val<S>, SimtAccess>(&r_, &r_.simt_shared_array(dtype_of<S>(), count, name));
   }
 
+  // Program positions that the kernel's own code reports, for a kernel compiled without coverage
+  // (a translated .cu: translate/simt_positions.h numbers its branches, loops and joins in source
+  // order). A position is the path of block numbers from the kernel down through its calls, 16 bits
+  // a level, as if each call were inlined: a lane inside a call sorts after its caller's lanes that
+  // have not reached the call and before those past it. Beyond four levels a call is not a level.
+  void position(uint16_t block) {
+    path_ = (path_ & ~below(depth_ - 1)) | uint64_t{block} << shift(depth_);
+    r_.simt_basic_block(path_);
+  }
+  struct Call {
+    SimtCtx* c;
+    ~Call() { c->returned(); }
+  };
+  [[nodiscard]] Call call(uint16_t block) {
+    if (depth_ == kLevels - 1) {
+      ++flat_calls_;
+    } else {
+      ++depth_;
+      position(block);
+    }
+    return {this};
+  }
+
  private:
+  static constexpr int kLevels = 4;
+  static constexpr int shift(int level) { return 16 * (kLevels - 1 - level); }
+  // The bits of the levels deeper than `level`.
+  static constexpr uint64_t below(int level) { return level < 0 ? ~uint64_t{0} : (uint64_t{1} << shift(level)) - 1; }
+  // Back in the caller, past the call: after every block of the callee, before the caller's next.
+  void returned() {
+    if (flat_calls_ > 0) {
+      --flat_calls_;
+      return;
+    }
+    path_ |= below(depth_ - 1);
+    --depth_;
+    r_.simt_basic_block(path_);
+  }
+  uint64_t path_ = 0;
+  int depth_ = 0;
+  int flat_calls_ = 0;
+
   friend class WarpOps<SimtCtx>;
   [[gnu::always_inline]] CellValue warp(const WarpCall& call, const SourceLocation& loc) {
     return r_.simt_warp_call(call, loc);

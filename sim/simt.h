@@ -7,7 +7,9 @@
 // The instrumented unit only has to instantiate the algorithms' host code with SimtTwinRuntime:
 // each launch it contains registers its twin at static initialization, keyed by the type of the
 // launch's closure, which the plain SimRuntime looks up (core/registry_simt.cpp does this for
-// the built-in algorithms; CMake's syncscope_simt_twins() sets the flags).
+// the built-in algorithms; CMake's syncscope_simt_twins() sets the flags). A translated .cu has its
+// twins in its own unit, without coverage: they report the positions the translator numbered
+// (SimtCtx::position, translate/simt_positions.h), and its launches hand them over directly.
 #pragma once
 
 #include <typeinfo>

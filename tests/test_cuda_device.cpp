@@ -343,5 +343,89 @@ TEST(CudaDevice, StdoutStopsAtAGpusPrintfBufferAndSaysSo) {
       << stderr_text;
 }
 
+// ---- SIMT lockstep by the positions a translated kernel reports (translate/simt_positions.h) ----
+
+// Even lanes change their cell in a branch the odd lanes skip, then every lane reads its partner's
+// cell, with no __syncwarp: where the warp reconverges at the join, the odd lanes read the finished
+// values. Without positions, lockstep aligns lanes by their count of operations: an odd lane's read
+// of its partner is its second operation, when the partner only starts the branch.
+template <bool kPositions>
+struct PairSums {
+  template <class SyncscopeCtx>
+  static void run(SyncscopeCtx& _c, const Arrays& a) {
+    int_ptr<SyncscopeCtx> cells = a.at(_c, 0), out = a.at(_c, 1);
+    if constexpr (kPositions) cu::simt_position(_c, 1);
+    const int t = static_cast<int>(cu::thread_idx(_c).x);
+    cells[t] = t;
+    if (t % 2 == 0) {
+      if constexpr (kPositions) cu::simt_position(_c, 2);
+      cells[t] = cells[t] * 2;
+      cells[t] = cells[t] + 1;
+    }
+    if constexpr (kPositions) cu::simt_position(_c, 3);
+    out[t] = cells[t ^ 1];
+  }
+};
+
+TEST(CudaDevice, UnderLockstepLanesMeetAgainAtTheJoinTheTranslatorNumbers) {
+  auto odd_lanes_read = [](auto kernel) {
+    sim::Simulator s({});  // lockstep
+    Arrays a;
+    a.ids = {alloc_ints(s, "cells", std::vector<int>(64, 0)), alloc_ints(s, "out", std::vector<int>(64, -1))};
+    launch<decltype(kernel)>(s, a, {1, 1, 1}, {64, 1, 1});
+    EXPECT_FALSE(s.failed());
+    const std::vector<int> out = ints_of(s, a.ids[1]);
+    std::vector<int> read;
+    for (int t = 1; t < 64; t += 2) read.push_back(out[t]);
+    return read;
+  };
+  const std::vector<int> joined = odd_lanes_read(PairSums<true>{});
+  for (int k = 0; k < 32; ++k) ASSERT_EQ(joined[k], 2 * (2 * k) + 1) << "lane " << 2 * k + 1;
+  const std::vector<int> by_count = odd_lanes_read(PairSums<false>{});
+  EXPECT_EQ(by_count[1], 2) << "without positions the odd lane reads its partner's cell before the branch changed it";
+}
+
+// A __device__ function's positions are a level below its call: numbered after the caller's join
+// (defined further down the file), its lanes still run before the lanes waiting at that join.
+struct CallerAndCallee {
+  template <class SyncscopeCtx>
+  static int bump(SyncscopeCtx& _c, int_ptr<SyncscopeCtx> cells, int t) {
+    [[maybe_unused]] auto call = cu::simt_call(_c, 7);
+    if (t % 4 == 0) {
+      cu::simt_position(_c, 8);
+      cells[t] = cells[t] + 10;
+    }
+    cu::simt_position(_c, 9);
+    return cells[t];
+  }
+  template <class SyncscopeCtx>
+  static void run(SyncscopeCtx& _c, const Arrays& a) {
+    int_ptr<SyncscopeCtx> cells = a.at(_c, 0), out = a.at(_c, 1);
+    cu::simt_position(_c, 1);
+    const int t = static_cast<int>(cu::thread_idx(_c).x);
+    cells[t] = t;
+    int v = 0;
+    if (t % 2 == 0) {
+      cu::simt_position(_c, 2);
+      v = bump(_c, cells, t);
+    }
+    cu::simt_position(_c, 3);
+    out[t] = cells[t ^ 1] + v;
+  }
+};
+
+TEST(CudaDevice, UnderLockstepACallsPositionsSortInsideItsCallSite) {
+  sim::Simulator s({});
+  Arrays a;
+  a.ids = {alloc_ints(s, "cells", std::vector<int>(64, 0)), alloc_ints(s, "out", std::vector<int>(64, -1))};
+  launch<CallerAndCallee>(s, a, {1, 1, 1}, {64, 1, 1});
+  ASSERT_FALSE(s.failed());
+  const std::vector<int> out = ints_of(s, a.ids[1]);
+  for (int t = 0; t < 64; ++t) {
+    const auto cell = [](int u) { return u % 4 == 0 ? u + 10 : u; };
+    ASSERT_EQ(out[t], cell(t ^ 1) + (t % 2 == 0 ? cell(t) : 0)) << "lane " << t;
+  }
+}
+
 }  // namespace
 }  // namespace syncscope::test

@@ -26,6 +26,7 @@
 #include <sstream>
 
 #include "translate/rewrite_rules.h"
+#include "translate/simt_positions.h"
 
 namespace syncscope::translate {
 
@@ -126,6 +127,9 @@ class TranslateConsumer : public ASTConsumer {
     RewriteRules rules(context, rewriter, comments_, out_);
     for (Decl* d : students_) rules.TraverseDecl(d);
     if (context.getDiagnostics().hasErrorOccurred()) return;
+    SimtPositions positions(context, rewriter);
+    for (Decl* d : students_) number_positions(d, positions);
+    positions.write();
     const FileID main = context.getSourceManager().getMainFileID();
     const RewriteBuffer* buffer = rewriter.getRewriteBufferFor(main);
     out_.text = buffer ? std::string(buffer->begin(), buffer->end())
@@ -143,6 +147,23 @@ class TranslateConsumer : public ASTConsumer {
     return false;
   }
   bool in_file(SourceLocation loc) const { return loc.isValid() && sm_.isInMainFile(sm_.getExpansionLoc(loc)); }
+  // The student's kernels and __device__ functions (not __host__ __device__ ones, nor methods: those
+  // get no `_c`), wherever in the file's namespaces they are.
+  void number_positions(Decl* d, SimtPositions& positions) {
+    if (auto* t = dyn_cast<FunctionTemplateDecl>(d)) d = t->getTemplatedDecl();
+    if (auto* scope = dyn_cast<NamespaceDecl>(d)) {
+      for (Decl* inner : scope->decls()) number_positions(inner, positions);
+      return;
+    }
+    if (auto* scope = dyn_cast<LinkageSpecDecl>(d)) {
+      for (Decl* inner : scope->decls()) number_positions(inner, positions);
+      return;
+    }
+    auto* f = dyn_cast<FunctionDecl>(d);
+    if (!f || isa<CXXMethodDecl>(f) || !f->doesThisDeclarationHaveABody() || !in_file(f->getLocation())) return;
+    const bool kernel = f->hasAttr<CUDAGlobalAttr>();
+    if (kernel || (f->hasAttr<CUDADeviceAttr>() && !f->hasAttr<CUDAHostAttr>())) positions.add_function(f, kernel);
+  }
   Translation& out_;
   std::map<unsigned, std::string>& comments_;
   SourceManager& sm_;

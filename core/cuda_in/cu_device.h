@@ -665,6 +665,22 @@ SYNCSCOPE_CU_SHUFFLE(shfl_down_sync)
 SYNCSCOPE_CU_SHUFFLE(shfl_xor_sync)
 #undef SYNCSCOPE_CU_SHUFFLE
 
+// Program positions for SIMT lockstep: the translator numbers the branches, loops and joins of the
+// student's kernels and __device__ functions in source order (translate/simt_positions.h). The
+// twin (SimtCtx) reports each; the plain instantiation compiles them away.
+template <class Ctx>
+[[gnu::always_inline]] inline void simt_position(Ctx& c, uint16_t block) {
+  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>) c.position(block);
+}
+struct no_simt_call {};
+template <class Ctx>
+[[gnu::always_inline]] inline auto simt_call(Ctx& c, uint16_t block) {
+  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>)
+    return c.call(block);
+  else
+    return no_simt_call{};
+}
+
 // The translator turns a kernel's `return;` into `return ::syncscope::cu::kernel_return(_c);`: the
 // simulator keeps the line, and a warp operation the lane then misses names it.
 template <class Ctx>

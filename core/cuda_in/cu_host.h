@@ -387,11 +387,24 @@ struct LaunchClosure {
   std::tuple<A...> arguments;
 };
 
+template <class Ctx, class Kernel, class... A>
+[[gnu::always_inline]] inline void run_closure(void* closure, sim::BlockRunner& runner, int thread) {
+  auto& k = *static_cast<LaunchClosure<Kernel, A...>*>(closure);
+  Ctx c(runner, thread);
+  std::apply([&](const A&... a) { k.kernel(c, thread_argument(c, *k.simulator, a)...); }, k.arguments);
+}
+
 template <class Kernel, class... A>
 void run_thread(void* closure, sim::BlockRunner& runner, int thread) {
-  auto& k = *static_cast<LaunchClosure<Kernel, A...>*>(closure);
-  sim::SimCtx c(runner, thread);
-  std::apply([&](const A&... a) { k.kernel(c, thread_argument(c, *k.simulator, a)...); }, k.arguments);
+  run_closure<sim::SimCtx, Kernel, A...>(closure, runner, thread);
+}
+
+// The kernel's SIMT twin (sim/simt.h), in the same unit: the translator has the kernel report its
+// own program positions (cu::simt_position), so the unit needs no coverage flags, which would slow
+// every other block's plain run too (x2.2 for Kogge-Stone at n = 2^18).
+template <class Kernel, class... A>
+void run_thread_simt(void* closure, sim::BlockRunner& runner, int thread) {
+  run_closure<sim::SimtCtx, Kernel, A...>(closure, runner, thread);
 }
 
 inline Dim3 dims_of(const dim3& d) { return {static_cast<int>(d.x), static_cast<int>(d.y), static_cast<int>(d.z)}; }
@@ -445,7 +458,7 @@ struct Launch {
     device.managed_to_device();
     device.simulator().launch(name, dims_of(grid), dims_of(block), offered,
                               &run_thread<Kernel, typename std::decay_t<decltype(*launch_argument(arguments))>...>,
-                              nullptr, &closure);
+                              &run_thread_simt<Kernel, typename std::decay_t<decltype(*launch_argument(arguments))>...>, &closure);
     device.managed_to_host();
     if (device.simulator().failed()) device.fail_launch();
   }

@@ -165,6 +165,77 @@ set +e; out=$("$APP" run "$sc" --bug own-exit 2>&1); rc=$?; set -e
   fail "syncthreads_count.cu --bug own-exit: exit $rc, no barrier divergence at :$exit_line: $out"
 pass "syncthreads_count.cu: racy-count races at :$racy_line and FAILs; own-exit is barrier divergence at :$exit_line"
 
+# SIMT lockstep runs a program's kernels as a warp runs them (their SIMT twins, sim/simt.h): in
+# warp_divergence_pairs.cu's BUG_NO_SYNCWARP the even lanes finish their branch before the warp
+# reads its partners' cells, as where a GPU reconverges, so the sums come out right under lockstep
+# (aligning lanes by their count of operations, odd lanes read a cell the branch was still changing);
+# the lanes run apart under forward and reverse and read too early. The race is said in every case.
+wd="$CORPUS/warp_divergence_pairs.cu"
+read_line=$(grep -n 'out\[i\] = s\[t\] + s\[t ^ 1\];' "$wd" | cut -d: -f1)
+set +e; out=$("$APP" run "$wd" --bug no-syncwarp --verbose 2>&1); set -e
+grep -q "mismatches = 0 PASS$" <<<"$out" || fail "warp_divergence_pairs.cu --bug no-syncwarp under lockstep: the lanes did not reconverge: $out"
+grep -q "race (RAW) between .* at $wd:[0-9]* and read at $wd:$read_line .* within one warp on s" <<<"$out" ||
+  fail "warp_divergence_pairs.cu --bug no-syncwarp: no race within one warp at :$read_line: $(grep -i race <<<"$out" | head -3)"
+for schedule in forward reverse; do
+  set +e; out=$("$APP" run "$wd" --bug no-syncwarp --schedule $schedule 2>&1); set -e
+  grep -q "FAIL$" <<<"$out" || fail "warp_divergence_pairs.cu --bug no-syncwarp --schedule $schedule: the sums came out right: $out"
+done
+json=$("$APP" run "$wd" --json 2>/dev/null)
+python3 -c '
+import json, sys
+launches = json.loads(sys.argv[1])["counters"]["launches"]
+assert launches and all(l["simt_twin"] for l in launches), launches
+' "$json" || fail "warp_divergence_pairs.cu --json: its launch did not run a SIMT twin"
+pass "SIMT lockstep in a program: warp_divergence_pairs.cu's no-syncwarp reconverges (PASS) under lockstep, FAILs under forward and reverse"
+
+# A loop's test is a meeting place too: odd lanes `continue` and wait at it while the even lanes
+# finish the iteration, so at the top of iteration k every lane reads its partner's count k (lanes
+# that went round again at once would read k - 1); a __device__ function numbered after its
+# caller's join still runs before the lanes waiting there.
+mkdir -p "$WORK/simt"
+cat >"$WORK/simt/loops.cu" <<'CU'
+#include <cstdio>
+__device__ int bump(int* cells, int t);
+__global__ void rounds(int* cells, int* out)
+{
+    int t = threadIdx.x;
+    cells[t] = 0;
+    for (int k = 0; k < 3; ++k) {
+        out[k * 64 + t] = cells[t ^ 1];
+        if (t % 2 == 1) continue;
+        cells[t] = cells[t] + 1;
+    }
+    int v = 0;
+    if (t % 2 == 0) v = bump(cells, t);
+    out[192 + t] = cells[t ^ 1] + v;
+}
+__device__ int bump(int* cells, int t)
+{
+    if (t % 4 == 0) cells[t] += 10;
+    return cells[t];
+}
+int main()
+{
+    int *cells, *out, h[256];
+    cudaMalloc(&cells, 64 * sizeof(int));
+    cudaMalloc(&out, 256 * sizeof(int));
+    rounds<<<1, 64>>>(cells, out);
+    cudaMemcpy(h, out, sizeof(h), cudaMemcpyDeviceToHost);
+    int bad = 0;
+    for (int t = 1; t < 64; t += 2)
+        for (int k = 0; k < 3; ++k) bad += h[k * 64 + t] != k;
+    for (int t = 0; t < 64; ++t) {
+        int mine = t % 2 ? 0 : 3 + (t % 4 == 0 ? 10 : 0), partner = (t ^ 1) % 2 ? 0 : 3 + ((t ^ 1) % 4 == 0 ? 10 : 0);
+        bad += h[192 + t] != partner + (t % 2 ? 0 : mine);
+    }
+    printf("%s\n", bad ? "FAIL" : "PASS");
+    return bad != 0;
+}
+CU
+out=$("$APP" run "$WORK/simt/loops.cu" 2>&1) || fail "loops.cu under lockstep: $out"
+grep -qx "PASS" <<<"$out" || fail "loops.cu under lockstep: the lanes did not meet at the loop's test or at the call's site: $out"
+pass "SIMT lockstep in a program: lanes that continue wait at the loop's test; a call's lanes run before the join's"
+
 # --json says what a program is: main()'s return value and its launches, no n/tpb/input of a problem.
 json=$("$APP" run "$CORPUS/two_kernel_scan.cu" --json 2>/dev/null)
 python3 -c '
