@@ -285,6 +285,15 @@ void BlockRunner::simt_basic_block(uintptr_t pc) {
   });
 }
 
+void BlockRunner::simt_position(uint64_t path, const SourceLocation& site) {
+  outside_kernel([&] {
+    cur_->simt_pc = path;
+    cur_->simt_op = 0;
+    count_operation(LineTable::intern(site));  // a runaway loop is named by its line, as at any operation
+    yield();
+  });
+}
+
 CellValue BlockRunner::simt_load(ArrayStore& a, int index, const SourceLocation& site) {
   return outside_kernel([&] { return load_bits(a, index, LineTable::intern(site)); });
 }

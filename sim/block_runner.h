@@ -210,6 +210,8 @@ class BlockRunner {
                                 int plane_rows = 0, const char* layout = nullptr);
   // The kernel entered the basic block at `pc` (called by the coverage hook).
   void simt_basic_block(uintptr_t pc);
+  // The kernel reached a position it numbers itself (a translated .cu: SimtCtx::position), at `site`.
+  void simt_position(uint64_t path, const SourceLocation& site);
 
   [[gnu::always_inline]] void barrier(LineId line) {
     SimThread& th = *cur_;

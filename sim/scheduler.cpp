@@ -21,6 +21,7 @@ void Scheduler::restart() {
   simt_warp_ = 0;
   simt_group_open_ = false;
   simt_lane_ = 0;
+  progress_.fill({});
 }
 
 int Scheduler::pick_by_schedule() {
@@ -51,6 +52,20 @@ int Scheduler::pick_by_schedule() {
 // SIMT simulators): every lane waiting there runs it, in lane order, up to its next position; a
 // lane waiting further on (it skipped a branch, or left a loop early) waits until the others
 // arrive, which is where a GPU's warp reconverges.
+//
+// Forward progress, as independent thread scheduling gives it (Volta and later): when the lanes at
+// the smallest position have gone round a loop kPatience times while others of the warp wait
+// further on, the lanes furthest on run kBurst instructions. A spin lock whose holder waits at the
+// loop's exit while the others spin on it then ends, as it does on an H100, instead of running out
+// of time; a loop that ends by itself within kPatience rounds is not touched.
+namespace {
+constexpr int kPatience = 1024;
+constexpr int kBurst = 32;
+bool before(uintptr_t pc, uint32_t op, uintptr_t other_pc, uint32_t other_op) {
+  return pc < other_pc || (pc == other_pc && op < other_op);
+}
+}  // namespace
+
 int Scheduler::pick_simt() {
   for (;;) {
     if (simt_group_open_) {
@@ -68,23 +83,46 @@ int Scheduler::pick_simt() {
       const int w = (simt_warp_ + k) % warps_;
       const int first = w * kWarpSize;
       const int lanes = std::min(kWarpSize, count_ - first);
+      bool any = false, diverged = false;
+      uintptr_t min_pc = 0, max_pc = 0;
+      uint32_t min_op = 0, max_op = 0;
       for (int lane = 0; lane < lanes; ++lane) {
         const SimThread& th = threads_[first + lane];
         if (th.state != ThreadState::Runnable) continue;
-        if (!simt_group_open_ || th.simt_pc < simt_group_pc_ ||
-            (th.simt_pc == simt_group_pc_ && th.simt_op < simt_group_op_)) {
-          simt_group_open_ = true;
-          simt_group_pc_ = th.simt_pc;
-          simt_group_op_ = th.simt_op;
-          simt_group_lanes_ = 0;
+        if (!any) {
+          min_pc = max_pc = th.simt_pc;
+          min_op = max_op = th.simt_op;
+          any = true;
+          continue;
         }
-        if (th.simt_pc == simt_group_pc_ && th.simt_op == simt_group_op_) simt_group_lanes_ |= 1u << lane;
+        if (th.simt_pc != min_pc || th.simt_op != min_op || th.simt_pc != max_pc || th.simt_op != max_op) diverged = true;
+        if (before(th.simt_pc, th.simt_op, min_pc, min_op)) min_pc = th.simt_pc, min_op = th.simt_op;
+        if (before(max_pc, max_op, th.simt_pc, th.simt_op)) max_pc = th.simt_pc, max_op = th.simt_op;
       }
-      if (simt_group_open_) {
-        simt_warp_ = w;
-        simt_lane_ = 0;
-        ++simt_group_serial_;
+      if (!any) continue;
+      WarpProgress& progress = progress_[w];
+      const bool furthest = diverged && progress.burst > 0;
+      if (furthest) {
+        --progress.burst;
+      } else if (!diverged) {
+        progress.back_edges = 0;
+      } else if (before(min_pc, min_op, progress.pc, progress.op) && ++progress.back_edges >= kPatience) {
+        progress.back_edges = 0;
+        progress.burst = kBurst;
       }
+      if (!furthest) progress.pc = min_pc, progress.op = min_op;
+      simt_group_open_ = true;
+      simt_group_pc_ = furthest ? max_pc : min_pc;
+      simt_group_op_ = furthest ? max_op : min_op;
+      simt_group_lanes_ = 0;
+      for (int lane = 0; lane < lanes; ++lane) {
+        const SimThread& th = threads_[first + lane];
+        if (th.state == ThreadState::Runnable && th.simt_pc == simt_group_pc_ && th.simt_op == simt_group_op_)
+          simt_group_lanes_ |= 1u << lane;
+      }
+      simt_warp_ = w;
+      simt_lane_ = 0;
+      ++simt_group_serial_;
     }
     if (!simt_group_open_) return -1;
   }

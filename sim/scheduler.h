@@ -5,6 +5,7 @@
 #pragma once
 
 #include <algorithm>
+#include <array>
 #include <cstdint>
 
 #include "contract/kernel_api.h"
@@ -58,6 +59,16 @@ class Scheduler {
   uint32_t simt_group_lanes_ = 0;  // the lanes at that position when the instruction began
   int simt_lane_ = 0;
   uint32_t simt_group_serial_ = 0;
+  // lockstep's forward progress (pick_simt): per warp, the last smallest position it ran, how often
+  // its lanes there went back (a loop) while others waited further on, and the instructions left
+  // to the lanes furthest on
+  struct WarpProgress {
+    uintptr_t pc = 0;
+    uint32_t op = 0;
+    int back_edges = 0;
+    int burst = 0;
+  };
+  std::array<WarpProgress, kMaxThreadsPerBlock / kWarpSize> progress_{};
 };
 
 }  // namespace syncscope::sim

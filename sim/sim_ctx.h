@@ -432,22 +432,23 @@ class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
   // order). A position is the path of block numbers from the kernel down through its calls, 16 bits
   // a level, as if each call were inlined: a lane inside a call sorts after its caller's lanes that
   // have not reached the call and before those past it. Beyond four levels a call is not a level.
-  void position(uint16_t block) {
+  void position(uint16_t block, const SourceLocation& site) {
     path_ = (path_ & ~below(depth_ - 1)) | uint64_t{block} << shift(depth_);
-    r_.simt_basic_block(path_);
+    r_.simt_position(path_, site);
   }
   struct Call {
     SimtCtx* c;
-    ~Call() { c->returned(); }
+    SourceLocation site;
+    ~Call() { c->returned(site); }
   };
-  [[nodiscard]] Call call(uint16_t block) {
+  [[nodiscard]] Call call(uint16_t block, const SourceLocation& site) {
     if (depth_ == kLevels - 1) {
       ++flat_calls_;
     } else {
       ++depth_;
-      position(block);
+      position(block, site);
     }
-    return {this};
+    return {this, site};
   }
 
  private:
@@ -456,14 +457,14 @@ class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
   // The bits of the levels deeper than `level`.
   static constexpr uint64_t below(int level) { return level < 0 ? ~uint64_t{0} : (uint64_t{1} << shift(level)) - 1; }
   // Back in the caller, past the call: after every block of the callee, before the caller's next.
-  void returned() {
+  void returned(const SourceLocation& site) {
     if (flat_calls_ > 0) {
       --flat_calls_;
       return;
     }
     path_ |= below(depth_ - 1);
     --depth_;
-    r_.simt_basic_block(path_);
+    r_.simt_position(path_, site);
   }
   uint64_t path_ = 0;
   int depth_ = 0;

@@ -23,30 +23,46 @@ class PositionWalk {
  public:
   PositionWalk(SimtPositions& out) : out_(out), sm_(out.context_.getSourceManager()) {}
 
-  void walk(Stmt* s) {
+  // `listed`: a statement written right after `s` runs right after it (s is in a block, or is a
+  // body this pass braces); only then may a join follow it.
+  void walk(Stmt* s, bool listed) {
     if (!s || isa<Expr>(s)) return;  // no branch of a kernel's own inside an expression (lambdas neither)
-    for (Stmt* child : s->children()) walk(child);
     if (auto* i = dyn_cast<IfStmt>(s)) {
-      if (!whole(s)) return;
-      branch(i->getThen());
-      if (i->getElse() && !isa<IfStmt>(i->getElse())) branch(i->getElse());  // an `else if` numbers its own
-      join(s);
+      const bool ours = whole(s);
+      walk(i->getThen(), ours);
+      // An `else if` ends where its `if` does: its join may follow it where the `if`'s may.
+      walk(i->getElse(), isa_and_nonnull<IfStmt>(i->getElse()) ? listed : ours);
+      if (!ours) return;
+      branch(i->getThen(), header_end(i->getRParenLoc()));
+      if (i->getElse() && !isa<IfStmt>(i->getElse())) branch(i->getElse(), header_end(i->getElseLoc()));
+      if (listed) join(s);
     } else if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(s)) {
-      if (!whole(s)) return;
+      const bool ours = whole(s);
       Stmt* body = nullptr;
-      Expr* test = nullptr;  // none where it declares a variable (`while (int k = next())`)
-      if (auto* f = dyn_cast<ForStmt>(s)) body = f->getBody(), test = f->getConditionVariable() ? nullptr : f->getCond();
-      if (auto* w = dyn_cast<WhileStmt>(s)) body = w->getBody(), test = w->getConditionVariable() ? nullptr : w->getCond();
-      if (auto* d = dyn_cast<DoStmt>(s)) body = d->getBody(), test = d->getCond();
-      if (auto* r = dyn_cast<CXXForRangeStmt>(s)) body = r->getBody();
-      branch(body);
-      loop_test(test, end_of(body));
-      join(s);
+      SourceLocation opens;  // where a braced body would open: after `)` or `do`
+      if (auto* f = dyn_cast<ForStmt>(s)) body = f->getBody(), opens = header_end(f->getRParenLoc());
+      if (auto* w = dyn_cast<WhileStmt>(s)) body = w->getBody(), opens = header_end(w->getRParenLoc());
+      if (auto* d = dyn_cast<DoStmt>(s)) body = d->getBody(), opens = header_end(d->getDoLoc());
+      if (auto* r = dyn_cast<CXXForRangeStmt>(s)) body = r->getBody(), opens = header_end(r->getRParenLoc());
+      walk(body, ours);
+      if (!ours) return;
+      branch(body, opens);
+      loop_test(s, end_of(body));
+      if (listed) join(s);
     } else if (auto* sw = dyn_cast<SwitchStmt>(s)) {
-      if (!whole(s)) return;
-      for (SwitchCase* c = sw->getSwitchCaseList(); c; c = c->getNextSwitchCase())
-        if (c->getColonLoc().isFileID()) numbered(c->getColonLoc().getLocWithOffset(1), true, kPosition, ");");
-      join(s);
+      walk(sw->getBody(), false);  // a block walks its own statements as listed
+      if (whole(s) && listed) join(s);
+    } else if (auto* c = dyn_cast<SwitchCase>(s)) {
+      walk(c->getSubStmt(), listed);
+      // `case 1: position; ...` keeps the case's statements only where they follow it in a block.
+      if (listed && c->getColonLoc().isFileID()) numbered(c->getColonLoc().getLocWithOffset(1), true, kPosition, ");");
+    } else if (auto* l = dyn_cast<LabelStmt>(s)) {
+      walk(l->getSubStmt(), listed);
+    } else if (auto* a = dyn_cast<AttributedStmt>(s)) {
+      walk(a->getSubStmt(), listed);
+    } else {
+      const bool block = isa<CompoundStmt>(s);
+      for (Stmt* child : s->children()) walk(child, block);
     }
   }
 
@@ -68,42 +84,72 @@ class PositionWalk {
     if (isa<DeclStmt>(s)) return after(s->getEndLoc());  // its range holds its `;`
     return semicolon_after(s->getEndLoc());
   }
+  // A token's place in the file: a macro's name or its call's `)` stands for what it expands to
+  // (`i < N`), as long as the macro's use is in the file.
+  SourceLocation in_file(SourceLocation token) const {
+    if (token.isInvalid()) return {};
+    const SourceLocation at = token.isMacroID() ? sm_.getExpansionRange(token).getEnd() : token;
+    return at.isFileID() && sm_.isInMainFile(at) ? at : SourceLocation();
+  }
   SourceLocation after(SourceLocation token) const {
-    if (!token.isFileID()) return {};
+    token = in_file(token);
+    if (token.isInvalid()) return {};
     return Lexer::getLocForEndOfToken(token, 0, sm_, out_.context_.getLangOpts());
   }
   SourceLocation semicolon_after(SourceLocation last) const {
-    if (!last.isFileID()) return {};
+    last = in_file(last);
+    if (last.isInvalid()) return {};
     return Lexer::findLocationAfterToken(last, tok::semi, sm_, out_.context_.getLangOpts(), false);
   }
-  // The construct and its end are written in the file itself (no part of it by a macro).
+  SourceLocation header_end(SourceLocation keyword_or_paren) const {
+    return keyword_or_paren.isFileID() ? after(keyword_or_paren) : SourceLocation();
+  }
+  // The construct's keyword is written in the file (not by a macro) and its end can be found.
   bool whole(const Stmt* s) const {
-    return s->getBeginLoc().isFileID() && s->getEndLoc().isFileID() && end_of(s).isValid() &&
-           sm_.isInMainFile(s->getBeginLoc());
+    return s->getBeginLoc().isFileID() && sm_.isInMainFile(s->getBeginLoc()) && end_of(s).isValid();
   }
 
-  // The start of a branch or loop body: a position where the lanes that take it start.
-  void branch(Stmt* body) {
+  // The start of a branch or loop body: a position where the lanes that take it start. A body of
+  // one statement is braced from `opens` (after its `)`, `else` or `do`, so a `#pragma unroll`
+  // between the two ends up inside).
+  void branch(Stmt* body, SourceLocation opens) {
     if (!body || isa<NullStmt, ReturnStmt, BreakStmt, ContinueStmt>(body)) return;  // leaves: the next position is elsewhere
     if (auto* c = dyn_cast<CompoundStmt>(body)) {
       if (c->getLBracLoc().isFileID()) numbered(c->getLBracLoc().getLocWithOffset(1), true, kPosition, ");");
       return;
     }
-    // One statement: braced, so the position is part of the branch.
     const SourceLocation end = end_of(body);
-    if (!body->getBeginLoc().isFileID() || end.isInvalid()) return;
-    numbered(body->getBeginLoc(), true, std::string("{") + kPosition, "); ");
+    if (opens.isInvalid() || end.isInvalid()) return;
+    numbered(opens, true, std::string(" {") + kPosition, ");");
     plain(end, false, " }");
   }
   // After the construct: where the lanes that went different ways meet again.
   void join(const Stmt* s) { numbered(end_of(s), false, kPosition, ");"); }
-  // The loop's test, as `(position, test)`, numbered as if it stood where the body ends.
-  void loop_test(Expr* test, SourceLocation body_end) {
-    if (!test || body_end.isInvalid() || !test->getBeginLoc().isFileID()) return;
-    const SourceLocation close = after(test->getEndLoc());
-    if (close.isInvalid() || !sm_.isInMainFile(test->getBeginLoc())) return;
-    add(test->getBeginLoc(), true, std::string("(") + (kPosition + 1), "), ", true, body_end);
-    plain(close, false, ")");
+  // The loop's test, as `(position, test)`, numbered as if it stood where the body ends; a `for`
+  // with no test gets it in its step (`for (;; position)`, `for (;; (position, ++i))`).
+  void loop_test(Stmt* loop, SourceLocation body_end) {
+    Expr* test = nullptr;
+    if (auto* f = dyn_cast<ForStmt>(loop)) {
+      if (f->getConditionVariable()) return;
+      test = f->getCond();
+      if (!test && !f->getInc()) {
+        const SourceLocation close = in_file(f->getRParenLoc());
+        if (close.isValid()) add(close, true, kPosition + 1, ")", true, body_end);
+        return;
+      }
+      if (!test) test = f->getInc();
+    } else if (auto* w = dyn_cast<WhileStmt>(loop)) {
+      if (w->getConditionVariable()) return;
+      test = w->getCond();
+    } else if (auto* d = dyn_cast<DoStmt>(loop)) {
+      test = d->getCond();
+    }
+    if (!test || body_end.isInvalid()) return;  // range-for, `while (int k = next())`: none
+    const CharSourceRange range = Lexer::makeFileCharRange(CharSourceRange::getTokenRange(test->getSourceRange()), sm_,
+                                                           out_.context_.getLangOpts());
+    if (range.isInvalid() || !sm_.isInMainFile(range.getBegin())) return;
+    add(range.getBegin(), true, std::string("(") + (kPosition + 1), "), ", true, body_end);
+    plain(range.getEnd(), false, ")");
   }
 
   void numbered(SourceLocation at, bool before, std::string prefix, std::string suffix) {
@@ -133,7 +179,7 @@ void SimtPositions::add_function(FunctionDecl* f, bool kernel) {
   auto* body = dyn_cast_or_null<CompoundStmt>(f->getBody());
   if (!body || !body->getLBracLoc().isFileID() || f->isConstexpr()) return;  // a constexpr function holds no guard
   PositionWalk walk(*this);
-  walk.walk(body);
+  walk.walk(body, false);
   const SourceLocation open = body->getLBracLoc().getLocWithOffset(1);
   // A kernel starts at its first position; a __device__ function's are a level below its call's.
   if (kernel)

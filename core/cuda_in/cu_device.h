@@ -669,14 +669,14 @@ SYNCSCOPE_CU_SHUFFLE(shfl_xor_sync)
 // student's kernels and __device__ functions in source order (translate/simt_positions.h). The
 // twin (SimtCtx) reports each; the plain instantiation compiles them away.
 template <class Ctx>
-[[gnu::always_inline]] inline void simt_position(Ctx& c, uint16_t block) {
-  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>) c.position(block);
+[[gnu::always_inline]] inline void simt_position(Ctx& c, uint16_t block, sim::SourceLocation loc = sim::SourceLocation::current()) {
+  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>) c.position(block, loc);
 }
 struct no_simt_call {};
 template <class Ctx>
-[[gnu::always_inline]] inline auto simt_call(Ctx& c, uint16_t block) {
+[[gnu::always_inline]] inline auto simt_call(Ctx& c, uint16_t block, sim::SourceLocation loc = sim::SourceLocation::current()) {
   if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>)
-    return c.call(block);
+    return c.call(block, loc);
   else
     return no_simt_call{};
 }

@@ -191,7 +191,8 @@ pass "SIMT lockstep in a program: warp_divergence_pairs.cu's no-syncwarp reconve
 # A loop's test is a meeting place too: odd lanes `continue` and wait at it while the even lanes
 # finish the iteration, so at the top of iteration k every lane reads its partner's count k (lanes
 # that went round again at once would read k - 1); a __device__ function numbered after its
-# caller's join still runs before the lanes waiting there.
+# caller's join still runs before the lanes waiting there; lanes that return from a call early wait
+# past it for those still inside. (Each kernel, in a program of its own, passed on an H100.)
 mkdir -p "$WORK/simt"
 cat >"$WORK/simt/loops.cu" <<'CU'
 #include <cstdio>
@@ -214,6 +215,19 @@ __device__ int bump(int* cells, int t)
     if (t % 4 == 0) cells[t] += 10;
     return cells[t];
 }
+__device__ int settle(int* cells, int t)
+{
+    if (t % 2 == 1) return 0;
+    cells[t] += 100;
+    return 1;
+}
+__global__ void early(int* cells, int* out)
+{
+    int t = threadIdx.x;
+    cells[t] = t;
+    int r = settle(cells, t);
+    out[t] = cells[t ^ 1] + r;
+}
 int main()
 {
     int *cells, *out, h[256];
@@ -228,6 +242,9 @@ int main()
         int mine = t % 2 ? 0 : 3 + (t % 4 == 0 ? 10 : 0), partner = (t ^ 1) % 2 ? 0 : 3 + ((t ^ 1) % 4 == 0 ? 10 : 0);
         bad += h[192 + t] != partner + (t % 2 ? 0 : mine);
     }
+    early<<<1, 64>>>(cells, out);
+    cudaMemcpy(h, out, 64 * sizeof(int), cudaMemcpyDeviceToHost);
+    for (int t = 1; t < 64; t += 2) bad += h[t] != (t ^ 1) + 100;
     printf("%s\n", bad ? "FAIL" : "PASS");
     return bad != 0;
 }
@@ -235,6 +252,37 @@ CU
 out=$("$APP" run "$WORK/simt/loops.cu" 2>&1) || fail "loops.cu under lockstep: $out"
 grep -qx "PASS" <<<"$out" || fail "loops.cu under lockstep: the lanes did not meet at the loop's test or at the call's site: $out"
 pass "SIMT lockstep in a program: lanes that continue wait at the loop's test; a call's lanes run before the join's"
+
+# Forward progress under lockstep (sim/scheduler.cpp): a spin lock taken by the lanes of one warp.
+# The winner waits at the loop's exit while the others spin at its test; after a while it gets its
+# turn and releases the lock, as on an H100 (independent thread scheduling), where this program
+# passes; before, lockstep ran out of time here.
+cat >"$WORK/simt/spin.cu" <<'CU'
+#include <cstdio>
+__global__ void add_under_lock(int *lock, int *sum)
+{
+    int t = threadIdx.x;
+    while (atomicCAS(lock, 0, 1) != 0);
+    *sum = *sum + t;
+    __threadfence();
+    atomicExch(lock, 0);
+}
+int main()
+{
+    int *lock, *sum, h = 0;
+    cudaMalloc(&lock, sizeof(int));
+    cudaMalloc(&sum, sizeof(int));
+    cudaMemset(lock, 0, sizeof(int));
+    cudaMemset(sum, 0, sizeof(int));
+    add_under_lock<<<1, 64>>>(lock, sum);
+    cudaMemcpy(&h, sum, sizeof(int), cudaMemcpyDeviceToHost);
+    printf("sum = %d %s\n", h, h == 2016 ? "PASS" : "FAIL");
+    return h != 2016;
+}
+CU
+out=$("$APP" run "$WORK/simt/spin.cu" 2>&1) || fail "spin.cu under lockstep: $out"
+grep -qx "sum = 2016 PASS" <<<"$out" || fail "spin.cu under lockstep: $out"
+pass "SIMT lockstep: a spin lock among the lanes of a warp makes progress (sum = 2016 PASS)"
 
 # --json says what a program is: main()'s return value and its launches, no n/tpb/input of a problem.
 json=$("$APP" run "$CORPUS/two_kernel_scan.cu" --json 2>/dev/null)
