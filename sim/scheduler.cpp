@@ -57,9 +57,10 @@ int Scheduler::pick_by_schedule() {
 // the smallest position have gone round a loop kPatience times while others of the warp wait
 // further on, the lanes furthest on run kBurst instructions. A spin lock whose holder waits at the
 // loop's exit while the others spin on it then ends, as it does on an H100, instead of running out
-// of time; a loop that ends by itself within kPatience rounds is not touched.
+// of time; a loop that ends by itself within kPatience rounds is not touched. (A longer one is: in
+// a kernel that races within the warp, the lanes waiting at its exit then move on before it ends.)
 namespace {
-constexpr int kPatience = 1024;
+constexpr int kPatience = 256;
 constexpr int kBurst = 32;
 bool before(uintptr_t pc, uint32_t op, uintptr_t other_pc, uint32_t other_op) {
   return pc < other_pc || (pc == other_pc && op < other_op);
@@ -106,6 +107,7 @@ int Scheduler::pick_simt() {
         --progress.burst;
       } else if (!diverged) {
         progress.back_edges = 0;
+        progress.burst = 0;
       } else if (before(min_pc, min_op, progress.pc, progress.op) && ++progress.back_edges >= kPatience) {
         progress.back_edges = 0;
         progress.burst = kBurst;

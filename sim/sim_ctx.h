@@ -4,6 +4,7 @@
 #pragma once
 
 #include <array>
+#include <exception>
 #include <type_traits>
 #include "sim/source_location.h"
 #include <type_traits>
@@ -436,10 +437,15 @@ class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
     path_ = (path_ & ~below(depth_ - 1)) | uint64_t{block} << shift(depth_);
     r_.simt_position(path_, site);
   }
+  // Its destructor reports the return without a line: the report may not throw (out of time, the
+  // lane leaves through the fault guard's landing, as from a coverage callback), and says nothing
+  // while an exception unwinds the call (a lane switch then would mix the lanes' exceptions).
   struct Call {
     SimtCtx* c;
-    SourceLocation site;
-    ~Call() { c->returned(site); }
+    int unwinding = std::uncaught_exceptions();
+    ~Call() {
+      if (std::uncaught_exceptions() == unwinding) c->returned();
+    }
   };
   [[nodiscard]] Call call(uint16_t block, const SourceLocation& site) {
     if (depth_ == kLevels - 1) {
@@ -448,7 +454,7 @@ class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
       ++depth_;
       position(block, site);
     }
-    return {this, site};
+    return {this};
   }
 
  private:
@@ -457,14 +463,14 @@ class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
   // The bits of the levels deeper than `level`.
   static constexpr uint64_t below(int level) { return level < 0 ? ~uint64_t{0} : (uint64_t{1} << shift(level)) - 1; }
   // Back in the caller, past the call: after every block of the callee, before the caller's next.
-  void returned(const SourceLocation& site) {
+  void returned() {
     if (flat_calls_ > 0) {
       --flat_calls_;
       return;
     }
     path_ |= below(depth_ - 1);
     --depth_;
-    r_.simt_position(path_, site);
+    r_.simt_basic_block(path_);
   }
   uint64_t path_ = 0;
   int depth_ = 0;

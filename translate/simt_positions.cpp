@@ -29,12 +29,13 @@ class PositionWalk {
     if (!s || isa<Expr>(s)) return;  // no branch of a kernel's own inside an expression (lambdas neither)
     if (auto* i = dyn_cast<IfStmt>(s)) {
       const bool ours = whole(s);
-      walk(i->getThen(), ours);
+      const SourceLocation then_opens = header_end(i->getRParenLoc()), else_opens = header_end(i->getElseLoc());
+      walk(i->getThen(), ours && braced(i->getThen(), then_opens));
       // An `else if` ends where its `if` does: its join may follow it where the `if`'s may.
-      walk(i->getElse(), isa_and_nonnull<IfStmt>(i->getElse()) ? listed : ours);
+      walk(i->getElse(), isa_and_nonnull<IfStmt>(i->getElse()) ? listed : ours && braced(i->getElse(), else_opens));
       if (!ours) return;
-      branch(i->getThen(), header_end(i->getRParenLoc()));
-      if (i->getElse() && !isa<IfStmt>(i->getElse())) branch(i->getElse(), header_end(i->getElseLoc()));
+      branch(i->getThen(), then_opens);
+      if (i->getElse() && !isa<IfStmt>(i->getElse())) branch(i->getElse(), else_opens);
       if (listed) join(s);
     } else if (isa<ForStmt, WhileStmt, DoStmt, CXXForRangeStmt>(s)) {
       const bool ours = whole(s);
@@ -44,7 +45,7 @@ class PositionWalk {
       if (auto* w = dyn_cast<WhileStmt>(s)) body = w->getBody(), opens = header_end(w->getRParenLoc());
       if (auto* d = dyn_cast<DoStmt>(s)) body = d->getBody(), opens = header_end(d->getDoLoc());
       if (auto* r = dyn_cast<CXXForRangeStmt>(s)) body = r->getBody(), opens = header_end(r->getRParenLoc());
-      walk(body, ours);
+      walk(body, ours && braced(body, opens));
       if (!ours) return;
       branch(body, opens);
       loop_test(s, end_of(body));
@@ -118,10 +119,15 @@ class PositionWalk {
       if (c->getLBracLoc().isFileID()) numbered(c->getLBracLoc().getLocWithOffset(1), true, kPosition, ");");
       return;
     }
-    const SourceLocation end = end_of(body);
-    if (opens.isInvalid() || end.isInvalid()) return;
+    if (!braced(body, opens)) return;
     numbered(opens, true, std::string(" {") + kPosition, ");");
-    plain(end, false, " }");
+    plain(end_of(body), false, " }");
+  }
+  // A body is a block, or one statement this pass braces: one that starts in the file, so that
+  // the braces hold all of it (a macro's `tmp = x; x = y; y = tmp` would leave two statements out).
+  bool braced(const Stmt* body, SourceLocation opens) const {
+    if (!body || isa<CompoundStmt>(body)) return true;
+    return opens.isValid() && body->getBeginLoc().isFileID() && end_of(body).isValid();
   }
   // After the construct: where the lanes that went different ways meet again.
   void join(const Stmt* s) { numbered(end_of(s), false, kPosition, ");"); }
