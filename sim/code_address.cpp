@@ -22,8 +22,9 @@ namespace {
 #ifdef SYNCSCOPE_HAVE_LIBDW
 
 bool in_runtime(const std::string& file) {
-  return file.find("/sim/") != std::string::npos || file.find("/contract/") != std::string::npos ||
-         file.rfind("sim/", 0) == 0 || file.rfind("contract/", 0) == 0 || file.rfind("/usr/", 0) == 0;
+  for (const char* folder : {"sim/", "contract/", "core/cuda_in/"})  // the last: a CUDA program's runtime
+    if (file.rfind(folder, 0) == 0 || file.find(std::string("/") + folder) != std::string::npos) return true;
+  return file.rfind("/usr/", 0) == 0;
 }
 
 // The chain of source locations at `address`, innermost first: the line table's entry, then the
@@ -55,11 +56,20 @@ std::vector<CodeLine> inline_chain(Dwfl_Module* module, Dwarf_Addr address) {
   return chain;
 }
 
+// An object's line table is in the object itself (kernel libraries are built with -g) or nowhere:
+// the standard lookup goes on to a debuginfod server, whose client opens a socket even with no
+// server named, and the worker's sandbox kills a process that opens one (a stack overflow in the
+// runner's code was reported as "the kernel tried to open a network socket").
+int no_separate_debuginfo(Dwfl_Module*, void**, const char*, Dwarf_Addr, const char*, const char*, GElf_Word,
+                          char**) {
+  return -1;
+}
+
 // The chain at `offset` in `object`, innermost first (empty without debug information).
 std::vector<CodeLine> chain_in_object(const std::string& object, uintptr_t offset) {
   static const Dwfl_Callbacks callbacks = {
       .find_elf = dwfl_build_id_find_elf,
-      .find_debuginfo = dwfl_standard_find_debuginfo,
+      .find_debuginfo = no_separate_debuginfo,
       .section_address = dwfl_offline_section_address,
       .debuginfo_path = nullptr,
   };
@@ -117,6 +127,13 @@ std::optional<CodeLine> line_of_interrupted_code(const InterruptedCode& code) {
     if (std::optional<CodeLine> kernel = kernel_line_in(chain_at(back - 1))) return kernel;
   }
   if (!own.empty()) return own.front();
+  return std::nullopt;
+}
+
+std::optional<CodeLine> kernel_line_among_returns(const uintptr_t* words, int count) {
+  for (int k = 0; k < count; ++k)
+    if (words[k] > 4096)
+      if (std::optional<CodeLine> kernel = kernel_line_in(chain_at(words[k] - 1))) return kernel;
   return std::nullopt;
 }
 

@@ -37,6 +37,10 @@ struct InterruptedCode {
 // The first kernel line of pc, then of each caller; else pc's own line (the simulator's).
 std::optional<CodeLine> line_of_interrupted_code(const InterruptedCode& code);
 std::string describe_interrupted_code(const InterruptedCode& code);
+// The first kernel line among `count` stack words read as return addresses (words that are no
+// code address give none): a stack overflow inside the simulator's own code, whose frames break
+// the frame-pointer chain, still names the recursion's line.
+std::optional<CodeLine> kernel_line_among_returns(const uintptr_t* words, int count);
 // line_of_code_address(pc)->text(), or "".
 std::string describe_code_address(uintptr_t pc);
 

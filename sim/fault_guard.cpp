@@ -4,7 +4,9 @@
 
 #include <signal.h>
 #include <ucontext.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <atomic>
 #include <cstdio>
 #include <mutex>
@@ -23,6 +25,7 @@ std::atomic<bool (*)()> preemption_requested{nullptr};
 constexpr int kSignals[] = {SIGSEGV, SIGBUS, SIGFPE, SIGILL};
 
 std::atomic<UnguardedFaultHook> unguarded_hook{nullptr};
+std::atomic<uintptr_t> page_size{0};  // read once, outside the handler
 
 // Where the signal interrupted the thread: its instruction, stack and frame pointers.
 struct Interrupted {
@@ -48,6 +51,17 @@ InterruptedCode interrupted_code(const Interrupted& at, const GuardedFiber& fibe
   return code;
 }
 
+// The stack's lowest page is its guard page (Boost.Context's protected stack counts it in the
+// size): reading starts above it, where an overflow's stack pointer may already be.
+void copy_stack_words(const Interrupted& at, const GuardedFiber& fiber, FaultLanding& landing) {
+  const uintptr_t bottom = fiber.stack_top - fiber.stack_size + page_size.load(std::memory_order_relaxed);
+  uintptr_t word = std::max(at.sp, bottom) & ~uintptr_t{sizeof(uintptr_t) - 1};
+  for (int k = 0; k < FaultLanding::kStackWords; ++k, word += sizeof(uintptr_t)) {
+    if (word + sizeof(uintptr_t) > fiber.stack_top) break;
+    landing.stack_words[k] = *reinterpret_cast<const uintptr_t*>(word);
+  }
+}
+
 void on_fault(int sig, siginfo_t* info, void* context) {
   GuardedFiber* const running = tls_running_fiber ? *tls_running_fiber : nullptr;
   FaultLanding* landing = running ? running->fault_landing : nullptr;
@@ -59,7 +73,9 @@ void on_fault(int sig, siginfo_t* info, void* context) {
   running->fault_landing = nullptr;
   landing->signal = sig;
   landing->address = info ? info->si_addr : nullptr;
-  landing->code = interrupted_code(interrupted_at(context), *running);
+  const Interrupted at = interrupted_at(context);
+  landing->code = interrupted_code(at, *running);
+  copy_stack_words(at, *running, *landing);
   siglongjmp(landing->where, 1);
 }
 
@@ -117,6 +133,7 @@ void enable_fault_guard() {
     // the signal must not stay blocked.
     action.sa_flags = SA_SIGINFO | SA_ONSTACK | SA_NODEFER;
     sigemptyset(&action.sa_mask);
+    page_size = static_cast<uintptr_t>(sysconf(_SC_PAGESIZE));
     for (int sig : kSignals) sigaction(sig, &action, nullptr);
     enabled = true;
   });
@@ -151,16 +168,23 @@ void set_preempted(FaultLanding& landing, uintptr_t pc) {
 }
 
 std::string describe_fault(const FaultLanding& landing, int thread, uintptr_t stack_bottom) {
-  const std::optional<CodeLine> line = line_of_interrupted_code(landing.code);
-  const std::string at = line ? " at " + line->text() : "";
   const auto address = reinterpret_cast<uintptr_t>(landing.address);
   char hex[32];
   std::snprintf(hex, sizeof hex, "0x%zx", static_cast<size_t>(address));
   // The fibers' stacks end in a guard page (sim/context_switch.h): a fault there is the stack
   // running out.
   constexpr uintptr_t kNear = 64 * 1024;
-  if (landing.signal == SIGSEGV && stack_bottom != 0 && address + kNear >= stack_bottom && address < stack_bottom + kNear)
-    return "stack overflow in T" + std::to_string(thread) + " (recursion" + at + "?)";
+  const bool overflow =
+      landing.signal == SIGSEGV && stack_bottom != 0 && address + kNear >= stack_bottom && address < stack_bottom + kNear;
+  // An overflow's instruction is wherever the stack happened to cross its guard page (a store in
+  // the function's frame, the call's push): the recursion is the call that came back to it, the
+  // first kernel line among the return addresses.
+  std::optional<CodeLine> line;
+  if (overflow) line = kernel_line_among_returns(landing.code.return_addresses, InterruptedCode::kCallers);
+  if (overflow && !line) line = kernel_line_among_returns(landing.stack_words, FaultLanding::kStackWords);
+  if (!line) line = line_of_interrupted_code(landing.code);
+  const std::string at = line ? " at " + line->text() : "";
+  if (overflow) return "stack overflow in T" + std::to_string(thread) + " (recursion" + at + "?)";
   switch (landing.signal) {
     case SIGFPE: return "integer division by zero" + at + " (SIGFPE)";
     case SIGILL: return "illegal instruction" + at + " (SIGILL: a function that returns no value, or code the compiler "

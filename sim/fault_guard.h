@@ -22,6 +22,10 @@ struct FaultLanding {
   int signal = 0;
   const void* address = nullptr;  // a fault's data address
   InterruptedCode code;           // the instruction a fault or a preemption interrupted, and its callers
+  // A fault's stack from its stack pointer up: where the runner's code (built without frame
+  // pointers) overflowed the stack, the recursion's return addresses are among these words.
+  static constexpr int kStackWords = 128;
+  uintptr_t stack_words[kStackWords] = {};
 };
 
 // What the handlers need of a simulated thread's fiber (sim/sim_thread.h holds one per thread).

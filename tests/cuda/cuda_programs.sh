@@ -284,6 +284,27 @@ out=$("$APP" run "$WORK/simt/spin.cu" 2>&1) || fail "spin.cu under lockstep: $ou
 grep -qx "sum = 2016 PASS" <<<"$out" || fail "spin.cu under lockstep: $out"
 pass "SIMT lockstep: a spin lock among the lanes of a warp makes progress (sum = 2016 PASS)"
 
+# A runaway recursion in a __device__ function is a stack overflow named at its line under every
+# schedule. Under lockstep the stack runs out inside the runner's code (each call reports its
+# position); its frames have no frame-pointer chain, and looking for the line there once went to a
+# debuginfod client, whose socket the sandbox refused: "the kernel tried to open a network socket".
+cat >"$WORK/simt/recursion.cu" <<'CU'
+#include <cstdio>
+__device__ int down(int n) { if (n < 0) return 0; return down(n + 1) + 1; }
+__global__ void k(int *p)
+{
+    int t = threadIdx.x;
+    if (t == 3) p[t] = down(t);
+}
+int main() { int *d; cudaMalloc(&d, 64 * sizeof(int)); k<<<1, 32>>>(d); cudaError_t e = cudaDeviceSynchronize(); printf("%s\n", cudaGetErrorString(e)); return 0; }
+CU
+for schedule in lockstep forward; do
+  out=$("$APP" run "$WORK/simt/recursion.cu" --schedule "$schedule" 2>&1) && fail "recursion.cu under $schedule passed: $out"
+  grep -q "crashed: stack overflow in T3 (recursion at recursion.cu:2?)" <<<"$out" ||
+    fail "recursion.cu under $schedule: no stack overflow at line 2: $out"
+done
+pass "a runaway recursion in a __device__ function: a stack overflow at its line under lockstep and forward"
+
 # --json says what a program is: main()'s return value and its launches, no n/tpb/input of a problem.
 json=$("$APP" run "$CORPUS/two_kernel_scan.cu" --json 2>/dev/null)
 python3 -c '
