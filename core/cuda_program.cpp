@@ -268,6 +268,7 @@ std::string compiled_text(const KernelText& file, const Translated& t, const std
   for (const auto& b : t.bugs) bugs += (bugs.empty() ? "" : ",") + b;
   std::ostringstream text;
   text << "#include \"core/cuda_in/cu_runtime.h\"\n"
+       << "#include \"core/cuda_in/cu_exit.h\"\n"
        << "#define SYNCSCOPE_CUDA_NAME " << c_string_literal(program_name(file.path)) << "\n"
        << "#define SYNCSCOPE_CUDA_FILE " << c_string_literal(file.path) << "\n"
        << "#define SYNCSCOPE_CUDA_BUGS " << c_string_literal(bugs) << "\n"

@@ -124,6 +124,7 @@ BlockRunner::Outcome BlockRunner::run(BlockHost& host, LaunchState& launch, int 
     tls_running_fiber = &running_guard_;
   }
   scheduler_fiber_ = os_thread_fiber();
+  tls_running_block = this;
   budget_ = &host.budget();
   ops_ = 0;
   ops_skipped_ = 0;
@@ -149,6 +150,7 @@ BlockRunner::Outcome BlockRunner::run(BlockHost& host, LaunchState& launch, int 
   }
   watched_.disarm();
   if (tls_running_fiber == &running_guard_) tls_running_fiber = nullptr;
+  tls_running_block = nullptr;
   observers_.clear();
   recording_ = false;
   shadow_.finish_block();

@@ -77,6 +77,9 @@ class BlockHost {
 // The basic-block hook (sim/simt.cpp) acts only while it is set; every runtime entry clears it
 // first, so a hook firing in the runtime's own code never parks a lane halfway through it.
 inline thread_local BlockRunner* tls_simt_kernel = nullptr;
+// The runner whose block this OS thread is running, else nullptr: the way in for code that has no
+// kernel context, such as an assert() in a __host__ __device__ function (core/cuda_in/cu_exit.h).
+inline thread_local BlockRunner* tls_running_block = nullptr;
 
 // Thrown inside a simulated thread to stop its block; the runner reports why.
 struct KernelAbort {};
@@ -236,6 +239,9 @@ class BlockRunner {
   // the text, and so does stdout once the block's run stands (Simulator). Returns what printf does.
   int print(LineId line, const char* format, ...);
   int simt_print(const SourceLocation& site, const char* format, ...);
+  // A device assert() whose test failed (core/cuda_in/cu_assert.h): the thread stops there and the
+  // block fails with the test and its line, as a GPU stops the launch.
+  [[noreturn]] void assert_failed(const char* file, unsigned line, const char* test);
   // This block run's device printf output for stdout, and the printf calls the launch's cap left out.
   struct Printed {
     std::string text;

@@ -1,6 +1,7 @@
-// BlockRunner's device printf and counting barrier (__syncthreads_count/_and/_or), the calls a
+// BlockRunner's device printf, assert and counting barrier (__syncthreads_count/_and/_or), the calls a
 // translated .cu makes beyond the kernel contract.
 #include <cstdio>
+#include <string>
 
 #include "sim/block_runner.h"
 #include "sim/limits.h"
@@ -21,6 +22,17 @@ int BlockRunner::simt_print(const SourceLocation& site, const char* format, ...)
   const int n = outside_kernel([&] { return vprint(LineTable::intern(site), format, args); });
   va_end(args);
   return n;
+}
+
+void BlockRunner::assert_failed(const char* file, unsigned line, const char* test) {
+  const RuntimeSection runtime = in_runtime();
+  tls_simt_kernel = nullptr;  // the unwinding below is the runtime's (outside_kernel's rule)
+  const LineId at = LineTable::intern(file, line, "");
+  count_operation(at);
+  fail_in_thread(SimErrorKind::Kernel,
+                 "thread " + std::to_string(current_) + " of block " + std::to_string(block_linear_) + ": assertion `" +
+                     test + "` failed at " + LineTable::describe(at) + " (on a GPU: device-side assert triggered)",
+                 {at});
 }
 
 int BlockRunner::vprint(LineId line, const char* format, va_list args) {

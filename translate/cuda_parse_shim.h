@@ -21,6 +21,8 @@ extern "C" {
 __device__ int printf(const char* format, ...);
 __device__ void* memcpy(void* to, const void* from, __SIZE_TYPE__ bytes);
 __device__ void* memset(void* to, int value, __SIZE_TYPE__ bytes);
+// What <assert.h>'s assert() calls when its test fails, in device code as CUDA declares it.
+__device__ void __assert_fail(const char* test, const char* file, unsigned int line, const char* function);
 }
 #include <stddef.h>
 // nvcc's implicit cuda_runtime.h brings the C library's math and stdlib to host code too.
@@ -215,7 +217,8 @@ __device__ unsigned long long atomicCAS(unsigned long long* address, unsigned lo
 
 // The runtime API syncscope simulates.
 enum cudaError_t { cudaSuccess = 0, cudaErrorInvalidValue = 1, cudaErrorMemoryAllocation = 2,
-                   cudaErrorInvalidConfiguration = 9, cudaErrorLaunchFailure = 719 };
+                   cudaErrorInvalidConfiguration = 9, cudaErrorInvalidDevicePointer = 17, cudaErrorAssert = 710,
+                   cudaErrorLaunchFailure = 719 };
 typedef cudaError_t cudaError;
 enum cudaMemcpyKind { cudaMemcpyHostToHost = 0, cudaMemcpyHostToDevice = 1, cudaMemcpyDeviceToHost = 2,
                       cudaMemcpyDeviceToDevice = 3, cudaMemcpyDefault = 4 };

@@ -5,6 +5,7 @@
 // every simulated thread; its grid, block and shared size are checked by the simulator.
 #pragma once
 
+#include <atomic>
 #include <cstdint>
 #include <cstdio>
 #include <algorithm>
@@ -24,6 +25,7 @@ enum cudaError_t {
   cudaErrorMemoryAllocation = 2,
   cudaErrorInvalidConfiguration = 9,
   cudaErrorInvalidDevicePointer = 17,
+  cudaErrorAssert = 710,
   cudaErrorLaunchFailure = 719,
 };
 typedef cudaError_t cudaError;
@@ -209,7 +211,9 @@ class Device {
   // A launch that failed (a thread crashed, a barrier no thread could pass, the time budget) leaves
   // the device as a fault leaves a GPU's context: every later call fails with the same error and
   // does nothing, so a program that goes on copies nothing back, as it would on the GPU.
-  void fail_launch() { broken_ = record(cudaErrorLaunchFailure); }
+  // A failed device assert() makes it cudaErrorAssert (core/cuda_in/cu_assert.h).
+  void fail_launch() { broken_ = record(assert_failed_ ? cudaErrorAssert : cudaErrorLaunchFailure); }
+  void note_failed_assert() { assert_failed_ = true; }
   cudaError_t broken() { return broken_ == cudaSuccess ? cudaSuccess : record(broken_); }
   cudaError_t peek_last_error() const { return last_error_; }
   // The device address of the __device__ variable whose student's variable is at `host` (0: none).
@@ -241,6 +245,7 @@ class Device {
   uintptr_t next_address_ = uintptr_t{0x100000000000};  // 16 TiB: no host memory is mapped there
   cudaError_t last_error_ = cudaSuccess;
   cudaError_t broken_ = cudaSuccess;
+  std::atomic<bool> assert_failed_{false};  // set by the simulated threads, which blocks run on
   struct Managed {
     uintptr_t device;
     size_t bytes;
@@ -503,11 +508,26 @@ inline T device_address(const T& anything_else) {  // nullptr, a pointer the ker
   return anything_else;
 }
 
-inline int call_main(int (*main)()) { return main(); }
+// exit() in a program's host code, and a failed host assert() (core/cuda_in/cu_exit.h): main()
+// ends there with this status.
+struct ProgramExit {
+  int status;
+};
+inline int call_main(int (*main)()) {
+  try {
+    return main();
+  } catch (const ProgramExit& e) {
+    return e.status;
+  }
+}
 inline int call_main(int (*main)(int, char**)) {
   static char name[] = "program";
   char* argv[] = {name, nullptr};
-  return main(1, argv);
+  try {
+    return main(1, argv);
+  } catch (const ProgramExit& e) {
+    return e.status;
+  }
 }
 
 }  // namespace syncscope::cu
@@ -593,7 +613,19 @@ inline const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
     case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorAssert: return "device-side assert triggered";
     default: return "unspecified launch failure";
   }
 }
-inline const char* cudaGetErrorName(cudaError_t e) { return e == cudaSuccess ? "cudaSuccess" : "cudaErrorUnknown"; }
+inline const char* cudaGetErrorName(cudaError_t e) {
+  switch (e) {
+    case cudaSuccess: return "cudaSuccess";
+    case cudaErrorInvalidValue: return "cudaErrorInvalidValue";
+    case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
+    case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
+    case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
+    case cudaErrorAssert: return "cudaErrorAssert";
+    case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
+    default: return "cudaErrorUnknown";
+  }
+}

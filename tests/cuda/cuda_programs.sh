@@ -305,6 +305,69 @@ for schedule in lockstep forward; do
 done
 pass "a runaway recursion in a __device__ function: a stack overflow at its line under lockstep and forward"
 
+# How a program stops early (core/cuda_in/cu_exit.h). A device assert() fails its launch with
+# cudaErrorAssert, and every later call with it, as on a GPU; the error names the thread, the test
+# and the line (through a macro and a __host__ __device__ function too). exit() in host code ends
+# main() with its status and keeps the launches so far; a failed host assert() ends it as abort()
+# does; a program's own NDEBUG turns its asserts off, as under nvcc (which defines none).
+cat >"$WORK/simt/asserts.cu" <<'CU'
+#include <cstdio>
+#include <cstdlib>
+#include <cassert>
+__host__ __device__ int twice(int x) { assert(x < 100); return 2 * x; }
+#define CHECK(c) assert(c)
+template <int N>
+__global__ void k(int *p)
+{
+    int t = threadIdx.x;
+    CHECK(t < N);
+    p[t] = twice(t);
+}
+int main(int argc, char **argv)
+{
+    int *d, h[32];
+    cudaMalloc(&d, 32 * sizeof(int));
+    k<32><<<1, 32>>>(d);
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    printf("first: %d %s\n", h[31], cudaGetErrorName(cudaGetLastError()));
+    k<16><<<1, 32>>>(d);
+    cudaError_t e = cudaDeviceSynchronize();
+    printf("second: %s, %s\n", cudaGetErrorName(e), cudaGetErrorString(e));
+    printf("copy after it: %s\n", cudaGetErrorName(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost)));
+    if (argc > 5) return 0;
+    exit(e == cudaErrorAssert ? 7 : 1);
+}
+CU
+for schedule in lockstep forward; do
+  out=$("$APP" run "$WORK/simt/asserts.cu" --schedule "$schedule" 2>&1) || true
+  for want in "first: 62 cudaSuccess" "second: cudaErrorAssert, device-side assert triggered" "copy after it: cudaErrorAssert" \
+              "launches: 2" "main() returned 7, after a launch failed"; do
+    grep -qF "$want" <<<"$out" || fail "asserts.cu under $schedule: no '$want': $out"
+  done
+  grep -qE "^error: thread (1[6-9]|2[0-9]|3[01]) of block 0: assertion \`t < N\` failed at .*asserts.cu:10 " <<<"$out" ||
+    fail "asserts.cu under $schedule: the error names no thread, test and line: $out"
+done
+sed -i 's/^    if (argc > 5) return 0;/    assert(argc > 5);/' "$WORK/simt/asserts.cu"
+out=$("$APP" run "$WORK/simt/asserts.cu" 2>&1) || true
+grep -qF "asserts.cu:24: int main(): Assertion \`argc > 5' failed." <<<"$out" || fail "a host assert: no message: $out"
+grep -qF "main() returned 134" <<<"$out" || fail "a host assert: main() did not end as abort() does: $out"
+sed -i '1i #define NDEBUG' "$WORK/simt/asserts.cu"
+out=$("$APP" run "$WORK/simt/asserts.cu" 2>&1) || true
+grep -qF "second: cudaSuccess, no error" <<<"$out" || fail "NDEBUG did not turn the asserts off: $out"
+# A __host__ __device__ function has no kernel context: its assert, run by a kernel, still fails
+# the thread (it once threw main()'s exit through the kernel and terminated the worker).
+cat >"$WORK/simt/host_device_assert.cu" <<'CU'
+#include <cstdio>
+#include <cassert>
+__host__ __device__ int twice(int x) { assert(x < 100); return 2 * x; }
+__global__ void k(int *p) { p[threadIdx.x] = twice(threadIdx.x * 10); }
+int main() { int *d; cudaMalloc(&d, 32 * sizeof(int)); k<<<1, 32>>>(d); printf("%s\n", cudaGetErrorName(cudaDeviceSynchronize())); return 0; }
+CU
+out=$("$APP" run "$WORK/simt/host_device_assert.cu" 2>&1) || true
+grep -qx "cudaErrorAssert" <<<"$out" && grep -qE "^error: thread [0-9]+ of block 0: assertion \`x < 100\` failed at .*host_device_assert.cu:3 " <<<"$out" ||
+  fail "an assert in a __host__ __device__ function run by a kernel: $out"
+pass "assert() and exit(): a device assert fails its launch with cudaErrorAssert at its line; exit() ends main() with its status; NDEBUG as under nvcc"
+
 # --json says what a program is: main()'s return value and its launches, no n/tpb/input of a problem.
 json=$("$APP" run "$CORPUS/two_kernel_scan.cu" --json 2>/dev/null)
 python3 -c '
