@@ -50,6 +50,9 @@ constexpr const char* kTwinFlags = "-fsanitize-coverage=trace-pc -O1 -fno-reorde
 // for tests/cuda/reduce_sequential.cu on 2 cores), and a program's kernels are small. Its SIMT twins
 // need no coverage: the translator has them report their positions (translate/simt_positions.h).
 constexpr const char* kCudaProgramFlags = "-O1";
+// Its calls of exit(), _Exit, quick_exit and abort() come to the runtime's (core/cuda_in/cu_exit.h):
+// on main()'s thread they end main(), not the worker.
+constexpr const char* kCudaProgramLinkFlags = "-Wl,--wrap=exit,--wrap=_Exit,--wrap=quick_exit,--wrap=abort";
 // Every unit of a kernel library. -fno-gnu-unique: a library compiled after an edit must get its
 // own copies of the template statics its kernel's types instantiate (the SIMT twin's registration
 // among them), not be bound to the previous library's, as GNU-unique symbols would be.
@@ -397,6 +400,7 @@ std::optional<KernelFileError> build_library(const KernelText& kernel, bool cuda
   if (status == 0) {
     const fs::path staged = work / "kernel.so";
     std::vector<std::string> link = {compiler, "-shared", (work / "plain.o").string(), "-o", staged.string()};
+    if (cuda_program) link.push_back(kCudaProgramLinkFlags);
     if (!cuda_program) link.insert(link.begin() + 3, {(work / "int32.o").string(), (work / "twin.o").string()});
     status = run_process(link, &output);
     // The compiler's mode follows the umask; a library is code that runs as the user: theirs alone.
@@ -574,7 +578,7 @@ std::variant<KernelFile, KernelFileError> load_kernel_build(const KernelBuild& b
 
   const uint64_t headers_hash = embedded_headers_hash();
   const std::string compiler = kernel_compiler();
-  const uint64_t key = fnv1a(compiler + "\n" + kKernelFlags + "\n" + kLibraryFlags + "\n" + kTwinFlags + "\n" + kCudaProgramFlags + "\n" + path.string() +
+  const uint64_t key = fnv1a(compiler + "\n" + kKernelFlags + "\n" + kLibraryFlags + "\n" + kTwinFlags + "\n" + kCudaProgramFlags + "\n" + kCudaProgramLinkFlags + "\n" + path.string() +
                                  "\n" + kernel.text,
                              headers_hash);
 

@@ -124,7 +124,10 @@ BlockRunner::Outcome BlockRunner::run(BlockHost& host, LaunchState& launch, int 
     tls_running_fiber = &running_guard_;
   }
   scheduler_fiber_ = os_thread_fiber();
-  tls_running_block = this;
+  struct RunningBlock {  // cleared however run() is left
+    explicit RunningBlock(BlockRunner* r) { tls_running_block = r; }
+    ~RunningBlock() { tls_running_block = nullptr; }
+  } running_block(this);
   budget_ = &host.budget();
   ops_ = 0;
   ops_skipped_ = 0;
@@ -150,7 +153,6 @@ BlockRunner::Outcome BlockRunner::run(BlockHost& host, LaunchState& launch, int 
   }
   watched_.disarm();
   if (tls_running_fiber == &running_guard_) tls_running_fiber = nullptr;
-  tls_running_block = nullptr;
   observers_.clear();
   recording_ = false;
   shadow_.finish_block();
@@ -201,12 +203,13 @@ void BlockRunner::thread_loop(int t) {
         tls_simt_kernel = nullptr;
         watched_.disarm();
         if (!preempted(landing)) {
+          const uintptr_t stack_bottom = threads_[t].guard.stack_top - threads_[t].guard.stack_size;
           std::vector<LineId> lines;
-          if (const std::optional<CodeLine> where = line_of_interrupted_code(landing.code))
+          if (const std::optional<CodeLine> where = line_of_fault(landing, stack_bottom))
             lines.push_back(LineTable::intern(where->file, where->line, ""));
           fail(SimErrorKind::Kernel,
                "thread " + std::to_string(t) + " of block " + std::to_string(block_linear_) + " crashed: " +
-                   describe_fault(landing, t, threads_[t].guard.stack_top - threads_[t].guard.stack_size),
+                   describe_fault(landing, t, stack_bottom),
                std::move(lines));
         } else {
           BudgetStop stop = budget_stop(t, kNoLine, landing.code);

@@ -239,9 +239,10 @@ class BlockRunner {
   // the text, and so does stdout once the block's run stands (Simulator). Returns what printf does.
   int print(LineId line, const char* format, ...);
   int simt_print(const SourceLocation& site, const char* format, ...);
-  // A device assert() whose test failed (core/cuda_in/cu_assert.h): the thread stops there and the
+  // A device assert() whose test failed (core/cuda_in/cu_exit.h): the thread stops there and the
   // block fails with the test and its line, as a GPU stops the launch.
-  [[noreturn]] void assert_failed(const char* file, unsigned line, const char* test);
+  // `what`: "assertion `t < N` failed".
+  [[noreturn]] void assert_failed(const char* file, unsigned line, const std::string& what);
   // This block run's device printf output for stdout, and the printf calls the launch's cap left out.
   struct Printed {
     std::string text;

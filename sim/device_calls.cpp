@@ -24,14 +24,14 @@ int BlockRunner::simt_print(const SourceLocation& site, const char* format, ...)
   return n;
 }
 
-void BlockRunner::assert_failed(const char* file, unsigned line, const char* test) {
+void BlockRunner::assert_failed(const char* file, unsigned line, const std::string& what) {
   const RuntimeSection runtime = in_runtime();
   tls_simt_kernel = nullptr;  // the unwinding below is the runtime's (outside_kernel's rule)
   const LineId at = LineTable::intern(file, line, "");
   count_operation(at);
   fail_in_thread(SimErrorKind::Kernel,
-                 "thread " + std::to_string(current_) + " of block " + std::to_string(block_linear_) + ": assertion `" +
-                     test + "` failed at " + LineTable::describe(at) + " (on a GPU: device-side assert triggered)",
+                 "thread " + std::to_string(current_) + " of block " + std::to_string(block_linear_) + ": " + what +
+                     " at " + LineTable::describe(at) + " (on a GPU: device-side assert triggered)",
                  {at});
 }
 

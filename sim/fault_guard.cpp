@@ -167,22 +167,37 @@ void set_preempted(FaultLanding& landing, uintptr_t pc) {
   landing.code = InterruptedCode{pc};
 }
 
-std::string describe_fault(const FaultLanding& landing, int thread, uintptr_t stack_bottom) {
-  const auto address = reinterpret_cast<uintptr_t>(landing.address);
-  char hex[32];
-  std::snprintf(hex, sizeof hex, "0x%zx", static_cast<size_t>(address));
-  // The fibers' stacks end in a guard page (sim/context_switch.h): a fault there is the stack
-  // running out.
+namespace {
+
+// The fibers' stacks end in a guard page (sim/context_switch.h): a fault there is the stack running
+// out.
+bool stack_overflow(const FaultLanding& landing, uintptr_t stack_bottom) {
   constexpr uintptr_t kNear = 64 * 1024;
-  const bool overflow =
-      landing.signal == SIGSEGV && stack_bottom != 0 && address + kNear >= stack_bottom && address < stack_bottom + kNear;
+  const auto address = reinterpret_cast<uintptr_t>(landing.address);
+  return landing.signal == SIGSEGV && stack_bottom != 0 && address + kNear >= stack_bottom &&
+         address < stack_bottom + kNear;
+}
+
+}  // namespace
+
+std::optional<CodeLine> line_of_fault(const FaultLanding& landing, uintptr_t stack_bottom) {
   // An overflow's instruction is wherever the stack happened to cross its guard page (a store in
   // the function's frame, the call's push): the recursion is the call that came back to it, the
   // first kernel line among the return addresses.
   std::optional<CodeLine> line;
-  if (overflow) line = kernel_line_among_returns(landing.code.return_addresses, InterruptedCode::kCallers);
-  if (overflow && !line) line = kernel_line_among_returns(landing.stack_words, FaultLanding::kStackWords);
-  if (!line) line = line_of_interrupted_code(landing.code);
+  if (stack_overflow(landing, stack_bottom)) {
+    line = kernel_line_among_returns(landing.code.return_addresses, InterruptedCode::kCallers);
+    if (!line) line = kernel_line_among_returns(landing.stack_words, FaultLanding::kStackWords);
+  }
+  return line ? line : line_of_interrupted_code(landing.code);
+}
+
+std::string describe_fault(const FaultLanding& landing, int thread, uintptr_t stack_bottom) {
+  const auto address = reinterpret_cast<uintptr_t>(landing.address);
+  char hex[32];
+  std::snprintf(hex, sizeof hex, "0x%zx", static_cast<size_t>(address));
+  const bool overflow = stack_overflow(landing, stack_bottom);
+  const std::optional<CodeLine> line = line_of_fault(landing, stack_bottom);
   const std::string at = line ? " at " + line->text() : "";
   if (overflow) return "stack overflow in T" + std::to_string(thread) + " (recursion" + at + "?)";
   switch (landing.signal) {

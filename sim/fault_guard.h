@@ -10,6 +10,7 @@
 #include <atomic>
 #include <csetjmp>
 #include <csignal>
+#include <optional>
 #include <cstdint>
 #include <string>
 
@@ -86,5 +87,7 @@ void prepare_fault_stack();
 // debug information has it: "stack overflow in T3 (recursion at k.h:32?)", "integer division by
 // zero at k.h:32", "invalid memory access at 0x0 (a null pointer) at k.h:32".
 std::string describe_fault(const FaultLanding& landing, int thread, uintptr_t stack_bottom);
+// The kernel line that message names (a stack overflow: its recursion's call).
+std::optional<CodeLine> line_of_fault(const FaultLanding& landing, uintptr_t stack_bottom);
 
 }  // namespace syncscope::sim

@@ -34,6 +34,22 @@ const char* cuda_parse_shim_text();  // generated from translate/cuda_parse_shim
 
 namespace {
 
+// After the file's last line (its lines stay where they are): the asserts' texts as written, which
+// core/cuda_in/cu_exit.h declares and names a failed assert by.
+std::string assert_texts_function(const std::map<int, std::string>& texts) {
+  std::string out = "\nconst char* syncscope_assert_text(const char* file, unsigned line) {\n"
+                    "  if (__builtin_strcmp(file, __FILE__) != 0) return nullptr;\n  switch (line) {\n";
+  for (const auto& [line, text] : texts) {
+    out += "    case " + std::to_string(line) + ": return \"";
+    for (const char c : text) {
+      if (c == '"' || c == '\\') out += '\\';
+      if (c != '\n' && c != '\r') out += c;
+    }
+    out += "\";\n";
+  }
+  return out + "  }\n  return nullptr;\n}\n";
+}
+
 using namespace clang;
 
 constexpr const char* kShimPath = "/syncscope-cuda/syncscope_cuda_parse_shim.h";
@@ -134,6 +150,7 @@ class TranslateConsumer : public ASTConsumer {
     const RewriteBuffer* buffer = rewriter.getRewriteBufferFor(main);
     out_.text = buffer ? std::string(buffer->begin(), buffer->end())
                        : context.getSourceManager().getBufferData(main).str();
+    out_.text += assert_texts_function(out_.assert_texts);
   }
 
  private:

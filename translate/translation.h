@@ -2,6 +2,7 @@
 // translate/rewrite_rules.h the rewrites).
 #pragma once
 
+#include <map>
 #include <string>
 #include <vector>
 
@@ -39,6 +40,9 @@ struct Translation {
   std::vector<std::string> bugs;  // BUG_* names the file tests with the preprocessor, sorted
   std::vector<KernelSignature> kernels;
   bool has_main = false;
+  // Each assert's expression as the student wrote it, by line (its macro's every line): the
+  // translation's own #expr is the rewritten text (core/cuda_in/cu_exit.h).
+  std::map<int, std::string> assert_texts;
   std::vector<TranslateError> errors;
 };
 

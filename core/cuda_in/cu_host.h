@@ -211,7 +211,7 @@ class Device {
   // A launch that failed (a thread crashed, a barrier no thread could pass, the time budget) leaves
   // the device as a fault leaves a GPU's context: every later call fails with the same error and
   // does nothing, so a program that goes on copies nothing back, as it would on the GPU.
-  // A failed device assert() makes it cudaErrorAssert (core/cuda_in/cu_assert.h).
+  // A failed device assert() makes it cudaErrorAssert (core/cuda_in/cu_exit.h).
   void fail_launch() { broken_ = record(assert_failed_ ? cudaErrorAssert : cudaErrorLaunchFailure); }
   void note_failed_assert() { assert_failed_ = true; }
   cudaError_t broken() { return broken_ == cudaSuccess ? cudaSuccess : record(broken_); }
@@ -506,28 +506,6 @@ inline E* device_address(const ptr<E, Ctx>& p) {
 template <class T>
 inline T device_address(const T& anything_else) {  // nullptr, a pointer the kernel already holds raw
   return anything_else;
-}
-
-// exit() in a program's host code, and a failed host assert() (core/cuda_in/cu_exit.h): main()
-// ends there with this status.
-struct ProgramExit {
-  int status;
-};
-inline int call_main(int (*main)()) {
-  try {
-    return main();
-  } catch (const ProgramExit& e) {
-    return e.status;
-  }
-}
-inline int call_main(int (*main)(int, char**)) {
-  static char name[] = "program";
-  char* argv[] = {name, nullptr};
-  try {
-    return main(1, argv);
-  } catch (const ProgramExit& e) {
-    return e.status;
-  }
 }
 
 }  // namespace syncscope::cu

@@ -308,8 +308,9 @@ pass "a runaway recursion in a __device__ function: a stack overflow at its line
 # How a program stops early (core/cuda_in/cu_exit.h). A device assert() fails its launch with
 # cudaErrorAssert, and every later call with it, as on a GPU; the error names the thread, the test
 # and the line (through a macro and a __host__ __device__ function too). exit() in host code ends
-# main() with its status and keeps the launches so far; a failed host assert() ends it as abort()
-# does; a program's own NDEBUG turns its asserts off, as under nvcc (which defines none).
+# main() with its status and keeps the launches so far, with no exception a catch (...) could take
+# and no macro that a field named exit meets; a failed host assert() ends it as abort() does; a
+# program's own NDEBUG turns its asserts off, as under nvcc (which defines none).
 cat >"$WORK/simt/asserts.cu" <<'CU'
 #include <cstdio>
 #include <cstdlib>
@@ -322,7 +323,7 @@ __global__ void k(int *p)
     int t = threadIdx.x;
     CHECK(t < N);
     p[t] = twice(t);
-}
+} struct Span { int entry, exit; Span(int a, int b) : entry(a), exit(b) {} };
 int main(int argc, char **argv)
 {
     int *d, h[32];
@@ -335,7 +336,7 @@ int main(int argc, char **argv)
     printf("second: %s, %s\n", cudaGetErrorName(e), cudaGetErrorString(e));
     printf("copy after it: %s\n", cudaGetErrorName(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost)));
     if (argc > 5) return 0;
-    exit(e == cudaErrorAssert ? 7 : 1);
+    try { Span s(1, 2); int _c = s.exit; exit(e == cudaErrorAssert ? 6 + _c / 2 : 1); } catch (...) { return 99; }
 }
 CU
 for schedule in lockstep forward; do
@@ -349,11 +350,14 @@ for schedule in lockstep forward; do
 done
 sed -i 's/^    if (argc > 5) return 0;/    assert(argc > 5);/' "$WORK/simt/asserts.cu"
 out=$("$APP" run "$WORK/simt/asserts.cu" 2>&1) || true
-grep -qF "asserts.cu:24: int main(): Assertion \`argc > 5' failed." <<<"$out" || fail "a host assert: no message: $out"
+grep -qF "asserts.cu:24: int main(int, char**): Assertion \`argc > 5' failed." <<<"$out" || fail "a host assert: no message: $out"
 grep -qF "main() returned 134" <<<"$out" || fail "a host assert: main() did not end as abort() does: $out"
 sed -i '1i #define NDEBUG' "$WORK/simt/asserts.cu"
 out=$("$APP" run "$WORK/simt/asserts.cu" 2>&1) || true
 grep -qF "second: cudaSuccess, no error" <<<"$out" || fail "NDEBUG did not turn the asserts off: $out"
+sed -i 's/^    assert(argc > 5);/    abort();/' "$WORK/simt/asserts.cu"
+out=$("$APP" run "$WORK/simt/asserts.cu" 2>&1) || true
+grep -qF "launches: 2" <<<"$out" && grep -qF "main() returned 134" <<<"$out" || fail "abort() in main: $out"
 # A __host__ __device__ function has no kernel context: its assert, run by a kernel, still fails
 # the thread (it once threw main()'s exit through the kernel and terminated the worker).
 cat >"$WORK/simt/host_device_assert.cu" <<'CU'
