@@ -19,9 +19,15 @@ void draw_results_panel(const ResultsPanel& panel) {
   ImGui::TextWrapped("%s", m.sim_verdict.c_str());
   ImGui::PopStyleColor();
   ImGui::TextWrapped("%s", m.gpu_status.c_str());
-  if (!m.gpu_verdict.empty()) ImGui::TextColored(ImColor(m.gpu_ok ? panel.theme.good : panel.theme.bad), "%s", m.gpu_verdict.c_str());
+  const auto wrapped = [](ImU32 colour, const std::string& text) {
+    ImGui::PushStyleColor(ImGuiCol_Text, colour);
+    ImGui::TextWrapped("%s", text.c_str());
+    ImGui::PopStyleColor();
+  };
+  if (!m.gpu_verdict.empty()) wrapped(ImColor(m.gpu_ok ? panel.theme.good : panel.theme.bad), m.gpu_verdict);
   if (m.can_run_gpu && ImGui::Button("Run on GPU")) panel.session.run_gpu();
-  if (run->sim.trace.error) ImGui::TextColored(ImColor(panel.theme.bad), "error: %s", run->sim.trace.error->message.c_str());
+  // The error too: where the run stopped and why is the one line a student must read whole.
+  if (run->sim.trace.error) wrapped(ImColor(panel.theme.bad), "error: " + run->sim.trace.error->message);
 
   const int columns = m.has_gpu_column ? 4 : 3;
   if (m.row_count > 0 && ImGui::BeginTable("values", columns, ImGuiTableFlags_RowBg | ImGuiTableFlags_ScrollY | ImGuiTableFlags_BordersInnerV)) {
