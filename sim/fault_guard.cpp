@@ -52,8 +52,9 @@ InterruptedCode interrupted_code(const Interrupted& at, const GuardedFiber& fibe
 }
 
 // The stack's lowest page is its guard page (Boost.Context's protected stack counts it in the
-// size): reading starts above it, where an overflow's stack pointer may already be.
-void copy_stack_words(const Interrupted& at, const GuardedFiber& fiber, FaultLanding& landing) {
+// size): reading starts above it, where an overflow's stack pointer may already be. Not under
+// AddressSanitizer: the words between frames are its red zones, and reading them is the point.
+__attribute__((no_sanitize_address, noinline)) void copy_stack_words(const Interrupted& at, const GuardedFiber& fiber, FaultLanding& landing) {
   const uintptr_t bottom = fiber.stack_top - fiber.stack_size + page_size.load(std::memory_order_relaxed);
   uintptr_t word = std::max(at.sp, bottom) & ~uintptr_t{sizeof(uintptr_t) - 1};
   for (int k = 0; k < FaultLanding::kStackWords; ++k, word += sizeof(uintptr_t)) {
