@@ -3,6 +3,7 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <cctype>
 #include <vector>
 
 #ifdef SYNCSCOPE_HAVE_LIBDW
@@ -21,10 +22,25 @@ std::string CodeLine::text() const {
 namespace {
 #ifdef SYNCSCOPE_HAVE_LIBDW
 
-bool in_runtime(const std::string& file) {
+// Where the simulator's own code is: its headers as a kernel library is compiled against them
+// (unpacked into the cache's `include-<hash>/`), and its sources in this build's tree (a build with
+// line tables). Not any folder named `sim/`: a student's `.cu` may be kept in one.
+bool under_runtime_root(const std::string& file, size_t root_end) {
   for (const char* folder : {"sim/", "contract/", "core/cuda_in/"})  // the last: a CUDA program's runtime
-    if (file.rfind(folder, 0) == 0 || file.find(std::string("/") + folder) != std::string::npos) return true;
-  return file.rfind("/usr/", 0) == 0;
+    if (file.compare(root_end, std::char_traits<char>::length(folder), folder) == 0) return true;
+  return false;
+}
+
+bool in_runtime(const std::string& file) {
+  if (file.rfind("/usr/", 0) == 0 || under_runtime_root(file, 0)) return true;
+  static const std::string source_dir = std::string(SYNCSCOPE_SOURCE_DIR) + "/";
+  if (file.rfind(source_dir, 0) == 0 && under_runtime_root(file, source_dir.size())) return true;
+  for (size_t at = file.find("/include-"); at != std::string::npos; at = file.find("/include-", at + 1)) {
+    size_t end = at + 9;
+    while (end < file.size() && isxdigit(static_cast<unsigned char>(file[end]))) ++end;
+    if (end > at + 9 && end < file.size() && file[end] == '/' && under_runtime_root(file, end + 1)) return true;
+  }
+  return false;
 }
 
 // The chain of source locations at `address`, innermost first: the line table's entry, then the

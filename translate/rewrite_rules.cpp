@@ -81,7 +81,23 @@ void RewriteRules::error(SourceLocation loc, const std::string& message) {
   const PresumedLoc at = sm_.getPresumedLoc(sm_.getExpansionLoc(loc));
   if (at.isValid()) d.file = at.getFilename(), d.line = static_cast<int>(at.getLine()), d.column = static_cast<int>(at.getColumn());
   d.message = message;
+  // A macro's argument expanded twice is refused twice at one place: say it once.
+  for (const TranslateError& said : out_.errors)
+    if (said.file == d.file && said.line == d.line && said.column == d.column && said.message == d.message) return;
   out_.errors.push_back(std::move(d));
+}
+
+RewriteRules::Spelling RewriteRules::editable(SourceLocation first, SourceLocation last, const char* rule) {
+  if (first.isFileID() && last.isFileID()) return Spelling::InFile;
+  if (!first.isMacroID() || !last.isMacroID() || !sm_.isMacroArgExpansion(first) || !sm_.isMacroArgExpansion(last))
+    return Spelling::NotEditable;
+  const SourceLocation begin = sm_.getSpellingLoc(first), end = sm_.getSpellingLoc(last);
+  if (!sm_.isInMainFile(begin) || sm_.getFileID(begin) != sm_.getFileID(end) || sm_.isBeforeInTranslationUnit(end, begin))
+    return Spelling::NotEditable;
+  // Both ends in the same argument of the same expansion: not `M(*p, q)` joined across a comma by the macro.
+  if (sm_.getImmediateExpansionRange(first).getBegin() != sm_.getImmediateExpansionRange(last).getBegin())
+    return Spelling::NotEditable;
+  return macro_argument_edits_.emplace(rule, sm_.getFileOffset(begin)).second ? Spelling::InFile : Spelling::AlreadyEdited;
 }
 
 // Where a location's text is written in the file: a macro argument's tokens where the argument is
@@ -552,9 +568,12 @@ bool RewriteRules::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
 
 bool RewriteRules::VisitUnaryOperator(UnaryOperator* e) {
   if (!in_device_code() || e->getOpcode() != UO_Deref || !e->getSubExpr()->getType()->isPointerType()) return true;
-  if (e->getOperatorLoc().isMacroID()) {
-    error(e->getOperatorLoc(), "a '*' inside a macro cannot be translated: write p[0] instead of *p");
-    return true;
+  switch (editable(e->getOperatorLoc(), e->getSubExpr()->getEndLoc(), "deref")) {
+    case Spelling::InFile: break;
+    case Spelling::AlreadyEdited: return true;
+    case Spelling::NotEditable:
+      error(e->getOperatorLoc(), "a '*' written inside a macro's definition cannot be translated: write p[0] instead of *p");
+      return true;
   }
   replace(SourceRange(e->getOperatorLoc()), "(");
   insert_after_token(e->getSubExpr()->getEndLoc(), ")[0]");
@@ -627,9 +646,12 @@ bool RewriteRules::VisitMemberExpr(MemberExpr* e) {
                                  "' of a struct in device memory: copy the element to a local variable first (S s = p[i];)");
     return true;
   }
-  if (e->getOperatorLoc().isMacroID() || e->getMemberLoc().isMacroID()) {
-    error(e->getMemberLoc(), "a field access inside a macro cannot be translated: write it out");
-    return true;
+  switch (editable(e->getBase()->getBeginLoc(), e->getMemberLoc(), "field")) {
+    case Spelling::InFile: break;
+    case Spelling::AlreadyEdited: return true;
+    case Spelling::NotEditable:
+      error(e->getMemberLoc(), "a field access written inside a macro's definition cannot be translated: write it out");
+      return true;
   }
   const std::string record = type_text(context_.getRecordType(field->getParent()));
   insert_before(e->getBase()->getBeginLoc(), "(");

@@ -78,6 +78,12 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool insert_after_token(clang::SourceLocation loc, const std::string& text);
   bool is_device_only(const clang::FunctionDecl* f) const;
   bool is_students(const clang::FunctionDecl* f) const;
+  // Whether the text from `first` to `last` can be edited where the student wrote it: written in the
+  // file itself, or inside one macro argument (`assert(*p == 3)`, `SQ(q[i].x)`). An argument the macro
+  // expands twice gives two expressions with one spelling: the first edits it, the second is
+  // AlreadyEdited (`rule` tells apart the different edits at one place).
+  enum class Spelling { InFile, AlreadyEdited, NotEditable };
+  Spelling editable(clang::SourceLocation first, clang::SourceLocation last, const char* rule);
 
   clang::ASTContext& context_;
   clang::SourceManager& sm_;
@@ -89,6 +95,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   std::set<const clang::VarDecl*> shared_scalars_;  // `__shared__ int x;`: every use becomes x[0]
   std::set<unsigned> rewritten_types_;  // offsets of type text already replaced
   std::set<const clang::DeclaratorDecl*> context_first_;  // first parameters that bring `_c` with them
+  std::set<std::pair<std::string, unsigned>> macro_argument_edits_;  // (rule, file offset) done in macro arguments
   std::string program_name_;
 };
 

@@ -7,10 +7,13 @@ namespace {
 
 void print_kernel_error(std::ostream& err, const KernelFileError& e) {
   err << "syncscope: " << e.message << "\n";
-  if (e.compiler_output.empty()) return;
   std::istringstream lines(e.compiler_output);
   int shown = 0;
-  for (std::string line; std::getline(lines, line) && shown < 30; ++shown) err << "  " << line << "\n";
+  for (std::string line; std::getline(lines, line) && shown < 30; ++shown) {
+    // The headline is the output's first error: once is enough when it is all there is.
+    if (shown == 0 && line == e.message && lines.peek() == std::char_traits<char>::eof()) break;
+    err << "  " << line << "\n";
+  }
 }
 
 }  // namespace

@@ -1,0 +1,160 @@
+#!/usr/bin/env bash
+# How a student's program stops early, and what the translator does inside macros: a runaway
+# recursion, assert() (in device and host code), exit(), abort(), and `*p` or `p[i].x` written as
+# a macro's argument. Each is said at the .cu's own line, as nvcc's build would stop there.
+# Usage: cuda_program_stops.sh path/to/syncscope
+set -euo pipefail
+APP=$(realpath "$1")
+WORK=$(mktemp -d)
+trap 'rm -rf "$WORK"' EXIT
+export SYNCSCOPE_CACHE_DIR="$WORK/cache"
+fail() { echo "FAIL: $*" >&2; exit 1; }
+pass() { echo "ok: $*"; }
+if [[ ! -x "$(dirname "$APP")/syncscope-translate" ]]; then
+  echo "skip: this build has no syncscope-translate (Clang 14's libraries were not found)"
+  exit 0
+fi
+if ldd "$APP" 2>/dev/null | grep -q 'libasan\|libubsan\|libtsan'; then
+  echo "skip: these programs run on the release build, not under a sanitizer ($APP)"
+  exit 0
+fi
+mkdir -p "$WORK/simt"
+# A runaway recursion in a __device__ function is a stack overflow named at its line under every
+# schedule. Under lockstep the stack runs out inside the runner's code (each call reports its
+# position); its frames have no frame-pointer chain, and looking for the line there once went to a
+# debuginfod client, whose socket the sandbox refused: "the kernel tried to open a network socket".
+cat >"$WORK/simt/recursion.cu" <<'CU'
+#include <cstdio>
+__device__ int down(int n) { if (n < 0) return 0; return down(n + 1) + 1; }
+__global__ void k(int *p)
+{
+    int t = threadIdx.x;
+    if (t == 3) p[t] = down(t);
+}
+int main() { int *d; cudaMalloc(&d, 64 * sizeof(int)); k<<<1, 32>>>(d); cudaError_t e = cudaDeviceSynchronize(); printf("%s\n", cudaGetErrorString(e)); return 0; }
+CU
+for schedule in lockstep forward; do
+  out=$("$APP" run "$WORK/simt/recursion.cu" --schedule "$schedule" 2>&1) && fail "recursion.cu under $schedule passed: $out"
+  grep -q "crashed: stack overflow in T3 (recursion at recursion.cu:2?)" <<<"$out" ||
+    fail "recursion.cu under $schedule: no stack overflow at line 2: $out"
+done
+# A student's folder named like the simulator's own (sim/) is still the student's.
+mkdir -p "$WORK/sim" && cp "$WORK/simt/recursion.cu" "$WORK/sim/recursion.cu"
+out=$("$APP" run "$WORK/sim/recursion.cu" 2>&1) && fail "sim/recursion.cu passed: $out"
+grep -q "crashed: stack overflow in T3 (recursion at recursion.cu:2?)" <<<"$out" || fail "a .cu in a folder named sim: no line: $out"
+pass "a runaway recursion in a __device__ function: a stack overflow at its line under lockstep and forward, in a folder named sim/ too"
+
+# How a program stops early (core/cuda_in/cu_exit.h). A device assert() fails its launch with
+# cudaErrorAssert, and every later call with it, as on a GPU; the error names the thread, the test
+# and the line (through a macro and a __host__ __device__ function too). exit() in host code ends
+# main() with its status and keeps the launches so far, with no exception a catch (...) could take
+# and no macro that a field named exit meets; a failed host assert() ends it as abort() does; a
+# program's own NDEBUG turns its asserts off, as under nvcc (which defines none).
+cat >"$WORK/simt/asserts.cu" <<'CU'
+#include <cstdio>
+#include <cstdlib>
+#include <cassert>
+__host__ __device__ int twice(int x) { assert(x < 100); return 2 * x; }
+#define CHECK(c) assert(c)
+template <int N>
+__global__ void k(int *p)
+{
+    int t = threadIdx.x;
+    CHECK(t < N);
+    p[t] = twice(t);
+} struct Span { int entry, exit; Span(int a, int b) : entry(a), exit(b) {} };
+int main(int argc, char **argv)
+{
+    int *d, h[32];
+    cudaMalloc(&d, 32 * sizeof(int));
+    k<32><<<1, 32>>>(d);
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    printf("first: %d %s\n", h[31], cudaGetErrorName(cudaGetLastError()));
+    k<16><<<1, 32>>>(d);
+    cudaError_t e = cudaDeviceSynchronize();
+    printf("second: %s, %s\n", cudaGetErrorName(e), cudaGetErrorString(e));
+    printf("copy after it: %s\n", cudaGetErrorName(cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost)));
+    if (argc > 5) return 0;
+    try { Span s(1, 2); int _c = s.exit; exit(e == cudaErrorAssert ? 6 + _c / 2 : 1); } catch (...) { return 99; }
+}
+CU
+for schedule in lockstep forward; do
+  out=$("$APP" run "$WORK/simt/asserts.cu" --schedule "$schedule" 2>&1) || true
+  for want in "first: 62 cudaSuccess" "second: cudaErrorAssert, device-side assert triggered" "copy after it: cudaErrorAssert" \
+              "launches: 2" "main() returned 7, after a launch failed"; do
+    grep -qF "$want" <<<"$out" || fail "asserts.cu under $schedule: no '$want': $out"
+  done
+  grep -qE "^error: thread (1[6-9]|2[0-9]|3[01]) of block 0: assertion \`t < N\` failed at .*asserts.cu:10 " <<<"$out" ||
+    fail "asserts.cu under $schedule: the error names no thread, test and line: $out"
+done
+sed -i 's/^    if (argc > 5) return 0;/    assert(argc > 5);/' "$WORK/simt/asserts.cu"
+out=$("$APP" run "$WORK/simt/asserts.cu" 2>&1) || true
+grep -qF "asserts.cu:24: int main(int, char**): Assertion \`argc > 5' failed." <<<"$out" || fail "a host assert: no message: $out"
+grep -qF "main() returned 134" <<<"$out" || fail "a host assert: main() did not end as abort() does: $out"
+sed -i '1i #define NDEBUG' "$WORK/simt/asserts.cu"
+out=$("$APP" run "$WORK/simt/asserts.cu" 2>&1) || true
+grep -qF "second: cudaSuccess, no error" <<<"$out" || fail "NDEBUG did not turn the asserts off: $out"
+sed -i 's/^    assert(argc > 5);/    abort();/' "$WORK/simt/asserts.cu"
+out=$("$APP" run "$WORK/simt/asserts.cu" 2>&1) || true
+grep -qF "launches: 2" <<<"$out" && grep -qF "main() returned 134" <<<"$out" || fail "abort() in main: $out"
+# A __host__ __device__ function has no kernel context: its assert, run by a kernel, still fails
+# the thread (it once threw main()'s exit through the kernel and terminated the worker).
+cat >"$WORK/simt/host_device_assert.cu" <<'CU'
+#include <cstdio>
+#include <cassert>
+__host__ __device__ int twice(int x) { assert(x < 100); return 2 * x; }
+__global__ void k(int *p) { p[threadIdx.x] = twice(threadIdx.x * 10); }
+int main() { int *d; cudaMalloc(&d, 32 * sizeof(int)); k<<<1, 32>>>(d); printf("%s\n", cudaGetErrorName(cudaDeviceSynchronize())); return 0; }
+CU
+out=$("$APP" run "$WORK/simt/host_device_assert.cu" 2>&1) || true
+grep -qx "cudaErrorAssert" <<<"$out" && grep -qE "^error: thread [0-9]+ of block 0: assertion \`x < 100\` failed at .*host_device_assert.cu:3 " <<<"$out" ||
+  fail "an assert in a __host__ __device__ function run by a kernel: $out"
+pass "assert() and exit(): a device assert fails its launch with cudaErrorAssert at its line; exit() ends main() with its status; NDEBUG as under nvcc"
+
+# `*p` and `p[i].x` written as a macro's argument are edited where they are written, once, though
+# the macro uses its argument twice (SQ); an assert of them is checked. One written in a macro's own
+# definition is refused at its line, once.
+cat >"$WORK/simt/macro_args.cu" <<'CU'
+#include <cassert>
+#include <cstdio>
+#define SQ(x) ((x) * (x))
+#define MAX2(a, b) ((a) > (b) ? (a) : (b))
+struct P { int x; int y; };
+__global__ void k(int *p, P *q, int *out)
+{
+    int i = threadIdx.x;
+    assert(*p == 3);
+    assert(q[i].x < LIMIT);
+    out[i] = SQ(*p) + MAX2(q[i].x, q[i].y);
+}
+int main()
+{
+    int h = 3, out[4];
+    P hq[4] = {{1, 5}, {7, 2}, {0, 0}, {4, 4}};
+    int *dp, *dout;
+    P *dq;
+    cudaMalloc(&dp, sizeof(int)); cudaMalloc(&dq, sizeof(hq)); cudaMalloc(&dout, sizeof(out));
+    cudaMemcpy(dp, &h, sizeof(int), cudaMemcpyHostToDevice);
+    cudaMemcpy(dq, hq, sizeof(hq), cudaMemcpyHostToDevice);
+    k<<<1, 4>>>(dp, dq, dout);
+    cudaError_t e = cudaMemcpy(out, dout, sizeof(out), cudaMemcpyDeviceToHost);
+    printf("%s: %d %d %d %d\n", cudaGetErrorName(e), out[0], out[1], out[2], out[3]);
+    return e == cudaSuccess && out[0] == 14 && out[1] == 16 && out[2] == 9 && out[3] == 13 ? 0 : 1;
+}
+CU
+sed 's/LIMIT/100/' "$WORK/simt/macro_args.cu" >"$WORK/simt/macro_args_pass.cu"
+out=$("$APP" run "$WORK/simt/macro_args_pass.cu" 2>&1) || fail "macro arguments: $out"
+grep -qx "cudaSuccess: 14 16 9 13" <<<"$out" || fail "macro arguments: the values: $out"
+sed 's/LIMIT/5/' "$WORK/simt/macro_args.cu" >"$WORK/simt/macro_args_fail.cu"
+out=$("$APP" run "$WORK/simt/macro_args_fail.cu" 2>&1) && fail "a failed field assert passed: $out"
+grep -qE "^error: thread 1 of block 0: assertion \`q\[i\]\.x < 5\` failed at .*macro_args_fail.cu:10 " <<<"$out" ||
+  fail "a failed assert of a field: no thread, test and line: $out"
+sed 's/^#define SQ(x) ((x) \* (x))/#define SQ(x) ((*x) * (*x))/; s/SQ(\*p)/SQ(p)/; s/LIMIT/100/' "$WORK/simt/macro_args.cu" >"$WORK/simt/macro_body.cu"
+set +e
+out=$("$APP" run "$WORK/simt/macro_body.cu" 2>&1)
+rc=$?
+set -e
+[[ $rc -eq 2 ]] || fail "a '*' in a macro's definition: exit $rc: $out"
+[[ $(grep -c "macro_body.cu:11:.*error: a '\*' written inside a macro's definition" <<<"$out") -eq 1 ]] ||
+  fail "a '*' in a macro's definition: not said once at line 11: $out"
+pass "*p and q[i].x as macro arguments: translated once (SQ(*p) = 9), a field's assert fails at :10; a '*' in a macro's body refused at :11"
