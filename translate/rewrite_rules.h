@@ -34,6 +34,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool VisitCStyleCastExpr(clang::CStyleCastExpr* e);
   bool VisitMemberExpr(clang::MemberExpr* e);
   bool VisitCXXNewExpr(clang::CXXNewExpr* e);
+  bool VisitImplicitCastExpr(clang::ImplicitCastExpr* e);
   bool TraverseLambdaExpr(clang::LambdaExpr* e);
   bool VisitReturnStmt(clang::ReturnStmt* s);
   // A struct of floats only (`struct Particle { float x, y; };`): its arrays' cells are floats in
@@ -78,6 +79,15 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool insert_after_token(clang::SourceLocation loc, const std::string& text);
   bool is_device_only(const clang::FunctionDecl* f) const;
   bool is_students(const clang::FunctionDecl* f) const;
+  // The student's device function (its template's pattern) a call or launch names: resolved, or
+  // found among a dependent call's candidates. Null when it is not the student's.
+  const clang::FunctionDecl* called_pattern(const clang::Expr* callee, const clang::FunctionDecl* resolved) const;
+  // `NULL` or `0` for a pointer: `nullptr`, which the simulator's pointer takes (once per place).
+  void null_to_nullptr(const clang::Expr* e);
+  // Per argument of a call of `pattern`: NULL made nullptr for a pointer parameter; for a template's
+  // `const T*` or `volatile T*` parameter, a bit in `const_mask`/`volatile_mask` (cu_arguments.h).
+  void pointer_arguments(const clang::FunctionDecl* pattern, llvm::ArrayRef<const clang::Expr*> arguments,
+                         unsigned long long& const_mask, unsigned long long& volatile_mask);
   // Whether the text from `first` to `last` can be edited where the student wrote it: written in the
   // file itself, or inside one macro argument (`assert(*p == 3)`, `SQ(q[i].x)`). An argument the macro
   // expands twice gives two expressions with one spelling: the first edits it, the second is
@@ -95,7 +105,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   std::set<const clang::VarDecl*> shared_scalars_;  // `__shared__ int x;`: every use becomes x[0]
   std::set<unsigned> rewritten_types_;  // offsets of type text already replaced
   std::set<const clang::DeclaratorDecl*> context_first_;  // first parameters that bring `_c` with them
-  std::set<std::pair<std::string, unsigned>> macro_argument_edits_;  // (rule, file offset) done in macro arguments
+  std::set<std::pair<std::string, unsigned>> macro_argument_edits_;
+  std::set<unsigned> nullptrs_;  // offsets of NULLs made nullptr  // (rule, file offset) done in macro arguments
   std::string program_name_;
 };
 

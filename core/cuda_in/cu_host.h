@@ -16,6 +16,7 @@
 #include <tuple>
 #include <vector>
 
+#include "core/cuda_in/cu_arguments.h"
 #include "core/cuda_in/cu_device.h"
 #include "core/registry.h"
 

@@ -1,0 +1,198 @@
+// The calls a translation rewrites (translate/rewrite_rules.h): CUDA's device calls onto the
+// simulator's context, a launch onto the simulated runtime, a call of the student's device function
+// with its context first, and the arguments a template's deduction or a NULL needs changed.
+#include <clang/AST/ExprCXX.h>
+#include <clang/AST/ParentMapContext.h>
+#include <clang/Lex/Lexer.h>
+
+#include <cctype>
+#include <string_view>
+#include <vector>
+
+#include "translate/cuda_names.h"
+#include "translate/rewrite_rules.h"
+
+namespace syncscope::translate {
+
+using namespace clang;
+
+const FunctionDecl* RewriteRules::called_pattern(const Expr* callee, const FunctionDecl* resolved) const {
+  if (!resolved)
+    if (const auto* lookup = dyn_cast<UnresolvedLookupExpr>(callee->IgnoreImplicit()))
+      for (const NamedDecl* d : lookup->decls())
+        if (const FunctionDecl* f = d->getAsFunction(); f && is_students(f) && is_device_only(f)) resolved = f;
+  if (!resolved || !is_students(resolved)) return nullptr;
+  const FunctionDecl* pattern = resolved->getTemplateInstantiationPattern();
+  return pattern ? pattern : resolved;
+}
+
+void RewriteRules::null_to_nullptr(const Expr* e) {
+  e = e->IgnoreParens();
+  if (isa<CXXNullPtrLiteralExpr>(e) || e->isValueDependent() ||
+      e->isNullPointerConstant(context_, Expr::NPC_ValueDependentIsNotNull) == Expr::NPCK_NotNull)
+    return;
+  const CharSourceRange where = written(e->getSourceRange());
+  if (!in_main_file(where.getBegin()) || !nullptrs_.insert(sm_.getFileOffset(where.getBegin())).second) return;
+  replace(e->getSourceRange(), "nullptr");
+}
+
+void RewriteRules::pointer_arguments(const FunctionDecl* pattern, llvm::ArrayRef<const Expr*> arguments,
+                                     unsigned long long& const_mask, unsigned long long& volatile_mask) {
+  const_mask = volatile_mask = 0;
+  if (!pattern) return;
+  for (unsigned k = 0; k < arguments.size() && k < pattern->getNumParams(); ++k) {
+    const QualType type = pattern->getParamDecl(k)->getType();
+    if (!type->isPointerType() || isa<CXXDefaultArgExpr>(arguments[k])) continue;
+    null_to_nullptr(arguments[k]);
+    const QualType pointee = type->getPointeeType();
+    if (!pointee->isDependentType() || k >= 64) continue;
+    if (pointee.isConstQualified()) const_mask |= 1ull << k;
+    if (pointee.isVolatileQualified()) volatile_mask |= 1ull << k;
+  }
+}
+
+std::string RewriteRules::caption_before(SourceLocation barrier) const {
+  const unsigned line = sm_.getExpansionLineNumber(barrier);
+  auto it = comments_.find(line - 1);
+  if (it == comments_.end()) return "";
+  std::string_view text = it->second;
+  if (text.rfind("//", 0) == 0) text.remove_prefix(2);
+  else if (text.rfind("/*", 0) == 0 && text.size() >= 4) text = text.substr(2, text.size() - 4);
+  while (!text.empty() && isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  if (text.rfind("step:", 0) == 0) text.remove_prefix(5);
+  while (!text.empty() && isspace(static_cast<unsigned char>(text.front()))) text.remove_prefix(1);
+  while (!text.empty() && isspace(static_cast<unsigned char>(text.back()))) text.remove_suffix(1);
+  return escaped_caption(text);
+}
+
+bool RewriteRules::VisitCallExpr(CallExpr* e) {
+  const FunctionDecl* callee = e->getDirectCallee();
+  const NamedDecl* named = callee;
+  if (!named) {  // a call in a template whose callee depends on the template's parameters
+    if (const auto* lookup = dyn_cast<UnresolvedLookupExpr>(e->getCallee()->IgnoreImplicit())) {
+      for (const NamedDecl* d : lookup->decls()) {
+        const auto* f = d->getAsFunction();
+        if (f && is_students(f) && is_device_only(f)) callee = f;
+      }
+      named = callee;
+    }
+  }
+  if (!callee || isa<CUDAKernelCallExpr>(e)) return true;
+  const std::string name = callee->getNameAsString();
+  if (auto refused = kNotSimulated.find(name); refused != kNotSimulated.end() && !is_students(callee)) {
+    error(e->getBeginLoc(), std::string(refused->second));
+    return true;
+  }
+  if (name == "__assert_fail" && !is_students(callee) && e->getNumArgs() >= 1)  // what assert() calls
+    if (const auto* test = dyn_cast<StringLiteral>(e->getArg(0)->IgnoreParenImpCasts())) {
+      const CharSourceRange used = sm_.getExpansionRange(e->getSourceRange());
+      for (unsigned line = sm_.getPresumedLineNumber(used.getBegin()); line <= sm_.getPresumedLineNumber(used.getEnd()); ++line)
+        out_.assert_texts.emplace(static_cast<int>(line), test->getString().str());
+    }
+  const Expr* target = e->getCallee()->IgnoreImplicit();
+  if (!in_device_code()) {
+    // cudaMalloc((void **)&d_x, bytes): the array is called d_x in every view, and the cast that
+    // would hide its element type from the simulator goes (one edit: the two touch).
+    const bool managed = name == "cudaMallocManaged", pitched = name == "cudaMallocPitch";
+    if ((name == "cudaMalloc" || managed || pitched) && !is_students(callee) && e->getNumArgs() >= 2) {
+      const Expr* where = e->getArg(0)->IgnoreParenCasts();
+      std::string array = text_of(where->getSourceRange());
+      if (const auto* address = dyn_cast<UnaryOperator>(where); address && address->getOpcode() == UO_AddrOf)
+        array = text_of(address->getSubExpr()->getSourceRange());
+      if (const QualType cell = where->getType(); cell->isPointerType() && cell->getPointeeType()->isPointerType())
+        array += cells_note(cell->getPointeeType()->getPointeeType());
+      replace(SourceRange(target->getBeginLoc(), e->getArg(0)->getEndLoc()),
+              std::string(managed   ? "syncscope_cuda_malloc_managed_named(\""
+                          : pitched ? "syncscope_cuda_malloc_pitch_named(\""
+                                    : "syncscope_cuda_malloc_named(\"") +
+                  escaped_caption(array) + "\", " + text_of(where->getSourceRange()));
+    }
+    return true;
+  }
+  int written_arguments = 0;
+  for (const Expr* a : e->arguments())
+    if (!isa<CXXDefaultArgExpr>(a)) ++written_arguments;
+  if (is_students(callee) && is_device_only(callee)) {
+    if (callee->hasAttr<CUDAGlobalAttr>()) {
+      error(e->getBeginLoc(), "a kernel launching a kernel (dynamic parallelism) is not simulated: launch it from main");
+      return true;
+    }
+    const SourceLocation callee_end = written(SourceRange(target->getEndLoc(), target->getEndLoc())).getEnd();
+    auto open = Lexer::findNextToken(callee_end, sm_, context_.getLangOpts());
+    if (!open || !open->is(tok::l_paren)) {
+      error(e->getBeginLoc(), "cannot find the '(' of this call to '" + name + "'");
+      return true;
+    }
+    insert_after_token(open->getLocation(), written_arguments ? "_c, " : "_c");
+    std::vector<const Expr*> arguments(e->arg_begin(), e->arg_end());
+    unsigned long long const_mask = 0, volatile_mask = 0;
+    pointer_arguments(called_pattern(target, e->getDirectCallee()), arguments, const_mask, volatile_mask);
+    for (unsigned k = 0; k < arguments.size() && k < 64; ++k) {
+      const bool is_const = (const_mask >> k) & 1, is_volatile = (volatile_mask >> k) & 1;
+      if ((!is_const && !is_volatile) ||
+          editable(arguments[k]->getBeginLoc(), arguments[k]->getEndLoc(), "qualified") != Spelling::InFile)
+        continue;
+      // After the `_c, ` put before the first argument at the same place.
+      rewriter_.InsertTextAfter(written(arguments[k]->getBeginLoc()), std::string("::syncscope::cu::qualified_argument<") +
+                                                                           (is_const ? "true" : "false") + ", " +
+                                                                           (is_volatile ? "true" : "false") + ">(");
+      insert_after_token(arguments[k]->getEndLoc(), ")");
+    }
+    return true;
+  }
+  if (is_students(callee)) return true;
+  if (auto call = kContextCalls.find(name); call != kContextCalls.end()) {
+    std::string replacement(call->second);
+    if (name.rfind("__syncthreads", 0) == 0)  // a counting barrier ends its step too
+      if (std::string caption = caption_before(e->getBeginLoc()); !caption.empty())
+        // `int n = __syncthreads_count(p);`: the counting barriers are values, the caption goes inside.
+        replacement = name == "__syncthreads" ? "_c.caption(\"" + caption + "\"), " + replacement
+                                              : "(_c.caption(\"" + caption + "\"), _c)" + replacement.substr(2);
+    replace(target->getSourceRange(), replacement);
+  } else if (auto runtime = kRuntimeCalls.find(name); runtime != kRuntimeCalls.end() || name == "printf") {
+    replace(target->getSourceRange(), runtime != kRuntimeCalls.end() ? std::string(runtime->second) : "::syncscope::cu::device_printf");
+    const SourceLocation callee_end = written(SourceRange(target->getEndLoc(), target->getEndLoc())).getEnd();
+    // printf's place as an argument: a variadic call has no room for a defaulted one after the values
+    // (the runtime's other calls default theirs).
+    if (auto open = Lexer::findNextToken(callee_end, sm_, context_.getLangOpts()); open && open->is(tok::l_paren))
+      insert_after_token(open->getLocation(), name == "printf" ? "_c, ::syncscope::sim::SourceLocation::current(), " : "_c, ");
+  }
+  return true;
+}
+
+bool RewriteRules::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
+  if (!in_main_file(e->getBeginLoc())) return true;
+  if (in_device_code()) {
+    error(e->getBeginLoc(), "a kernel launching a kernel (dynamic parallelism) is not simulated: launch it from main");
+    return true;
+  }
+  const CallExpr* config = e->getConfig();
+  auto written = [&](unsigned k) -> std::string {
+    if (k >= config->getNumArgs() || isa<CXXDefaultArgExpr>(config->getArg(k))) return "";
+    return text_of(config->getArg(k)->getSourceRange());
+  };
+  const std::string stream = written(3);
+  const std::string kernel = text_of(e->getCallee()->getSourceRange());
+  std::string shared = written(2);
+  if (shared.empty()) shared = "0";
+  unsigned long long const_mask = 0, volatile_mask = 0;
+  pointer_arguments(called_pattern(e->getCallee(), e->getDirectCallee()), {e->getArgs(), e->getNumArgs()}, const_mask,
+                    volatile_mask);
+  const std::string call =
+      const_mask == 0 && volatile_mask == 0
+          ? kernel + "(_c, a...);"
+          : "::syncscope::cu::call_qualified<" + std::to_string(const_mask) + "ull, " + std::to_string(volatile_mask) +
+                "ull>([&](auto... b) { " + kernel + "(_c, b...); }, a...);";
+  const std::string launch = "::syncscope::cu::launch([](auto& _c, auto... a) { " + call + " }, \"" + kernel +
+                             "\", " + written(0) + ", " + written(1) + ", " + shared + (stream.empty() ? "" : ", " + stream) + ")";
+  replace(SourceRange(e->getBeginLoc(), config->getRParenLoc()), launch);
+  return true;
+}
+
+// `float *p = NULL;`, `if (p != 0)` in device code: the simulator's pointer takes nullptr, not a 0.
+bool RewriteRules::VisitImplicitCastExpr(ImplicitCastExpr* e) {
+  if (in_device_code() && e->getCastKind() == CK_NullToPointer) null_to_nullptr(e->getSubExpr());
+  return true;
+}
+
+}  // namespace syncscope::translate
