@@ -25,7 +25,9 @@ __device__ void* memset(void* to, int value, __SIZE_TYPE__ bytes);
 __device__ void __assert_fail(const char* test, const char* file, unsigned int line, const char* function);
 }
 #include <stddef.h>
-// nvcc's implicit cuda_runtime.h brings the C library's math and stdlib to host code too.
+// nvcc's implicit cuda_runtime.h brings the C library's math, stdlib and limits (INT_MAX) to host
+// code too.
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 
@@ -252,6 +254,28 @@ struct cudaDeviceProp {
   size_t sharedMemPerMultiprocessor;
 };
 cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device);
+// Attributes one at a time (NVIDIA's grid-stride blog asks for the SM count so): the same numbers
+// as cudaGetDeviceProperties. CUDA's own enum values.
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2, cudaDevAttrMaxBlockDimY = 3, cudaDevAttrMaxBlockDimZ = 4,
+  cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6, cudaDevAttrMaxGridDimZ = 7, cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrWarpSize = 10, cudaDevAttrMultiProcessorCount = 16, cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+};
+cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device);
+template <class Kernel>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, Kernel kernel, int block_size, size_t dynamic_shared = 0);
+template <class Kernel>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, Kernel kernel, size_t dynamic_shared = 0,
+                                               int block_size_limit = 0);
+// A kernel's attributes and cache preference: accepted and kept nowhere (the simulator has no
+// caches; a block's shared memory stays at most 48 KiB, which a launch asking for more is told).
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8, cudaFuncAttributePreferredSharedMemoryCarveout = 9 };
+enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2, cudaFuncCachePreferEqual = 3 };
+template <class Kernel> cudaError_t cudaFuncSetAttribute(Kernel kernel, cudaFuncAttribute attribute, int value);
+template <class Kernel> cudaError_t cudaFuncSetCacheConfig(Kernel kernel, cudaFuncCache preference);
+cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache preference);
 cudaError_t cudaGetDeviceCount(int* count);
 cudaError_t cudaSetDevice(int device);
 cudaError_t cudaGetDevice(int* device);
@@ -275,6 +299,23 @@ cudaError_t cudaHostAlloc(void** pointer, size_t bytes, unsigned int flags);
 template <class T> cudaError_t cudaHostAlloc(T** pointer, size_t bytes, unsigned int flags);
 cudaError_t cudaMemcpyAsync(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream = 0);
 cudaError_t cudaMemsetAsync(void* pointer, int value, size_t bytes, cudaStream_t stream = 0);
+// Unified memory's hints (where pages should live): the simulator has one memory, so they do nothing.
+enum cudaMemLocationType { cudaMemLocationTypeInvalid = 0, cudaMemLocationTypeDevice = 1, cudaMemLocationTypeHost = 2 };
+struct cudaMemLocation {
+  cudaMemLocationType type;
+  int id;
+};
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1, cudaMemAdviseUnsetReadMostly = 2, cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4, cudaMemAdviseSetAccessedBy = 5, cudaMemAdviseUnsetAccessedBy = 6,
+};
+#define cudaCpuDeviceId (-1)
+cudaError_t cudaMemPrefetchAsync(const void* pointer, size_t bytes, cudaMemLocation location, unsigned int flags,
+                                 cudaStream_t stream = 0);
+cudaError_t cudaMemPrefetchAsync(const void* pointer, size_t bytes, int device, cudaStream_t stream = 0);
+cudaError_t cudaMemAdvise(const void* pointer, size_t bytes, cudaMemoryAdvise advice, cudaMemLocation location);
+cudaError_t cudaMemAdvise(const void* pointer, size_t bytes, cudaMemoryAdvise advice, int device);
+
 cudaError_t cudaMemcpyToSymbol(const void* symbol, const void* from, size_t bytes, size_t offset = 0,
                                cudaMemcpyKind kind = cudaMemcpyHostToDevice);
 template <class T> cudaError_t cudaMemcpyToSymbol(const T& symbol, const void* from, size_t bytes, size_t offset = 0,

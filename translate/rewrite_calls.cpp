@@ -162,6 +162,7 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
 
 bool RewriteRules::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
   if (!in_main_file(e->getBeginLoc())) return true;
+  if (const auto* named = dyn_cast<DeclRefExpr>(e->getCallee()->IgnoreImplicit())) launched_kernels_.insert(named);
   if (in_device_code()) {
     error(e->getBeginLoc(), "a kernel launching a kernel (dynamic parallelism) is not simulated: launch it from main");
     return true;
@@ -193,6 +194,25 @@ bool RewriteRules::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
 bool RewriteRules::VisitImplicitCastExpr(ImplicitCastExpr* e) {
   if (in_device_code() && e->getCastKind() == CK_NullToPointer) null_to_nullptr(e->getSubExpr());
   return true;
+}
+
+// A kernel named in host code other than by its launch (`cudaFuncSetAttribute(k, ...)`,
+// `cudaOccupancyMaxPotentialBlockSize(&g, &b, k)`): the kernel is a template in the translation, not
+// a function with an address, and the runtime's calls use none: it is passed as nullptr.
+void RewriteRules::kernel_as_value(const DeclRefExpr* e) {
+  const auto* f = dyn_cast<FunctionDecl>(e->getDecl());
+  if (!f || !f->hasAttr<CUDAGlobalAttr>() || !is_students(f) || launched_kernels_.count(e)) return;
+  const Expr* value = e;
+  for (;;) {
+    const auto parents = context_.getParents(*value);
+    if (parents.empty()) break;
+    const auto* address = parents[0].get<UnaryOperator>();
+    if (const auto* paren = parents[0].get<ParenExpr>()) value = paren;
+    else if (address && address->getOpcode() == UO_AddrOf) value = address;
+    else break;
+  }
+  if (editable(value->getBeginLoc(), value->getEndLoc(), "kernel value") == Spelling::InFile)
+    replace(value->getSourceRange(), "nullptr");
 }
 
 }  // namespace syncscope::translate

@@ -154,4 +154,25 @@ void RewriteRules::rewrite_shared_declaration(VarDecl* v, SourceLocation begin) 
   replace(SourceRange(begin, v->getEndLoc()), "auto " + name + " = " + made);
 }
 
+bool RewriteRules::VisitLinkageSpecDecl(LinkageSpecDecl* d) {
+  if (d->getLanguage() != LinkageSpecDecl::lang_c || !in_main_file(d->getExternLoc()) || d->getExternLoc().isMacroID()) return true;
+  bool device = false;
+  for (const Decl* inner : d->decls()) {
+    const FunctionDecl* f = inner->getAsFunction();
+    if (f && is_device_only(f)) device = true;
+  }
+  if (!device) return true;
+  auto language = Lexer::findNextToken(d->getExternLoc(), sm_, context_.getLangOpts());  // the "C"
+  if (!language || !language->is(tok::string_literal)) return true;
+  SourceLocation last = language->getLocation();
+  if (d->hasBraces()) {
+    auto open = Lexer::findNextToken(last, sm_, context_.getLangOpts());
+    if (!open || !open->is(tok::l_brace) || d->getRBraceLoc().isMacroID()) return true;
+    last = open->getLocation();
+    replace(SourceRange(d->getRBraceLoc()), " ");
+  }
+  replace(SourceRange(d->getExternLoc(), last), " ");
+  return true;
+}
+
 }  // namespace syncscope::translate

@@ -397,7 +397,10 @@ bool RewriteRules::VisitDeclStmt(DeclStmt* s) {
 }
 
 bool RewriteRules::VisitDeclRefExpr(DeclRefExpr* e) {
-  if (!in_device_code()) return true;
+  if (!in_device_code()) {
+    kernel_as_value(e);
+    return true;
+  }
   if (const auto* v = dyn_cast<VarDecl>(e->getDecl())) {
     if (shared_scalars_.count(v)) {
       insert_after_token(e->getEndLoc(), "[0]");

@@ -35,6 +35,9 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool VisitMemberExpr(clang::MemberExpr* e);
   bool VisitCXXNewExpr(clang::CXXNewExpr* e);
   bool VisitImplicitCastExpr(clang::ImplicitCastExpr* e);
+  // `extern "C" __global__ void k(...)`: a kernel becomes a template, which C linkage forbids; the
+  // program is one file, so the linkage goes and nothing else changes.
+  bool VisitLinkageSpecDecl(clang::LinkageSpecDecl* d);
   bool TraverseLambdaExpr(clang::LambdaExpr* e);
   bool VisitReturnStmt(clang::ReturnStmt* s);
   // A struct of floats only (`struct Particle { float x, y; };`): its arrays' cells are floats in
@@ -84,6 +87,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   const clang::FunctionDecl* called_pattern(const clang::Expr* callee, const clang::FunctionDecl* resolved) const;
   // `NULL` or `0` for a pointer: `nullptr`, which the simulator's pointer takes (once per place).
   void null_to_nullptr(const clang::Expr* e);
+  void kernel_as_value(const clang::DeclRefExpr* e);
   // Per argument of a call of `pattern`: NULL made nullptr for a pointer parameter; for a template's
   // `const T*` or `volatile T*` parameter, a bit in `const_mask`/`volatile_mask` (cu_arguments.h).
   void pointer_arguments(const clang::FunctionDecl* pattern, llvm::ArrayRef<const clang::Expr*> arguments,
@@ -106,7 +110,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   std::set<unsigned> rewritten_types_;  // offsets of type text already replaced
   std::set<const clang::DeclaratorDecl*> context_first_;  // first parameters that bring `_c` with them
   std::set<std::pair<std::string, unsigned>> macro_argument_edits_;
-  std::set<unsigned> nullptrs_;  // offsets of NULLs made nullptr  // (rule, file offset) done in macro arguments
+  std::set<unsigned> nullptrs_;  // offsets of NULLs made nullptr
+  std::set<const clang::DeclRefExpr*> launched_kernels_;  // a launch's kernel (visited before its name)  // (rule, file offset) done in macro arguments
   std::string program_name_;
 };
 

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <atomic>
+#include <climits>  // INT_MAX, UINT_MAX with no #include, as nvcc's implicit cuda_runtime.h has them
 #include <cstdint>
 #include <cstdio>
 #include <algorithm>
@@ -439,7 +440,8 @@ struct Launch {
       refused = "a grid of " + std::to_string(grid.x) + "x" + std::to_string(grid.y) + "x" + std::to_string(grid.z) +
                 "; every size is 1 or more (y and z at most 65535)";
     else if (shared > 48 * 1024)
-      refused = std::to_string(shared) + " bytes of dynamic shared memory; a block has at most 49152";
+      refused = std::to_string(shared) + " bytes of dynamic shared memory; a block has at most 49152 (more, opted into "
+                "with cudaFuncSetAttribute on a GPU, is not simulated)";
     if (!refused.empty()) {
       std::fprintf(stderr, "%s:%u: the launch of %s is refused (invalid configuration): %s\n", where.file_name(),
                    where.line(), name, refused.c_str());

@@ -2,6 +2,7 @@
 // its device (properties, events) and the queues its work goes through (streams, pinned memory).
 #pragma once
 
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 
@@ -32,6 +33,67 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   prop->maxThreadsPerMultiProcessor = 2048;
   return cudaSuccess;
 }
+// Attributes one at a time (NVIDIA's grid-stride blog asks for the SM count so): the same numbers
+// as cudaGetDeviceProperties. CUDA's own enum values.
+enum cudaDeviceAttr {
+  cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2, cudaDevAttrMaxBlockDimY = 3, cudaDevAttrMaxBlockDimZ = 4,
+  cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6, cudaDevAttrMaxGridDimZ = 7, cudaDevAttrMaxSharedMemoryPerBlock = 8,
+  cudaDevAttrWarpSize = 10, cudaDevAttrMultiProcessorCount = 16, cudaDevAttrMaxThreadsPerMultiProcessor = 39,
+  cudaDevAttrComputeCapabilityMajor = 75, cudaDevAttrComputeCapabilityMinor = 76,
+  cudaDevAttrMaxSharedMemoryPerMultiprocessor = 81,
+};
+inline cudaError_t cudaDeviceGetAttribute(int* value, cudaDeviceAttr attribute, int device) {
+  cudaDeviceProp p;
+  if (!value || cudaGetDeviceProperties(&p, device) != cudaSuccess) return syncscope::cu::current_device->record(cudaErrorInvalidValue);
+  switch (attribute) {
+    case cudaDevAttrMaxThreadsPerBlock: *value = p.maxThreadsPerBlock; break;
+    case cudaDevAttrMaxBlockDimX: case cudaDevAttrMaxBlockDimY: case cudaDevAttrMaxBlockDimZ:
+      *value = p.maxThreadsDim[attribute - cudaDevAttrMaxBlockDimX]; break;
+    case cudaDevAttrMaxGridDimX: case cudaDevAttrMaxGridDimY: case cudaDevAttrMaxGridDimZ:
+      *value = p.maxGridSize[attribute - cudaDevAttrMaxGridDimX]; break;
+    case cudaDevAttrMaxSharedMemoryPerBlock: *value = static_cast<int>(p.sharedMemPerBlock); break;
+    case cudaDevAttrWarpSize: *value = p.warpSize; break;
+    case cudaDevAttrMultiProcessorCount: *value = p.multiProcessorCount; break;
+    case cudaDevAttrMaxThreadsPerMultiProcessor: *value = p.maxThreadsPerMultiProcessor; break;
+    case cudaDevAttrComputeCapabilityMajor: *value = p.major; break;
+    case cudaDevAttrComputeCapabilityMinor: *value = p.minor; break;
+    case cudaDevAttrMaxSharedMemoryPerMultiprocessor: *value = static_cast<int>(p.sharedMemPerMultiprocessor); break;
+    default: return syncscope::cu::current_device->record(cudaErrorInvalidValue);
+  }
+  return cudaSuccess;
+}
+// Occupancy of the simulated device (one SM of 2048 threads and 48 KiB of shared memory, as
+// cudaGetDeviceProperties says): the largest block, and as many blocks as fit. A GPU weighs the
+// kernel's registers too, so its answer may be smaller; a program whose result depends on it
+// differs there, which --gpu shows.
+template <class Kernel>
+cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int* blocks, Kernel, int block_size, size_t dynamic_shared = 0) {
+  if (!blocks || block_size <= 0 || block_size > 1024) return syncscope::cu::current_device->record(cudaErrorInvalidValue);
+  int fit = 2048 / block_size;
+  if (dynamic_shared > 0) fit = std::min<int>(fit, static_cast<int>(48 * 1024 / dynamic_shared));
+  *blocks = fit;
+  return cudaSuccess;
+}
+template <class Kernel>
+cudaError_t cudaOccupancyMaxPotentialBlockSize(int* min_grid, int* block_size, Kernel kernel, size_t dynamic_shared = 0,
+                                               int block_size_limit = 0) {
+  if (!min_grid || !block_size) return syncscope::cu::current_device->record(cudaErrorInvalidValue);
+  *block_size = block_size_limit > 0 && block_size_limit < 1024 ? block_size_limit : 1024;
+  int blocks = 0;
+  if (const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, *block_size, dynamic_shared); e != cudaSuccess)
+    return e;
+  *min_grid = blocks;
+  return cudaSuccess;
+}
+// A kernel's attributes and cache preference: accepted and kept nowhere (the simulator has no
+// caches; a block's shared memory stays at most 48 KiB, which a launch asking for more is told).
+enum cudaFuncAttribute { cudaFuncAttributeMaxDynamicSharedMemorySize = 8, cudaFuncAttributePreferredSharedMemoryCarveout = 9 };
+enum cudaFuncCache { cudaFuncCachePreferNone = 0, cudaFuncCachePreferShared = 1, cudaFuncCachePreferL1 = 2, cudaFuncCachePreferEqual = 3 };
+template <class Kernel>
+cudaError_t cudaFuncSetAttribute(Kernel, cudaFuncAttribute, int) { return cudaSuccess; }
+template <class Kernel>
+cudaError_t cudaFuncSetCacheConfig(Kernel, cudaFuncCache) { return cudaSuccess; }
+inline cudaError_t cudaDeviceSetCacheConfig(cudaFuncCache) { return cudaSuccess; }
 inline cudaError_t cudaGetDeviceCount(int* count) { return count ? (*count = 1, cudaSuccess) : cudaErrorInvalidValue; }
 inline cudaError_t cudaSetDevice(int device) { return device == 0 ? cudaSuccess : cudaErrorInvalidValue; }
 inline cudaError_t cudaGetDevice(int* device) { return device ? (*device = 0, cudaSuccess) : cudaErrorInvalidValue; }
@@ -92,6 +154,21 @@ inline cudaError_t cudaMemcpyAsync(void* to, const void* from, size_t bytes, cud
   syncscope::cu::note_stream(stream, file, static_cast<unsigned>(line));
   return syncscope::cu::current_device->copy(to, from, bytes, kind, line);
 }
+// Unified memory's hints (where pages should live): the simulator has one memory, so they do nothing.
+enum cudaMemLocationType { cudaMemLocationTypeInvalid = 0, cudaMemLocationTypeDevice = 1, cudaMemLocationTypeHost = 2 };
+struct cudaMemLocation {
+  cudaMemLocationType type;
+  int id;
+};
+enum cudaMemoryAdvise {
+  cudaMemAdviseSetReadMostly = 1, cudaMemAdviseUnsetReadMostly = 2, cudaMemAdviseSetPreferredLocation = 3,
+  cudaMemAdviseUnsetPreferredLocation = 4, cudaMemAdviseSetAccessedBy = 5, cudaMemAdviseUnsetAccessedBy = 6,
+};
+#define cudaCpuDeviceId (-1)
+inline cudaError_t cudaMemPrefetchAsync(const void*, size_t, cudaMemLocation, unsigned int, cudaStream_t = nullptr) { return cudaSuccess; }
+inline cudaError_t cudaMemPrefetchAsync(const void*, size_t, int, cudaStream_t = nullptr) { return cudaSuccess; }
+inline cudaError_t cudaMemAdvise(const void*, size_t, cudaMemoryAdvise, cudaMemLocation) { return cudaSuccess; }
+inline cudaError_t cudaMemAdvise(const void*, size_t, cudaMemoryAdvise, int) { return cudaSuccess; }
 inline cudaError_t cudaMemsetAsync(void* pointer, int value, size_t bytes, cudaStream_t = nullptr) {
   return syncscope::cu::current_device->fill(pointer, value, bytes);
 }

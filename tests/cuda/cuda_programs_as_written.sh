@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
-# How a student's program stops early, and what the translator does inside macros: a runaway
-# recursion, assert() (in device and host code), exit(), abort(), and `*p` or `p[i].x` written as
-# a macro's argument. Each is said at the .cu's own line, as nvcc's build would stop there.
-# Usage: cuda_program_stops.sh path/to/syncscope
+# CUDA as people write it, beyond the corpus's conventions (tests/cuda/README.md): how a program
+# stops early (a runaway recursion, assert() in device and host code, exit(), abort()), each said at
+# the .cu's own line; `*p` or `p[i].x` written as a macro's argument; what nvcc's implicit headers
+# give (INT_MAX); `extern "C"` kernels; the runtime's device queries, occupancy and unified memory's
+# hints.
+# Usage: cuda_programs_as_written.sh path/to/syncscope
 set -euo pipefail
 APP=$(realpath "$1")
 WORK=$(mktemp -d)
@@ -158,3 +160,44 @@ set -e
 [[ $(grep -c "macro_body.cu:11:.*error: a '\*' written inside a macro's definition" <<<"$out") -eq 1 ]] ||
   fail "a '*' in a macro's definition: not said once at line 11: $out"
 pass "*p and q[i].x as macro arguments: translated once (SQ(*p) = 9), a field's assert fails at :10; a '*' in a macro's body refused at :11"
+
+# nvcc's implicit headers give limits.h; `extern "C"` around kernels (alone and as a block with a
+# host function) goes, as a kernel becomes a template; the device's attributes, occupancy, a
+# kernel's attributes and unified memory's hints are the runtime's calls, a kernel named as a value.
+cat >"$WORK/simt/as_written.cu" <<'CU'
+#include <cstdio>
+extern "C" __global__ void fill(float *y, int n) { int i = blockIdx.x * blockDim.x + threadIdx.x; if (i < n) y[i] = 2.0f * i; }
+extern "C" {
+__device__ int twice(int x) { return 2 * x; }
+__global__ void count(int *c) { if (threadIdx.x == 0) c[0] = twice(INT_MAX / 4); }
+int plusOne(int v) { return v + 1; }
+}
+int main()
+{
+    int minGrid = 0, block = 0, numSMs = 0, perSM = 0, c = 0;
+    const int n = 3000;
+    float *y, h[3000];
+    int *dc;
+    cudaMallocManaged(&y, n * sizeof(float));
+    cudaMalloc(&dc, sizeof(int));
+    cudaOccupancyMaxPotentialBlockSize(&minGrid, &block, fill, 0, 0);
+    cudaOccupancyMaxActiveBlocksPerMultiprocessor(&perSM, fill, 256, 0);
+    cudaDeviceGetAttribute(&numSMs, cudaDevAttrMultiProcessorCount, 0);
+    cudaFuncSetAttribute(count, cudaFuncAttributeMaxDynamicSharedMemorySize, 65536);
+    cudaFuncSetCacheConfig(&count, cudaFuncCachePreferShared);
+    cudaMemLocation here = {};
+    here.type = cudaMemLocationTypeDevice;
+    cudaMemPrefetchAsync(y, n * sizeof(float), here, 0, 0);
+    fill<<<(n + block - 1) / block, block>>>(y, n);
+    count<<<1, 32>>>(dc);
+    cudaMemcpy(&c, dc, sizeof c, cudaMemcpyDeviceToHost);
+    cudaDeviceSynchronize();
+    memcpy(h, y, sizeof h);
+    bool ok = h[2999] == 5998.0f && c == 2 * (INT_MAX / 4) && plusOne(1) == 2 && numSMs >= 1 && block >= 32 && perSM >= 1;
+    printf("SMs %d, block %d, %d blocks of 256 an SM, c = %d: %s\n", numSMs, block, perSM, c, ok ? "PASS" : "FAIL");
+    return ok ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/simt/as_written.cu" 2>&1) || fail "as_written.cu: $out"
+grep -qx "SMs 1, block 1024, 8 blocks of 256 an SM, c = 1073741822: PASS" <<<"$out" || fail "as_written.cu: $out"
+pass "INT_MAX with no #include, extern \"C\" kernels, cudaDeviceGetAttribute, occupancy, cudaFuncSetAttribute, cudaMemPrefetchAsync"
