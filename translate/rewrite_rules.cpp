@@ -468,31 +468,53 @@ bool RewriteRules::VisitUnaryOperator(UnaryOperator* e) {
 }
 
 bool RewriteRules::VisitCStyleCastExpr(CStyleCastExpr* e) {
-  if (!in_main_file(e->getBeginLoc())) return true;
+  if (in_device_code() && in_main_file(e->getBeginLoc()))
+    rewrite_pointer_cast(e, SourceRange(e->getLParenLoc(), e->getRParenLoc()), e->getLParenLoc().isMacroID(), true);
+  return true;
+}
+
+bool RewriteRules::VisitCXXReinterpretCastExpr(CXXReinterpretCastExpr* e) {
+  if (in_device_code() && in_main_file(e->getBeginLoc()))
+    rewrite_pointer_cast(e, SourceRange(e->getOperatorLoc(), e->getAngleBrackets().getEnd()), e->getOperatorLoc().isMacroID(),
+                         false);
+  return true;
+}
+
+// A cast between pointers to other element types in device code: `written` (the `(T *)` or the
+// `reinterpret_cast<T *>`) becomes the simulator's pointer of the new type, one of the views of the
+// same cells that cu::ptr has; any other is refused. A reinterpret_cast's becomes a parenthesized
+// functional cast, which binds before a following `[i]` as it did (`(T)(in)[i]` would cast the
+// element) and cannot be read as a declaration (`T(out)[i] = v;` declares an array `out`).
+void RewriteRules::rewrite_pointer_cast(const ExplicitCastExpr* e, SourceRange written, bool in_macro, bool c_style) {
   const QualType to = e->getType();
   const QualType from = e->getSubExprAsWritten()->getType();
-  if (!in_device_code()) return true;
-  if (!to->isPointerType() || !from->isPointerType()) return true;
+  if (!to->isPointerType() || !from->isPointerType()) return;
   const QualType to_element = to->getPointeeType(), from_element = from->getPointeeType();
-  if (context_.hasSameUnqualifiedType(to_element.getUnqualifiedType(), from_element.getUnqualifiedType())) return true;
-  // `(unsigned long long *)total`, `(int *)&f`: the same cells read as another number of the same size.
+  if (context_.hasSameUnqualifiedType(to_element.getUnqualifiedType(), from_element.getUnqualifiedType())) return;
   const bool known = !to_element->isDependentType() && !from_element->isDependentType() &&
                      element_refusal(to_element).empty() && element_refusal(from_element).empty();
   const int64_t to_bytes = known ? context_.getTypeSizeInChars(to_element).getQuantity() : 0;
   const int64_t from_bytes = known ? context_.getTypeSizeInChars(from_element).getQuantity() : 0;
-  const bool same_cells = known && simulated_scalar(to_element.getCanonicalType()) &&
-                          simulated_scalar(from_element.getCanonicalType()) && to_bytes == from_bytes && to_bytes >= 4;
+  const bool to_number = simulated_scalar(to_element.getCanonicalType());
+  const bool from_number = simulated_scalar(from_element.getCanonicalType());
+  // `(unsigned long long *)total`, `(int *)&f`: the same cells read as another number of the same
+  // size; `reinterpret_cast<float4 *>(in)`: a float array's cells four at a time (a vectorized load).
+  const bool cell_view = known && to_bytes >= 4 && from_bytes >= 4 && to_bytes % 4 == 0 && from_bytes % 4 == 0 &&
+                         (to_bytes == from_bytes || !to_number || !from_number);
   // `(float *)((char *)img + r * pitch)`, the Programming Guide's pitched rows: a char pointer into
   // an array of 4-byte cells counts bytes, and is cast back (cu_device.h's ptr says how).
   const bool byte_steps = known && ((to_bytes == 1 && from_bytes >= 4) || (from_bytes == 1 && to_bytes >= 4));
-  if (!(same_cells || byte_steps) || e->getLParenLoc().isMacroID()) {
+  if (!(cell_view || byte_steps) || in_macro) {
     error(e->getBeginLoc(), "a pointer cast in device code (" + type_text(from) + " to " + type_text(to) +
                                 ") is not simulated: declare the array with the element type it holds");
-    return true;
+    return;
   }
-  replace(SourceRange(e->getLParenLoc(), e->getRParenLoc()),
-          "(::syncscope::cu::ptr<" + type_text(to_element) + ", SyncscopeCtx>)");
-  return true;
+  const std::string pointer = "::syncscope::cu::ptr<" + type_text(to_element) + ", SyncscopeCtx>";
+  if (c_style) {
+    replace(written, "(" + pointer + ")");
+  } else if (replace(written, "(" + pointer)) {
+    insert_after_token(e->getEndLoc(), ")");
+  }
 }
 
 bool RewriteRules::names_shared_array(const Expr* e) const {

@@ -32,6 +32,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr* e);
   bool VisitUnaryOperator(clang::UnaryOperator* e);
   bool VisitCStyleCastExpr(clang::CStyleCastExpr* e);
+  bool VisitCXXReinterpretCastExpr(clang::CXXReinterpretCastExpr* e);
   bool VisitMemberExpr(clang::MemberExpr* e);
   bool VisitCXXNewExpr(clang::CXXNewExpr* e);
   bool VisitImplicitCastExpr(clang::ImplicitCastExpr* e);
@@ -76,6 +77,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   void rewrite_shared_declaration(clang::VarDecl* v, clang::SourceLocation begin);
   void declare_device_variable(clang::VarDecl* v);
   void rewrite_pointer_field(clang::MemberExpr* e);
+  void rewrite_pointer_cast(const clang::ExplicitCastExpr* e, clang::SourceRange written, bool in_macro, bool c_style);
   std::string caption_before(clang::SourceLocation barrier) const;
   bool replace(clang::SourceRange range, const std::string& text);
   bool insert_before(clang::SourceLocation loc, const std::string& text);

@@ -276,6 +276,21 @@ class ptr {
   template <class F>
     requires(!std::is_same_v<std::remove_cv_t<F>, std::remove_cv_t<E>> && sizeof(F) == sizeof(E) && cells_of<F> == cells_of<E>)
   explicit ptr(const ptr<F, Ctx>& other) : runner(other.runner), array(other.array), offset(other.offset) {}
+  // `reinterpret_cast<float4 *>(in)` over an array of floats (and back, and int2 over ints): the same
+  // cells in elements of another width, the vectorized loads of performance code. On a GPU the
+  // element must start at its alignment (a float4 at 16 bytes); elsewhere the load faults.
+  template <class F>
+    requires(!std::is_same_v<std::remove_cv_t<F>, std::remove_cv_t<E>> && sizeof(F) != sizeof(E) &&
+             (is_record_v<E> || is_record_v<F>) && cells_of<E> * 4 == sizeof(E) && cells_of<F> * 4 == sizeof(F))
+  explicit ptr(const ptr<F, Ctx>& other, sim::SourceLocation where = sim::SourceLocation::current())
+      : runner(other.runner), array(other.array), offset(other.offset) {
+    constexpr int align_cells = alignof(E) >= 4 ? static_cast<int>(alignof(E) / 4) : 1;
+    if (array && offset % align_cells != 0) [[unlikely]]
+      runner->pointer_fault(sim::LineTable::intern(where),
+                            "made a pointer to " + std::to_string(sizeof(E)) + "-byte elements at byte " +
+                                std::to_string(offset * 4) + " of " + array->name,
+                            "a misaligned address on a GPU");
+  }
   // `(char *)img` into an array of 4-byte (or wider) elements counts bytes, so the Programming
   // Guide's pitched rows work: (float *)((char *)img + r * pitch). Such a pointer moves and is cast
   // back; reading a float's bytes one at a time is not simulated (the cells are 4 bytes).
@@ -518,67 +533,7 @@ auto max(const A& a, const B& b) {
   const T x = static_cast<T>(a), y = static_cast<T>(b);
   return x < y ? y : x;
 }
-inline float __expf(float x) { return std::exp(x); }
-inline float __fdividef(float x, float y) { return x / y; }
-// CUDA's math intrinsics on the CPU. The fast ones (__sinf, __logf, __powf, ...) are computed exactly
-// here; the GPU's approximations can differ from these in the last bits.
-inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
-inline double rsqrt(double x) { return 1.0 / std::sqrt(x); }
-inline float __sinf(float x) { return std::sin(x); }
-inline float __cosf(float x) { return std::cos(x); }
-inline float __tanf(float x) { return std::tan(x); }
-inline float __logf(float x) { return std::log(x); }
-inline float __log2f(float x) { return std::log2(x); }
-inline float __log10f(float x) { return std::log10(x); }
-inline float __powf(float x, float y) { return std::pow(x, y); }
-inline float __exp10f(float x) { return std::pow(10.0f, x); }
-inline void __sincosf(float x, float* s, float* c) { *s = std::sin(x), *c = std::cos(x); }
-inline float __saturatef(float x) { return x >= 1.0f ? 1.0f : x > 0.0f ? x : 0.0f; }  // NaN -> 0
-inline float __fmaf_rn(float x, float y, float z) { return std::fma(x, y, z); }
-inline float __fadd_rn(float x, float y) { return x + y; }
-inline float __fmul_rn(float x, float y) { return x * y; }
-inline float __fdiv_rn(float x, float y) { return x / y; }
-inline int __float2int_rn(float x) { return static_cast<int>(std::nearbyint(x)); }  // ties to even
-inline int __float2int_rz(float x) { return static_cast<int>(x); }
-inline int __float2int_rd(float x) { return static_cast<int>(std::floor(x)); }
-inline int __float2int_ru(float x) { return static_cast<int>(std::ceil(x)); }
-inline unsigned int __float2uint_rn(float x) { return static_cast<unsigned int>(std::nearbyint(x)); }
-inline float __int2float_rn(int x) { return static_cast<float>(x); }
-inline float __uint2float_rn(unsigned int x) { return static_cast<float>(x); }
-inline int __float_as_int(float x) { return std::bit_cast<int>(x); }
-inline float __int_as_float(int x) { return std::bit_cast<float>(x); }
-inline unsigned int __float_as_uint(float x) { return std::bit_cast<unsigned int>(x); }
-inline float __uint_as_float(unsigned int x) { return std::bit_cast<float>(x); }
-inline long long __double_as_longlong(double x) { return std::bit_cast<long long>(x); }
-inline double __longlong_as_double(long long x) { return std::bit_cast<double>(x); }
-// 24-bit multiplies: the low 24 bits of each operand (signed for __mul24), the low 32 bits of the product.
-inline int __mul24(int x, int y) {
-  const int64_t a = static_cast<int32_t>(static_cast<uint32_t>(x) << 8) >> 8, b = static_cast<int32_t>(static_cast<uint32_t>(y) << 8) >> 8;
-  return static_cast<int>(static_cast<uint32_t>(a * b));
-}
-inline unsigned int __umul24(unsigned int x, unsigned int y) { return (x & 0xffffffu) * (y & 0xffffffu); }
-inline int __mulhi(int x, int y) { return static_cast<int>((static_cast<int64_t>(x) * y) >> 32); }
-inline unsigned int __umulhi(unsigned int x, unsigned int y) { return static_cast<unsigned int>((static_cast<uint64_t>(x) * y) >> 32); }
-inline unsigned int __sad(int x, int y, unsigned int z) {
-  return static_cast<unsigned int>(x > y ? static_cast<int64_t>(x) - y : static_cast<int64_t>(y) - x) + z;
-}
-inline unsigned int __usad(unsigned int x, unsigned int y, unsigned int z) { return (x > y ? x - y : y - x) + z; }
-inline unsigned int umin(unsigned int x, unsigned int y) { return x < y ? x : y; }
-inline unsigned int umax(unsigned int x, unsigned int y) { return x < y ? y : x; }
-inline long long llmin(long long x, long long y) { return x < y ? x : y; }
-inline long long llmax(long long x, long long y) { return x < y ? y : x; }
-inline float __double2float_rn(double x) { return static_cast<float>(x); }
-inline int __double2int_rn(double x) { return static_cast<int>(std::nearbyint(x)); }
-inline double __int2double_rn(int x) { return static_cast<double>(x); }
-inline int __popc(unsigned int x) { return __builtin_popcount(x); }
-inline int __popcll(unsigned long long x) { return __builtin_popcountll(x); }
-inline int __clz(int x) { return x == 0 ? 32 : __builtin_clz(static_cast<unsigned>(x)); }
-inline int __ffs(int x) { return __builtin_ffs(x); }
-inline unsigned int __brev(unsigned int x) {
-  unsigned int r = 0;
-  for (int k = 0; k < 32; ++k) r |= ((x >> k) & 1u) << (31 - k);
-  return r;
-}
+#include "core/cuda_in/cu_intrinsics.h"
 
 // Atomics on a shared or global element; each is one access with the caller's line.
 namespace syncscope::cu {

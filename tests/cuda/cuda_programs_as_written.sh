@@ -201,3 +201,21 @@ CU
 out=$("$APP" run "$WORK/simt/as_written.cu" 2>&1) || fail "as_written.cu: $out"
 grep -qx "SMs 1, block 1024, 8 blocks of 256 an SM, c = 1073741822: PASS" <<<"$out" || fail "as_written.cu: $out"
 pass "INT_MAX with no #include, extern \"C\" kernels, cudaDeviceGetAttribute, occupancy, cudaFuncSetAttribute, cudaMemPrefetchAsync"
+
+# Vectorized access: reinterpret_cast<int4 *>(out)[i] = reinterpret_cast<const int4 *>(in)[i] copies
+# four cells at a time (the corpus's vectorized_copy_float4.cu); its tail bug is out of bounds at its
+# line; a float4 made at a float's offset 1 is a misaligned address, said at its line.
+CORPUS=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+tail_line=$(grep -n "out\[rest\] = in\[rest\]" "$CORPUS/vectorized_copy_float4.cu" | cut -d: -f1)
+out=$("$APP" run "$CORPUS/vectorized_copy_float4.cu" --bug tail-past-end 2>&1) || fail "vectorized_copy_float4.cu tail-past-end: $out"
+grep -q "^error: out-of-bounds write of dOut\[1030\] at .*vectorized_copy_float4.cu:$tail_line " <<<"$out" ||
+  fail "vectorized_copy_float4.cu tail-past-end: no write past dOut at :$tail_line: $out"
+cat >"$WORK/simt/misaligned.cu" <<'CU'
+#include <cstdio>
+__global__ void k(const float *in, float *out) { float4 v = reinterpret_cast<const float4 *>(in + 1)[0]; out[threadIdx.x] = v.x; }
+int main() { float *a, *b; cudaMalloc(&a, 64 * sizeof(float)); cudaMalloc(&b, 64 * sizeof(float)); k<<<1, 4>>>(a, b); printf("%s\n", cudaGetErrorString(cudaDeviceSynchronize())); return 0; }
+CU
+out=$("$APP" run "$WORK/simt/misaligned.cu" 2>&1) && fail "a misaligned float4 passed: $out"
+grep -q "made a pointer to 16-byte elements at byte 4 of a at .*misaligned.cu:2 (a misaligned address on a GPU)" <<<"$out" ||
+  fail "a misaligned float4: $out"
+pass "reinterpret_cast<int4 *> views: the tail bug writes dOut[1030] at :$tail_line; a float4 at byte 4 is misaligned at :2"
