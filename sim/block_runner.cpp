@@ -115,6 +115,7 @@ BlockRunner::Outcome BlockRunner::run(BlockHost& host, LaunchState& launch, int 
   step_ = 0;
   failed_ = false;
   order_sensitive_ = false;
+  cross_block_order_ = 0;
   error_.reset();
   memory_.start_block(block_linear, mode == Mode::Fast && schedule.kind != ScheduleKind::Forward);
   reset_simt_positions();
@@ -389,6 +390,7 @@ CellValue BlockRunner::atomic_in_place(ArrayStore& a, int index, AtomicOp op, Ce
   if (shared) ++th.counters.shared_reads, ++th.counters.shared_writes;
   else ++th.counters.global_reads, ++th.counters.global_writes;
   order_sensitive_ = true;
+  if (!shared) cross_block_order_ |= kGlobalAtomic | (cross_block_order_ & kFenced ? kReleased : 0);
   const CellAccess r = memory_.atomic(a, index, op, operand, compare, current_, line);
   if (recording_) {
     Event e{shared ? EventKind::SharedWrite : EventKind::GlobalWrite, r.flags, static_cast<uint16_t>(current_), line,
@@ -409,6 +411,7 @@ void BlockRunner::fence(LineId line) {
   if (simt_) simt_park_before_operation();
   count_operation(line);
   if (recording_) emit({EventKind::Fence, 0, static_cast<uint16_t>(current_), line, 0, 0, 0, 0});
+  cross_block_order_ |= kFenced;
   if (switch_each_access_) yield();
 }
 

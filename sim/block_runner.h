@@ -105,6 +105,12 @@ struct LaunchState {
 class BlockRunner {
  public:
   enum class Mode : uint8_t { Fast, Scheduled };
+  // What the block did in its last run that can order its global accesses with another block's: a
+  // __threadfence(), an atomic on global memory, and such an atomic after a fence (a release: a
+  // ticket's atomicInc or a lock's atomicExch after the fence). The simulator does not follow that
+  // order; a race between two blocks that both did their part is reported as one they may order.
+  static constexpr uint8_t kFenced = 1, kGlobalAtomic = 2, kReleased = 4;
+  uint8_t cross_block_order() const { return cross_block_order_; }
   struct Outcome {
     bool raced = false;   // a data race between threads of this block
     bool failed = false;  // the block stopped with an error (see error())
@@ -469,6 +475,7 @@ class BlockRunner {
   uint64_t printed_dropped_ = 0;   // printf calls past the launch's cap
   int step_ = 0;
   bool failed_ = false;
+  uint8_t cross_block_order_ = 0;  // what this block did that may order it with others (cross_block_order())
   bool order_sensitive_ = false;
   std::optional<SimError> error_;
   // the budget (sim/run_budget.h)

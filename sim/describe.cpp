@@ -214,6 +214,7 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
       s << (e.cross_block ? "cross-block " : "") << "race (" << to_string(e.kind) << ") between "
         << side(e.first_atomic, first_writes) << " at " << first << " and " << side(e.second_atomic, second_writes)
         << " at " << second << threads;
+      if (e.through_atomics) s << " that their __threadfence() and atomics may order (syncscope does not follow that order)";
       break;
     }
     case HazardKind::OutOfBounds: {

@@ -85,6 +85,25 @@ void HazardLog::merge(const HazardLog& other, bool cross_block_only) {
   }
 }
 
+void HazardLog::soften_cross_block(const std::function<bool(const HazardGroup&)>& ordered) {
+  HazardLog softened;
+  for (auto it = groups_.begin(); it != groups_.end();) {
+    const HazardEvent& e = it->second.first;
+    const bool race = e.kind == HazardKind::ReadAfterWrite || e.kind == HazardKind::WriteAfterRead ||
+                      e.kind == HazardKind::WriteAfterWrite;
+    if (!race || !e.cross_block || e.severity != Severity::Error || !ordered(it->second)) {
+      ++it;
+      continue;
+    }
+    HazardGroup g = it->second;
+    g.first.severity = Severity::Warning;
+    g.first.through_atomics = true;
+    softened.groups_.emplace(key_of(g.first), g);
+    it = groups_.erase(it);
+  }
+  merge(softened);
+}
+
 std::vector<HazardGroup> HazardLog::groups() const {
   std::vector<HazardGroup> out;
   out.reserve(groups_.size());

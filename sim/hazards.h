@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <string>
 #include <tuple>
@@ -50,6 +51,9 @@ struct HazardEvent {
   bool second_is_write = false;  // out-of-bounds: the access was a write
   bool first_atomic = false;      // races: that side was an atomic read-modify-write
   bool second_atomic = false;
+  // A cross-block race between a block that fenced and then took a global atomic and blocks that took
+  // global atomics: their atomics may order the accesses (a ticket, a lock), which is not followed.
+  bool through_atomics = false;
   uint32_t mask = 0;              // InactiveMaskLane: the mask given, and what is wrong with it
   MaskProblem mask_problem = MaskProblem::LaneExited;
 };
@@ -80,6 +84,9 @@ class HazardLog {
   void merge(const HazardLog& other, bool cross_block_only = false);
   // A whole group as another process's log had it (the kernel worker's answer, core/worker/).
   void add_group(const HazardGroup& g);
+  // The cross-block races `ordered(group)` says the blocks' fences and atomics may order: warnings
+  // with through_atomics set, not errors.
+  void soften_cross_block(const std::function<bool(const HazardGroup&)>& ordered);
   std::vector<HazardGroup> groups() const;  // ordered: errors first, then by first occurrence
   bool empty() const { return groups_.empty(); }
   uint64_t total() const;

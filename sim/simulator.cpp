@@ -1,6 +1,7 @@
 #include "sim/simulator.h"
 
 #include <algorithm>
+#include <map>
 #include <cstdio>
 #include <mutex>
 #include <thread>
@@ -121,9 +122,23 @@ bool Simulator::run_block(BlockRunner& runner, LaunchState& ls, int b, BlockTrac
   totals.steps = std::max(totals.steps, runner.steps_taken());
   runner.add_counters_to(totals.counters);
   totals.hazards.merge(runner.hazards());
+  totals.cross_block_order.emplace_back(b, runner.cross_block_order());
   if (out.failed && !totals.error) totals.error = runner.error();
   if (options_.progress) options_.progress->block_done();
   return !out.failed;
+}
+
+void Simulator::soften_ordered_races(BlockTotals& totals) {
+  std::map<int, uint8_t> did;  // a block's last run counts (a rerun replaces a fast run's)
+  for (const auto& [block, order] : totals.cross_block_order) did[block] = order;
+  auto has = [&](int block, uint8_t what) {
+    const auto it = did.find(block);
+    return it != did.end() && (it->second & what) != 0;
+  };
+  totals.hazards.soften_cross_block([&](const HazardGroup& g) {
+    if (!has(g.first.block_first, BlockRunner::kReleased)) return false;
+    return std::all_of(g.blocks.begin(), g.blocks.end(), [&](int b) { return has(b, BlockRunner::kGlobalAtomic); });
+  });
 }
 
 std::vector<int> Simulator::block_order(int launch, int block_count) const {
@@ -246,6 +261,7 @@ bool Simulator::try_in_parallel(LaunchState& ls, LaunchTrace& lt, const std::vec
     totals.steps = std::max(totals.steps, t.steps);
     totals.blocks_rerun += t.blocks_rerun;
     for (auto& p : t.printed) totals.printed.push_back(std::move(p));
+    totals.cross_block_order.insert(totals.cross_block_order.end(), t.cross_block_order.begin(), t.cross_block_order.end());
   }
   ++parallel_launches_;
   return true;
@@ -305,6 +321,7 @@ void Simulator::launch(std::string label, Dim3 grid, Dim3 block, int shared_byte
   lt.steps = totals.steps;
   lt.counters = totals.counters;
   lt.blocks_rerun = totals.blocks_rerun;
+  soften_ordered_races(totals);
   trace_.hazards.merge(totals.hazards);
   if (totals.error) record_error(*totals.error);
   if (!totals.printed.empty()) write_printed(ls, lt.label, totals.printed);

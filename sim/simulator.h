@@ -92,7 +92,10 @@ class Simulator final : public BlockHost {
       BlockRunner::Printed printed;
     };
     std::vector<BlockPrinted> printed;  // device printf of the blocks that printed, as their runs stood
+    std::vector<std::pair<int, uint8_t>> cross_block_order;  // per block run: BlockRunner::cross_block_order()
   };
+  // Cross-block races the blocks' fences and atomics may order become warnings (HazardLog).
+  static void soften_ordered_races(BlockTotals& totals);
 
   // Runs one block into `totals`; false when it failed.
   bool run_block(BlockRunner& runner, LaunchState& ls, int block, BlockTrace* detail, BlockTotals& totals);

@@ -219,3 +219,41 @@ out=$("$APP" run "$WORK/simt/misaligned.cu" 2>&1) && fail "a misaligned float4 p
 grep -q "made a pointer to 16-byte elements at byte 4 of a at .*misaligned.cu:2 (a misaligned address on a GPU)" <<<"$out" ||
   fail "a misaligned float4: $out"
 pass "reinterpret_cast<int4 *> views: the tail bug writes dOut[1030] at :$tail_line; a float4 at byte 4 is misaligned at :2"
+
+# Blocks that order their accesses with __threadfence() and atomics (the Programming Guide's
+# last-block sum, CUDA by Example's lock): the race between them is a warning that says so, not an
+# error telling the student to split the launch; without the __threadfence() it stays an error.
+tf="$CORPUS/threadfence_reduction.cu"
+write_line=$(grep -n "result\[blockIdx.x\] = " "$tf" | head -1 | cut -d: -f1)
+out=$("$APP" run "$tf" 2>&1) || fail "threadfence_reduction.cu: $out"
+grep -q "^error:" <<<"$out" && fail "threadfence_reduction.cu: an error on the correct program: $out"
+grep -q "^warning: cross-block race (RAW) between write at .*threadfence_reduction.cu:$write_line and read at .* that their __threadfence() and atomics may order" <<<"$out" ||
+  fail "threadfence_reduction.cu: no warning that the fence and atomics may order the partial sums: $out"
+out=$("$APP" run "$tf" --bug no-threadfence 2>&1) || fail "threadfence_reduction.cu no-threadfence: $out"
+grep -q "^error: cross-block race (RAW) between write at .*threadfence_reduction.cu:$write_line and read at " <<<"$out" ||
+  fail "threadfence_reduction.cu no-threadfence: the race is not an error: $out"
+cat >"$WORK/simt/lock.cu" <<'CU'
+#include <cstdio>
+__global__ void k(int *mutex, volatile float *c) {
+    if (threadIdx.x == 0) {
+        while (atomicCAS(mutex, 0, 1) != 0) { }
+        __threadfence();
+        *c = *c + 1.0f;
+        __threadfence();
+        atomicExch(mutex, 0);
+    }
+}
+int main() {
+    int *mutex; float *c, r = 0;
+    cudaMalloc(&mutex, sizeof(int)); cudaMalloc(&c, sizeof(float));
+    cudaMemset(mutex, 0, sizeof(int)); cudaMemset(c, 0, sizeof(float));
+    k<<<4, 32>>>(mutex, c);
+    cudaMemcpy(&r, c, sizeof(float), cudaMemcpyDeviceToHost);
+    printf("%g\n", r);
+    return r != 4;
+}
+CU
+out=$("$APP" run "$WORK/simt/lock.cu" 2>&1) || fail "lock.cu: $out"
+grep -q "^error:\|atomicAdd" <<<"$out" && fail "lock.cu: a lock's critical section is called an error or a lost update: $out"
+grep -q "^warning: cross-block race (WAW) .*lock.cu:6 .* may order" <<<"$out" || fail "lock.cu: no warning at :6: $out"
+pass "fences and atomics between blocks: a warning for the last-block sum and a lock, an error without the __threadfence()"
