@@ -199,9 +199,14 @@ void print_list(std::ostream& out, const Registry& registry) {
 
 void print_outcomes(std::ostream& out, const RunResult& r, const Outcomes& o, bool with_schedules) {
   const DType dtype = r.config.problem.dtype;
+  const bool program = r.config.algorithm && r.config.algorithm->info.program;
+  const bool kernels_only = program && r.config.algorithm->info.kernels_only;
   for (const Outcome& d : o.distinct) {
     out << "  " << std::setw(5) << d.runs << (d.runs == 1 ? " run   " : " runs  ");
-    if (d.match && d.wrong == 0) out << "output = expected";
+    if (program && !d.bits.empty())  // its output is what main() returned (or the launch's failure)
+      out << (kernels_only ? (d.bits[0] == 0 ? "the launch succeeded" : "the launch failed")
+                           : "main() returned " + std::to_string(static_cast<int32_t>(d.bits[0])));
+    else if (d.match && d.wrong == 0) out << "output = expected";
     else if (d.match) out << "within float tolerance of expected";
     else out << d.wrong << " of " << d.bits.size() << " elements wrong, first at " << d.first_wrong;
     if (with_schedules) {
@@ -210,7 +215,7 @@ void print_outcomes(std::ostream& out, const RunResult& r, const Outcomes& o, bo
       out << ")";
     }
     out << "\n";
-    if (!(d.match && d.wrong == 0)) out << "              output: " << bits_text(dtype, d.bits, d.poison) << "\n";
+    if (!(d.match && d.wrong == 0) && !program) out << "              output: " << bits_text(dtype, d.bits, d.poison) << "\n";
   }
 }
 
@@ -271,7 +276,12 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
   if (!program) out << "expected: " << numbers_text(dtype, r.expected) << "\n";
   const Comparison& c = r.comparison;
   out << "match: " << (c.match ? "yes" : "no");
-  if (c.differing > 0)
+  // A program's one "element" is what main() returned (or whether its launch failed): say that.
+  if (c.differing > 0 && program)
+    out << (r.sim.output_bits.empty()                  ? " (the run stopped before main() returned: the error below)"
+            : r.config.algorithm->info.kernels_only ? " (the launch failed)"
+                                                    : " (main() returned " + std::to_string(static_cast<int32_t>(r.sim.output_bits[0])) + ", not 0)");
+  else if (c.differing > 0)
     out << " (" << sim::elements_differ(c.differing, r.expected.size()) << ": "
         << indices_text(c.differing_indices, c.differing) << ")";
   out << "\n";

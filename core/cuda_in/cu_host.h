@@ -19,6 +19,7 @@
 
 #include "core/cuda_in/cu_arguments.h"
 #include "core/cuda_in/cu_device.h"
+#include "core/cuda_in/device_addresses.h"
 #include "core/registry.h"
 
 enum cudaError_t {
@@ -198,7 +199,8 @@ class Device {
     return &it->second;
   }
   // `line`: the cudaMemcpy's, for the copies to the host this device keeps (host_copies).
-  cudaError_t copy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, int line = 0);
+  cudaError_t copy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, int line = 0, const char* file = nullptr);
+  cudaError_t refuse_copy(const char* file, int line, const std::string& why);
   cudaError_t fill(void* pointer, int value, size_t bytes);
 
   cudaError_t record(cudaError_t e) {
@@ -244,7 +246,7 @@ class Device {
  private:
   sim::Simulator& simulator_;
   std::map<uintptr_t, Allocation> allocations_;
-  uintptr_t next_address_ = uintptr_t{0x100000000000};  // 16 TiB: no host memory is mapped there
+  uintptr_t next_address_ = kFirstDeviceAddress;  // no host memory is mapped there
   cudaError_t last_error_ = cudaSuccess;
   cudaError_t broken_ = cudaSuccess;
   std::atomic<bool> assert_failed_{false};  // set by the simulated threads, which blocks run on
@@ -291,7 +293,16 @@ template <class T, class Ctx>
   else return rows<E, Ctx>{first, static_cast<int>(std::extent_v<T, 1>)};
 }
 
-inline cudaError_t Device::copy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, int line) {
+// A copy CUDA refuses returns cudaErrorInvalidValue and nothing more; the student is told why, at
+// the copy's line, on stderr (the launch's refusals are said the same way).
+inline cudaError_t Device::refuse_copy(const char* file, int line, const std::string& why) {
+  std::fprintf(stderr, "%s:%d: cudaMemcpy returns cudaErrorInvalidValue: %s\n", file ? file : "line", line, why.c_str());
+  return record(cudaErrorInvalidValue);
+}
+
+inline const char* memory_name(const Allocation* device_array) { return device_array ? "device memory" : "host memory"; }
+
+inline cudaError_t Device::copy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, int line, const char* file) {
   if (broken_ != cudaSuccess) return broken();
   int to_element = 0, from_element = 0;
   const Allocation* to_device = find(to, &to_element);
@@ -301,30 +312,48 @@ inline cudaError_t Device::copy(void* to, const void* from, size_t bytes, cudaMe
     std::memmove(to, from, bytes);
     return cudaSuccess;
   }
-  if (kind == cudaMemcpyHostToDevice || (kind == cudaMemcpyDefault && to_device && !from_device)) {
-    if (!to_device || from_device) return record(cudaErrorInvalidValue);
+  const bool host_to_device = kind == cudaMemcpyHostToDevice || (kind == cudaMemcpyDefault && to_device && !from_device);
+  const bool device_to_host = kind == cudaMemcpyDeviceToHost || (kind == cudaMemcpyDefault && from_device && !to_device);
+  const bool wrong_way = host_to_device ? (!to_device || from_device)
+                       : device_to_host ? (!from_device || to_device)
+                                        : (!to_device || !from_device);
+  if (wrong_way) {
+    static const char* const kinds[] = {"cudaMemcpyHostToHost", "cudaMemcpyHostToDevice", "cudaMemcpyDeviceToHost",
+                                        "cudaMemcpyDeviceToDevice", "cudaMemcpyDefault"};
+    const int k = static_cast<int>(kind);
+    return refuse_copy(file, line, std::string("it copies from ") + memory_name(from_device) + " to " + memory_name(to_device) +
+                                       " but says " + (k >= 0 && k <= 4 ? kinds[k] : "another direction") +
+                                       " (device memory is what cudaMalloc returned)");
+  }
+  auto past_end = [&](const Allocation& a, int element) {
+    return "its " + std::to_string(bytes) + " bytes go past the end of " + a.name + " (" + std::to_string(a.bytes) +
+           " bytes" + (element ? ", from byte " + std::to_string(element * a.element_size) : std::string()) + ")";
+  };
+  if (host_to_device) {
     const int count = static_cast<int>(bytes / to_device->element_size);
     sim::ArrayStore& a = simulator_.global(to_device->array);
-    if (to_element + count > a.size()) return record(cudaErrorInvalidValue);
+    if (to_element + count > a.size()) return refuse_copy(file, line, past_end(*to_device, to_element));
     to_device->from_host(a, to_element, from, count);
     return cudaSuccess;
   }
-  if (kind == cudaMemcpyDeviceToHost || (kind == cudaMemcpyDefault && from_device && !to_device)) {
-    if (!from_device || to_device) return record(cudaErrorInvalidValue);
+  if (device_to_host) {
     const int count = static_cast<int>(bytes / from_device->element_size);
     const sim::ArrayStore& a = simulator_.global(from_device->array);
-    if (from_element + count > a.size()) return record(cudaErrorInvalidValue);
+    if (from_element + count > a.size()) return refuse_copy(file, line, past_end(*from_device, from_element));
     from_device->to_host(a, from_element, to, count);
     const auto* received = static_cast<const uint8_t*>(to);
     host_copies_.push_back({line, from_device->name, static_cast<uint32_t>(from_device->element_size),
                             std::vector<uint8_t>(received, received + count * from_device->element_size)});
     return cudaSuccess;
   }
-  if (!to_device || !from_device || to_device->element_size != from_device->element_size) return record(cudaErrorInvalidValue);
+  if (to_device->element_size != from_device->element_size)
+    return refuse_copy(file, line, "its arrays hold elements of other sizes (" + std::string(from_device->name) + ", " +
+                                       to_device->name + "): syncscope copies between arrays of one element size");
   const int count = static_cast<int>(bytes / to_device->element_size);
   sim::ArrayStore& target = simulator_.global(to_device->array);
   const sim::ArrayStore& source = simulator_.global(from_device->array);
-  if (to_element + count > target.size() || from_element + count > source.size()) return record(cudaErrorInvalidValue);
+  if (to_element + count > target.size()) return refuse_copy(file, line, past_end(*to_device, to_element));
+  if (from_element + count > source.size()) return refuse_copy(file, line, past_end(*from_device, from_element));
   for (int k = 0; k < count; ++k) {
     target.bits[to_element + k] = source.bits[from_element + k];
     target.poison[to_element + k] = source.poison[from_element + k];
@@ -535,8 +564,9 @@ cudaError_t syncscope_cuda_malloc_managed_named(const char* name, E** pointer, s
 inline cudaError_t cudaFree(void* pointer) { return syncscope::cu::current_device->release(pointer); }
 // __builtin_LINE(): the caller's line (the translation keeps the .cu's), named beside a copy to
 // the host that the GPU's run received otherwise.
-inline cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, int line = __builtin_LINE()) {
-  return syncscope::cu::current_device->copy(to, from, bytes, kind, line);
+inline cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, int line = __builtin_LINE(),
+                              const char* file = __builtin_FILE()) {
+  return syncscope::cu::current_device->copy(to, from, bytes, kind, line, file);
 }
 // A __device__ variable's copies are those of its global array (DeviceVariable); a __constant__
 // variable is host memory in the simulation (core/cuda_in/cu_device.h): copies into and out of it

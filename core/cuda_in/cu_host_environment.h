@@ -152,7 +152,7 @@ inline cudaError_t cudaStreamWaitEvent(cudaStream_t, cudaEvent_t, unsigned int =
 inline cudaError_t cudaMemcpyAsync(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, cudaStream_t stream = nullptr,
                                    int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
   syncscope::cu::note_stream(stream, file, static_cast<unsigned>(line));
-  return syncscope::cu::current_device->copy(to, from, bytes, kind, line);
+  return syncscope::cu::current_device->copy(to, from, bytes, kind, line, file);
 }
 // Unified memory's hints (where pages should live): the simulator has one memory, so they do nothing.
 enum cudaMemLocationType { cudaMemLocationTypeInvalid = 0, cudaMemLocationTypeDevice = 1, cudaMemLocationTypeHost = 2 };

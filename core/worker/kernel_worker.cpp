@@ -14,6 +14,7 @@
 #include <climits>
 #include <cstring>
 
+#include "core/cuda_in/device_addresses.h"
 #include "core/worker/frames.h"
 #include "core/worker/sandbox.h"
 #include "core/worker/worker_codec.h"
@@ -270,6 +271,12 @@ void KernelWorker::died(bool cancelled) {
     message = "the kernel tried to " + refused_call_words(fault->number) + at + ": not allowed (kernel files run in a sandbox)";
   else if (WIFEXITED(status))
     message = "the kernel called exit(" + std::to_string(WEXITSTATUS(status)) + ")" + at;
+  else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGSEGV && fault && fault->address >= cu::kFirstDeviceAddress &&
+           fault->address < cu::kDeviceAddressesEnd)
+    // Outside every simulated thread: a CUDA program's host code, with a cudaMalloc'ed pointer.
+    message = "host code read or wrote device memory through a pointer cudaMalloc returned" +
+              (line ? " at " + line->text() : std::string()) +
+              ", and the program died: device memory is the GPU's; copy it to the host with cudaMemcpy first";
   else if (WIFSIGNALED(status) && (WTERMSIG(status) == SIGSEGV || WTERMSIG(status) == SIGBUS))
     message = signal_words(WTERMSIG(status), cancelled) + (line ? "; last line executed: " + line->text() : "");
   else if (WIFSIGNALED(status) && WTERMSIG(status) == SIGABRT && heap_damage_reported(output_tail_))

@@ -257,3 +257,43 @@ out=$("$APP" run "$WORK/simt/lock.cu" 2>&1) || fail "lock.cu: $out"
 grep -q "^error:\|atomicAdd" <<<"$out" && fail "lock.cu: a lock's critical section is called an error or a lost update: $out"
 grep -q "^warning: cross-block race (WAW) .*lock.cu:6 .* may order" <<<"$out" || fail "lock.cu: no warning at :6: $out"
 pass "fences and atomics between blocks: a warning for the last-block sum and a lock, an error without the __threadfence()"
+
+# A copy CUDA refuses (cudaErrorInvalidValue) is said at its line: the direction written the wrong
+# way round, a size past the array's end.
+cat >"$WORK/simt/copies.cu" <<'CU'
+#include <cstdio>
+int main()
+{
+    int *d, h[64] = {0};
+    cudaMalloc(&d, 32 * sizeof(int));
+    cudaError_t wrongWay = cudaMemcpy(d, h, 32 * sizeof(int), cudaMemcpyDeviceToHost);
+    cudaError_t tooLong = cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+    printf("%s %s\n", cudaGetErrorName(wrongWay), cudaGetErrorName(tooLong));
+    return 0;
+}
+CU
+out=$("$APP" run "$WORK/simt/copies.cu" 2>&1) || fail "copies.cu: $out"
+grep -qx "cudaErrorInvalidValue cudaErrorInvalidValue" <<<"$out" || fail "copies.cu: the errors: $out"
+grep -q "copies.cu:6: cudaMemcpy returns cudaErrorInvalidValue: it copies from host memory to device memory but says cudaMemcpyDeviceToHost" <<<"$out" ||
+  fail "copies.cu: the wrong direction is not said at :6: $out"
+grep -q "copies.cu:7: cudaMemcpy returns cudaErrorInvalidValue: its 256 bytes go past the end of d (128 bytes)" <<<"$out" ||
+  fail "copies.cu: the size past the end is not said at :7: $out"
+pass "a refused cudaMemcpy is said at its line: the wrong direction (:6), past the array's end (:7)"
+
+# Host code that dereferences a cudaMalloc'ed pointer dies as on a real machine; the message says so
+# at its line (it said "the kernel wrote outside its memory").
+cat >"$WORK/simt/host_deref.cu" <<'CU'
+#include <cstdio>
+int main()
+{
+    int *d;
+    cudaMalloc(&d, 32 * sizeof(int));
+    printf("%d\n", d[0]);
+    return 0;
+}
+CU
+out=$("$APP" run "$WORK/simt/host_deref.cu" 2>&1) && fail "host_deref.cu passed: $out"
+grep -q "^error: host code read or wrote device memory through a pointer cudaMalloc returned at host_deref.cu:6, .*cudaMemcpy" <<<"$out" ||
+  fail "host_deref.cu: $out"
+grep -q "^match: no (the run stopped before main() returned" <<<"$out" || fail "host_deref.cu: the match line: $out"
+pass "host code dereferencing device memory is said at its line"
