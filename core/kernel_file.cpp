@@ -372,9 +372,10 @@ std::optional<KernelFileError> build_library(const KernelText& kernel, bool cuda
     const std::string pch = precompiled(extra, out);
     if (pch.empty()) return 1;
     std::vector<std::string> args = compiler_arguments(compiler, extra);
-    // -iquote: the file's own `#include "helper.h"` finds its neighbours, as it would uncompiled.
+    // -iquote: the file's own `#include "helper.h"` finds its neighbours, as it would uncompiled;
+    // -idirafter: `#include <helper.h>` too, after every other place (nvcc's build gets -I there).
     const std::vector<std::string> rest = {"-I" + pch, "-I" + include, "-I" + include + "/core/cuda_in/include", "-iquote",
-                                           path.parent_path().string(), "-c",
+                                           path.parent_path().string(), "-idirafter", path.parent_path().string(), "-c",
                                            (work / unit).string(), "-o", (work / object).string()};
     args.insert(args.end(), rest.begin(), rest.end());
     return run_process(args, out);

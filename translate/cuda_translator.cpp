@@ -193,16 +193,20 @@ class CollectDiagnostics : public DiagnosticConsumer {
   explicit CollectDiagnostics(Translation& out) : out_(out) {}
   void HandleDiagnostic(DiagnosticsEngine::Level level, const Diagnostic& info) override {
     DiagnosticConsumer::HandleDiagnostic(level, info);
-    if (level < DiagnosticsEngine::Error) return;
+    // After an unsimulated library's #error, what fails is the library's names: said once is enough.
+    if (level < DiagnosticsEngine::Error || unsimulated_library_) return;
     SmallString<256> message;
     info.FormatDiagnostic(message);
     TranslateError d;
     d.message = message.str().str();
+    if (d.message.size() > 16 && d.message.compare(d.message.size() - 16, 16, "' file not found") == 0)
+      d.message += missing_header_hint(d.message);
     if (info.hasSourceManager() && info.getLocation().isValid()) {
       const SourceManager& sm = info.getSourceManager();
       SourceLocation where = sm.getExpansionLoc(info.getLocation());
       // An error in a header of syncscope's own (an unsimulated library's #error) is the student's
       // #include of it.
+      unsimulated_library_ = where.isValid() && sm.getFilename(where).startswith(kIncludeDir);
       while (where.isValid() && sm.getFilename(where).startswith(kIncludeDir) && sm.getIncludeLoc(sm.getFileID(where)).isValid())
         where = sm.getExpansionLoc(sm.getIncludeLoc(sm.getFileID(where)));
       const PresumedLoc at = sm.getPresumedLoc(where);
@@ -212,7 +216,16 @@ class CollectDiagnostics : public DiagnosticConsumer {
   }
 
  private:
+  // "'helper_cuda.h' file not found": where syncscope looks, and what to do.
+  static std::string missing_header_hint(const std::string& message) {
+    const bool samples = message.find("'helper_") != std::string::npos;
+    return std::string(": syncscope finds the C and C++ standard headers, CUDA's runtime headers and the files beside the .cu") +
+           (samples ? "; the helper_*.h headers come with NVIDIA's CUDA Samples (Common/): copy the ones you use beside "
+                      "the .cu, or check errors with a macro of your own (if (err != cudaSuccess) ...)"
+                    : "");
+  }
   Translation& out_;
+  bool unsimulated_library_ = false;
 };
 
 class TranslateAction : public ASTFrontendAction {
@@ -239,7 +252,8 @@ class TranslateAction : public ASTFrontendAction {
 // Clang's arguments for a .cu, before what is included first (the shim or its precompiled header).
 std::vector<std::string> cuda_arguments() {
   return {"-x", "cuda", "--cuda-host-only", "-nocudainc", "-nocudalib", "--cuda-gpu-arch=sm_80", "-std=c++17",
-          "-Wno-unknown-cuda-version", "-fsyntax-only", "-w", "-ferror-limit=5", std::string("-I") + kIncludeDir};
+          "-Wno-unknown-cuda-version", "-fsyntax-only", "-w", "-ferror-limit=5", "-fno-caret-diagnostics",
+          std::string("-I") + kIncludeDir};  // no caret: no "N errors generated" line either
 }
 
 // The shim, the runtime headers (empty) and the ones syncscope does not simulate (an #error each),
@@ -267,6 +281,9 @@ Translation translate_with(const TranslateRequest& request, bool with_pch) {
   if (with_pch) args.insert(args.end(), {"-include-pch", request.pch});
   else args.insert(args.end(), {"-include", kPchHeaderPath});
   for (const std::string& d : request.defines) args.push_back("-D" + d);
+  // `#include <helper.h>` of a header beside the .cu, as nvcc -I finds it (core/kernel_file.cpp too).
+  if (const size_t slash = request.file_name.rfind('/'); slash != std::string::npos && slash > 0)
+    args.push_back("-I" + request.file_name.substr(0, slash));
   const bool parsed = tooling::runToolOnCodeWithArgs(std::make_unique<TranslateAction>(out), request.text, args,
                                                      request.file_name, "syncscope-translate",
                                                      std::make_shared<PCHContainerOperations>(), virtual_files());

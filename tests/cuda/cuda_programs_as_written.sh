@@ -297,3 +297,25 @@ grep -q "^error: host code read or wrote device memory through a pointer cudaMal
   fail "host_deref.cu: $out"
 grep -q "^match: no (the run stopped before main() returned" <<<"$out" || fail "host_deref.cu: the match line: $out"
 pass "host code dereferencing device memory is said at its line"
+
+# Headers: one beside the .cu is found by #include <...> too (nvcc's build has -I there); a missing
+# CUDA Samples helper says where syncscope looks and what to do; an unsimulated library's #error is
+# the one error (not followed by the errors its missing names cause).
+mkdir -p "$WORK/inc"
+printf '#define CHECK(x) do { if ((x) != cudaSuccess) return 1; } while (0)\n' >"$WORK/inc/mycheck.h"
+printf '#include <mycheck.h>\n__global__ void k(int *p) { p[0] = 1; }\nint main() { int *d; CHECK(cudaMalloc(&d, 4)); k<<<1, 1>>>(d); CHECK(cudaDeviceSynchronize()); return 0; }\n' >"$WORK/inc/useit.cu"
+out=$("$APP" run "$WORK/inc/useit.cu" 2>&1) || fail "#include <mycheck.h> beside the .cu: $out"
+printf '#include <helper_cuda.h>\nint main() { return 0; }\n' >"$WORK/inc/samples.cu"
+set +e
+out=$("$APP" run "$WORK/inc/samples.cu" 2>&1)
+rc=$?
+set -e
+[[ $rc -eq 2 ]] && grep -q "samples.cu:1:10: error: 'helper_cuda.h' file not found: .*CUDA Samples" <<<"$out" || fail "helper_cuda.h: exit $rc: $out"
+printf '#include <cooperative_groups.h>\nnamespace cg = cooperative_groups;\n__global__ void k(int *p) { cg::thread_block b = cg::this_thread_block(); b.sync(); }\nint main() { return 0; }\n' >"$WORK/inc/cg.cu"
+set +e
+out=$("$APP" run "$WORK/inc/cg.cu" 2>&1)
+rc=$?
+set -e
+[[ $rc -eq 2 && $(grep -c "error:" <<<"$out") -eq 1 ]] && grep -q "cg.cu:1:10: error: .*cooperative groups are not simulated" <<<"$out" ||
+  fail "cooperative groups: not one error at :1: $out"
+pass "#include <header beside the .cu>; a missing helper_cuda.h says what to do; cooperative groups refused once"
