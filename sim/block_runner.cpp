@@ -390,7 +390,7 @@ CellValue BlockRunner::atomic_in_place(ArrayStore& a, int index, AtomicOp op, Ce
   if (shared) ++th.counters.shared_reads, ++th.counters.shared_writes;
   else ++th.counters.global_reads, ++th.counters.global_writes;
   order_sensitive_ = true;
-  if (!shared) cross_block_order_ |= kGlobalAtomic | (cross_block_order_ & kFenced ? kReleased : 0);
+  if (!shared) cross_block_order_ |= global_atomic_order(op, cross_block_order_);
   const CellAccess r = memory_.atomic(a, index, op, operand, compare, current_, line);
   if (recording_) {
     Event e{shared ? EventKind::SharedWrite : EventKind::GlobalWrite, r.flags, static_cast<uint16_t>(current_), line,

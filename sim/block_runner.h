@@ -109,7 +109,11 @@ class BlockRunner {
   // __threadfence(), an atomic on global memory, and such an atomic after a fence (a release: a
   // ticket's atomicInc or a lock's atomicExch after the fence). The simulator does not follow that
   // order; a race between two blocks that both did their part is reported as one they may order.
-  static constexpr uint8_t kFenced = 1, kGlobalAtomic = 2, kReleased = 4;
+  // kSyncAtomic: a compare-and-swap or an exchange (a lock's, atomicInc's), not an atomicAdd's sum.
+  static constexpr uint8_t kFenced = 1, kGlobalAtomic = 2, kReleased = 4, kSyncAtomic = 8;
+  static uint8_t global_atomic_order(AtomicOp op, uint8_t so_far) {
+    return kGlobalAtomic | (op == AtomicOp::Cas || op == AtomicOp::Exch ? kSyncAtomic : 0) | (so_far & kFenced ? kReleased : 0);
+  }
   uint8_t cross_block_order() const { return cross_block_order_; }
   struct Outcome {
     bool raced = false;   // a data race between threads of this block

@@ -135,9 +135,13 @@ void Simulator::soften_ordered_races(BlockTotals& totals) {
     const auto it = did.find(block);
     return it != did.end() && (it->second & what) != 0;
   };
-  totals.hazards.soften_cross_block([&](const HazardGroup& g) {
-    if (!has(g.first.block_first, BlockRunner::kReleased)) return false;
-    return std::all_of(g.blocks.begin(), g.blocks.end(), [&](int b) { return has(b, BlockRunner::kGlobalAtomic); });
+  totals.hazards.order_cross_block([&](const HazardGroup& g) {
+    const bool atomics = std::all_of(g.blocks.begin(), g.blocks.end(), [&](int b) { return has(b, BlockRunner::kGlobalAtomic); });
+    if (atomics && has(g.first.block_first, BlockRunner::kReleased)) return HazardLog::CrossBlockOrder::Fenced;
+    // A lock's or a ticket's atomics with no fence: what is missing is the fence (an atomicAdd's sum
+    // elsewhere in the kernel says nothing of the kind).
+    if (atomics && has(g.first.block_first, BlockRunner::kSyncAtomic)) return HazardLog::CrossBlockOrder::Unfenced;
+    return HazardLog::CrossBlockOrder::None;
   });
 }
 

@@ -164,8 +164,8 @@ class TranslateConsumer : public ASTConsumer {
     return false;
   }
   bool in_file(SourceLocation loc) const { return loc.isValid() && sm_.isInMainFile(sm_.getExpansionLoc(loc)); }
-  // The student's kernels and __device__ functions (not __host__ __device__ ones, nor methods: those
-  // get no `_c`), wherever in the file's namespaces they are.
+  // The student's kernels and __device__ functions and methods (not __host__ __device__ ones: those
+  // get no `_c`), wherever in the file's namespaces and structs they are.
   void number_positions(Decl* d, SimtPositions& positions) {
     if (auto* t = dyn_cast<FunctionTemplateDecl>(d)) d = t->getTemplatedDecl();
     if (auto* scope = dyn_cast<NamespaceDecl>(d)) {
@@ -176,8 +176,13 @@ class TranslateConsumer : public ASTConsumer {
       for (Decl* inner : scope->decls()) number_positions(inner, positions);
       return;
     }
+    if (auto* record = dyn_cast<CXXRecordDecl>(d); record && in_file(record->getLocation())) {
+      for (Decl* inner : record->decls()) number_positions(inner, positions);  // its __device__ methods
+      return;
+    }
     auto* f = dyn_cast<FunctionDecl>(d);
-    if (!f || isa<CXXMethodDecl>(f) || !f->doesThisDeclarationHaveABody() || !in_file(f->getLocation())) return;
+    if (!f || (isa<CXXMethodDecl>(f) && !context_method(f)) || !f->doesThisDeclarationHaveABody() || !in_file(f->getLocation()))
+      return;
     const bool kernel = f->hasAttr<CUDAGlobalAttr>();
     if (kernel || (f->hasAttr<CUDADeviceAttr>() && !f->hasAttr<CUDAHostAttr>())) positions.add_function(f, kernel);
   }

@@ -112,7 +112,7 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
   int written_arguments = 0;
   for (const Expr* a : e->arguments())
     if (!isa<CXXDefaultArgExpr>(a)) ++written_arguments;
-  if (is_students(callee) && is_device_only(callee)) {
+  if (is_students(callee) && is_device_only(callee) && (!isa<CXXMethodDecl>(callee) || context_method(callee))) {
     if (callee->hasAttr<CUDAGlobalAttr>()) {
       error(e->getBeginLoc(), "a kernel launching a kernel (dynamic parallelism) is not simulated: launch it from main");
       return true;

@@ -57,6 +57,12 @@ constexpr const char* kStructRule =
 
 }  // namespace
 
+bool context_method(const FunctionDecl* f) {
+  const auto* m = dyn_cast<CXXMethodDecl>(f);
+  return m && f->hasAttr<CUDADeviceAttr>() && !f->hasAttr<CUDAHostAttr>() && !isa<CXXConstructorDecl>(m) &&
+         !isa<CXXDestructorDecl>(m) && !isa<CXXConversionDecl>(m) && !m->isOverloadedOperator() && !m->isVirtual();
+}
+
 std::string escaped_caption(std::string_view text) {
   std::string out;
   for (char c : text) {
@@ -181,6 +187,17 @@ bool RewriteRules::TraverseFunctionDecl(FunctionDecl* f) {
   return go_on;
 }
 
+bool RewriteRules::TraverseCXXMethodDecl(CXXMethodDecl* m) {
+  const bool device = context_method(m) && is_students(m);
+  if (device) ++device_depth_;
+  const bool was_in_kernel = in_kernel_body_;
+  in_kernel_body_ = false;
+  const bool go_on = RecursiveASTVisitor::TraverseCXXMethodDecl(m);
+  in_kernel_body_ = was_in_kernel;
+  if (device) --device_depth_;
+  return go_on;
+}
+
 bool RewriteRules::TraverseLambdaExpr(LambdaExpr* e) {
   const bool was_in_kernel = in_kernel_body_;
   in_kernel_body_ = false;
@@ -198,7 +215,7 @@ bool RewriteRules::VisitReturnStmt(ReturnStmt* s) {
 }
 
 bool RewriteRules::VisitFunctionDecl(FunctionDecl* f) {
-  if (!is_students(f) || isa<CXXMethodDecl>(f)) return true;
+  if (!is_students(f) || (isa<CXXMethodDecl>(f) && !context_method(f))) return true;
   if (f->isMain()) {
     out_.has_main = true;
     replace(SourceRange(f->getLocation()), "syncscope_cuda_main");
@@ -576,7 +593,10 @@ bool RewriteRules::VisitMemberExpr(MemberExpr* e) {
 void RewriteRules::rewrite_pointer_field(MemberExpr* e) {
   const auto* field = dyn_cast<FieldDecl>(e->getMemberDecl());
   const QualType type = e->getType().getCanonicalType();
-  if (!field || !type->isPointerType() || e->isArrow() || !element_refusal(type->getPointeeType()).empty()) return;
+  // `m.elements` of a struct held by value, or `mutex` (this->mutex) in one of its __device__ methods.
+  const bool own_field = e->isArrow() && isa<CXXThisExpr>(e->getBase()->IgnoreParenImpCasts());
+  if (!field || !type->isPointerType() || (e->isArrow() && !own_field) || !element_refusal(type->getPointeeType()).empty())
+    return;
   if (e->getBeginLoc().isMacroID() || e->getEndLoc().isMacroID()) {
     error(e->getMemberLoc(), "a pointer field used inside a macro cannot be translated: write it out");
     return;

@@ -17,12 +17,18 @@ namespace syncscope::translate {
 // A name or caption as a C++ string literal's text (quotes and backslashes escaped, `%` doubled).
 std::string escaped_caption(std::string_view text);
 
+// A `__device__` method that is translated as a __device__ function is, with the thread's context
+// as its first parameter (`lock.lock()` becomes `lock.lock(_c)`): a named method, not an operator,
+// a constructor or a destructor (their calls have no argument list to give `_c` to).
+bool context_method(const clang::FunctionDecl* f);
+
 class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
  public:
   RewriteRules(clang::ASTContext& context, clang::Rewriter& rewriter, const std::map<unsigned, std::string>& comments,
                Translation& out);
 
   bool TraverseFunctionDecl(clang::FunctionDecl* f);
+  bool TraverseCXXMethodDecl(clang::CXXMethodDecl* m);
   bool VisitFunctionDecl(clang::FunctionDecl* f);
   bool VisitDeclStmt(clang::DeclStmt* s);
   bool VisitVarDecl(clang::VarDecl* v);

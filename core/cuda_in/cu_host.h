@@ -15,6 +15,7 @@
 #include <optional>
 #include <string>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "core/cuda_in/cu_arguments.h"
@@ -172,6 +173,22 @@ class Device {
   ~Device() {
     for (const auto& [host, m] : managed_) std::free(reinterpret_cast<void*>(host));
   }
+  // A launch's copies of its by-value arguments end before its blocks run here, and after its kernel
+  // on a GPU (whose cudaFree waits for the kernel): a free their host destructors ask for (CUDA by
+  // Example's ~Lock frees its mutex) waits for the launch's end, as it does there.
+  struct LaunchInFlight {
+    Device& device;
+    explicit LaunchInFlight(Device& d) : device(d) { device.launching_ = true; }
+    ~LaunchInFlight() {
+      device.launching_ = false;
+      for (const void* p : std::exchange(device.frees_after_launch_, {})) device.release(p);
+    }
+  };
+  cudaError_t free(const void* pointer) {
+    if (!launching_) return release(pointer);
+    frees_after_launch_.push_back(pointer);
+    return cudaSuccess;
+  }
   cudaError_t release(const void* pointer) {
     if (!pointer) return cudaSuccess;
     if (auto m = managed_.find(reinterpret_cast<uintptr_t>(pointer)); m != managed_.end()) {
@@ -249,6 +266,8 @@ class Device {
   uintptr_t next_address_ = kFirstDeviceAddress;  // no host memory is mapped there
   cudaError_t last_error_ = cudaSuccess;
   cudaError_t broken_ = cudaSuccess;
+  bool launching_ = false;
+  std::vector<const void*> frees_after_launch_;
   std::atomic<bool> assert_failed_{false};  // set by the simulated threads, which blocks run on
   struct Managed {
     uintptr_t device;
@@ -458,6 +477,7 @@ struct Launch {
   void operator()(const A&... arguments) const {
     Device& device = *current_device;
     if (device.broken() != cudaSuccess) return;
+    const Device::LaunchInFlight in_flight(device);
     // What the CUDA runtime refuses with cudaErrorInvalidConfiguration: said here at the launch's line.
     const unsigned long long threads = 1ull * block.x * block.y * block.z;
     std::string refused;
@@ -561,7 +581,12 @@ cudaError_t syncscope_cuda_malloc_managed_named(const char* name, E** pointer, s
 }
 #define cudaMemAttachGlobal 0x01
 #define cudaMemAttachHost 0x02
-inline cudaError_t cudaFree(void* pointer) { return syncscope::cu::current_device->release(pointer); }
+// In a simulated thread it is a host destructor run on a kernel's copy of a by-value argument (CUDA
+// by Example's Lock frees its mutex in ~Lock): a GPU runs no host code there, so nothing is freed.
+inline cudaError_t cudaFree(void* pointer) {
+  if (syncscope::sim::tls_running_block) return cudaSuccess;
+  return syncscope::cu::current_device->free(pointer);
+}
 // __builtin_LINE(): the caller's line (the translation keeps the .cu's), named beside a copy to
 // the host that the GPU's run received otherwise.
 inline cudaError_t cudaMemcpy(void* to, const void* from, size_t bytes, cudaMemcpyKind kind, int line = __builtin_LINE(),

@@ -230,8 +230,10 @@ grep -q "^error:" <<<"$out" && fail "threadfence_reduction.cu: an error on the c
 grep -q "^warning: cross-block race (RAW) between write at .*threadfence_reduction.cu:$write_line and read at .* that their __threadfence() and atomics may order" <<<"$out" ||
   fail "threadfence_reduction.cu: no warning that the fence and atomics may order the partial sums: $out"
 out=$("$APP" run "$tf" --bug no-threadfence 2>&1) || fail "threadfence_reduction.cu no-threadfence: $out"
-grep -q "^error: cross-block race (RAW) between write at .*threadfence_reduction.cu:$write_line and read at " <<<"$out" ||
-  fail "threadfence_reduction.cu no-threadfence: the race is not an error: $out"
+grep -q "^error: cross-block race (RAW) between write at .*threadfence_reduction.cu:$write_line and read at .*, which their atomics do not order without a __threadfence()" <<<"$out" ||
+  fail "threadfence_reduction.cu no-threadfence: the race is not an error naming the missing fence: $out"
+grep -q "^fix: blocks 0 and [0-9]* take atomics (a lock, a ticket?), but block 0 makes no __threadfence() after .*threadfence_reduction.cu:$write_line and before its atomic" <<<"$out" ||
+  fail "threadfence_reduction.cu no-threadfence: the fix does not name the fence: $out"
 cat >"$WORK/simt/lock.cu" <<'CU'
 #include <cstdio>
 __global__ void k(int *mutex, volatile float *c) {
@@ -256,7 +258,43 @@ CU
 out=$("$APP" run "$WORK/simt/lock.cu" 2>&1) || fail "lock.cu: $out"
 grep -q "^error:\|atomicAdd" <<<"$out" && fail "lock.cu: a lock's critical section is called an error or a lost update: $out"
 grep -q "^warning: cross-block race (WAW) .*lock.cu:6 .* may order" <<<"$out" || fail "lock.cu: no warning at :6: $out"
-pass "fences and atomics between blocks: a warning for the last-block sum and a lock, an error without the __threadfence()"
+# CUDA by Example's Lock: a struct whose __device__ methods use its own pointer field, passed to the
+# kernel by value, whose host destructor frees the mutex (after the kernel on a GPU, whose cudaFree
+# waits for it). It has no __threadfence(): the error says that is what is missing.
+cat >"$WORK/simt/book_lock.cu" <<'CU'
+#include <cstdio>
+struct Lock {
+    int *mutex;
+    Lock(void) { cudaMalloc((void **)&mutex, sizeof(int)); cudaMemset(mutex, 0, sizeof(int)); }
+    ~Lock(void) { cudaFree(mutex); }
+    __device__ void lock(void) { while (atomicCAS(mutex, 0, 1) != 0); }
+    __device__ void unlock(void) { atomicExch(mutex, 0); }
+};
+__global__ void add(Lock lock, float *c)
+{
+    if (threadIdx.x == 0) {
+        lock.lock();
+        *c += 1.0f;
+        lock.unlock();
+    }
+}
+int main(void)
+{
+    float *dc, c = 0;
+    cudaMalloc((void **)&dc, sizeof(float));
+    cudaMemcpy(dc, &c, sizeof(float), cudaMemcpyHostToDevice);
+    Lock lock;
+    add<<<8, 64>>>(lock, dc);
+    cudaMemcpy(&c, dc, sizeof(float), cudaMemcpyDeviceToHost);
+    printf("c = %g\n", c);
+    return c == 8 ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/simt/book_lock.cu" 2>&1) || fail "book_lock.cu: $out"
+grep -qx "c = 8" <<<"$out" || fail "book_lock.cu: $out"
+grep -q "^error: cross-block race (RAW) between write at .*book_lock.cu:13 and read at .*book_lock.cu:13 .*which their atomics do not order without a __threadfence()" <<<"$out" ||
+  fail "book_lock.cu: the missing fence: $out"
+pass "fences and atomics between blocks: a warning for the last-block sum and a lock, an error naming the missing __threadfence() without it; the book's Lock struct runs"
 
 # A copy CUDA refuses (cudaErrorInvalidValue) is said at its line: the direction written the wrong
 # way round, a size past the array's end.
