@@ -102,7 +102,7 @@ BlockRunner::Outcome BlockRunner::run(BlockHost& host, LaunchState& launch, int 
   warps_.start_block(threads_per_block_);
   shared_.start_block(launch.shared_bytes);
   shared_sites_.clear();
-  shadow_.start_block(launch.index, launch.first_interval, block_linear, threads_per_block_);
+  shadow_.start_block(launch.index, launch.first_interval, block_linear, threads_per_block_, &cross_block_order_);
   scheduler_.start_block(schedule, mode == Mode::Fast || schedule.kind == ScheduleKind::Forward,
                          schedule.seed ^ (static_cast<uint64_t>(launch.index) << 40) ^ static_cast<uint64_t>(block_linear),
                          threads_.data(), threads_per_block_);
@@ -326,8 +326,8 @@ std::array<CellValue, 2> BlockRunner::simt_atomic_pair(ArrayStore& a, int index,
   return outside_kernel([&] { return atomic_pair(a, index, op, first, second, LineTable::intern(site)); });
 }
 
-void BlockRunner::simt_fence(const SourceLocation& site) {
-  outside_kernel([&] { fence(LineTable::intern(site)); });
+void BlockRunner::simt_fence(const SourceLocation& site, bool device_scope) {
+  outside_kernel([&] { fence(LineTable::intern(site), device_scope); });
 }
 
 uint32_t BlockRunner::simt_active_mask(const SourceLocation& site) {
@@ -390,7 +390,7 @@ CellValue BlockRunner::atomic_in_place(ArrayStore& a, int index, AtomicOp op, Ce
   if (shared) ++th.counters.shared_reads, ++th.counters.shared_writes;
   else ++th.counters.global_reads, ++th.counters.global_writes;
   order_sensitive_ = true;
-  if (!shared) cross_block_order_ |= global_atomic_order(op, cross_block_order_);
+  if (!shared) cross_block_order_ |= global_atomic_order(cross_block_order_);
   const CellAccess r = memory_.atomic(a, index, op, operand, compare, current_, line);
   if (recording_) {
     Event e{shared ? EventKind::SharedWrite : EventKind::GlobalWrite, r.flags, static_cast<uint16_t>(current_), line,
@@ -406,12 +406,12 @@ void BlockRunner::record_barrier(LineId line) {
   emit({EventKind::Barrier, 0, static_cast<uint16_t>(current_), line, 0, 0, 0, 0});
 }
 
-void BlockRunner::fence(LineId line) {
+void BlockRunner::fence(LineId line, bool device_scope) {
   const RuntimeSection runtime = in_runtime();
   if (simt_) simt_park_before_operation();
   count_operation(line);
   if (recording_) emit({EventKind::Fence, 0, static_cast<uint16_t>(current_), line, 0, 0, 0, 0});
-  cross_block_order_ |= kFenced;
+  if (device_scope) cross_block_order_ |= kFenced;  // __threadfence_block() orders nothing between blocks
   if (switch_each_access_) yield();
 }
 
@@ -653,7 +653,7 @@ void BlockRunner::check_budget(LineId line) {
 }
 
 BudgetFacts BlockRunner::budget_facts(int barriers_passed) const {
-  return {block_linear_, barriers_passed, static_cast<double>(now_ns() - started_ns_) / 1e9, budget_->seconds, max_ops_};
+  return {block_linear_, barriers_passed, static_cast<double>(now_ns() - started_ns_) / 1e9, budget_->seconds, max_ops_, launch_->grid.count()};
 }
 
 BlockRunner::BudgetStop BlockRunner::budget_stop(int thread, LineId line, const InterruptedCode& code) const {

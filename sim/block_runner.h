@@ -109,11 +109,8 @@ class BlockRunner {
   // __threadfence(), an atomic on global memory, and such an atomic after a fence (a release: a
   // ticket's atomicInc or a lock's atomicExch after the fence). The simulator does not follow that
   // order; a race between two blocks that both did their part is reported as one they may order.
-  // kSyncAtomic: a compare-and-swap or an exchange (a lock's, atomicInc's), not an atomicAdd's sum.
-  static constexpr uint8_t kFenced = 1, kGlobalAtomic = 2, kReleased = 4, kSyncAtomic = 8;
-  static uint8_t global_atomic_order(AtomicOp op, uint8_t so_far) {
-    return kGlobalAtomic | (op == AtomicOp::Cas || op == AtomicOp::Exch ? kSyncAtomic : 0) | (so_far & kFenced ? kReleased : 0);
-  }
+  static constexpr uint8_t kFenced = 1, kGlobalAtomic = kBlockTookGlobalAtomic, kReleased = 4;
+  static uint8_t global_atomic_order(uint8_t so_far) { return kGlobalAtomic | (so_far & kFenced ? kReleased : 0); }
   uint8_t cross_block_order() const { return cross_block_order_; }
   struct Outcome {
     bool raced = false;   // a data race between threads of this block
@@ -217,7 +214,7 @@ class BlockRunner {
                                             const SourceLocation& site);
   std::array<CellValue, 2> simt_atomic_update(ArrayStore& a, int index, int cells, AtomicOp shown, AtomicUpdate update,
                                               const void* state, const SourceLocation& site);
-  void simt_fence(const SourceLocation& site);
+  void simt_fence(const SourceLocation& site, bool device_scope = true);
   uint32_t simt_active_mask(const SourceLocation& site);
   ArrayStore& simt_shared_array(DType dtype, int count, const char* name, int columns = 0, uint64_t site = 0,
                                 int plane_rows = 0, const char* layout = nullptr);
@@ -286,7 +283,7 @@ class BlockRunner {
   std::array<CellValue, 2> atomic_update(ArrayStore& a, int index, int cells, AtomicOp shown, AtomicUpdate update,
                                          const void* state, LineId line);
   // __threadfence(): recorded; the simulator's memory is sequentially consistent already.
-  void fence(LineId line);
+  void fence(LineId line, bool device_scope = true);
   // __activemask(): in lockstep the lanes executing this instruction together; in the other
   // schedules every lane of the warp that has not exited.
   uint32_t active_mask(LineId line);

@@ -215,7 +215,6 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
         << side(e.first_atomic, first_writes) << " at " << first << " and " << side(e.second_atomic, second_writes)
         << " at " << second << threads;
       if (e.through_atomics) s << " that their __threadfence() and atomics may order (syncscope does not follow that order)";
-      if (e.unfenced_atomics) s << ", which their atomics do not order without a __threadfence()";
       break;
     }
     case HazardKind::OutOfBounds: {
@@ -362,6 +361,11 @@ std::string describe_runaway(const BudgetFacts& f, int thread, const std::string
                              (passed == 1 ? " barrier)" : " barriers)"))
        << "; last line executed: " << last_line << " (the time budget is " << format_seconds(f.budget_seconds)
        << " a block; --time-limit raises it)";
+  // A spin on a flag another block sets: the one runaway a longer budget never ends.
+  if (f.blocks > 1)
+    text << ". If it waits for another block: syncscope runs a launch's blocks one after another, so a block waiting "
+            "for a later block's write waits forever; on a GPU it ends only while both blocks are resident at once, "
+            "which CUDA does not promise";
   return text.str();
 }
 

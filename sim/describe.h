@@ -87,6 +87,7 @@ struct BudgetFacts {
   double seconds = 0;          // how long the block had run
   double budget_seconds = 0;   // a block's time budget
   uint64_t max_operations = 0; // a block's work budget
+  int64_t blocks = 1;          // in the launch
 };
 // "T5 of block 0 is still running after 2 s without reaching a barrier; last line executed: x.h:42 (...)"
 std::string describe_runaway(const BudgetFacts& f, int thread, const std::string& last_line);

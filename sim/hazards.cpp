@@ -85,15 +85,13 @@ void HazardLog::merge(const HazardLog& other, bool cross_block_only) {
   }
 }
 
-void HazardLog::order_cross_block(const std::function<CrossBlockOrder(const HazardGroup&)>& order) {
+void HazardLog::soften_cross_block(const std::function<bool(const HazardGroup&)>& ordered) {
   HazardLog softened;
   for (auto it = groups_.begin(); it != groups_.end();) {
-    HazardEvent& e = it->second.first;
+    const HazardEvent& e = it->second.first;
     const bool race = e.kind == HazardKind::ReadAfterWrite || e.kind == HazardKind::WriteAfterRead ||
                       e.kind == HazardKind::WriteAfterWrite;
-    const CrossBlockOrder seen = race && e.cross_block && e.severity == Severity::Error ? order(it->second) : CrossBlockOrder::None;
-    if (seen != CrossBlockOrder::Fenced) {
-      e.unfenced_atomics = seen == CrossBlockOrder::Unfenced;
+    if (!race || !e.cross_block || e.severity != Severity::Error || !ordered(it->second)) {
       ++it;
       continue;
     }

@@ -54,9 +54,9 @@ struct HazardEvent {
   // A cross-block race between a block that fenced and then took a global atomic and blocks that took
   // global atomics: their atomics may order the accesses (a ticket, a lock), which is not followed.
   bool through_atomics = false;
-  // A cross-block race between blocks that took global atomics (a lock?) where the earlier made no
-  // __threadfence() before its atomic: an error, whose fix is that fence.
-  bool unfenced_atomics = false;
+  // Cross-block races: the block of the second access had taken a global atomic before it (what
+  // could have acquired the other block's release). Within the worker only (not sent).
+  bool after_atomic = false;
   uint32_t mask = 0;              // InactiveMaskLane: the mask given, and what is wrong with it
   MaskProblem mask_problem = MaskProblem::LaneExited;
 };
@@ -87,10 +87,9 @@ class HazardLog {
   void merge(const HazardLog& other, bool cross_block_only = false);
   // A whole group as another process's log had it (the kernel worker's answer, core/worker/).
   void add_group(const HazardGroup& g);
-  // Cross-block races (errors) as `order(group)` sees the blocks' fences and atomics: Fenced ones
-  // become warnings with through_atomics set, Unfenced ones stay errors with unfenced_atomics set.
-  enum class CrossBlockOrder { None, Fenced, Unfenced };
-  void order_cross_block(const std::function<CrossBlockOrder(const HazardGroup&)>& order);
+  // The cross-block races (errors) `ordered(group)` says the blocks' fences and atomics may order:
+  // warnings with through_atomics set.
+  void soften_cross_block(const std::function<bool(const HazardGroup&)>& ordered);
   std::vector<HazardGroup> groups() const;  // ordered: errors first, then by first occurrence
   bool empty() const { return groups_.empty(); }
   uint64_t total() const;

@@ -48,8 +48,7 @@ std::vector<LostUpdate> find_lost_updates(const std::vector<HazardGroup>& groups
   std::vector<LostUpdate> found;
   for (const HazardGroup& waw : groups) {
     const HazardEvent& w = waw.first;
-    if (w.kind != HazardKind::WriteAfterWrite || w.line_first != w.line_second || w.through_atomics || w.unfenced_atomics)
-      continue;
+    if (w.kind != HazardKind::WriteAfterWrite || w.line_first != w.line_second || w.through_atomics) continue;
     const LostUpdate candidate{w.array, w.line_first, w.cross_block};
     for (const HazardGroup& other : groups) {
       const HazardEvent& r = other.first;
@@ -78,15 +77,10 @@ std::string barrier_text(const HazardEvent& e, bool same_warp) {
   const std::string A = LineTable::describe(e.line_first), B = LineTable::describe(e.line_second);
   const std::string barrier = same_warp ? "a __syncwarp() (or a barrier)" : "a barrier";
   if (e.through_atomics)
-    return "block " + std::to_string(e.block_first) + " made its accesses visible with __threadfence() before an atomic, and block " +
-           std::to_string(e.block) + " took an atomic: if that atomic always comes after block " +
-           std::to_string(e.block_first) + "'s before " + B +
-           " runs (a ticket's last block, a lock's next holder), they are ordered; without the __threadfence() they are not";
-  if (e.unfenced_atomics)
-    return "blocks " + std::to_string(e.block_first) + " and " + std::to_string(e.block) +
-           " take atomics (a lock, a ticket?), but block " + std::to_string(e.block_first) + " makes no __threadfence() after " +
-           A + " and before its atomic: with one there (before the lock's release, before the ticket), the block whose atomic "
-           "comes next sees what " + A + " did";
+    return "block " + std::to_string(e.block_first) + " took an atomic after a __threadfence(), and block " +
+           std::to_string(e.block) + " took one before " + B + ": if " + A + " comes before that fence and block " +
+           std::to_string(e.block) + "'s atomic always comes after block " + std::to_string(e.block_first) +
+           "'s (a ticket's last block, a lock's next holder), they are ordered; otherwise they race";
   if (e.cross_block)
     return "blocks of one launch cannot wait for each other: the access at " + B + " needs what " + A +
            " does in another block finished first, so split the work into two launches (or use atomics)";

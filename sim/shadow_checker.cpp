@@ -5,7 +5,8 @@
 namespace syncscope::sim {
 
 void ShadowChecker::start_block(int launch_index, uint32_t launch_first_interval, int block_linear,
-                                int threads_per_block) {
+                                int threads_per_block, const uint8_t* block_order) {
+  block_order_ = block_order;
   launch_index_ = launch_index;
   first_interval_ = launch_first_interval;
   block_linear_ = block_linear;
@@ -94,6 +95,7 @@ void ShadowChecker::cross_block_race(HazardKind kind, const ArrayStore& a, int i
   e.line_first = other.line;
   e.first_atomic = is_atomic(other);
   e.second_atomic = atomic;
+  e.after_atomic = block_order_ && (*block_order_ & kBlockTookGlobalAtomic);
   hazards_.add(e);
 }
 

@@ -32,13 +32,18 @@
 
 namespace syncscope::sim {
 
+// BlockRunner::cross_block_order()'s bit for "this block took an atomic on global memory".
+inline constexpr uint8_t kBlockTookGlobalAtomic = 2;
+
 class ShadowChecker {
  public:
   static constexpr uint32_t kAtomicStamp = kAtomicWho;  // threads (global ids) stay below 2^25
 
   // Where the checks happen: the launch's first interval (older stamps are from earlier launches,
   // which a launch boundary ordered), the block and its size.
-  void start_block(int launch_index, uint32_t launch_first_interval, int block_linear, int threads_per_block);
+  // `block_order`: the runner's BlockRunner::cross_block_order(), read when a cross-block race is found.
+  void start_block(int launch_index, uint32_t launch_first_interval, int block_linear, int threads_per_block,
+                   const uint8_t* block_order = nullptr);
   // A new barrier interval (ids are never reused, so no shadow needs clearing).
   void start_interval(uint32_t interval, int step);
   // The block ends: plain reads held for a CAS that did not come are reported (also at each new interval).
@@ -265,6 +270,7 @@ class ShadowChecker {
   uint32_t first_interval_ = 0;
   int block_linear_ = 0;
   int64_t block_base_ = 0;  // global thread id of this block's thread 0
+  const uint8_t* block_order_ = nullptr;
   int threads_per_block_ = 0;
   std::vector<uint16_t> warp_epoch_;  // __syncwarp()s each warp completed in the current interval
   HotStamps hot_;                     // global stamps of the current interval (load_global)

@@ -338,6 +338,8 @@ class SimCtx : public WarpOps<SimCtx> {
   int sync_or(int predicate, SourceLocation loc = SourceLocation::current()) { return sync_count(predicate, loc) != 0 ? 1 : 0; }
   // __threadfence()
   void fence(SourceLocation loc = SourceLocation::current()) { r_.fence(LineTable::intern(loc)); }
+  // __threadfence_block(): a fence for the block only (a translated .cu's; kernel files have fence()).
+  void fence_block(SourceLocation loc = SourceLocation::current()) { r_.fence(LineTable::intern(loc), false); }
   // __nanosleep(): the simulator keeps no clock, so the thread goes on at once. A sleep changes
   // when a GPU thread polls, never what a kernel computes. Inlined to nothing, so SIMT lockstep's
   // coverage sees no code of its own.
@@ -396,6 +398,7 @@ class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
   }
   int sync_or(int predicate, SourceLocation loc = SourceLocation::current()) { return sync_count(predicate, loc) != 0 ? 1 : 0; }
   void fence(SourceLocation loc = SourceLocation::current()) { r_.simt_fence(loc); }
+  void fence_block(SourceLocation loc = SourceLocation::current()) { r_.simt_fence(loc, false); }
   unsigned active_mask(SourceLocation loc = SourceLocation::current()) {
     return r_.simt_active_mask(loc);
   }

@@ -135,14 +135,11 @@ void Simulator::soften_ordered_races(BlockTotals& totals) {
     const auto it = did.find(block);
     return it != did.end() && (it->second & what) != 0;
   };
-  totals.hazards.order_cross_block([&](const HazardGroup& g) {
-    const bool atomics = std::all_of(g.blocks.begin(), g.blocks.end(), [&](int b) { return has(b, BlockRunner::kGlobalAtomic); });
-    if (atomics && has(g.first.block_first, BlockRunner::kReleased)) return HazardLog::CrossBlockOrder::Fenced;
-    // A lock's or a ticket's atomics with no fence: what is missing is the fence (an atomicAdd's sum
-    // elsewhere in the kernel says nothing of the kind).
-    if (atomics && has(g.first.block_first, BlockRunner::kSyncAtomic)) return HazardLog::CrossBlockOrder::Unfenced;
-    return HazardLog::CrossBlockOrder::None;
-  });
+  // The first access's block released (a fence, then a global atomic); the second access came after
+  // its own block's global atomic (which may have acquired it). Whether the first access came before
+  // that release is not known here (a block's flags are all that is kept).
+  totals.hazards.soften_cross_block(
+      [&](const HazardGroup& g) { return g.first.after_atomic && has(g.first.block_first, BlockRunner::kReleased); });
 }
 
 std::vector<int> Simulator::block_order(int launch, int block_count) const {

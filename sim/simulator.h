@@ -94,7 +94,7 @@ class Simulator final : public BlockHost {
     std::vector<BlockPrinted> printed;  // device printf of the blocks that printed, as their runs stood
     std::vector<std::pair<int, uint8_t>> cross_block_order;  // per block run: BlockRunner::cross_block_order()
   };
-  // Cross-block races as the blocks' fences and atomics may order them (HazardLog::order_cross_block).
+  // Cross-block races the blocks' fences and atomics may order become warnings (HazardLog).
   static void soften_ordered_races(BlockTotals& totals);
 
   // Runs one block into `totals`; false when it failed.

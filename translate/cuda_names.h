@@ -24,7 +24,7 @@ inline const std::map<std::string_view, std::string_view> kContextCalls = {
     {"__syncthreads_or", "_c.sync_or"},
     {"__syncwarp", "_c.sync_warp"},
     {"__threadfence", "_c.fence"},
-    {"__threadfence_block", "_c.fence"},
+    {"__threadfence_block", "_c.fence_block"},
     {"__threadfence_system", "_c.fence"},
     {"__activemask", "_c.active_mask"},
     {"__nanosleep", "_c.nanosleep"},

@@ -16,11 +16,23 @@ namespace syncscope::translate {
 
 using namespace clang;
 
-const FunctionDecl* RewriteRules::called_pattern(const Expr* callee, const FunctionDecl* resolved) const {
-  if (!resolved)
-    if (const auto* lookup = dyn_cast<UnresolvedLookupExpr>(callee->IgnoreImplicit()))
-      for (const NamedDecl* d : lookup->decls())
-        if (const FunctionDecl* f = d->getAsFunction(); f && is_students(f) && is_device_only(f)) resolved = f;
+const FunctionDecl* RewriteRules::dependent_callee(const Expr* callee, int arguments) const {
+  const FunctionDecl* found = nullptr;
+  if (const auto* lookup = dyn_cast<UnresolvedLookupExpr>(callee->IgnoreImplicit()))
+    for (const NamedDecl* d : lookup->decls()) {
+      const FunctionDecl* f = d->getAsFunction();
+      if (!f || !is_students(f) || !is_device_only(f)) continue;
+      if (arguments >= 0 && (static_cast<unsigned>(arguments) < f->getMinRequiredArguments() ||
+                             static_cast<unsigned>(arguments) > f->getNumParams()))
+        continue;
+      if (found && arguments >= 0) return nullptr;  // overloads Clang chooses between only when instantiating
+      found = f;
+    }
+  return found;
+}
+
+const FunctionDecl* RewriteRules::called_pattern(const Expr* callee, const FunctionDecl* resolved, unsigned arguments) const {
+  if (!resolved) resolved = dependent_callee(callee, static_cast<int>(arguments));
   if (!resolved || !is_students(resolved)) return nullptr;
   const FunctionDecl* pattern = resolved->getTemplateInstantiationPattern();
   return pattern ? pattern : resolved;
@@ -31,6 +43,9 @@ void RewriteRules::null_to_nullptr(const Expr* e) {
   if (isa<CXXNullPtrLiteralExpr>(e) || e->isValueDependent() ||
       e->isNullPointerConstant(context_, Expr::NPC_ValueDependentIsNotNull) == Expr::NPCK_NotNull)
     return;
+  // In a macro's own definition (`if ((p) == NULL)` in SKIP_IF_NULL) it cannot be edited: the
+  // simulator's pointer is compared with it as written (cu::ptr takes a 0 as well).
+  if (editable(e->getBeginLoc(), e->getEndLoc(), "nullptr") != Spelling::InFile) return;
   const CharSourceRange where = written(e->getSourceRange());
   if (!in_main_file(where.getBegin()) || !nullptrs_.insert(sm_.getFileOffset(where.getBegin())).second) return;
   replace(e->getSourceRange(), "nullptr");
@@ -67,16 +82,7 @@ std::string RewriteRules::caption_before(SourceLocation barrier) const {
 
 bool RewriteRules::VisitCallExpr(CallExpr* e) {
   const FunctionDecl* callee = e->getDirectCallee();
-  const NamedDecl* named = callee;
-  if (!named) {  // a call in a template whose callee depends on the template's parameters
-    if (const auto* lookup = dyn_cast<UnresolvedLookupExpr>(e->getCallee()->IgnoreImplicit())) {
-      for (const NamedDecl* d : lookup->decls()) {
-        const auto* f = d->getAsFunction();
-        if (f && is_students(f) && is_device_only(f)) callee = f;
-      }
-      named = callee;
-    }
-  }
+  if (!callee) callee = dependent_callee(e->getCallee(), -1);  // a call in a template, by its parameters
   if (!callee || isa<CUDAKernelCallExpr>(e)) return true;
   const std::string name = callee->getNameAsString();
   if (auto refused = kNotSimulated.find(name); refused != kNotSimulated.end() && !is_students(callee)) {
@@ -126,7 +132,7 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
     insert_after_token(open->getLocation(), written_arguments ? "_c, " : "_c");
     std::vector<const Expr*> arguments(e->arg_begin(), e->arg_end());
     unsigned long long const_mask = 0, volatile_mask = 0;
-    pointer_arguments(called_pattern(target, e->getDirectCallee()), arguments, const_mask, volatile_mask);
+    pointer_arguments(called_pattern(target, e->getDirectCallee(), e->getNumArgs()), arguments, const_mask, volatile_mask);
     for (unsigned k = 0; k < arguments.size() && k < 64; ++k) {
       const bool is_const = (const_mask >> k) & 1, is_volatile = (volatile_mask >> k) & 1;
       if ((!is_const && !is_volatile) ||
@@ -162,7 +168,7 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
 
 bool RewriteRules::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
   if (!in_main_file(e->getBeginLoc())) return true;
-  if (const auto* named = dyn_cast<DeclRefExpr>(e->getCallee()->IgnoreImplicit())) launched_kernels_.insert(named);
+  if (const auto* named = dyn_cast<DeclRefExpr>(e->getCallee()->IgnoreParenImpCasts())) launched_kernels_.insert(named);
   if (in_device_code()) {
     error(e->getBeginLoc(), "a kernel launching a kernel (dynamic parallelism) is not simulated: launch it from main");
     return true;
@@ -177,8 +183,8 @@ bool RewriteRules::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
   std::string shared = written(2);
   if (shared.empty()) shared = "0";
   unsigned long long const_mask = 0, volatile_mask = 0;
-  pointer_arguments(called_pattern(e->getCallee(), e->getDirectCallee()), {e->getArgs(), e->getNumArgs()}, const_mask,
-                    volatile_mask);
+  pointer_arguments(called_pattern(e->getCallee(), e->getDirectCallee(), e->getNumArgs()), {e->getArgs(), e->getNumArgs()},
+                    const_mask, volatile_mask);
   const std::string call =
       const_mask == 0 && volatile_mask == 0
           ? kernel + "(_c, a...);"

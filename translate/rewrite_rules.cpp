@@ -2,6 +2,7 @@
 
 #include <clang/AST/Attr.h>
 #include <clang/AST/ParentMapContext.h>
+#include <clang/AST/DeclTemplate.h>
 #include <clang/AST/ExprCXX.h>
 #include <clang/AST/RecordLayout.h>
 #include <clang/Lex/Lexer.h>
@@ -59,8 +60,10 @@ constexpr const char* kStructRule =
 
 bool context_method(const FunctionDecl* f) {
   const auto* m = dyn_cast<CXXMethodDecl>(f);
+  // Not yet a class template's: their out-of-line definitions and dependent bodies are not translated.
   return m && f->hasAttr<CUDADeviceAttr>() && !f->hasAttr<CUDAHostAttr>() && !isa<CXXConstructorDecl>(m) &&
-         !isa<CXXDestructorDecl>(m) && !isa<CXXConversionDecl>(m) && !m->isOverloadedOperator() && !m->isVirtual();
+         !isa<CXXDestructorDecl>(m) && !isa<CXXConversionDecl>(m) && !m->isOverloadedOperator() && !m->isVirtual() &&
+         !m->getParent()->isDependentContext() && !isa<ClassTemplateSpecializationDecl>(m->getParent());
 }
 
 std::string escaped_caption(std::string_view text) {
@@ -103,7 +106,8 @@ RewriteRules::Spelling RewriteRules::editable(SourceLocation first, SourceLocati
   // Both ends in the same argument of the same expansion: not `M(*p, q)` joined across a comma by the macro.
   if (sm_.getImmediateExpansionRange(first).getBegin() != sm_.getImmediateExpansionRange(last).getBegin())
     return Spelling::NotEditable;
-  return macro_argument_edits_.emplace(rule, sm_.getFileOffset(begin)).second ? Spelling::InFile : Spelling::AlreadyEdited;
+  return macro_argument_edits_.emplace(rule, sm_.getFileOffset(begin), sm_.getFileOffset(end)).second ? Spelling::InFile
+                                                                                                       : Spelling::AlreadyEdited;
 }
 
 // Where a location's text is written in the file: a macro argument's tokens where the argument is
@@ -504,9 +508,13 @@ bool RewriteRules::VisitCXXReinterpretCastExpr(CXXReinterpretCastExpr* e) {
 // element) and cannot be read as a declaration (`T(out)[i] = v;` declares an array `out`).
 void RewriteRules::rewrite_pointer_cast(const ExplicitCastExpr* e, SourceRange written, bool in_macro, bool c_style) {
   const QualType to = e->getType();
-  const QualType from = e->getSubExprAsWritten()->getType();
-  if (!to->isPointerType() || !from->isPointerType()) return;
-  const QualType to_element = to->getPointeeType(), from_element = from->getPointeeType();
+  const Expr* source = e->getSubExprAsWritten();
+  const QualType from = source->getType();
+  // A __shared__ array cast as it is (`reinterpret_cast<float4 *>(tile)`): its first element's address.
+  const bool array = from->isConstantArrayType();
+  if (!to->isPointerType() || (!from->isPointerType() && !array)) return;
+  const QualType to_element = to->getPointeeType();
+  const QualType from_element = array ? context_.getAsArrayType(from)->getElementType() : from->getPointeeType();
   if (context_.hasSameUnqualifiedType(to_element.getUnqualifiedType(), from_element.getUnqualifiedType())) return;
   const bool known = !to_element->isDependentType() && !from_element->isDependentType() &&
                      element_refusal(to_element).empty() && element_refusal(from_element).empty();
@@ -526,6 +534,9 @@ void RewriteRules::rewrite_pointer_cast(const ExplicitCastExpr* e, SourceRange w
                                 ") is not simulated: declare the array with the element type it holds");
     return;
   }
+  if (array && editable(source->getBeginLoc(), source->getEndLoc(), "array cast") == Spelling::InFile &&
+      insert_before(source->getBeginLoc(), "&("))
+    insert_after_token(source->getEndLoc(), ")[0]");
   const std::string pointer = "::syncscope::cu::ptr<" + type_text(to_element) + ", SyncscopeCtx>";
   if (c_style) {
     replace(written, "(" + pointer + ")");

@@ -8,6 +8,7 @@
 
 #include <map>
 #include <set>
+#include <tuple>
 #include <string>
 
 #include "translate/translation.h"
@@ -90,9 +91,13 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool insert_after_token(clang::SourceLocation loc, const std::string& text);
   bool is_device_only(const clang::FunctionDecl* f) const;
   bool is_students(const clang::FunctionDecl* f) const;
-  // The student's device function (its template's pattern) a call or launch names: resolved, or
-  // found among a dependent call's candidates. Null when it is not the student's.
-  const clang::FunctionDecl* called_pattern(const clang::Expr* callee, const clang::FunctionDecl* resolved) const;
+  // A dependent call's candidate among the student's device functions: any (arguments < 0), or the
+  // one that takes that many arguments (null when none or several do).
+  const clang::FunctionDecl* dependent_callee(const clang::Expr* callee, int arguments) const;
+  // The student's device function (its template's pattern) a call or launch of `arguments` names:
+  // resolved, or the dependent call's one candidate. Null when it is not the student's.
+  const clang::FunctionDecl* called_pattern(const clang::Expr* callee, const clang::FunctionDecl* resolved,
+                                            unsigned arguments) const;
   // `NULL` or `0` for a pointer: `nullptr`, which the simulator's pointer takes (once per place).
   void null_to_nullptr(const clang::Expr* e);
   void kernel_as_value(const clang::DeclRefExpr* e);
@@ -117,9 +122,9 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   std::set<const clang::VarDecl*> shared_scalars_;  // `__shared__ int x;`: every use becomes x[0]
   std::set<unsigned> rewritten_types_;  // offsets of type text already replaced
   std::set<const clang::DeclaratorDecl*> context_first_;  // first parameters that bring `_c` with them
-  std::set<std::pair<std::string, unsigned>> macro_argument_edits_;
+  std::set<std::tuple<std::string, unsigned, unsigned>> macro_argument_edits_;  // (rule, first, last offset) in macro arguments
   std::set<unsigned> nullptrs_;  // offsets of NULLs made nullptr
-  std::set<const clang::DeclRefExpr*> launched_kernels_;  // a launch's kernel (visited before its name)  // (rule, file offset) done in macro arguments
+  std::set<const clang::DeclRefExpr*> launched_kernels_;  // a launch's kernel (visited before its name)
   std::string program_name_;
 };
 

@@ -278,19 +278,13 @@ class ptr {
   explicit ptr(const ptr<F, Ctx>& other) : runner(other.runner), array(other.array), offset(other.offset) {}
   // `reinterpret_cast<float4 *>(in)` over an array of floats (and back, and int2 over ints): the same
   // cells in elements of another width, the vectorized loads of performance code. On a GPU the
-  // element must start at its alignment (a float4 at 16 bytes); elsewhere the load faults.
+  // element must start at its alignment (a float4 at 16 bytes): an access elsewhere faults
+  // (misaligned_element), as the load does there; making the pointer does not.
   template <class F>
     requires(!std::is_same_v<std::remove_cv_t<F>, std::remove_cv_t<E>> && sizeof(F) != sizeof(E) &&
              (is_record_v<E> || is_record_v<F>) && cells_of<E> * 4 == sizeof(E) && cells_of<F> * 4 == sizeof(F))
-  explicit ptr(const ptr<F, Ctx>& other, sim::SourceLocation where = sim::SourceLocation::current())
-      : runner(other.runner), array(other.array), offset(other.offset) {
-    constexpr int align_cells = alignof(E) >= 4 ? static_cast<int>(alignof(E) / 4) : 1;
-    if (array && offset % align_cells != 0) [[unlikely]]
-      runner->pointer_fault(sim::LineTable::intern(where),
-                            "made a pointer to " + std::to_string(sizeof(E)) + "-byte elements at byte " +
-                                std::to_string(offset * 4) + " of " + array->name,
-                            "a misaligned address on a GPU");
-  }
+  explicit ptr(const ptr<F, Ctx>& other) : runner(other.runner), array(other.array), offset(other.offset) {}
+  static constexpr int kAlignCells = is_record_v<E> && alignof(E) > 4 ? static_cast<int>(alignof(E) / 4) : 1;
   // `(char *)img` into an array of 4-byte (or wider) elements counts bytes, so the Programming
   // Guide's pitched rows work: (float *)((char *)img + r * pitch). Such a pointer moves and is cast
   // back; reading a float's bytes one at a time is not simulated (the cells are 4 bytes).
@@ -316,6 +310,8 @@ class ptr {
   using reference = std::conditional_t<is_record_v<E>, record_ref<E, Ctx>, ref<E, Ctx>>;
   [[gnu::always_inline]] reference operator[](Index at) const {
     if (!array && runner) [[unlikely]] null_element(at);
+    if constexpr (kAlignCells > 1)
+      if (offset % kAlignCells != 0 && array) [[unlikely]] misaligned_element(at);
     if constexpr (sizeof(E) == 1)
       if (byte_view) [[unlikely]] bytes_element(at);
     if constexpr (cells_of<E> == 1) at.index += offset;
@@ -325,6 +321,8 @@ class ptr {
   // The element `k` past this one, with the caller's line (atomics take a pointer).
   reference at(int k, const sim::SourceLocation& loc) const {
     if (!array && runner) [[unlikely]] null_element(Index(k, loc));
+    if constexpr (kAlignCells > 1)
+      if (offset % kAlignCells != 0 && array) [[unlikely]] misaligned_element(Index(k, loc));
     if constexpr (sizeof(E) == 1)
       if (byte_view) [[unlikely]] bytes_element(Index(k, loc));
     return reference(runner, array, Index(offset + k * cells_of<E>, loc));
@@ -332,6 +330,13 @@ class ptr {
   [[noreturn, gnu::noinline]] void null_element(const Index& at) const {
     if constexpr (std::is_same_v<Index, sim::At>) runner->null_pointer(at.line);
     else runner->null_pointer(sim::LineTable::intern(at.site));
+  }
+  [[noreturn, gnu::noinline]] void misaligned_element(const Index& at) const {
+    sim::LineId line = sim::kNoLine;
+    if constexpr (std::is_same_v<Index, sim::At>) line = at.line;
+    else line = sim::LineTable::intern(at.site);
+    runner->pointer_fault(line, "accessed a " + std::to_string(sizeof(E)) + "-byte element at byte " + std::to_string(offset * 4) +
+                                    " of " + array->name, "a misaligned address on a GPU");
   }
   [[noreturn, gnu::noinline]] void bytes_element(const Index& at) const {
     sim::LineId line = sim::kNoLine;

@@ -175,7 +175,8 @@ class Device {
   }
   // A launch's copies of its by-value arguments end before its blocks run here, and after its kernel
   // on a GPU (whose cudaFree waits for the kernel): a free their host destructors ask for (CUDA by
-  // Example's ~Lock frees its mutex) waits for the launch's end, as it does there.
+  // Example's ~Lock frees its mutex) waits for the launch's end, as it does there, and happens once
+  // (here the launch copies an argument several times; a GPU's launch, once).
   struct LaunchInFlight {
     Device& device;
     explicit LaunchInFlight(Device& d) : device(d) { device.launching_ = true; }
@@ -186,7 +187,8 @@ class Device {
   };
   cudaError_t free(const void* pointer) {
     if (!launching_) return release(pointer);
-    frees_after_launch_.push_back(pointer);
+    if (std::find(frees_after_launch_.begin(), frees_after_launch_.end(), pointer) == frees_after_launch_.end())
+      frees_after_launch_.push_back(pointer);
     return cudaSuccess;
   }
   cudaError_t release(const void* pointer) {
@@ -312,10 +314,12 @@ template <class T, class Ctx>
   else return rows<E, Ctx>{first, static_cast<int>(std::extent_v<T, 1>)};
 }
 
-// A copy CUDA refuses returns cudaErrorInvalidValue and nothing more; the student is told why, at
-// the copy's line, on stderr (the launch's refusals are said the same way).
+// A copy refused returns cudaErrorInvalidValue and nothing more; the student is told why, at the
+// copy's line, on stderr (the launch's refusals are said the same way). All but one are CUDA's own
+// refusals; a copy between arrays of other element sizes is the simulator's.
 inline cudaError_t Device::refuse_copy(const char* file, int line, const std::string& why) {
-  std::fprintf(stderr, "%s:%d: cudaMemcpy returns cudaErrorInvalidValue: %s\n", file ? file : "line", line, why.c_str());
+  if (file) std::fprintf(stderr, "%s:%d: the copy returns cudaErrorInvalidValue: %s\n", file, line, why.c_str());
+  else std::fprintf(stderr, "a copy at line %d returns cudaErrorInvalidValue: %s\n", line, why.c_str());
   return record(cudaErrorInvalidValue);
 }
 
@@ -342,7 +346,7 @@ inline cudaError_t Device::copy(void* to, const void* from, size_t bytes, cudaMe
     const int k = static_cast<int>(kind);
     return refuse_copy(file, line, std::string("it copies from ") + memory_name(from_device) + " to " + memory_name(to_device) +
                                        " but says " + (k >= 0 && k <= 4 ? kinds[k] : "another direction") +
-                                       " (device memory is what cudaMalloc returned)");
+                                       " (device memory is what cudaMalloc returned and cudaFree has not released)");
   }
   auto past_end = [&](const Allocation& a, int element) {
     return "its " + std::to_string(bytes) + " bytes go past the end of " + a.name + " (" + std::to_string(a.bytes) +
@@ -367,7 +371,8 @@ inline cudaError_t Device::copy(void* to, const void* from, size_t bytes, cudaMe
   }
   if (to_device->element_size != from_device->element_size)
     return refuse_copy(file, line, "its arrays hold elements of other sizes (" + std::string(from_device->name) + ", " +
-                                       to_device->name + "): syncscope copies between arrays of one element size");
+                                       to_device->name + "): a GPU copies the bytes; syncscope copies only between arrays "
+                                       "of one element size");
   const int count = static_cast<int>(bytes / to_device->element_size);
   sim::ArrayStore& target = simulator_.global(to_device->array);
   const sim::ArrayStore& source = simulator_.global(from_device->array);

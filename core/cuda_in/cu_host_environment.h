@@ -34,7 +34,8 @@ inline cudaError_t cudaGetDeviceProperties(cudaDeviceProp* prop, int device) {
   return cudaSuccess;
 }
 // Attributes one at a time (NVIDIA's grid-stride blog asks for the SM count so): the same numbers
-// as cudaGetDeviceProperties. CUDA's own enum values.
+// as cudaGetDeviceProperties. CUDA's own enum values. (translate/cuda_parse_shim.h declares these
+// enums and structs for Clang, and cudaMemLocation's below: keep the two alike.)
 enum cudaDeviceAttr {
   cudaDevAttrMaxThreadsPerBlock = 1, cudaDevAttrMaxBlockDimX = 2, cudaDevAttrMaxBlockDimY = 3, cudaDevAttrMaxBlockDimZ = 4,
   cudaDevAttrMaxGridDimX = 5, cudaDevAttrMaxGridDimY = 6, cudaDevAttrMaxGridDimZ = 7, cudaDevAttrMaxSharedMemoryPerBlock = 8,
