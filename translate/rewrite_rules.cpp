@@ -287,6 +287,9 @@ std::string RewriteRules::element_refusal(QualType t) const {
 
 std::string RewriteRules::struct_refusal(const RecordDecl* r) const {
   const std::string name = type_text(context_.getRecordType(r));
+  if (!in_main_file(r->getLocation()) && (name == "uchar4" || name == "uchar3" || name == "char4"))
+    return name + ", CUDA's vector of bytes: its one-byte fields are not simulated yet; pass the pixels as unsigned int "
+                  "(one per pixel, its bytes taken apart with >> and &) or as unsigned char (one per channel)";
   if (r->isUnion()) return name + ", a union: " + kStructRule + "; use a struct";
   const RecordDecl* d = r->getDefinition();
   if (!d) return name + ", a struct the file does not define";

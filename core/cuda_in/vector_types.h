@@ -50,5 +50,21 @@ struct alignas(16) ulonglong2 {
   unsigned long long x, y;
 };
 __host__ __device__ inline ulonglong2 make_ulonglong2(unsigned long long x, unsigned long long y) { return {x, y}; }
+// CUDA's byte vectors (an RGBA pixel is a uchar4): known to host code; in device memory their one-byte
+// fields are not simulated yet, which the translator says where a kernel's pointer names one.
+struct alignas(4) uchar4 {
+  unsigned char x, y, z, w;
+};
+__host__ __device__ inline uchar4 make_uchar4(unsigned char x, unsigned char y, unsigned char z, unsigned char w) {
+  return {x, y, z, w};
+}
+struct uchar3 {
+  unsigned char x, y, z;
+};
+__host__ __device__ inline uchar3 make_uchar3(unsigned char x, unsigned char y, unsigned char z) { return {x, y, z}; }
+struct alignas(4) char4 {
+  signed char x, y, z, w;
+};
+__host__ __device__ inline char4 make_char4(signed char x, signed char y, signed char z, signed char w) { return {x, y, z, w}; }
 
 #endif

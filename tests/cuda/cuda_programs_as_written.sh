@@ -377,3 +377,13 @@ set -e
 [[ $rc -eq 2 && $(grep -c "error:" <<<"$out") -eq 1 ]] && grep -q "cg.cu:1:10: error: .*cooperative groups are not simulated" <<<"$out" ||
   fail "cooperative groups: not one error at :1: $out"
 pass "#include <header beside the .cu>; a missing helper_cuda.h says what to do; cooperative groups refused once"
+
+# CUDA's byte vectors: host code knows uchar4; a kernel's pointer to one is refused with what to do.
+printf '__global__ void grey(const uchar4 *rgba, unsigned char *out) { uchar4 p = rgba[threadIdx.x]; out[threadIdx.x] = p.x; }\nint main() { uchar4 h = make_uchar4(1, 2, 3, 4); return h.w == 4 ? 0 : 1; }\n' >"$WORK/simt/pixels.cu"
+set +e
+out=$("$APP" run "$WORK/simt/pixels.cu" 2>&1)
+rc=$?
+set -e
+[[ $rc -eq 2 ]] && grep -q "pixels.cu:1:36: error: 'rgba' points to uchar4, CUDA's vector of bytes: its one-byte fields are not simulated yet; pass the pixels as unsigned int" <<<"$out" ||
+  fail "uchar4: exit $rc: $out"
+pass "uchar4 in a kernel's pointer is refused at its line with what to do"
