@@ -387,3 +387,82 @@ set -e
 [[ $rc -eq 2 ]] && grep -q "pixels.cu:1:36: error: 'rgba' points to uchar4, CUDA's vector of bytes: its one-byte fields are not simulated yet; pass the pixels as unsigned int" <<<"$out" ||
   fail "uchar4: exit $rc: $out"
 pass "uchar4 in a kernel's pointer is refused at its line with what to do"
+
+# The review's reproducers (each failed to compile before its mend): reinterpret_cast of a __shared__
+# array, NULL in a macro's definition, nested fields in one macro argument, overloads of a dependent
+# call, a parenthesized kernel in a launch. Each program checks itself: main() returns 0.
+mkdir -p "$WORK/review"
+cat >"$WORK/review/cast_shared.cu" <<'CU'
+#include <cstdio>
+__global__ void k(const float *in, float *out) {
+  __shared__ float tile[128];
+  int t = threadIdx.x;
+  reinterpret_cast<float4 *>(tile)[t] = reinterpret_cast<const float4 *>(in)[t];
+  __syncthreads();
+  out[t] = tile[127 - t];
+}
+int main() {
+  float h[128]; for (int i = 0; i < 128; ++i) h[i] = i;
+  float *in, *out; cudaMalloc(&in, sizeof h); cudaMalloc(&out, sizeof h);
+  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+  k<<<1, 32>>>(in, out);
+  cudaMemcpy(h, out, 32 * 4, cudaMemcpyDeviceToHost);
+  return h[0] == 127 ? 0 : 1;
+}
+CU
+cat >"$WORK/review/null_macro.cu" <<'CU'
+#define SKIP_IF_NULL(p) if ((p) == NULL) return
+__global__ void k(float *out) {
+  SKIP_IF_NULL(out);
+  out[threadIdx.x] = 1.0f;
+}
+int main() {
+  float *d; cudaMalloc(&d, 32 * 4);
+  k<<<1, 32>>>(d);
+  float h[32]; cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  return h[31] == 1.0f ? 0 : 1;
+}
+CU
+cat >"$WORK/review/nested_field_macro.cu" <<'CU'
+struct In { float v; float w; };
+struct Out { In a; float b; float c; };
+#define ID(x) (x)
+__global__ void k(const Out *q, float *o) { int i = threadIdx.x; o[i] = ID(q[i].a.v); }
+int main() {
+  Out h[32]; for (int i = 0; i < 32; ++i) h[i] = {{float(i), 0.f}, 0.f, 0.f};
+  Out *d; float *o; cudaMalloc(&d, sizeof h); cudaMalloc(&o, 32 * 4);
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  k<<<1, 32>>>(d, o);
+  float r[32]; cudaMemcpy(r, o, sizeof r, cudaMemcpyDeviceToHost);
+  return r[31] == 31.f ? 0 : 1;
+}
+CU
+cat >"$WORK/review/overloads.cu" <<'CU'
+template <class T> __device__ T get(const T *p, int i) { return p[i]; }
+template <class T> __device__ void get(T *p, int i, T v) { p[i] = v; }
+template <class T> __global__ void k(T *buf) {
+  if (threadIdx.x == 0) get(buf, 1, get(buf, 0) + 1);
+}
+int main() {
+  float h[2] = {41, 0};
+  float *d; cudaMalloc(&d, 8);
+  cudaMemcpy(d, h, 8, cudaMemcpyHostToDevice);
+  k<<<1, 32>>>(d);
+  cudaMemcpy(h, d, 8, cudaMemcpyDeviceToHost);
+  return h[1] == 42 ? 0 : 1;
+}
+CU
+cat >"$WORK/review/paren_kernel.cu" <<'CU'
+__global__ void k(int *o) { o[threadIdx.x] = 1; }
+int main() {
+  int *d; cudaMalloc(&d, 32 * 4);
+  (k)<<<1, 32>>>(d);
+  int h[32]; cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  return h[31] == 1 ? 0 : 1;
+}
+CU
+for name in cast_shared null_macro nested_field_macro overloads paren_kernel; do
+  out=$("$APP" run "$WORK/review/$name.cu" 2>&1) || fail "$name.cu: $out"
+  grep -q "^main() returned 0 (its own check passed)" <<<"$out" || fail "$name.cu: $out"
+done
+pass "the review's reproducers: a __shared__ array's reinterpret_cast, NULL in a macro, nested fields in a macro argument, overloads, (k)<<<...>>>"
