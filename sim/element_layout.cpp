@@ -21,8 +21,11 @@ ElementLayout ElementLayout::parse(const std::string& layout) {
     const std::string field = layout.substr(at, end - at);
     const size_t colon = field.rfind(':');
     if (colon == std::string::npos || colon + 2 != field.size()) return out;
-    const char kind = field[colon + 1];
-    if (std::string("iufdlq").find(kind) == std::string::npos) return out;
+    char kind = field[colon + 1];
+    if (std::string("iufdlqbc").find(kind) == std::string::npos) return out;
+    const bool byte = kind == 'b' || kind == 'c';
+    if (cell > 0 && byte != (parsed.cell_bytes == 1)) return out;  // bytes and wider fields do not mix
+    if (byte) parsed.cell_bytes = 1, kind = kind == 'b' ? 'u' : 'i';
     parsed.fields.push_back({field.substr(0, colon), kind, cell});
     cell += is_wide_kind(kind) ? 2 : 1;
     at = end + 1;

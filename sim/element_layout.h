@@ -5,7 +5,9 @@
 // Written "TYPE;FIELD:K,FIELD:K,..." in the order of the fields' cells, K one of i (int), u
 // (unsigned), f (float), d (double), l (long long), q (unsigned long long): the 8-byte ones take two
 // cells, the low word first (a GPU's bytes). A number alone has an empty FIELD ("double;:d"). An
-// empty layout: one cell an element, shown as the array's dtype.
+// empty layout: one cell an element, shown as the array's dtype. K may also be b (an unsigned byte)
+// or c (a signed one): a struct of them (CUDA's uchar4) holds a byte in each cell, so on a GPU its
+// cells are 1 byte apart (`cell_bytes`), which the bank conflicts count; they show as u and i.
 #pragma once
 
 #include <cstdint>
@@ -37,6 +39,7 @@ struct ElementLayout {
   std::string type;  // "double", "BinStats"; "" for a plain array
   std::vector<Field> fields;
   int cells = 1;  // an element's
+  int cell_bytes = 4;  // how far apart its cells lie in a GPU's memory: 1 for a struct of bytes
 
   static ElementLayout parse(const std::string& layout);  // a malformed one is plain
   static ElementLayout of(const ArrayInfo& a);

@@ -64,11 +64,14 @@ std::vector<LostUpdate> find_lost_updates(const std::vector<HazardGroup>& groups
 
 std::string lost_update_text(const LostUpdate& u) {
   const std::string L = LineTable::describe(u.line);
+  // The atomic as the file spells it: CUDA's in a .cu, the kernel contract's in a kernel file.
+  const std::string& file = LineTable::get(u.line).file;
+  const bool cuda = file.ends_with(".cu") || file.ends_with(".cuh");
   return std::string(u.cross_block ? "threads of several blocks" : "several threads") +
          " read-modify-write one cell at " + L +
          " in the same step (a lost update: two of them read the same old value and one update is lost); "
          "no barrier orders a thread's own read and write against the others', so use an atomic "
-         "(atomic_add / atomicAdd) at " + L;
+         "(" + (cuda ? "atomicAdd" : "c.atomic_add") + ") at " + L;
 }
 
 std::string barrier_text(const HazardEvent& e, bool same_warp) {

@@ -1,6 +1,6 @@
 // What would fix the races a run reported, in the one wording the CLI's text and JSON and the app's
 // Hazards panel share: "a barrier between kernels/x.h:29 and kernels/x.h:31 would order these
-// accesses", "use an atomic (atomic_add / atomicAdd) at kernels/x.h:40", and the races one missing
+// accesses", "use an atomic (c.atomic_add) at kernels/x.h:40", and the races one missing
 // barrier causes gathered under that one barrier.
 #pragma once
 

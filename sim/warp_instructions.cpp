@@ -3,21 +3,45 @@
 #include <algorithm>
 #include <array>
 
+#include "sim/element_layout.h"
+
 namespace syncscope::sim {
 
-std::vector<int> shared_word_offsets(const Trace& trace, int launch) {
-  std::vector<int> offsets(trace.arrays.size(), -1);
+namespace {
+// Each shared array of `launch`, with its first word, in the order they are carved.
+template <class Visit>
+int carve_shared_words(const Trace& trace, int launch, Visit visit) {
   int words = 0;
   for (size_t a = 0; a < trace.arrays.size(); ++a) {
     const ArrayInfo& info = trace.arrays[a];
     if (info.space != MemSpace::Shared || info.launch != launch) continue;
-    offsets[a] = words;
-    words += shared_bytes_for(info.size) / 4;
+    visit(a, words);
+    const int cell_bytes = ElementLayout::of(info).cell_bytes;
+    words += shared_bytes_for((info.size * cell_bytes + 3) / 4) / 4;
   }
+  return words;
+}
+}  // namespace
+
+std::vector<int> shared_word_offsets(const Trace& trace, int launch) {
+  std::vector<int> offsets(trace.arrays.size(), -1);
+  carve_shared_words(trace, launch, [&](size_t a, int words) { offsets[a] = words; });
   return offsets;
 }
 
+int shared_bytes_declared(const Trace& trace, int launch) {
+  return 4 * carve_shared_words(trace, launch, [](size_t, int) {});
+}
+
 namespace {
+
+// How far apart each array's cells lie on a GPU (4 bytes; 1 for a uchar4's), by Trace::arrays index.
+std::vector<int> cell_bytes_of_arrays(const Trace& trace) {
+  std::vector<int> bytes(trace.arrays.size(), 4);
+  for (size_t a = 0; a < trace.arrays.size(); ++a)
+    if (!trace.arrays[a].layout.empty()) bytes[a] = ElementLayout::of(trace.arrays[a]).cell_bytes;
+  return bytes;
+}
 
 bool is_instruction(const Event& e) {
   return e.is_memory() || e.kind == EventKind::Shuffle || e.kind == EventKind::WarpVote ||
@@ -33,9 +57,14 @@ struct Passes {
   int worst = 0;  // the most passes one group took (1: no conflict)
   int extra = 0;  // passes beyond one per group
 };
-Passes shared_passes(const std::vector<Event>& events, const std::vector<int>& indices, const std::vector<int>& offsets) {
-  int width = 1;
-  for (int k : indices) width = std::max(width, static_cast<int>(events[k].access_cells));
+Passes shared_passes(const std::vector<Event>& events, const std::vector<int>& indices, const std::vector<int>& offsets,
+                     const std::vector<int>& cell_bytes) {
+  int width = 1;  // in 4-byte words: a uchar4's four cells are one word
+  for (int k : indices) {
+    const Event& e = events[k];
+    const int bytes = e.array < cell_bytes.size() ? cell_bytes[e.array] : 4;
+    width = std::max(width, static_cast<int>(e.access_cells) * bytes / 4);
+  }
   if (width != 2 && width != 4) width = 1;
   const int groups = width, lanes_per_group = kWarpSize / width;
   std::vector<std::array<std::vector<int>, kWarpSize>> words_in_bank(groups);
@@ -44,7 +73,7 @@ Passes shared_passes(const std::vector<Event>& events, const std::vector<int>& i
     const Event& e = events[k];
     if (e.flags & kOutOfBounds || e.array >= offsets.size() || offsets[e.array] < 0) continue;
     const int group = (e.thread % kWarpSize) / lanes_per_group;
-    const int word = offsets[e.array] + e.index;
+    const int word = offsets[e.array] + e.index * cell_bytes[e.array] / 4;
     std::vector<int>& bank = words_in_bank[group][word % kWarpSize];
     if (std::find(bank.begin(), bank.end(), word) == bank.end()) bank.push_back(word);
     passes[group] = std::max(passes[group], static_cast<int>(bank.size()));
@@ -66,6 +95,7 @@ std::vector<WarpInstruction> warp_instructions(const StepTrace& step, const Trac
   const int threads = lt.block.count();
   if (static_cast<int>(exited.size()) < threads) exited.resize(threads, false);
   const std::vector<int> offsets = shared_word_offsets(trace, launch);
+  const std::vector<int> cell_bytes = cell_bytes_of_arrays(trace);
   const std::vector<Event>& events = step.events;
   // An instruction is the run of events from one start mark to the next; an event of another warp,
   // or a second event of a lane already in it, also begins a new one. A later cell of a lane's access
@@ -107,7 +137,7 @@ std::vector<WarpInstruction> warp_instructions(const StepTrace& step, const Trac
     const Event& e = events[w.events.front()];
     w.shared = e.kind == EventKind::SharedRead || e.kind == EventKind::SharedWrite;
     if (w.shared) {
-      const Passes p = shared_passes(events, w.events, offsets);
+      const Passes p = shared_passes(events, w.events, offsets, cell_bytes);
       w.conflict_degree = p.worst;
       w.extra_passes = p.extra;
     }

@@ -57,5 +57,8 @@ WarpMetrics run_warp_metrics(const Trace& trace);
 // offset; -1 for arrays that are not the launch's shared arrays): arrays are carved in order,
 // each starting 16-byte aligned (contract/kernel_api.h).
 std::vector<int> shared_word_offsets(const Trace& trace, int launch);
+// The bytes of shared memory a block of `launch` declared (its arrays, carved as above): what it
+// uses, where the launch offers more (a .cu's static arrays are offered the most a block may have).
+int shared_bytes_declared(const Trace& trace, int launch);
 
 }  // namespace syncscope::sim

@@ -58,7 +58,7 @@ TEST(Remedies, ALostUpdateIsFixedWithAnAtomicNotABarrier) {
   const auto fixes = sim::diagnose(groups);
   ASSERT_EQ(fixes.size(), 1u) << "one statement, one remedy";
   EXPECT_TRUE(fixes[0].lost_update);
-  EXPECT_NE(fixes[0].text.find("use an atomic (atomic_add / atomicAdd) at " + here(kCountLine)), std::string::npos)
+  EXPECT_NE(fixes[0].text.find("use an atomic (c.atomic_add) at " + here(kCountLine)), std::string::npos)
       << fixes[0].text;
   EXPECT_EQ(fixes[0].text.find("then a barrier"), std::string::npos) << fixes[0].text;
   // The fix answers every race report of that statement.

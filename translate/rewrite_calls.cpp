@@ -21,6 +21,9 @@ const FunctionDecl* RewriteRules::dependent_callee(const Expr* callee, int argum
   if (const auto* lookup = dyn_cast<UnresolvedLookupExpr>(callee->IgnoreImplicit()))
     for (const NamedDecl* d : lookup->decls()) {
       const FunctionDecl* f = d->getAsFunction();
+      // CUDA's own intrinsics on a template's values (`__shfl_down_sync(mask, v, k)` with a T v).
+      if (f && !is_students(f) && (kContextCalls.count(f->getNameAsString()) || kRuntimeCalls.count(f->getNameAsString())))
+        return f;
       if (!f || !is_students(f) || !is_device_only(f)) continue;
       if (arguments >= 0 && (static_cast<unsigned>(arguments) < f->getMinRequiredArguments() ||
                              static_cast<unsigned>(arguments) > f->getNumParams()))

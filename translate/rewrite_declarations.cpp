@@ -63,7 +63,7 @@ bool RewriteRules::described(const RecordDecl* r) const {
   if (!in_main_file(r->getLocation())) {  // the shim's: CUDA's vector types (core/cuda_in/vector_types.h)
     static const std::set<std::string> vectors = {"int2",   "int3",    "int4",    "uint2",     "uint4",     "float2",
                                                   "float3", "float4",  "double2", "longlong2", "ulonglong2"};
-    return vectors.count(r->getNameAsString()) > 0;
+    return vectors.count(r->getNameAsString()) > 0 || cuda_byte_vector(r);
   }
   // Not a template's (its name needs arguments), nor one a macro writes (the layout goes after its `;`).
   const auto* c = dyn_cast<CXXRecordDecl>(r);

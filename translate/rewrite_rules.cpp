@@ -7,6 +7,8 @@
 #include <clang/AST/RecordLayout.h>
 #include <clang/Lex/Lexer.h>
 
+#include <algorithm>
+#include <array>
 #include <cctype>
 #include <string_view>
 
@@ -285,11 +287,15 @@ std::string RewriteRules::element_refusal(QualType t) const {
                         "elements, and of structs of 4- and 8-byte numbers (not yet pointers, unions or other types)";
 }
 
+bool RewriteRules::cuda_byte_vector(const RecordDecl* r) const {
+  static constexpr std::array<std::string_view, 5> kNames = {"uchar2", "uchar3", "uchar4", "char2", "char4"};
+  const std::string name = r->getNameAsString();
+  return !in_main_file(r->getLocation()) && std::find(kNames.begin(), kNames.end(), name) != kNames.end();
+}
+
 std::string RewriteRules::struct_refusal(const RecordDecl* r) const {
   const std::string name = type_text(context_.getRecordType(r));
-  if (!in_main_file(r->getLocation()) && (name == "uchar4" || name == "uchar3" || name == "char4"))
-    return name + ", CUDA's vector of bytes: its one-byte fields are not simulated yet; pass the pixels as unsigned int "
-                  "(one per pixel, its bytes taken apart with >> and &) or as unsigned char (one per channel)";
+  if (cuda_byte_vector(r)) return "";  // a cell a byte (cu_device.h's byte_fields)
   if (r->isUnion()) return name + ", a union: " + kStructRule + "; use a struct";
   const RecordDecl* d = r->getDefinition();
   if (!d) return name + ", a struct the file does not define";
@@ -307,6 +313,9 @@ std::string RewriteRules::struct_refusal(const RecordDecl* r) const {
     if (type->isArrayType()) return field + "is an array: " + kStructRule + "; give each element a field, or use an array of its own";
     const uint64_t bytes = context_.getTypeSizeInChars(type).getQuantity();
     if (const RecordDecl* inner = type->getAsRecordDecl()) {
+      if (cuda_byte_vector(inner))
+        return field + "is a " + type_text(type) + ", CUDA's vector of bytes: syncscope simulates arrays of them, "
+               "not one inside a struct; keep the pixels in an array of their own";
       if (std::string why = struct_refusal(inner); !why.empty()) return why;
     } else if (!simulated_scalar(type) && !type->isEnumeralType()) {
       return field + "is a " + type_text(type) + ": " + kStructRule;
@@ -513,8 +522,9 @@ void RewriteRules::rewrite_pointer_cast(const ExplicitCastExpr* e, SourceRange w
   const QualType to = e->getType();
   const Expr* source = e->getSubExprAsWritten();
   const QualType from = source->getType();
-  // A __shared__ array cast as it is (`reinterpret_cast<float4 *>(tile)`): its first element's address.
-  const bool array = from->isConstantArrayType();
+  // A __shared__ array cast as it is (`reinterpret_cast<float4 *>(tile)`, `(float *)smem_raw` of an
+  // `extern __shared__` one): its first element's address.
+  const bool array = from->isConstantArrayType() || from->isIncompleteArrayType();
   if (!to->isPointerType() || (!from->isPointerType() && !array)) return;
   const QualType to_element = to->getPointeeType();
   const QualType from_element = array ? context_.getAsArrayType(from)->getElementType() : from->getPointeeType();
@@ -532,12 +542,18 @@ void RewriteRules::rewrite_pointer_cast(const ExplicitCastExpr* e, SourceRange w
   // `(float *)((char *)img + r * pitch)`, the Programming Guide's pitched rows: a char pointer into
   // an array of 4-byte cells counts bytes, and is cast back (cu_device.h's ptr says how).
   const bool byte_steps = known && ((to_bytes == 1 && from_bytes >= 4) || (from_bytes == 1 && to_bytes >= 4));
-  if (!(cell_view || byte_steps) || in_macro) {
+  // `reinterpret_cast<T *>(smem_raw)` in a template (the CUDA samples' dynamic shared memory): which
+  // view it is is known once T is; the runtime's pointer has the views there are.
+  const bool dependent = (to_element->isDependentType() || from_element->isDependentType()) &&
+                         (to_element->isDependentType() || element_refusal(to_element).empty()) &&
+                         (from_element->isDependentType() || element_refusal(from_element).empty());
+  if (!(cell_view || byte_steps || dependent) || in_macro) {
     error(e->getBeginLoc(), "a pointer cast in device code (" + type_text(from) + " to " + type_text(to) +
                                 ") is not simulated: declare the array with the element type it holds");
     return;
   }
-  if (array && editable(source->getBeginLoc(), source->getEndLoc(), "array cast") == Spelling::InFile &&
+  // (An `extern __shared__` array is the runtime's pointer already.)
+  if (from->isConstantArrayType() && editable(source->getBeginLoc(), source->getEndLoc(), "array cast") == Spelling::InFile &&
       insert_before(source->getBeginLoc(), "&("))
     insert_after_token(source->getEndLoc(), ")[0]");
   const std::string pointer = "::syncscope::cu::ptr<" + type_text(to_element) + ", SyncscopeCtx>";

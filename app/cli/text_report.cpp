@@ -90,7 +90,7 @@ void print_steps(std::ostream& out, const RunResult& r) {
   for (size_t l = 0; l < t.launches.size(); ++l) {
     const sim::LaunchTrace& lt = t.launches[l];
     out << "\nlaunch " << l + 1 << "/" << t.launches.size() << "  " << lt.label << "  grid " << dims(lt.grid)
-        << "  block " << dims(lt.block) << "  shared " << lt.shared_bytes << " B  steps " << lt.steps << "\n";
+        << "  block " << dims(lt.block) << "  shared " << sim::shared_bytes_declared(t, static_cast<int>(l)) << " B  steps " << lt.steps << "\n";
     // Divergence and bank conflicts of each shown block's steps (lockstep only: other schedules
     // do not run a warp's lanes together).
     std::vector<sim::WarpMetrics> warps;

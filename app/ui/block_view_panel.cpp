@@ -65,7 +65,7 @@ void cell_tooltip(const BlockViewPanel& panel, const RunResult& run, const app::
   const sim::ElementLayout layout = sim::ElementLayout::of(run.sim.trace.arrays[a.array]);
   const sim::ElementLayout::Place at = layout.place(index);
   const std::string field = at.field && !at.field->name.empty() ? "." + at.field->name : "";
-  const int bank = (a.word_offset + index) % kWarpSize;
+  const int bank = a.bank_of(index);
   const std::string banks = a.after[index].span == 2 ? "banks " + std::to_string(bank) + ", " + std::to_string((bank + 1) % kWarpSize)
                                                      : "bank " + std::to_string(bank);
   const std::string& name = run.sim.trace.arrays[a.array].name;

@@ -291,6 +291,7 @@ BlockViewModel build_block_view(const RunResult& run, int launch, int step, int 
     a.columns = t.arrays[after.array].columns;
     a.plane_rows = t.arrays[after.array].plane_rows;
     a.cells_per_element = sim::ElementLayout::of(info).cells;
+    a.cell_bytes = sim::ElementLayout::of(info).cell_bytes;
     m.arrays.push_back(std::move(a));
   }
 

@@ -42,6 +42,8 @@ struct SharedArrayView {
   int columns = 0;      // a 2D array (`tile[R][C]`): cells per row, drawn as a tile; 0 for 1D
   int plane_rows = 0;   // a 3D array (`box[D][R][C]`, drawn as D × R rows): R; 0 for 1D and 2D
   int cells_per_element = 1;  // 2 for 8-byte elements: the program's index is the cell's / 2
+  int cell_bytes = 4;         // how far apart its cells lie on a GPU: 1 for a uchar4's bytes
+  int bank_of(int cell) const { return (word_offset + cell * cell_bytes / 4) % 32; }
 };
 
 struct ThreadView {

@@ -26,10 +26,13 @@ std::string row_label(const SharedArrayView& a, int r) {
 }  // namespace
 
 std::string banks_sentence(const SharedArrayView& a) {
-  const int rows = rows_of(a), columns = a.columns;
-  if (rows < 2) return "";
+  const int rows = rows_of(a);
+  // A uchar4 is one 4-byte word, its 4 cells (bytes) one bank: the sentence counts it as one cell.
+  const bool byte_words = a.cell_bytes == 1 && a.cells_per_element == 4;
+  if (rows < 2 || (a.cell_bytes != 4 && !byte_words)) return "";
+  const int columns = byte_words ? a.columns / 4 : a.columns;
   const int offset = a.word_offset % kWarpSize, stride = columns % kWarpSize;
-  const int per = std::max(1, a.cells_per_element);  // a double's 2 cells (banks), a struct's fields
+  const int per = byte_words ? 1 : std::max(1, a.cells_per_element);  // a double's 2 cells (banks), a struct's fields
   const std::string c = per > 1 ? std::to_string(per) + "c" : "c";
   const int column_cells = std::min(rows, kWarpSize);  // a warp reads at most 32 of a column's cells
   // Rows r and r + banks start in the same bank: a column's cells lie in `banks` banks.
@@ -107,7 +110,7 @@ TileLayout layout_tile(const BlockViewModel& m, int array_row, const TextMetrics
   const int bank_every = std::max(1, static_cast<int>(std::ceil((text.width("31") + 4) / cell_w)));
   label("bank", {room.x, header_y}, label_w - 4, Ink::Dim);
   for (int c = 0; c < columns; c += bank_every) {
-    const std::string bank = std::to_string((a.word_offset + c) % kWarpSize);
+    const std::string bank = std::to_string(a.bank_of(c));
     const float w = text.width(bank);
     label(bank, {x0 + (static_cast<float>(c) + 0.5f) * cell_w - w / 2, header_y}, cell_w * static_cast<float>(bank_every),
           Ink::Dim);

@@ -36,6 +36,7 @@ struct dim3 {
 };
 inline constexpr int warpSize = 32;
 #include "core/cuda_in/vector_types.h"
+#include "core/cuda_in/cu_cells.h"
 
 namespace syncscope::cu {
 
@@ -43,20 +44,6 @@ namespace syncscope::cu {
 template <class T>
 using same = std::type_identity_t<T>;
 
-// How an element of a C type is held: every element in a 32-bit cell (bytes and booleans too: an
-// element-wise program cannot tell), floats as floats, the rest as whole numbers.
-template <class E>
-using cell_t = std::conditional_t<std::is_same_v<std::remove_cv_t<E>, float>, float, int32_t>;
-
-// ---- 8-byte elements and structs: several cells per element ----
-// A double, long long or unsigned long long element is two cells, its low word first (the GPU's
-// little-endian bytes); a struct element is sizeof / 4 cells, a field at its byte offset / 4 (the
-// translator lets through only structs of 4- and 8-byte fields without padding). A pointer's offset
-// and a reference's index count cells, so `&g[i].field` is a pointer into the struct's cells.
-template <class E>
-inline constexpr bool is_record_v = std::is_class_v<std::remove_cv_t<E>>;
-template <class E>
-inline constexpr int cells_of = (is_record_v<E> || sizeof(E) == 8) ? static_cast<int>(sizeof(E) / 4) : 1;
 template <class E, class Ctx>
 class record_ref;
 // The cells of one element a GPU loads or stores with one instruction (a double's two, a float4's
@@ -76,37 +63,6 @@ class WideAccess {
  private:
   sim::BlockRunner* runner_;
 };
-// The type the picture shows an array's cells as: floats for float and CUDA's float2/3/4 (every
-// cell a float), whole numbers for the rest (ints, a double's two halves, a struct's mixed fields).
-template <class E>
-inline constexpr DType cells_dtype_v = sim::dtype_of<cell_t<E>>();
-template <> inline constexpr DType cells_dtype_v<float2> = DType::Float32;
-template <> inline constexpr DType cells_dtype_v<float3> = DType::Float32;
-template <> inline constexpr DType cells_dtype_v<float4> = DType::Float32;
-template <class E>
-inline constexpr DType cells_dtype = cells_dtype_v<std::remove_cv_t<E>>;
-// How an element lies in its cells, for the reports and the picture (sim/element_layout.h): a
-// double's or a 64-bit integer's two cells are the one number they hold, a struct's are its fields.
-// The translator writes it for each struct of the student's (translate/rewrite_declarations.cpp);
-// null: one cell an element, or a struct it did not describe (shown cell by cell).
-template <class E>
-inline constexpr const char* cells_layout_v =
-    std::is_same_v<E, double>                      ? "double;:d"
-    : std::is_integral_v<E> && sizeof(E) == 8      ? (std::is_signed_v<E> ? "long long;:l" : "unsigned long long;:q")
-                                                   : nullptr;
-template <> inline constexpr const char* cells_layout_v<int2> = "int2;x:i,y:i";
-template <> inline constexpr const char* cells_layout_v<int3> = "int3;x:i,y:i,z:i";
-template <> inline constexpr const char* cells_layout_v<int4> = "int4;x:i,y:i,z:i,w:i";
-template <> inline constexpr const char* cells_layout_v<uint2> = "uint2;x:u,y:u";
-template <> inline constexpr const char* cells_layout_v<uint4> = "uint4;x:u,y:u,z:u,w:u";
-template <> inline constexpr const char* cells_layout_v<float2> = "float2;x:f,y:f";
-template <> inline constexpr const char* cells_layout_v<float3> = "float3;x:f,y:f,z:f";
-template <> inline constexpr const char* cells_layout_v<float4> = "float4;x:f,y:f,z:f,w:f";
-template <> inline constexpr const char* cells_layout_v<double2> = "double2;x:d,y:d";
-template <> inline constexpr const char* cells_layout_v<longlong2> = "longlong2;x:l,y:l";
-template <> inline constexpr const char* cells_layout_v<ulonglong2> = "ulonglong2;x:q,y:q";
-template <class E>
-inline constexpr const char* cells_layout = cells_layout_v<std::remove_cv_t<E>>;
 
 template <class Ctx>
 using access_t = std::conditional_t<std::is_base_of_v<sim::SimtCtx, Ctx>, sim::SimtAccess, sim::PlainAccess>;
@@ -284,21 +240,28 @@ class ptr {
     requires(!std::is_same_v<std::remove_cv_t<F>, std::remove_cv_t<E>> && sizeof(F) != sizeof(E) &&
              (is_record_v<E> || is_record_v<F>) && cells_of<E> * 4 == sizeof(E) && cells_of<F> * 4 == sizeof(F))
   explicit ptr(const ptr<F, Ctx>& other) : runner(other.runner), array(other.array), offset(other.offset) {}
-  static constexpr int kAlignCells = is_record_v<E> && alignof(E) > 4 ? static_cast<int>(alignof(E) / 4) : 1;
+  static constexpr int kCellBytes = is_byte_vector_v<E> ? 1 : 4;
+  static constexpr int kAlignCells = is_record_v<E> && alignof(E) > static_cast<size_t>(kCellBytes)
+                                         ? static_cast<int>(alignof(E)) / kCellBytes
+                                         : 1;
+  // `(unsigned char *)rgba` over an array of uchar4 and back: a byte vector's cells are its bytes.
+  template <class F>
+    requires((sizeof(E) == 1 && is_byte_vector_v<F>) || (is_byte_vector_v<E> && sizeof(F) == 1))
+  explicit ptr(const ptr<F, Ctx>& other) : runner(other.runner), array(other.array), offset(other.offset) {}
   // `(char *)img` into an array of 4-byte (or wider) elements counts bytes, so the Programming
   // Guide's pitched rows work: (float *)((char *)img + r * pitch). Such a pointer moves and is cast
   // back; reading a float's bytes one at a time is not simulated (the cells are 4 bytes).
   template <class F>
-    requires(sizeof(E) == 1 && sizeof(F) >= 4)
+    requires(sizeof(E) == 1 && sizeof(F) >= 4 && !is_byte_vector_v<F>)
   explicit ptr(const ptr<F, Ctx>& other) : runner(other.runner), array(other.array), offset(other.offset * 4), byte_view(true) {}
   // ... and back, at a byte its alignment allows (a float3 may start at any 4 bytes; a float4, at 16).
   template <class F>
-    requires(sizeof(F) == 1 && sizeof(E) >= 4)
+    requires(sizeof(F) == 1 && sizeof(E) >= 4 && !is_byte_vector_v<E>)
   explicit ptr(const ptr<F, Ctx>& other, sim::SourceLocation where = sim::SourceLocation::current())
       : runner(other.runner), array(other.array), offset(other.offset / 4) {
     if (!array) return;
     if (!other.byte_view) [[unlikely]]
-      runner->pointer_fault(sim::LineTable::intern(where), "read a char array as " + std::to_string(sizeof(E)) + "-byte elements",
+      runner->pointer_fault(sim::LineTable::intern(where), "took a char array for " + std::to_string(sizeof(E)) + "-byte elements",
                             "not simulated: declare the array with the type it holds");
     if (other.offset % static_cast<int>(alignof(E) < 4 ? 4 : alignof(E)) != 0) [[unlikely]]
       runner->pointer_fault(sim::LineTable::intern(where),
@@ -335,7 +298,7 @@ class ptr {
     sim::LineId line = sim::kNoLine;
     if constexpr (std::is_same_v<Index, sim::At>) line = at.line;
     else line = sim::LineTable::intern(at.site);
-    runner->pointer_fault(line, "accessed a " + std::to_string(sizeof(E)) + "-byte element at byte " + std::to_string(offset * 4) +
+    runner->pointer_fault(line, "accessed a " + std::to_string(sizeof(E)) + "-byte element at byte " + std::to_string(offset * kCellBytes) +
                                     " of " + array->name, "a misaligned address on a GPU");
   }
   [[noreturn, gnu::noinline]] void bytes_element(const Index& at) const {
@@ -381,8 +344,13 @@ class record_ref {
   static constexpr int kCells = cells_of<S>;
   // A whole struct moves in accesses of its alignment (a float4, alignas(16): one 16-byte access; a
   // struct of doubles: 8-byte ones; a struct of floats: one 4-byte access per field).
-  static constexpr int kVector = alignof(S) >= 16 ? 4 : alignof(S) >= 8 ? 2 : 1;
-  using Cells = std::array<uint32_t, kCells>;
+  static constexpr int kVector = is_byte_vector_v<S> ? static_cast<int>(alignof(S))  // a uchar4: one 4-byte access
+                                 : alignof(S) >= 16  ? 4
+                                 : alignof(S) >= 8   ? 2
+                                                     : 1;
+  // What one cell holds of the struct: 4 of its bytes, or a byte vector's one-byte field.
+  using CellBits = std::conditional_t<is_byte_vector_v<S>, byte_field_t<S>, uint32_t>;
+  using Cells = std::array<CellBits, kCells>;
   static_assert(sizeof(S) == sizeof(Cells) && std::is_trivially_copyable_v<S>, "a struct of 4- and 8-byte fields, no padding");
 
  public:
@@ -394,7 +362,7 @@ class record_ref {
     for (int k = 0; k < kCells; k += kVector) {
       const WideAccess one(kVector > 1 ? runner_ : nullptr, kVector);
       for (int j = k; j < k + kVector; ++j)
-        cells[j] = sim::to_bits(Access::template load<int32_t>(runner_, *array_, cell(j)).v);
+        cells[j] = static_cast<CellBits>(sim::to_bits(Access::template load<int32_t>(runner_, *array_, cell(j)).v));
     }
     return std::bit_cast<value_type>(cells);
   }
@@ -403,7 +371,7 @@ class record_ref {
     for (int k = 0; k < kCells; k += kVector) {
       const WideAccess one(kVector > 1 ? runner_ : nullptr, kVector);
       for (int j = k; j < k + kVector; ++j)
-        Access::template store<int32_t>(runner_, *array_, cell(j), sim::Val<int32_t>(sim::from_bits<int32_t>(cells[j])));
+        Access::template store<int32_t>(runner_, *array_, cell(j), sim::Val<int32_t>(static_cast<int32_t>(cells[j])));
     }
     return *this;
   }
@@ -414,7 +382,7 @@ class record_ref {
   auto operator->*(F value_type::*field) const {
     using Field = std::conditional_t<std::is_const_v<S>, const F, F>;
     using Ref = std::conditional_t<is_record_v<F>, record_ref<Field, Ctx>, ref<Field, Ctx>>;
-    return Ref(runner_, array_, cell(offset_of(field) / 4));
+    return Ref(runner_, array_, cell(offset_of(field) / static_cast<int>(sizeof(CellBits))));
   }
 
  private:
@@ -492,8 +460,15 @@ planes<E, Ctx> shared_array3d(Ctx& c, const char* name, sim::SourceLocation wher
 
 // The launch's dynamic shared bytes (`<<<grid, block, bytes>>>`), for `extern __shared__ E name[]`.
 inline int launch_dynamic_shared_bytes = 0;
+// One of bytes (`extern __shared__ unsigned char smem[]`, cast to the type it holds, as the CUDA
+// samples write it) is the bytes of 4-byte cells: its pointer counts bytes (ptr::byte_view).
 template <class E, class Ctx>
 ptr<E, Ctx> extern_shared(Ctx& c, const char* name, sim::SourceLocation where = sim::SourceLocation::current()) {
+  if constexpr (sizeof(E) == 1 && !is_record_v<E>) {
+    ptr<E, Ctx> bytes(&c.runner(), declare_shared<int>(c, (launch_dynamic_shared_bytes + 3) / 4, name, where), 0);
+    bytes.byte_view = true;
+    return bytes;
+  }
   const int count = launch_dynamic_shared_bytes / static_cast<int>(sizeof(E));
   return ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, count * cells_of<E>, name, where), 0);
 }

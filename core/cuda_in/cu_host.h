@@ -122,8 +122,9 @@ class Device {
   cudaError_t allocate(const char* name, E** pointer, size_t bytes) {
     if (broken_ != cudaSuccess) return broken();
     if (!pointer) return record(cudaErrorInvalidValue);
-    constexpr bool several_cells = cells_of<E> > 1;
-    constexpr size_t cell_bytes = several_cells ? 4 : sizeof(E);
+    constexpr bool byte_cells = is_byte_vector_v<E>;  // a uchar4: a cell a byte, as an unsigned char array
+    constexpr bool several_cells = cells_of<E> > 1 && !byte_cells;
+    constexpr size_t cell_bytes = bytes_per_cell<E>;
     const size_t count = (bytes + cell_bytes - 1) / cell_bytes;
     if (count > (size_t{1} << 28)) return record(cudaErrorMemoryAllocation);
     Allocation a;
@@ -131,7 +132,10 @@ class Device {
     a.array = simulator_.alloc_global(name, cells_dtype<E>, static_cast<int>(count), true, cells_layout<E>);
     a.bytes = bytes;
     a.element_size = cell_bytes;
-    if constexpr (several_cells) {
+    if constexpr (byte_cells) {
+      a.from_host = &elements_from_host<byte_field_t<E>>;
+      a.to_host = &elements_to_host<byte_field_t<E>>;
+    } else if constexpr (several_cells) {
       a.from_host = &cells_from_host;
       a.to_host = &cells_to_host;
     } else {
@@ -411,6 +415,17 @@ struct DeviceArgument {
   int offset = 0;
 };
 
+// Why a launch cannot pass an argument ("" where it can): a pointer's elements in cells of another
+// size than the kernel's (an unsigned char array read as unsigned int: a GPU reads 4 of its bytes at
+// a time, the simulator would read one cell, one byte).
+// Internal to the translated program's own library, as device_variables().
+namespace {
+[[maybe_unused]] std::string& argument_refusal() {
+  static std::string why;
+  return why;
+}
+}  // namespace
+
 template <class A>
 auto launch_argument(const A& a) {
   if constexpr (std::is_pointer_v<A>) {
@@ -419,6 +434,15 @@ auto launch_argument(const A& a) {
     if (a) {
       const Allocation* found = current_device->find_for_kernel(a, &d.offset);
       if (!found) return std::optional<DeviceArgument<E>>();
+      if constexpr (!std::is_void_v<E>) {
+        if (found->element_size != bytes_per_cell<E>) {
+          argument_refusal() = "passes " + found->name + " (" + std::to_string(found->element_size) + "-byte elements) to a parameter of " +
+                             std::to_string(sizeof(E)) + "-byte elements: a GPU would read its bytes " + std::to_string(sizeof(E)) +
+                             " at a time, which syncscope does not simulate (each element is a cell of its own); give the "
+                             "parameter the allocation's element type, or cudaMalloc through a pointer of the parameter's type";
+          return std::optional<DeviceArgument<E>>();
+        }
+      }
       d.array = found->array;
     }
     return std::optional<DeviceArgument<E>>(d);
@@ -506,8 +530,12 @@ struct Launch {
     bool host_pointer = false;
     std::apply([&](const auto&... b) { ((host_pointer = host_pointer || !b.has_value()), ...); }, bound);
     if (host_pointer) {
-      std::fprintf(stderr, "%s:%u: the launch of %s passes a pointer that cudaMalloc did not return (host memory?)\n",
-                   where.file_name(), where.line(), name);
+      if (argument_refusal().empty())
+        std::fprintf(stderr, "%s:%u: the launch of %s passes a pointer that cudaMalloc did not return (host memory?)\n",
+                     where.file_name(), where.line(), name);
+      else
+        std::fprintf(stderr, "%s:%u: the launch of %s %s\n", where.file_name(), where.line(), name, argument_refusal().c_str());
+      argument_refusal().clear();
       device.record(cudaErrorInvalidValue);
       return;
     }

@@ -2,7 +2,7 @@
 // runtime a translated .cu compiles against (cu_device.h) and appended to the declarations Clang parses
 // it with (translate/cuda_parse_shim.h, by CMake), so both see the same structs. Each is a struct of
 // 4- or 8-byte fields with no padding, laid out in device memory like a student's own (a float4
-// element is 4 cells of the picture).
+// element is 4 cells of the picture), or of bytes (a uchar4, a cell a byte).
 #ifndef SYNCSCOPE_CUDA_VECTOR_TYPES
 #define SYNCSCOPE_CUDA_VECTOR_TYPES
 
@@ -50,8 +50,16 @@ struct alignas(16) ulonglong2 {
   unsigned long long x, y;
 };
 __host__ __device__ inline ulonglong2 make_ulonglong2(unsigned long long x, unsigned long long y) { return {x, y}; }
-// CUDA's byte vectors (an RGBA pixel is a uchar4): known to host code; in device memory their one-byte
-// fields are not simulated yet, which the translator says where a kernel's pointer names one.
+// CUDA's byte vectors (an RGBA pixel is a uchar4): in device memory each one-byte field is a cell of
+// its own (cu_device.h's byte_field_t), so a pixel's channels are 4 cells of the picture.
+struct alignas(2) uchar2 {
+  unsigned char x, y;
+};
+__host__ __device__ inline uchar2 make_uchar2(unsigned char x, unsigned char y) { return {x, y}; }
+struct alignas(2) char2 {
+  signed char x, y;
+};
+__host__ __device__ inline char2 make_char2(signed char x, signed char y) { return {x, y}; }
 struct alignas(4) uchar4 {
   unsigned char x, y, z, w;
 };

@@ -378,15 +378,16 @@ set -e
   fail "cooperative groups: not one error at :1: $out"
 pass "#include <header beside the .cu>; a missing helper_cuda.h says what to do; cooperative groups refused once"
 
-# CUDA's byte vectors: host code knows uchar4; a kernel's pointer to one is refused with what to do.
-printf '__global__ void grey(const uchar4 *rgba, unsigned char *out) { uchar4 p = rgba[threadIdx.x]; out[threadIdx.x] = p.x; }\nint main() { uchar4 h = make_uchar4(1, 2, 3, 4); return h.w == 4 ? 0 : 1; }\n' >"$WORK/simt/pixels.cu"
+# A uchar4 inside a struct of the student's is refused at its line with what to do (a struct's cells
+# are 4 bytes; a uchar4's are 1).
+printf 'struct Px { uchar4 c; int n; };\n__global__ void grey(const Px *px, unsigned char *out) { out[threadIdx.x] = px[threadIdx.x].c.x; }\nint main() { return 0; }\n' >"$WORK/simt/pixels.cu"
 set +e
 out=$("$APP" run "$WORK/simt/pixels.cu" 2>&1)
 rc=$?
 set -e
-[[ $rc -eq 2 ]] && grep -q "pixels.cu:1:36: error: 'rgba' points to uchar4, CUDA's vector of bytes: its one-byte fields are not simulated yet; pass the pixels as unsigned int" <<<"$out" ||
-  fail "uchar4: exit $rc: $out"
-pass "uchar4 in a kernel's pointer is refused at its line with what to do"
+[[ $rc -eq 2 ]] && grep -q "pixels.cu:2:32: error: 'px' points to Px, whose field 'c' is a uchar4, CUDA's vector of bytes: syncscope simulates arrays of them, not one inside a struct" <<<"$out" ||
+  fail "uchar4 in a struct: exit $rc: $out"
+pass "a uchar4 inside a struct in device memory is refused at its line with what to do"
 
 # The review's reproducers (each failed to compile before its mend): reinterpret_cast of a __shared__
 # array, NULL in a macro's definition, nested fields in one macro argument, overloads of a dependent
@@ -466,3 +467,111 @@ for name in cast_shared null_macro nested_field_macro overloads paren_kernel; do
   grep -q "^main() returned 0 (its own check passed)" <<<"$out" || fail "$name.cu: $out"
 done
 pass "the review's reproducers: a __shared__ array's reinterpret_cast, NULL in a macro, nested fields in a macro argument, overloads, (k)<<<...>>>"
+
+# CUDA's byte vectors in device memory (rgba_to_greyscale.cu, after CS344): a uchar4 is 4 cells of one
+# byte each, one bank on a GPU (its tile has no bank conflict), its channels fields in the reports.
+rgba="$CORPUS/rgba_to_greyscale.cu"
+out=$("$APP" run "$rgba" 2>&1) || fail "rgba_to_greyscale.cu: $out"
+grep -q "16 shared-memory, no bank conflict" <<<"$out" || fail "rgba_to_greyscale.cu: a uchar4 tile's column is not one bank a pixel: $out"
+store_line=$(grep -n "tile\[ty\]\[tx\] = make_uchar4" "$rgba" | cut -d: -f1)
+mirror_line=$(grep -n "= tile\[15 - ty\]\[tx\]" "$rgba" | cut -d: -f1)
+out=$("$APP" run "$rgba" --bug no-barrier 2>&1) || true
+grep -q "^error: race (RAW) between write at .*rgba_to_greyscale.cu:$store_line and read at .*rgba_to_greyscale.cu:$mirror_line .* on tile" <<<"$out" ||
+  fail "rgba_to_greyscale.cu --bug no-barrier: no race on tile at :$store_line/:$mirror_line: $out"
+grey_line=$(grep -n "uchar4 rgba = rgbaImage" "$rgba" | cut -d: -f1)
+out=$("$APP" run "$rgba" --bug no-bounds-check 2>&1) || true
+grep -q "^error: out-of-bounds read of d_rgba\[1200\].x, d_rgba\[1200\].y, .* at .*rgba_to_greyscale.cu:$grey_line " <<<"$out" ||
+  fail "rgba_to_greyscale.cu --bug no-bounds-check: no read past d_rgba's pixels at :$grey_line: $out"
+cat >"$WORK/review/byte_views.cu" <<'CU'
+__global__ void k(uchar4 *px, const char4 *deltas, unsigned char *grey) {
+  int t = threadIdx.x;
+  unsigned char *bytes = (unsigned char *)px;
+  bytes[4 * t + 3] = 7;                        // the alpha channel, through the bytes
+  char4 d = deltas[t];
+  uchar4 p = px[t];
+  grey[t] = p.x + d.x + p.w;                   // a signed byte's -1 stays -1
+  px[t] = make_uchar4(p.x, p.y, p.z, ((uchar4 *)bytes)[t].w + 1);
+}
+int main() {
+  uchar4 h[32]; char4 dl[32]; unsigned char g[32];
+  for (int i = 0; i < 32; ++i) { h[i] = make_uchar4(i, 0, 0, 0); dl[i] = make_char4(-1, 0, 0, 0); }
+  uchar4 *dp; char4 *dd; unsigned char *dg;
+  cudaMalloc(&dp, sizeof h); cudaMalloc(&dd, sizeof dl); cudaMalloc(&dg, sizeof g);
+  cudaMemcpy(dp, h, sizeof h, cudaMemcpyHostToDevice);
+  cudaMemcpy(dd, dl, sizeof dl, cudaMemcpyHostToDevice);
+  k<<<1, 32>>>(dp, dd, dg);
+  cudaMemcpy(h, dp, sizeof h, cudaMemcpyDeviceToHost);
+  cudaMemcpy(g, dg, sizeof g, cudaMemcpyDeviceToHost);
+  return g[5] == 5 - 1 + 7 && h[5].w == 8 && h[5].x == 5 ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/review/byte_views.cu" 2>&1) || fail "byte_views.cu: $out"
+grep -q "^main() returned 0 (its own check passed)" <<<"$out" || fail "byte_views.cu: $out"
+pass "uchar4 and char4 in device memory: rgba_to_greyscale.cu's races at their lines, no bank conflict, byte views"
+
+# The CUDA samples' idioms (the second round of programs no one here had seen): a shuffle of a
+# template's T, dynamic shared memory as raw bytes cast to T (for float and double) and an int array
+# cast to float; a char buffer passed where the kernel reads unsigned int is refused at the launch (it
+# came out one byte a word, silently).
+cat >"$WORK/review/samples.cu" <<'CU'
+#include <cstdio>
+template <class T> __global__ void warpSum(const T *in, T *out) {
+  T v = in[threadIdx.x];
+  for (int offset = warpSize / 2; offset > 0; offset /= 2) v += __shfl_down_sync(0xffffffff, v, offset);
+  if (threadIdx.x == 0) *out = v;
+}
+template <class T> __global__ void reverse(T *d) {
+  extern __shared__ unsigned char smem_raw[];
+  T *s = reinterpret_cast<T *>(smem_raw);
+  s[threadIdx.x] = d[threadIdx.x];
+  __syncthreads();
+  d[threadIdx.x] = s[blockDim.x - 1 - threadIdx.x];
+}
+__global__ void halve(float *d) {
+  extern __shared__ int words[];
+  float *s = (float *)words;
+  s[threadIdx.x] = d[threadIdx.x] / 2;
+  __syncthreads();
+  d[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
+}
+template <class T> bool check() {
+  T h[32], sum = 0, *d, *o;
+  for (int i = 0; i < 32; ++i) h[i] = (T)(i + 1);
+  cudaMalloc(&d, sizeof h); cudaMalloc(&o, sizeof(T));
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  warpSum<T><<<1, 32>>>(d, o);
+  reverse<T><<<1, 32, 32 * sizeof(T)>>>(d);
+  cudaMemcpy(&sum, o, sizeof(T), cudaMemcpyDeviceToHost);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  return sum == 528 && h[0] == 32 && h[31] == 1;
+}
+int main() {
+  float f[8] = {2, 4, 6, 8, 10, 12, 14, 16}, *df;
+  cudaMalloc(&df, sizeof f); cudaMemcpy(df, f, sizeof f, cudaMemcpyHostToDevice);
+  halve<<<1, 8, 8 * sizeof(int)>>>(df);
+  cudaMemcpy(f, df, sizeof f, cudaMemcpyDeviceToHost);
+  bool ok = check<float>() && check<double>() && check<int>() && f[0] == 2 && f[7] == 1;
+  printf("%s\n", ok ? "PASS" : "FAIL");
+  return ok ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/review/samples.cu" 2>&1) || fail "samples.cu: $out"
+grep -q "^main() returned 0 (its own check passed)" <<<"$out" || fail "samples.cu: $out"
+out=$("$APP" run "$WORK/review/samples.cu" --steps 2>&1) || fail "samples.cu --steps: $out"
+grep -q "^launch 1/.*  shared 32 B  steps 2" <<<"$out" || fail "samples.cu --steps: halve's launch does not say its 32 bytes of shared memory: $(grep '^launch' <<<"$out")"
+cat >"$WORK/review/bytes_as_words.cu" <<'CU'
+__global__ void k(const unsigned int *words, unsigned int *out) { out[threadIdx.x] = words[threadIdx.x]; }
+int main() {
+  unsigned char h[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+  unsigned char *d; unsigned int *o, r[2] = {0, 0};
+  cudaMalloc(&d, 8); cudaMalloc(&o, 8);
+  cudaMemcpy(d, h, 8, cudaMemcpyHostToDevice);
+  k<<<1, 2>>>((const unsigned int *)d, o);
+  cudaMemcpy(r, o, 8, cudaMemcpyDeviceToHost);
+  return r[0] == 0x04030201u ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/review/bytes_as_words.cu" 2>&1) || true
+grep -q "bytes_as_words.cu:7: the launch of k passes d (1-byte elements) to a parameter of 4-byte elements: a GPU would read its bytes 4 at a time, which syncscope does not simulate" <<<"$out" ||
+  fail "bytes_as_words.cu: the launch was not refused: $out"
+pass "CUDA samples' idioms: a template's shuffle, raw dynamic shared bytes cast to T, a char buffer read as words refused"
