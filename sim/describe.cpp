@@ -215,6 +215,7 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
         << side(e.first_atomic, first_writes) << " at " << first << " and " << side(e.second_atomic, second_writes)
         << " at " << second << threads;
       if (e.through_atomics) s << " that their __threadfence() and atomics may order (syncscope does not follow that order)";
+      if (e.read_of_atomics) s << ": a plain read of a cell other threads update with atomics sees it before or after their update";
       break;
     }
     case HazardKind::OutOfBounds: {

@@ -85,6 +85,10 @@ void HazardLog::merge(const HazardLog& other, bool cross_block_only) {
   }
 }
 
+void HazardLog::add_missing(const HazardLog& other) {
+  for (const auto& [key, g] : other.groups_) groups_.try_emplace(key, g);
+}
+
 void HazardLog::soften_cross_block(const std::function<bool(const HazardGroup&)>& ordered) {
   HazardLog softened;
   for (auto it = groups_.begin(); it != groups_.end();) {

@@ -54,6 +54,10 @@ struct HazardEvent {
   // A cross-block race between a block that fenced and then took a global atomic and blocks that took
   // global atomics: their atomics may order the accesses (a ticket, a lock), which is not followed.
   bool through_atomics = false;
+  // A plain read against other threads' atomics that its thread did not then compare-and-swap (an
+  // atomicMax loop whose thread found nothing to do): it saw the value before or after their update,
+  // which such a loop allows; a warning, not an error.
+  bool read_of_atomics = false;
   // Cross-block races: the block of the second access had taken a global atomic before it (what
   // could have acquired the other block's release). Within the worker only (not sent).
   bool after_atomic = false;
@@ -85,6 +89,9 @@ class HazardLog {
 
   void add(const HazardEvent& e);
   void merge(const HazardLog& other, bool cross_block_only = false);
+  // The groups of `other` (one block's earlier run) this log (the same block's re-run) did not find:
+  // one block's two runs count its hazards once.
+  void add_missing(const HazardLog& other);
   // A whole group as another process's log had it (the kernel worker's answer, core/worker/).
   void add_group(const HazardGroup& g);
   // The cross-block races (errors) `ordered(group)` says the blocks' fences and atomics may order:

@@ -84,6 +84,11 @@ std::string barrier_text(const HazardEvent& e, bool same_warp) {
            std::to_string(e.block) + " took one before " + B + ": if " + A + " comes before that fence and block " +
            std::to_string(e.block) + "'s atomic always comes after block " + std::to_string(e.block_first) +
            "'s (a ticket's last block, a lock's next holder), they are ordered; otherwise they race";
+  if (e.read_of_atomics)
+    return "the read at " + (e.first_atomic ? B : A) + " may see the value from before the atomic at " +
+           (e.first_atomic ? A : B) + ": as the first guess of a "
+           "compare-and-swap loop, or for a maximum that only grows, that is fine; where the value must be current, "
+           "read it with an atomic too (atomicAdd(p, 0)), or in a later launch";
   if (e.cross_block)
     return "blocks of one launch cannot wait for each other: the access at " + B + " needs what " + A +
            " does in another block finished first, so split the work into two launches (or use atomics)";

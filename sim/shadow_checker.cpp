@@ -13,6 +13,7 @@ void ShadowChecker::start_block(int launch_index, uint32_t launch_first_interval
   threads_per_block_ = threads_per_block;
   block_base_ = static_cast<int64_t>(block_linear) * threads_per_block;
   warp_epoch_.assign((threads_per_block + kWarpSize - 1) / kWarpSize, 0);
+  atomic_interval_.assign(threads_per_block, UINT32_MAX);  // no atomic yet
   hazards_.clear();
   raced_ = false;
   guesses_.clear();
@@ -21,7 +22,9 @@ void ShadowChecker::start_block(int launch_index, uint32_t launch_first_interval
 
 void ShadowChecker::hold_guess(int64_t reader, bool cross_block, const ArrayStore& a, int index, const AccessStamp& other,
                                int thread, LineId line, bool atomic, HazardKind kind) {
-  guesses_[hot_key(a, index)].push_back({reader, cross_block, &a, index, other, thread, line, atomic, kind});
+  const int64_t local = a.space == MemSpace::Shared ? reader : reader - block_base_;
+  const bool first_guess = local >= 0 && local < static_cast<int64_t>(atomic_interval_.size()) && atomic_interval_[local] != interval_;
+  guesses_[hot_key(a, index)].push_back({reader, cross_block, first_guess, &a, index, other, thread, line, atomic, kind});
   ++held_;
 }
 
@@ -39,8 +42,8 @@ void ShadowChecker::report_unchecked_guesses() {
   if (guesses_.empty()) return;
   for (const auto& [cell, held] : guesses_)
     for (const Guess& g : held) {
-      if (g.cross_block) cross_block_race(g.kind, *g.array, g.index, g.other, g.thread, g.line, g.atomic);
-      else race(g.kind, *g.array, g.index, g.other, g.thread, g.line, g.atomic);
+      if (g.cross_block) cross_block_race(g.kind, *g.array, g.index, g.other, g.thread, g.line, g.atomic, g.first_guess);
+      else race(g.kind, *g.array, g.index, g.other, g.thread, g.line, g.atomic, g.first_guess);
     }
   guesses_.clear();
   held_ = 0;
@@ -68,15 +71,16 @@ HazardEvent ShadowChecker::here(HazardKind kind, Severity severity, const ArrayS
 }
 
 bool ShadowChecker::race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread,
-                         LineId line, bool atomic) {
+                         LineId line, bool atomic, bool unchecked_guess) {
   raced_ = true;
   const uint32_t who = thread_of(other);
   const int other_thread =
       a.space == MemSpace::Shared ? static_cast<int>(who) : static_cast<int>(static_cast<int64_t>(who) - block_base_);
   const bool same_warp = other_thread / kWarpSize == thread / kWarpSize;
   // Like compute-sanitizer: within one warp a warning (it often works, by SIMT luck), across warps an error.
-  HazardEvent e = here(kind, same_warp ? Severity::Warning : Severity::Error, &a, index, thread, line);
+  HazardEvent e = here(kind, same_warp || unchecked_guess ? Severity::Warning : Severity::Error, &a, index, thread, line);
   e.same_warp = same_warp;
+  e.read_of_atomics = unchecked_guess;
   e.thread_first = other_thread;
   e.line_first = other.line;
   e.first_atomic = is_atomic(other);
@@ -86,10 +90,11 @@ bool ShadowChecker::race(HazardKind kind, const ArrayStore& a, int index, const 
 }
 
 void ShadowChecker::cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other,
-                                     int thread, LineId line, bool atomic) {
+                                     int thread, LineId line, bool atomic, bool unchecked_guess) {
   const int64_t who = thread_of(other);
-  HazardEvent e = here(kind, Severity::Error, &a, index, thread, line);
+  HazardEvent e = here(kind, unchecked_guess ? Severity::Warning : Severity::Error, &a, index, thread, line);
   e.cross_block = true;
+  e.read_of_atomics = unchecked_guess;
   e.block_first = static_cast<int>(who / threads_per_block_);
   e.thread_first = static_cast<int>(who % threads_per_block_);
   e.line_first = other.line;

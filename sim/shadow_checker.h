@@ -16,7 +16,10 @@
 // when another thread's atomic changed it in between. The plain read against the other threads'
 // atomics is a guess the CAS checks, not a race. Such a pair (a plain read, an atomic write) is held
 // until the interval ends, and dropped when the reading thread CAS-es that cell in the interval;
-// otherwise it is reported then. A held read is not marked racy in its event (the step view).
+// otherwise it is reported then: as a warning where the reader had taken no atomic in the interval
+// before it (a loop whose thread found its value already beaten reads and leaves: fine for a maximum
+// that only grows), as an error after its own atomic (atomicAdd(&sum, v), then reading sum: a part).
+// A held read is not marked racy in its event (the step view).
 #pragma once
 
 #include <cstdint>
@@ -132,6 +135,7 @@ class ShadowChecker {
   void check_atomic(ArrayStore& a, int index, CellShadow& s, int thread, LineId line, uint8_t& flags,
                     bool compare_and_swap = false) {
     const uint32_t who = who_for(a, thread);
+    if (static_cast<size_t>(thread) < atomic_interval_.size()) atomic_interval_[thread] = interval_;
     if (compare_and_swap) [[unlikely]] {
       if (!guesses_.empty()) checked_by_cas(a, index, who);
       // Its own plain read, checked now, races with no later atomic.
@@ -259,10 +263,11 @@ class ShadowChecker {
 
   HazardEvent here(HazardKind kind, Severity severity, const ArrayStore* a, int index, int thread, LineId line) const;
   // True when the two accesses are lanes of one warp (reported as a warning).
+  // `unchecked_guess`: a held plain read its thread did not CAS (HazardEvent::read_of_atomics).
   bool race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread, LineId line,
-            bool atomic);
+            bool atomic, bool unchecked_guess = false);
   void cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other, int thread,
-                        LineId line, bool atomic);
+                        LineId line, bool atomic, bool unchecked_guess = false);
 
   uint32_t interval_ = 0;
   int step_ = 0;
@@ -273,11 +278,13 @@ class ShadowChecker {
   const uint8_t* block_order_ = nullptr;
   int threads_per_block_ = 0;
   std::vector<uint16_t> warp_epoch_;  // __syncwarp()s each warp completed in the current interval
+  std::vector<uint32_t> atomic_interval_;  // per thread: the interval of its last atomic
   HotStamps hot_;                     // global stamps of the current interval (load_global)
   // Plain reads against atomics held for the reader's CAS, by cell (hot_key), for this interval.
   struct Guess {
     int64_t reader;  // who_for() of the thread that read
     bool cross_block;
+    bool first_guess;  // the reader had taken no atomic in the interval before it (a CAS loop's start)
     const ArrayStore* array;  // the block's or the launch's: alive until the guess is settled
     int index;
     AccessStamp other;

@@ -94,6 +94,7 @@ std::vector<int> Simulator::detailed_blocks(int block_count) const {
 
 bool Simulator::run_block(BlockRunner& runner, LaunchState& ls, int b, BlockTrace* detail, BlockTotals& totals) {
   BlockRunner::Outcome out;
+  HazardLog fast_cross_block;  // a re-run block's first run's races with other blocks
   if (detail) {
     *detail = BlockTrace{};
     detail->block = b;
@@ -110,7 +111,7 @@ bool Simulator::run_block(BlockRunner& runner, LaunchState& ls, int b, BlockTrac
       // The fast run is the forward order; this schedule may interleave differently, and so give
       // atomics other old values. Its races with other blocks stand: the re-run finds the cells
       // stamped by the fast run itself.
-      totals.hazards.merge(runner.hazards(), true);
+      fast_cross_block.merge(runner.hazards(), true);
       runner.undo_global_writes();
       runner.discard_printed();
       out = runner.run(*this, ls, b, BlockRunner::Mode::Scheduled, options_.schedule, {});
@@ -121,7 +122,13 @@ bool Simulator::run_block(BlockRunner& runner, LaunchState& ls, int b, BlockTrac
     totals.printed.push_back({b, std::move(printed)});
   totals.steps = std::max(totals.steps, runner.steps_taken());
   runner.add_counters_to(totals.counters);
-  totals.hazards.merge(runner.hazards());
+  if (fast_cross_block.empty()) {
+    totals.hazards.merge(runner.hazards());
+  } else {
+    HazardLog block = runner.hazards();
+    block.add_missing(fast_cross_block);
+    totals.hazards.merge(block);
+  }
   totals.cross_block_order.emplace_back(b, runner.cross_block_order());
   if (out.failed && !totals.error) totals.error = runner.error();
   if (options_.progress) options_.progress->block_done();
