@@ -149,7 +149,18 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
     }
     return true;
   }
-  if (is_students(callee)) return true;
+  if (is_students(callee)) {
+    // A __host__ __device__ function stays host code (main() calls it too): given device memory, it
+    // would take the simulator's pointer for a host one.
+    for (const ParmVarDecl* p : callee->parameters())
+      if (p->getType()->isPointerType() && will_be_rewritten(p)) {
+        error(e->getBeginLoc(), "'" + name + "' is __host__ __device__ and takes a pointer ('" + p->getNameAsString() +
+                                    "'): syncscope translates device code of __device__ functions only; make it __device__, "
+                                    "with a __host__ copy for main() if main() calls it too");
+        break;
+      }
+    return true;
+  }
   if (auto call = kContextCalls.find(name); call != kContextCalls.end()) {
     std::string replacement(call->second);
     if (name.rfind("__syncthreads", 0) == 0)  // a counting barrier ends its step too

@@ -1,9 +1,10 @@
 // The declarations of device memory a kernel file names: `__shared__` arrays inside kernels and
 // `__device__` variables at file scope, and the student's structs' fields, which the runtime is told
-// (translate/rewrite_rules.h).
+// (translate/rewrite_rules.h); and the device code of methods it leaves as written.
 #include <clang/AST/Attr.h>
 #include <clang/Lex/Lexer.h>
 
+#include <functional>
 #include <set>
 #include <string>
 
@@ -173,6 +174,48 @@ bool RewriteRules::VisitLinkageSpecDecl(LinkageSpecDecl* d) {
   }
   replace(SourceRange(d->getExternLoc(), last), " ");
   return true;
+}
+
+// A __device__ method left as written (an operator, a conversion, a class template's method) runs as
+// host code: a pointer field it reads holds a device address, which it would dereference as a host
+// pointer (a crash at its line), and a __shared__ array there is not one of the block's. Refused at
+// the first such use, with what to write instead.
+void RewriteRules::refuse_untranslated_device_code(const CXXMethodDecl* m) {
+  if (!m->doesThisDeclarationHaveABody() || !is_device_only(m) || isa<CXXConstructorDecl>(m) || isa<CXXDestructorDecl>(m) ||
+      !in_main_file(m->getLocation()))
+    return;
+  const bool templated = m->getParent()->isDependentContext() || isa<ClassTemplateSpecializationDecl>(m->getParent());
+  const std::string what = (isa<CXXConversionDecl>(m)    ? std::string("the conversion operator")
+                            : m->isOverloadedOperator() ? m->getNameAsString()
+                                                        : "'" + m->getNameAsString() + "'") +
+                           " of " + (templated ? "the class template " : "") + m->getParent()->getNameAsString();
+  const std::string instead =
+      templated ? "syncscope translates the __device__ methods of structs that are not templates (not yet a class template's); "
+                  "write a __device__ function template that takes the struct (template <class T> __device__ T load(Vec<T> v, int i))"
+                : "syncscope translates a struct's __device__ methods with names (not yet its operators or conversions); write a "
+                  "named method (__device__ float get(int i) const)";
+  std::function<bool(const Stmt*)> refuse = [&](const Stmt* s) {
+    if (!s) return false;
+    if (const auto* member = dyn_cast<MemberExpr>(s);
+        member && member->getType()->isPointerType() && isa<CXXThisExpr>(member->getBase()->IgnoreParenImpCasts())) {
+      error(member->getMemberLoc(), "pointer field '" + member->getMemberDecl()->getNameAsString() + "' in " + what +
+                                        ": its device memory would be read as host memory; " + instead);
+      return true;
+    }
+    if (const auto* declaration = dyn_cast<DeclStmt>(s))
+      for (const Decl* d : declaration->decls())
+        if (const auto* v = dyn_cast<VarDecl>(d); v && v->hasAttr<CUDASharedAttr>()) {
+          error(v->getLocation(), "__shared__ '" + v->getNameAsString() + "' in " + what +
+                                      " is not translated yet; declare it in the kernel (for dynamic shared memory of a "
+                                      "template's T, as nvcc takes it too: extern __shared__ unsigned char smem[]; "
+                                      "T *sdata = reinterpret_cast<T *>(smem);)");
+          return true;
+        }
+    for (const Stmt* child : s->children())
+      if (refuse(child)) return true;
+    return false;
+  };
+  refuse(m->getBody());
 }
 
 }  // namespace syncscope::translate

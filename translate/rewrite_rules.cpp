@@ -221,7 +221,11 @@ bool RewriteRules::VisitReturnStmt(ReturnStmt* s) {
 }
 
 bool RewriteRules::VisitFunctionDecl(FunctionDecl* f) {
-  if (!is_students(f) || (isa<CXXMethodDecl>(f) && !context_method(f))) return true;
+  if (!is_students(f)) return true;
+  if (const auto* m = dyn_cast<CXXMethodDecl>(f); m && !context_method(m)) {
+    refuse_untranslated_device_code(m);
+    return true;
+  }
   if (f->isMain()) {
     out_.has_main = true;
     replace(SourceRange(f->getLocation()), "syncscope_cuda_main");

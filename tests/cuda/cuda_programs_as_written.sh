@@ -575,3 +575,78 @@ out=$("$APP" run "$WORK/review/bytes_as_words.cu" 2>&1) || true
 grep -q "bytes_as_words.cu:7: the launch of k passes d (1-byte elements) to a parameter of 4-byte elements: a GPU would read its bytes 4 at a time, which syncscope does not simulate" <<<"$out" ||
   fail "bytes_as_words.cu: the launch was not refused: $out"
 pass "CUDA samples' idioms: a template's shuffle, raw dynamic shared bytes cast to T, a char buffer read as words refused"
+
+# Device code the translator leaves as written (an operator, a conversion, a class template's method)
+# is refused where it would need the simulator: a pointer field there crashed at its line (a device
+# address read as host memory), and the CUDA samples' SharedMemory<T> was a g++ error.
+cat >"$WORK/review/operator.cu" <<'CU'
+struct Vec {
+  float *data;
+  __device__ float &operator[](int i) { return data[i]; }
+};
+__global__ void copy(Vec in, Vec out) { out[threadIdx.x] = in[threadIdx.x]; }
+int main() { return 0; }
+CU
+cat >"$WORK/review/shared_memory_struct.cu" <<'CU'
+template <class T> struct SharedMemory {
+  __device__ inline operator T *() { extern __shared__ int __smem[]; return (T *)__smem; }
+};
+template <class T> __global__ void rev(T *d) { T *s = SharedMemory<T>(); s[threadIdx.x] = d[threadIdx.x]; }
+int main() { return 0; }
+CU
+set +e
+out=$("$APP" run "$WORK/review/operator.cu" 2>&1); rc=$?
+set -e
+[[ $rc -eq 2 ]] && grep -q "operator.cu:3:48: error: pointer field 'data' in operator\[\] of Vec: its device memory would be read as host memory; .* write a named method" <<<"$out" ||
+  fail "operator[] reading a pointer field: exit $rc: $out"
+set +e
+out=$("$APP" run "$WORK/review/shared_memory_struct.cu" 2>&1); rc=$?
+set -e
+[[ $rc -eq 2 ]] && grep -q "shared_memory_struct.cu:2:60: error: __shared__ '__smem' in the conversion operator of the class template SharedMemory is not translated yet; .*extern __shared__ unsigned char smem\[\]" <<<"$out" ||
+  fail "SharedMemory<T>: exit $rc: $out"
+pass "an operator's pointer field and SharedMemory<T>'s __shared__ are refused at their lines with what to write"
+
+# An atomicMax loop for floats that leaves when its value is already beaten (most students' form):
+# those threads' plain first read against other blocks' atomicCAS is a warning that says what it may
+# see, not an error telling them to split the launch.
+cat >"$WORK/review/max_early_exit.cu" <<'CU'
+__device__ float atomicMaxFloat(float *addr, float value) {
+  int *addr_as_int = (int *)addr;
+  int old = *addr_as_int, assumed;
+  while (value > __int_as_float(old)) {
+    assumed = old;
+    old = atomicCAS(addr_as_int, assumed, __float_as_int(value));
+    if (old == assumed) break;
+  }
+  return __int_as_float(old);
+}
+__global__ void kmax(const float *x, float *mx) { atomicMaxFloat(mx, x[blockIdx.x * blockDim.x + threadIdx.x]); }
+int main() {
+  float h[256], lo = -1, got = 0, *dx, *dm;
+  for (int i = 0; i < 256; ++i) h[i] = (float)((i * 37) % 101);
+  cudaMalloc(&dx, sizeof h); cudaMalloc(&dm, sizeof(float));
+  cudaMemcpy(dx, h, sizeof h, cudaMemcpyHostToDevice);
+  cudaMemcpy(dm, &lo, sizeof(float), cudaMemcpyHostToDevice);
+  kmax<<<2, 128>>>(dx, dm);
+  cudaMemcpy(&got, dm, sizeof(float), cudaMemcpyDeviceToHost);
+  return got == 100.0f ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/review/max_early_exit.cu" 2>&1) || fail "max_early_exit.cu: $out"
+grep -q "^main() returned 0 (its own check passed)" <<<"$out" || fail "max_early_exit.cu: $out"
+! grep -q "^error:" <<<"$out" || fail "max_early_exit.cu: an error on a correct atomicMax loop: $out"
+grep -q "^warning: cross-block race (RAW) between atomic at .*max_early_exit.cu:6 and read at .*max_early_exit.cu:3 .*: a plain read of a cell other threads update with atomics sees it before or after their update" <<<"$out" ||
+  fail "max_early_exit.cu: no warning on the plain first read: $out"
+grep -q "^fix: the read at .*max_early_exit.cu:3 may see the value from before the atomic at .*max_early_exit.cu:6: as the first guess of a compare-and-swap loop" <<<"$out" ||
+  fail "max_early_exit.cu: the fix does not say what the read may see: $out"
+pass "an atomicMax loop that leaves early: its plain first read is a warning that says what it may see"
+
+# A __host__ __device__ function taking a pointer, called from a kernel (PMPP's merge_sequential): a
+# g++ error about the simulator's pointer before; now refused at the call with what to write.
+printf '__host__ __device__ void add1(int *p, int n) { for (int i = 0; i < n; i++) p[i] += 1; }\n__global__ void k(int *a) { add1(&a[threadIdx.x * 2], 2); }\nint main() { int h[8] = {0}; add1(h, 8); return h[7] == 1 ? 0 : 1; }\n' >"$WORK/review/host_device.cu"
+set +e
+out=$("$APP" run "$WORK/review/host_device.cu" 2>&1); rc=$?
+set -e
+[[ $rc -eq 2 ]] && grep -q "host_device.cu:2:29: error: 'add1' is __host__ __device__ and takes a pointer ('p'): .* make it __device__" <<<"$out" ||
+  fail "__host__ __device__ with a pointer: exit $rc: $out"
+pass "a __host__ __device__ function given device memory is refused at the call with what to write"
