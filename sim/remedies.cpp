@@ -88,7 +88,7 @@ std::string barrier_text(const HazardEvent& e, bool same_warp) {
     return "the read at " + (e.first_atomic ? B : A) + " may see the value from before the atomic at " +
            (e.first_atomic ? A : B) + ": as the first guess of a "
            "compare-and-swap loop, or for a maximum that only grows, that is fine; where the value must be current, "
-           "read it with an atomic too (atomicAdd(p, 0)), or in a later launch";
+           "read it with an atomic too (atomicAdd(p, 0)), or " + (e.cross_block ? "in a later launch" : "after a __syncthreads()");
   if (e.cross_block)
     return "blocks of one launch cannot wait for each other: the access at " + B + " needs what " + A +
            " does in another block finished first, so split the work into two launches (or use atomics)";

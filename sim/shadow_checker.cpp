@@ -1,6 +1,7 @@
 #include "sim/shadow_checker.h"
 
 #include <algorithm>
+#include <atomic>
 
 namespace syncscope::sim {
 
@@ -38,12 +39,27 @@ void ShadowChecker::checked_by_cas(const ArrayStore& a, int index, uint32_t who)
   if (held.empty()) guesses_.erase(cell);
 }
 
+namespace {
+// One bit a line (LineId is 16 bits): set once, by whichever block's thread first CAS-es there, before
+// the cell's stamp that another block's race finds is stored.
+std::atomic<uint64_t> cas_lines[(size_t{1} << (8 * sizeof(LineId))) / 64];
+}  // namespace
+
+void ShadowChecker::note_cas_line(LineId line) {
+  const uint64_t bit = uint64_t{1} << (line % 64);
+  if (!(cas_lines[line / 64].load(std::memory_order_relaxed) & bit)) cas_lines[line / 64].fetch_or(bit);
+}
+
+bool ShadowChecker::is_cas_line(LineId line) { return cas_lines[line / 64].load() & (uint64_t{1} << (line % 64)); }
+
 void ShadowChecker::report_unchecked_guesses() {
   if (guesses_.empty()) return;
   for (const auto& [cell, held] : guesses_)
     for (const Guess& g : held) {
-      if (g.cross_block) cross_block_race(g.kind, *g.array, g.index, g.other, g.thread, g.line, g.atomic, g.first_guess);
-      else race(g.kind, *g.array, g.index, g.other, g.thread, g.line, g.atomic, g.first_guess);
+      const bool against_cas = is_cas_line(g.atomic ? g.line : g.other.line);
+      const bool warning = g.first_guess && against_cas;
+      if (g.cross_block) cross_block_race(g.kind, *g.array, g.index, g.other, g.thread, g.line, g.atomic, warning);
+      else race(g.kind, *g.array, g.index, g.other, g.thread, g.line, g.atomic, warning);
     }
   guesses_.clear();
   held_ = 0;

@@ -16,9 +16,10 @@
 // when another thread's atomic changed it in between. The plain read against the other threads'
 // atomics is a guess the CAS checks, not a race. Such a pair (a plain read, an atomic write) is held
 // until the interval ends, and dropped when the reading thread CAS-es that cell in the interval;
-// otherwise it is reported then: as a warning where the reader had taken no atomic in the interval
-// before it (a loop whose thread found its value already beaten reads and leaves: fine for a maximum
-// that only grows), as an error after its own atomic (atomicAdd(&sum, v), then reading sum: a part).
+// otherwise it is reported then: as a warning where the other access is a compare-and-swap and the
+// reader had taken no atomic in the interval before it (a loop whose thread found its value already
+// beaten reads and leaves: fine for a maximum that only grows), else as an error (atomicAdd(&sum, v)
+// then reading sum without a barrier: a partial total).
 // A held read is not marked racy in its event (the step view).
 #pragma once
 
@@ -137,6 +138,7 @@ class ShadowChecker {
     const uint32_t who = who_for(a, thread);
     if (static_cast<size_t>(thread) < atomic_interval_.size()) atomic_interval_[thread] = interval_;
     if (compare_and_swap) [[unlikely]] {
+      note_cas_line(line);
       if (!guesses_.empty()) checked_by_cas(a, index, who);
       // Its own plain read, checked now, races with no later atomic.
       if (s.other_read.interval == interval_ && s.other_read.who == who) s.other_read = {};
@@ -259,6 +261,10 @@ class ShadowChecker {
   void hold_guess(int64_t reader, bool cross_block, const ArrayStore& a, int index, const AccessStamp& other, int thread,
                   LineId line, bool atomic, HazardKind kind);
   void checked_by_cas(const ArrayStore& a, int index, uint32_t who);
+  // Lines where some thread of the process ran an atomicCAS (a loop's compare-and-swap): an unchecked
+  // guess is a warning only against those (an atomicAdd's total read too early stays an error).
+  static void note_cas_line(LineId line);
+  static bool is_cas_line(LineId line);
   void report_unchecked_guesses();
 
   HazardEvent here(HazardKind kind, Severity severity, const ArrayStore* a, int index, int thread, LineId line) const;

@@ -41,6 +41,30 @@ const FunctionDecl* RewriteRules::called_pattern(const Expr* callee, const Funct
   return pattern ? pattern : resolved;
 }
 
+// Whether an argument in device code points into device memory: a pointer the translator made the
+// simulator's (a kernel's parameter, a local pointer), an element's address there or in a __shared__
+// or __device__ array, or such a pointer moved by an offset.
+bool RewriteRules::device_memory(const Expr* e) const {
+  e = e->IgnoreParenImpCasts();
+  if (!e->getType()->isPointerType() && !e->getType()->isArrayType()) return false;
+  if (const auto* named = dyn_cast<DeclRefExpr>(e)) {
+    const auto* v = dyn_cast<VarDecl>(named->getDecl());
+    if (!v) return false;
+    if (v->hasAttr<CUDASharedAttr>() || v->hasAttr<CUDADeviceAttr>()) return true;
+    return v->getType()->isPointerType() && will_be_rewritten(v);
+  }
+  if (const auto* address = dyn_cast<UnaryOperator>(e); address && address->getOpcode() == UO_AddrOf) {
+    const Expr* of = address->getSubExpr()->IgnoreParenImpCasts();
+    if (const auto* element = dyn_cast<ArraySubscriptExpr>(of)) return device_memory(element->getBase());
+    if (const auto* named = dyn_cast<DeclRefExpr>(of))
+      return named->getDecl()->hasAttr<CUDASharedAttr>() || named->getDecl()->hasAttr<CUDADeviceAttr>();
+    return false;
+  }
+  if (const auto* moved = dyn_cast<BinaryOperator>(e); moved && moved->isAdditiveOp())
+    return device_memory(moved->getLHS()) || device_memory(moved->getRHS());
+  return false;
+}
+
 void RewriteRules::null_to_nullptr(const Expr* e) {
   e = e->IgnoreParens();
   if (isa<CXXNullPtrLiteralExpr>(e) || e->isValueDependent() ||
@@ -151,14 +175,17 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
   }
   if (is_students(callee)) {
     // A __host__ __device__ function stays host code (main() calls it too): given device memory, it
-    // would take the simulator's pointer for a host one.
-    for (const ParmVarDecl* p : callee->parameters())
-      if (p->getType()->isPointerType() && will_be_rewritten(p)) {
-        error(e->getBeginLoc(), "'" + name + "' is __host__ __device__ and takes a pointer ('" + p->getNameAsString() +
-                                    "'): syncscope translates device code of __device__ functions only; make it __device__, "
-                                    "with a __host__ copy for main() if main() calls it too");
-        break;
-      }
+    // would take the simulator's pointer for a host one. (A thread's own variables it can take.)
+    if (callee->hasAttr<CUDAHostAttr>() && callee->hasAttr<CUDADeviceAttr>())
+      for (unsigned k = 0; k < e->getNumArgs() && k < callee->getNumParams(); ++k)
+        if (device_memory(e->getArg(k))) {
+          error(e->getArg(k)->getBeginLoc(),
+                "'" + name + "' is __host__ __device__ and is given device memory ('" +
+                    callee->getParamDecl(k)->getNameAsString() +
+                    "'): syncscope translates the device code of __device__ functions only; make it __device__, "
+                    "with a __host__ copy for main() if main() calls it too");
+          break;
+        }
     return true;
   }
   if (auto call = kContextCalls.find(name); call != kContextCalls.end()) {

@@ -115,6 +115,27 @@ bool RewriteRules::VisitCXXRecordDecl(CXXRecordDecl* r) {
   return true;
 }
 
+// An array of bytes its function casts to a pointer to wider elements (`reinterpret_cast<T *>(smem)`,
+// `(float *)smem`): raw storage, not bytes the kernel reads one at a time.
+bool RewriteRules::cast_to_wider(const VarDecl* v) const {
+  const QualType element = context_.getBaseElementType(v->getType());
+  if (element->isDependentType() || context_.getTypeSizeInChars(element).getQuantity() != 1) return false;
+  const auto* f = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
+  std::function<bool(const Stmt*)> casts = [&](const Stmt* s) {
+    if (!s) return false;
+    if (const auto* cast = dyn_cast<ExplicitCastExpr>(s); cast && cast->getType()->isPointerType()) {
+      const QualType to = cast->getType()->getPointeeType();
+      const auto* named = dyn_cast<DeclRefExpr>(cast->getSubExprAsWritten()->IgnoreParenImpCasts());
+      if (named && named->getDecl() == v && (to->isDependentType() || context_.getTypeSizeInChars(to).getQuantity() > 1))
+        return true;
+    }
+    for (const Stmt* child : s->children())
+      if (casts(child)) return true;
+    return false;
+  };
+  return f && casts(f->getBody());
+}
+
 void RewriteRules::rewrite_shared_declaration(VarDecl* v, SourceLocation begin) {
   const std::string name = v->getNameAsString();
   TypeLoc loc = v->getTypeSourceInfo()->getTypeLoc();
@@ -134,7 +155,8 @@ void RewriteRules::rewrite_shared_declaration(VarDecl* v, SourceLocation begin) 
   const std::string type = type_text(element.getUnqualifiedType());
   std::string made;
   if (unsized && extents.empty())
-    made = "::syncscope::cu::extern_shared<" + type + ", SyncscopeCtx>(_c, \"" + shown + "\")";
+    made = std::string("::syncscope::cu::") + (cast_to_wider(v) ? "extern_shared_bytes<" : "extern_shared<") + type +
+           ", SyncscopeCtx>(_c, \"" + shown + "\")";
   else if (unsized)
     made = "";
   else if (extents.empty())

@@ -73,7 +73,9 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   std::string element_refusal(clang::QualType element) const;
   std::string struct_refusal(const clang::RecordDecl* r) const;
   bool cuda_byte_vector(const clang::RecordDecl* r) const;
-  void refuse_untranslated_device_code(const clang::CXXMethodDecl* m);  // uchar4 and its kin, from the shim
+  void refuse_untranslated_device_code(const clang::CXXMethodDecl* m);
+  bool cast_to_wider(const clang::VarDecl* v) const;
+  bool device_memory(const clang::Expr* e) const;  // uchar4 and its kin, from the shim
   std::string cells_note(clang::QualType element) const;
   // A struct the runtime is told the fields of (cu::cells_layout_v): the student's, at file scope,
   // and CUDA's vector types.

@@ -247,7 +247,12 @@ class ptr {
   // `(unsigned char *)rgba` over an array of uchar4 and back: a byte vector's cells are its bytes.
   template <class F>
     requires((sizeof(E) == 1 && is_byte_vector_v<F>) || (is_byte_vector_v<E> && sizeof(F) == 1))
-  explicit ptr(const ptr<F, Ctx>& other) : runner(other.runner), array(other.array), offset(other.offset) {}
+  explicit ptr(const ptr<F, Ctx>& other, sim::SourceLocation where = sim::SourceLocation::current())
+      : runner(other.runner), array(other.array), offset(other.offset) {
+    if (other.byte_view && array) [[unlikely]]  // bytes of 4-byte cells: a pixel there is not simulated
+      runner->pointer_fault(sim::LineTable::intern(where), "took the bytes of " + array->name + " for " + std::to_string(sizeof(E)) +
+                                                               "-byte vectors", "not simulated: declare the array with the type it holds");
+  }
   // `(char *)img` into an array of 4-byte (or wider) elements counts bytes, so the Programming
   // Guide's pitched rows work: (float *)((char *)img + r * pitch). Such a pointer moves and is cast
   // back; reading a float's bytes one at a time is not simulated (the cells are 4 bytes).
@@ -460,17 +465,20 @@ planes<E, Ctx> shared_array3d(Ctx& c, const char* name, sim::SourceLocation wher
 
 // The launch's dynamic shared bytes (`<<<grid, block, bytes>>>`), for `extern __shared__ E name[]`.
 inline int launch_dynamic_shared_bytes = 0;
-// One of bytes (`extern __shared__ unsigned char smem[]`, cast to the type it holds, as the CUDA
-// samples write it) is the bytes of 4-byte cells: its pointer counts bytes (ptr::byte_view).
 template <class E, class Ctx>
 ptr<E, Ctx> extern_shared(Ctx& c, const char* name, sim::SourceLocation where = sim::SourceLocation::current()) {
-  if constexpr (sizeof(E) == 1 && !is_record_v<E>) {
-    ptr<E, Ctx> bytes(&c.runner(), declare_shared<int>(c, (launch_dynamic_shared_bytes + 3) / 4, name, where), 0);
-    bytes.byte_view = true;
-    return bytes;
-  }
   const int count = launch_dynamic_shared_bytes / static_cast<int>(sizeof(E));
   return ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, count * cells_of<E>, name, where), 0);
+}
+// One of bytes the kernel casts to wider elements (`extern __shared__ unsigned char smem[]` and
+// `reinterpret_cast<T *>(smem)`, as the CUDA samples write it; the translator looks for the cast)
+// is the bytes of 4-byte cells: its pointer counts bytes (ptr::byte_view).
+template <class E, class Ctx>
+ptr<E, Ctx> extern_shared_bytes(Ctx& c, const char* name, sim::SourceLocation where = sim::SourceLocation::current()) {
+  static_assert(sizeof(E) == 1);
+  ptr<E, Ctx> bytes(&c.runner(), declare_shared<int>(c, (launch_dynamic_shared_bytes + 3) / 4, name, where), 0);
+  bytes.byte_view = true;
+  return bytes;
 }
 
 // CUDA's built-in variables are unsigned (uint3, dim3): so is every index computed from them.

@@ -12,6 +12,15 @@ trap 'rm -rf "$WORK"' EXIT
 export SYNCSCOPE_CACHE_DIR="$WORK/cache"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok: $*"; }
+# `run FILE` exits 2 with a message that matches PATTERN (what: the case, for the failure's text).
+expect_refused() {
+  local file=$1 pattern=$2 what=$3 out rc
+  set +e
+  out=$("$APP" run "$file" 2>&1)
+  rc=$?
+  set -e
+  [[ $rc -eq 2 ]] && grep -q "$pattern" <<<"$out" || fail "$what: exit $rc: $out"
+}
 if [[ ! -x "$(dirname "$APP")/syncscope-translate" ]]; then
   echo "skip: this build has no syncscope-translate (Clang 14's libraries were not found)"
   exit 0
@@ -381,12 +390,9 @@ pass "#include <header beside the .cu>; a missing helper_cuda.h says what to do;
 # A uchar4 inside a struct of the student's is refused at its line with what to do (a struct's cells
 # are 4 bytes; a uchar4's are 1).
 printf 'struct Px { uchar4 c; int n; };\n__global__ void grey(const Px *px, unsigned char *out) { out[threadIdx.x] = px[threadIdx.x].c.x; }\nint main() { return 0; }\n' >"$WORK/simt/pixels.cu"
-set +e
-out=$("$APP" run "$WORK/simt/pixels.cu" 2>&1)
-rc=$?
-set -e
-[[ $rc -eq 2 ]] && grep -q "pixels.cu:2:32: error: 'px' points to Px, whose field 'c' is a uchar4, CUDA's vector of bytes: syncscope simulates arrays of them, not one inside a struct" <<<"$out" ||
-  fail "uchar4 in a struct: exit $rc: $out"
+expect_refused "$WORK/simt/pixels.cu" \
+  "pixels.cu:2:32: error: 'px' points to Px, whose field 'c' is a uchar4, CUDA's vector of bytes: syncscope simulates arrays of them, not one inside a struct" \
+  "uchar4 in a struct"
 pass "a uchar4 inside a struct in device memory is refused at its line with what to do"
 
 # The review's reproducers (each failed to compile before its mend): reinterpret_cast of a __shared__
@@ -594,16 +600,12 @@ template <class T> struct SharedMemory {
 template <class T> __global__ void rev(T *d) { T *s = SharedMemory<T>(); s[threadIdx.x] = d[threadIdx.x]; }
 int main() { return 0; }
 CU
-set +e
-out=$("$APP" run "$WORK/review/operator.cu" 2>&1); rc=$?
-set -e
-[[ $rc -eq 2 ]] && grep -q "operator.cu:3:48: error: pointer field 'data' in operator\[\] of Vec: its device memory would be read as host memory; .* write a named method" <<<"$out" ||
-  fail "operator[] reading a pointer field: exit $rc: $out"
-set +e
-out=$("$APP" run "$WORK/review/shared_memory_struct.cu" 2>&1); rc=$?
-set -e
-[[ $rc -eq 2 ]] && grep -q "shared_memory_struct.cu:2:60: error: __shared__ '__smem' in the conversion operator of the class template SharedMemory is not translated yet; .*extern __shared__ unsigned char smem\[\]" <<<"$out" ||
-  fail "SharedMemory<T>: exit $rc: $out"
+expect_refused "$WORK/review/operator.cu" \
+  "operator.cu:3:48: error: pointer field 'data' in operator\[\] of Vec: its device memory would be read as host memory; .* write a named method" \
+  "operator[] reading a pointer field"
+expect_refused "$WORK/review/shared_memory_struct.cu" \
+  "shared_memory_struct.cu:2:60: error: __shared__ '__smem' in the conversion operator of the class template SharedMemory is not translated yet; .*extern __shared__ unsigned char smem\[\]" \
+  "SharedMemory<T>"
 pass "an operator's pointer field and SharedMemory<T>'s __shared__ are refused at their lines with what to write"
 
 # An atomicMax loop for floats that leaves when its value is already beaten (most students' form):
@@ -644,9 +646,60 @@ pass "an atomicMax loop that leaves early: its plain first read is a warning tha
 # A __host__ __device__ function taking a pointer, called from a kernel (PMPP's merge_sequential): a
 # g++ error about the simulator's pointer before; now refused at the call with what to write.
 printf '__host__ __device__ void add1(int *p, int n) { for (int i = 0; i < n; i++) p[i] += 1; }\n__global__ void k(int *a) { add1(&a[threadIdx.x * 2], 2); }\nint main() { int h[8] = {0}; add1(h, 8); return h[7] == 1 ? 0 : 1; }\n' >"$WORK/review/host_device.cu"
-set +e
-out=$("$APP" run "$WORK/review/host_device.cu" 2>&1); rc=$?
-set -e
-[[ $rc -eq 2 ]] && grep -q "host_device.cu:2:29: error: 'add1' is __host__ __device__ and takes a pointer ('p'): .* make it __device__" <<<"$out" ||
-  fail "__host__ __device__ with a pointer: exit $rc: $out"
+expect_refused "$WORK/review/host_device.cu" \
+  "host_device.cu:2:34: error: 'add1' is __host__ __device__ and is given device memory ('p'): .* make it __device__" \
+  "__host__ __device__ with a pointer"
 pass "a __host__ __device__ function given device memory is refused at the call with what to write"
+
+# The review's reproducers of this change's first version: a dynamic shared array of bytes read as
+# bytes (it had become 4-byte cells), a __host__ __device__ function given a thread's own array (it
+# had been refused), and an atomicAdd's count read without a barrier (it had become a warning).
+cat >"$WORK/review/ext_bytes.cu" <<'CU'
+__global__ void flags(int *out, int n) {
+  extern __shared__ unsigned char seen[];
+  int t = threadIdx.x;
+  seen[t] = (t % 3 == 0);
+  __syncthreads();
+  out[t] = seen[(t + 1) % n];
+}
+__host__ __device__ float sum3(const float *v) { return v[0] + v[1] + v[2]; }
+__global__ void k(float *out) {
+  float v[3] = {1.0f * threadIdx.x, 2.0f, 3.0f};
+  out[threadIdx.x] = sum3(v);
+}
+int main() {
+  const int n = 64;
+  int *d, h[n], s = 0; float *f, hf[32];
+  cudaMalloc(&d, n * sizeof(int)); cudaMalloc(&f, sizeof hf);
+  flags<<<1, n, n>>>(d, n);
+  k<<<1, 32>>>(f);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  cudaMemcpy(hf, f, sizeof hf, cudaMemcpyDeviceToHost);
+  for (int i = 0; i < n; ++i) s += h[i];
+  return s == 22 && hf[5] == 10 ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/review/ext_bytes.cu" 2>&1) || fail "ext_bytes.cu: $out"
+grep -q "^main() returned 0 (its own check passed)" <<<"$out" || fail "ext_bytes.cu: $out"
+cat >"$WORK/review/count_read_early.cu" <<'CU'
+__global__ void count(const int *in, int *out) {
+  __shared__ int hits;
+  if (threadIdx.x == 0) hits = 0;
+  __syncthreads();
+  if (threadIdx.x < 64 && in[threadIdx.x] > 0) atomicAdd(&hits, 1);
+  if (threadIdx.x == 64) out[0] = hits;
+}
+int main() {
+  int h[96], r = 0, *d, *o;
+  for (int i = 0; i < 96; ++i) h[i] = 1;
+  cudaMalloc(&d, sizeof h); cudaMalloc(&o, sizeof(int));
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  count<<<1, 96>>>(d, o);
+  cudaMemcpy(&r, o, sizeof r, cudaMemcpyDeviceToHost);
+  return 0;
+}
+CU
+out=$("$APP" run "$WORK/review/count_read_early.cu" 2>&1) || true
+grep -q "^error: race (RAW) between atomic at .*count_read_early.cu:5 and read at .*count_read_early.cu:6 " <<<"$out" ||
+  fail "count_read_early.cu: an atomicAdd's count read without a barrier is not an error: $out"
+pass "bytes of dynamic shared memory, a __host__ __device__ function on a thread's array, an atomicAdd's count read early"
