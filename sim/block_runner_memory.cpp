@@ -22,7 +22,7 @@ ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name, 
     slot = static_cast<int>(known - shared_sites_.begin());
     if (known == shared_sites_.end()) shared_sites_.push_back(site);
   }
-  SharedCarving::Declared d = shared_.declare(current_, slot, dtype, count, name);
+  SharedCarving::Declared d = shared_.declare(current_, slot, dtype, count, name, layout);
   if (!d.array) fail_in_thread(SimErrorKind::SharedMemory, std::move(d.error), {});
   if (d.fresh) {
     d.array->columns = columns;

@@ -3,10 +3,12 @@
 #include <algorithm>
 
 #include "contract/kernel_api.h"
+#include "sim/element_layout.h"
 
 namespace syncscope::sim {
 
-SharedCarving::Declared SharedCarving::declare_new(int thread, int slot, DType dtype, int count, const char* name) {
+SharedCarving::Declared SharedCarving::declare_new(int thread, int slot, DType dtype, int count, const char* name,
+                                                   const char* layout) {
   if (slot < count_) {  // declare() found it there, but not as this thread declares it
     const ArrayStore& a = arrays_[slot];
     return {nullptr, false,
@@ -16,7 +18,10 @@ SharedCarving::Declared SharedCarving::declare_new(int thread, int slot, DType d
                 std::string(to_string(a.dtype)) +
                 " elements; every thread must declare the same shared arrays in the same order"};
   }
-  const int bytes = shared_bytes_for(std::max(count, 0));
+  // As a GPU lays the array out (and as the reports count it: sim/warp_instructions.h): a uchar4 tile
+  // of N elements is 4N bytes, though it takes 4N cells here.
+  const int cell_bytes = layout ? ElementLayout::parse(layout).cell_bytes : 4;
+  const int bytes = shared_bytes_for((std::max(count, 0) * cell_bytes + 3) / 4);
   if (count < 0 || bytes_used_ + bytes > launch_bytes_)
     return {nullptr, false,
             "shared array #" + std::to_string(slot) + " (" + (name ? name : "unnamed") + ") needs " +

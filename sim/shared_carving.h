@@ -26,12 +26,13 @@ class SharedCarving {
   };
   // `thread`'s declaration number `slot` (0, 1, ... in the order the kernel declares them): every
   // thread but the first finds the array already there, so that is inline.
-  Declared declare(int thread, int slot, DType dtype, int count, const char* name) {
+  // `layout`: the elements' (ElementLayout), whose cells may lie 1 byte apart (a uchar4's).
+  Declared declare(int thread, int slot, DType dtype, int count, const char* name, const char* layout = nullptr) {
     if (slot < count_) [[likely]] {
       ArrayStore& a = arrays_[slot];
       if (a.size() == count && a.dtype == dtype) [[likely]] return {&a, false, {}};
     }
-    return declare_new(thread, slot, dtype, count, name);
+    return declare_new(thread, slot, dtype, count, name, layout);
   }
 
   // deque: references stay valid as arrays are added
@@ -39,7 +40,7 @@ class SharedCarving {
   int count() const { return count_; }  // arrays in use by this block
 
  private:
-  Declared declare_new(int thread, int slot, DType dtype, int count, const char* name);
+  Declared declare_new(int thread, int slot, DType dtype, int count, const char* name, const char* layout);
 
   std::deque<ArrayStore> arrays_;
   int count_ = 0;

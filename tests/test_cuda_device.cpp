@@ -427,5 +427,104 @@ TEST(CudaDevice, UnderLockstepACallsPositionsSortInsideItsCallSite) {
   }
 }
 
+
+// ---- `float& a` in device code (translate/rewrite_declarations.cpp) ----
+
+// `template <typename T> __device__ void swap(T& a, T& b)` as the translator writes it: each `T&` a
+// type of its own, T the element's, every use of a reference at its own line (cu::here).
+int swap_write_line = 0, swap_call_line = 0;
+template <class SyncscopeRef0, class SyncscopeRef1, class T = cu::value_of_t<SyncscopeRef0>, class SyncscopeCtx>
+void swap_values(SyncscopeCtx& _c, SyncscopeRef0&& a, SyncscopeRef1&& b) {
+  (void)_c;
+  T t = cu::here(a);
+  cu::here(a) = cu::here(b);
+  cu::here(b) = t; swap_write_line = __LINE__;
+}
+// `__device__ void bump(int& x)`: a reference to an int, in device memory or the thread's own.
+template <class SyncscopeCtx>
+void bump(SyncscopeCtx&, cu::place_of<int> auto&& x) {
+  cu::here(x) += 1;
+}
+
+template <bool kBarrier>
+struct Swaps {
+  template <class SyncscopeCtx>
+  static void run(SyncscopeCtx& _c, const Arrays& a) {
+    auto s = cu::shared_array<int, 32, SyncscopeCtx>(_c, "s");
+    int_ptr<SyncscopeCtx> out = a.at(_c, 0);
+    const int t = static_cast<int>(cu::thread_idx(_c).x);
+    s[t] = t;
+    _c.sync();
+    if (t < 16) swap_values(_c, s[t], s[31 - t]); swap_call_line = __LINE__;
+    int mine = 5, other = 7;
+    swap_values(_c, mine, other);  // the thread's own ints: swapped in place
+    bump(_c, mine);
+    if (kBarrier) _c.sync();
+    out[t] = s[t] * 10 + mine - 7 - 1;
+    bump(_c, out[t]);
+  }
+};
+
+TEST(CudaDevice, AReferenceParameterSwapsElementsOfSharedMemoryAndTheThreadsOwnVariables) {
+  for (const sim::Schedule& schedule : every_schedule()) {
+    sim::SimOptions options;
+    options.schedule = schedule;
+    sim::Simulator s(options);
+    Arrays a;
+    a.ids = {alloc_ints(s, "out", std::vector<int>(32, 0))};
+    launch<Swaps<true>>(s, a, {1, 1, 1}, {32, 1, 1});
+    ASSERT_FALSE(s.failed()) << schedule.name();
+    EXPECT_EQ(s.trace().hazards.total(), 0u) << schedule.name();
+    const std::vector<int> out = ints_of(s, a.ids[0]);
+    for (int t = 0; t < 32; ++t) EXPECT_EQ(out[t], (31 - t) * 10 + 1) << "T" << t << " " << schedule.name();
+  }
+}
+
+TEST(CudaDevice, AReferencesAccessesRaceAtTheLinesThatUseItNotWhereItWasBound) {
+  sim::Simulator s{sim::SimOptions{}};
+  Arrays a;
+  a.ids = {alloc_ints(s, "out", std::vector<int>(32, 0))};
+  launch<Swaps<false>>(s, a, {1, 1, 1}, {32, 1, 1});
+  ASSERT_FALSE(s.failed());
+  // s[31 - t] written by swap_values's `b = t` races with `out[t] = s[t] ...` with no barrier between;
+  // the line that bound the references (`swap_values(_c, s[t], s[31 - t])`) accesses nothing.
+  std::set<uint32_t> lines;
+  for (const auto& g : s.trace().hazards.groups()) {
+    lines.insert(sim::LineTable::get(g.first.line_first).line);
+    lines.insert(sim::LineTable::get(g.first.line_second).line);
+  }
+  ASSERT_FALSE(lines.empty());
+  EXPECT_TRUE(lines.count(static_cast<uint32_t>(swap_write_line))) << "no race at swap_values's `b = t`";
+  EXPECT_FALSE(lines.count(static_cast<uint32_t>(swap_call_line))) << "a race at the call that bound the references";
+}
+
+// ---- shared memory as a GPU counts it ----
+
+// `__shared__ uchar4 tile[N]`: 4 bytes an element (a cell per byte here), so 12288 of them fill the
+// 48 KiB a launch offers and one more does not.
+template <int kElements>
+struct PixelTile {
+  template <class SyncscopeCtx>
+  static void run(SyncscopeCtx& _c, const Arrays&) {
+    auto tile = cu::shared_array<uchar4, kElements, SyncscopeCtx>(_c, "tile");
+    tile[static_cast<int>(cu::thread_idx(_c).x)] = make_uchar4(1, 2, 3, 4);
+  }
+};
+
+TEST(CudaDevice, AUchar4TileTakesFourBytesAnElementOfTheLaunchsSharedMemory) {
+  {
+    sim::Simulator s{sim::SimOptions{}};
+    Arrays a;
+    launch<PixelTile<12288>>(s, a, {1, 1, 1}, {32, 1, 1});
+    EXPECT_FALSE(s.failed()) << s.trace().error->message;
+  }
+  sim::Simulator s{sim::SimOptions{}};
+  Arrays a;
+  launch<PixelTile<12289>>(s, a, {1, 1, 1}, {32, 1, 1});
+  ASSERT_TRUE(s.failed());
+  EXPECT_NE(s.trace().error->message.find("needs 49168 bytes, but the launch provides 49152"), std::string::npos)
+      << s.trace().error->message;
+}
+
 }  // namespace
 }  // namespace syncscope::test

@@ -84,6 +84,13 @@ void RewriteRules::pointer_arguments(const FunctionDecl* pattern, llvm::ArrayRef
   if (!pattern) return;
   for (unsigned k = 0; k < arguments.size() && k < pattern->getNumParams(); ++k) {
     const QualType type = pattern->getParamDecl(k)->getType();
+    const QualType referee = type.getNonReferenceType();
+    if (type->isLValueReferenceType() && !referee.isConstQualified() && referee->isRecordType() &&
+        in_device_memory(arguments[k], false)) {
+      const std::string name = pattern->getParamDecl(k)->getNameAsString();
+      error(arguments[k]->getExprLoc(), "a struct in device memory cannot be bound to '" + type_text(referee) + "& " + name +
+                                            "' yet: pass its address (a pointer parameter) or copy it into a local and back");
+    }
     if (!type->isPointerType() || isa<CXXDefaultArgExpr>(arguments[k])) continue;
     null_to_nullptr(arguments[k]);
     const QualType pointee = type->getPointeeType();

@@ -5,6 +5,7 @@
 #include <clang/Lex/Lexer.h>
 
 #include <functional>
+#include <map>
 #include <set>
 #include <string>
 
@@ -238,6 +239,68 @@ void RewriteRules::refuse_untranslated_device_code(const CXXMethodDecl* m) {
     return false;
   };
   refuse(m->getBody());
+}
+
+// `float& a` in device code (a parameter or a local, not const): an element of device memory binds
+// to it as the simulator's reference to that element, a thread's own variable as itself
+// (cu::place_of), so that `swap(s[i], s[j])` reads and writes the shared cells, as on a GPU.
+void RewriteRules::rewrite_reference_declaration(DeclaratorDecl* d) {
+  const std::string type = reference_type(d);
+  if (type.empty()) return;
+  replace_declared_type(d, type, "reference");
+  if (const auto* v = dyn_cast<VarDecl>(d)) reference_places_.insert(v);
+}
+
+void RewriteRules::use_reference_here(const DeclRefExpr* e) {
+  if (editable(e->getBeginLoc(), e->getEndLoc(), "reference") != Spelling::InFile) return;
+  // After a call's `_c, ` where the name is its first argument (both are put at the same place).
+  const SourceLocation begin = written(e->getBeginLoc());
+  if (in_main_file(begin) && !rewriter_.InsertTextAfter(begin, "::syncscope::cu::here("))
+    insert_after_token(e->getEndLoc(), ")");
+}
+
+std::string RewriteRules::reference_type(const DeclaratorDecl* d) const {
+  const QualType type = d->getType();
+  if (!type->isLValueReferenceType() || type->getContainedAutoType() || !d->getTypeSourceInfo()) return "";
+  const QualType referee = type.getNonReferenceType();
+  if (referee.isConstQualified()) return "";
+  if (const auto* p = dyn_cast<ParmVarDecl>(d); p && deduced_references_.count(p)) return deduced_references_.at(p) + "&& ";
+  if (referee->isDependentType() || !simulated_scalar(referee.getCanonicalType().getUnqualifiedType())) return "";
+  return "::syncscope::cu::place_of<" + type_text(referee) + "> auto&& ";
+}
+
+// `template <typename T> __device__ void swap(T& a, T& b)`: T cannot be deduced from an element of
+// device memory (the simulator's reference to it), so each such parameter gets a type of its own,
+// first in the template's list, and T, where no argument names it, is the element's type
+// (cu::value_of_t): `template <class SyncscopeRef0, class SyncscopeRef1, typename T =
+// value_of_t<SyncscopeRef0>> void swap(SyncscopeRef0&& a, SyncscopeRef1&& b)`.
+void RewriteRules::deduce_through_references(const FunctionDecl* f, FunctionTemplateDecl* t) {
+  TemplateParameterList* list = t->getTemplateParameters();
+  std::string added;
+  std::map<const TemplateTypeParmDecl*, bool> defaulted;  // whether its default could be written
+  for (unsigned k = 0; k < f->getNumParams(); ++k) {
+    const ParmVarDecl* p = f->getParamDecl(k);
+    const QualType type = p->getType();
+    if (!type->isLValueReferenceType() || !p->getTypeSourceInfo() || type.getNonReferenceType().isConstQualified())
+      continue;
+    const auto* parameter = type.getNonReferenceType()->getAs<TemplateTypeParmType>();
+    // Its own template's parameter (the type may be canonical: no declaration of its own).
+    if (!parameter || parameter->getDepth() != list->getDepth() || parameter->getIndex() >= list->size()) continue;
+    const auto* decl = dyn_cast<TemplateTypeParmDecl>(list->getParam(parameter->getIndex()));
+    if (!decl || decl->isParameterPack()) continue;
+    const std::string name = "SyncscopeRef" + std::to_string(k);
+    if (decl->hasDefaultArgument()) continue;
+    if (!defaulted.count(decl)) {
+      // Before what the signature's rewrite put after `T` (`, class SyncscopeCtx` where T is last).
+      const SourceLocation after = Lexer::getLocForEndOfToken(written(decl->getLocation()), 0, sm_, context_.getLangOpts());
+      defaulted[decl] = in_main_file(after) &&
+                        !rewriter_.InsertTextBefore(after, " = ::syncscope::cu::value_of_t<" + name + ">");
+    }
+    if (!defaulted[decl]) continue;
+    deduced_references_[p] = name;
+    added += "class " + name + ", ";
+  }
+  if (!added.empty()) insert_after_token(list->getLAngleLoc(), added);
 }
 
 }  // namespace syncscope::translate

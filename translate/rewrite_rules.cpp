@@ -18,10 +18,6 @@ namespace syncscope::translate {
 
 using namespace clang;
 
-namespace {
-
-// Scalar element types a simulated array may hold: up to 4 bytes in a 32-bit cell (bytes and
-// booleans held one to a cell), 8 bytes in two.
 bool simulated_scalar(QualType t) {
   const auto* b = t->getAs<BuiltinType>();
   if (!b) return false;
@@ -46,6 +42,8 @@ bool simulated_scalar(QualType t) {
       return false;
   }
 }
+
+namespace {
 
 // What a __constant__ variable may be: a number, or an array (of arrays) of numbers. It lives in
 // host memory in the simulation, read-only to device code (cu::constant_memory).
@@ -253,6 +251,7 @@ void RewriteRules::rewrite_device_signature(FunctionDecl* f) {
   }
   if (FunctionTemplateDecl* t = f->getDescribedFunctionTemplate()) {
     insert_before(t->getTemplateParameters()->getRAngleLoc(), ", class SyncscopeCtx");
+    deduce_through_references(f, t);
   } else if (f->getTemplatedKind() != FunctionDecl::TK_NonTemplate) {
     error(f->getLocation(), "an explicit specialization of a device function cannot be translated yet: use a template parameter");
     return;
@@ -279,8 +278,9 @@ void RewriteRules::rewrite_device_signature(FunctionDecl* f) {
 
 bool RewriteRules::will_be_rewritten(const DeclaratorDecl* d) const {
   const QualType type = d->getType();
-  return type->isPointerType() && !type->getContainedAutoType() && d->getTypeSourceInfo() &&
-         element_refusal(type->getPointeeType()).empty();
+  if (type->getContainedAutoType() || !d->getTypeSourceInfo()) return false;
+  if (type->isPointerType()) return element_refusal(type->getPointeeType()).empty();
+  return !reference_type(d).empty();
 }
 
 std::string RewriteRules::element_refusal(QualType t) const {
@@ -362,16 +362,20 @@ void RewriteRules::rewrite_pointer_declaration(DeclaratorDecl* d) {
     error(d->getLocation(), "'" + d->getNameAsString() + "' points to " + why);
     return;
   }
+  replace_declared_type(d, "::syncscope::cu::ptr<" + type_text(pointee) + ", ::syncscope::cu::same<SyncscopeCtx>> ",
+                        "pointer");
+}
+
+void RewriteRules::replace_declared_type(DeclaratorDecl* d, const std::string& type, const char* kind) {
   // From the declaration's start: Clang's type locations leave out the pointee's `const`/`volatile`.
   const SourceRange range(d->getBeginLoc(), d->getTypeSourceInfo()->getTypeLoc().getEndLoc());
   const unsigned offset = sm_.getFileOffset(sm_.getExpansionLoc(range.getBegin()));
   if (!rewritten_types_.insert(offset).second) {
-    error(d->getLocation(), "declare one pointer per declaration ('" + d->getNameAsString() +
+    error(d->getLocation(), std::string("declare one ") + kind + " per declaration ('" + d->getNameAsString() +
                                 "' shares its type with the one before it)");
     return;
   }
-  const std::string context = context_first_.count(d) ? "SyncscopeCtx& _c, " : "";
-  const std::string made = context + "::syncscope::cu::ptr<" + type_text(pointee) + ", ::syncscope::cu::same<SyncscopeCtx>> ";
+  const std::string made = (context_first_.count(d) ? "SyncscopeCtx& _c, " : "") + type;
   // Up to the name: qualifiers after the `*` (`__restrict__`, `const`) have no location of their own.
   const SourceLocation name = sm_.getExpansionLoc(d->getLocation());
   if (!d->getDeclName().isEmpty() && name.isValid() && in_main_file(name) &&
@@ -384,7 +388,10 @@ void RewriteRules::rewrite_pointer_declaration(DeclaratorDecl* d) {
 
 bool RewriteRules::VisitParmVarDecl(ParmVarDecl* p) {
   const auto* f = dyn_cast_or_null<FunctionDecl>(p->getDeclContext());
-  if (f && is_students(f) && is_device_only(f)) rewrite_pointer_declaration(p);
+  if (f && is_students(f) && is_device_only(f)) {
+    rewrite_pointer_declaration(p);
+    rewrite_reference_declaration(p);
+  }
   return true;
 }
 
@@ -400,7 +407,10 @@ bool RewriteRules::VisitVarDecl(VarDecl* v) {
       declare_device_variable(v);
     return true;
   }
-  if (in_device_code() && !v->hasAttr<CUDASharedAttr>()) rewrite_pointer_declaration(v);
+  if (in_device_code() && !v->hasAttr<CUDASharedAttr>()) {
+    rewrite_pointer_declaration(v);
+    rewrite_reference_declaration(v);
+  }
   return true;
 }
 
@@ -439,6 +449,10 @@ bool RewriteRules::VisitDeclRefExpr(DeclRefExpr* e) {
     return true;
   }
   if (const auto* v = dyn_cast<VarDecl>(e->getDecl())) {
+    if (reference_places_.count(v)) {
+      use_reference_here(e);
+      return true;
+    }
     if (shared_scalars_.count(v)) {
       insert_after_token(e->getEndLoc(), "[0]");
       return true;

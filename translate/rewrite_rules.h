@@ -15,6 +15,10 @@
 
 namespace syncscope::translate {
 
+// Scalar element types a simulated array may hold: up to 4 bytes in a 32-bit cell (bytes and
+// booleans held one to a cell), 8 bytes in two.
+bool simulated_scalar(clang::QualType t);
+
 // A name or caption as a C++ string literal's text (quotes and backslashes escaped, `%` doubled).
 std::string escaped_caption(std::string_view text);
 
@@ -67,6 +71,15 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   clang::SourceLocation declaration_start(const clang::Decl* d) const;
   void rewrite_device_signature(clang::FunctionDecl* f);
   void rewrite_pointer_declaration(clang::DeclaratorDecl* d);
+  void rewrite_reference_declaration(clang::DeclaratorDecl* d);
+  // The type a `float&` or a template's `T&` in device code is written as ("" where it stays).
+  std::string reference_type(const clang::DeclaratorDecl* d) const;
+  // A template's `T&` parameters, before its signature is rewritten (see rewrite_declarations.cpp).
+  void deduce_through_references(const clang::FunctionDecl* f, clang::FunctionTemplateDecl* t);
+  // A use of such a reference: its accesses are at this line (cu::here), not at the one that bound it.
+  void use_reference_here(const clang::DeclRefExpr* e);
+  // The declared type written `type` instead, from the declaration's start up to its name.
+  void replace_declared_type(clang::DeclaratorDecl* d, const std::string& type, const char* kind);
   bool will_be_rewritten(const clang::DeclaratorDecl* d) const;
   // Why an array cannot hold elements of this type ("" when it can), and how the picture's 32-bit
   // cells hold one that takes several ("" for one cell each).
@@ -125,7 +138,9 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool in_kernel_body_ = false;  // a `return` here ends the thread (not one in a lambda or a __device__ function)
   std::set<const clang::VarDecl*> shared_scalars_;  // `__shared__ int x;`: every use becomes x[0]
   std::set<unsigned> rewritten_types_;  // offsets of type text already replaced
-  std::set<const clang::DeclaratorDecl*> context_first_;  // first parameters that bring `_c` with them
+  std::set<const clang::DeclaratorDecl*> context_first_;
+  std::map<const clang::ParmVarDecl*, std::string> deduced_references_;
+  std::set<const clang::VarDecl*> reference_places_;  // references rewritten to bind device memory  // `T& a` -> "SyncscopeRef0"  // first parameters that bring `_c` with them
   std::set<std::tuple<std::string, unsigned, unsigned>> macro_argument_edits_;  // (rule, first, last offset) in macro arguments
   std::set<unsigned> nullptrs_;  // offsets of NULLs made nullptr
   std::set<const clang::DeclRefExpr*> launched_kernels_;  // a launch's kernel (visited before its name)

@@ -126,6 +126,8 @@ class ref {
     return old;
   }
   ptr<E, Ctx> operator&() const { return ptr<E, Ctx>(runner_, array_, at_.index); }
+  // The same element, its accesses from here on at `where` (cu::here).
+  [[gnu::always_inline]] ref at(const sim::SourceLocation& where) const { return ref(runner_, array_, Index(at_.index, where)); }
 
   // One atomic read-modify-write of this element; the value it held. The simulator computes it on
   // the cell where its cells hold the type (an int, a float in a float array); anything else (8-byte
@@ -206,6 +208,37 @@ class ref {
   sim::ArrayStore* array_;
   Index at_;
 };
+
+// What a student's `float& a` in device code binds to (the translator writes `place_of<float> auto&& a`):
+// a thread's own float, or an element of a shared or global array as its ref, whose reads and writes
+// through `a` are the element's, as on a GPU.
+template <class R>
+struct is_element_ref : std::false_type {};
+template <class E, class Ctx>
+struct is_element_ref<ref<E, Ctx>> : std::true_type {};
+template <class R, class E>
+concept place_of = std::is_same_v<R, E&> ||
+                   (is_element_ref<std::remove_cvref_t<R>>::value &&
+                    std::is_same_v<typename std::remove_cvref_t<R>::value_type, std::remove_cv_t<E>>);
+// A use of such a reference (`a = b;` in `swap(float& a, float& b)`): an element's accesses are at the
+// line of the use, as a GPU's are, not at the line that bound it; a thread's own variable is itself.
+template <class R>
+[[gnu::always_inline]] decltype(auto) here(R&& r, sim::SourceLocation where = sim::SourceLocation::current()) {
+  if constexpr (is_element_ref<std::remove_cvref_t<R>>::value) return r.at(where);
+  else return static_cast<R&&>(r);
+}
+
+// A template's `T&` parameter (`SyncscopeRef0&& a` once translated): T is the element's type.
+template <class R>
+struct value_of {
+  using type = std::remove_cvref_t<R>;
+};
+template <class E, class Ctx>
+struct value_of<ref<E, Ctx>> {
+  using type = std::remove_cv_t<E>;
+};
+template <class R>
+using value_of_t = typename value_of<std::remove_cvref_t<R>>::type;
 
 // `nullptr` passed to a kernel: a pointer to nothing that knows its thread, so its use fails at its line.
 struct null_pointer_argument {

@@ -329,6 +329,20 @@ grep -q "race (WAR) between read at $ks:$read_line and write at $ks:$write_line"
   fail "--bug NO_BARRIER (the macro's spelling) did not run the variant: $out"
 pass "--bug NO_BARRIER names the same variant"
 
+# References to shared memory: sorting_network_comparator.cu's Comparator(uint &keyA, ...) and
+# swapValues(T &a, T &b) read and write the elements they were given, and a race is at the line that
+# uses a reference (the compare, `T t = a;`), never at the call that bound it.
+sn="$CORPUS/sorting_network_comparator.cu"
+compare_line=$(grep -n 'if ((keyA > keyB) == dir)' "$sn" | cut -d: -f1)
+swap_line=$(grep -n '    T t = a;' "$sn" | cut -d: -f1)
+call_line=$(grep -n 'Comparator(s_key\[pos + 0\], s_val\[pos + 0\], s_key\[pos + stride\], s_val\[pos + stride\], ddd);' "$sn" | cut -d: -f1)
+set +e; out=$("$APP" run "$sn" --bug no-barrier 2>&1); set -e
+grep -qE "^error: race .* at $sn:$compare_line .* on s_key$" <<<"$out" || fail "sorting_network_comparator.cu --bug no-barrier: no race at :$compare_line: $out"
+grep -qE "^error: race .* at $sn:$swap_line .* on s_" <<<"$out" || fail "sorting_network_comparator.cu --bug no-barrier: no race at :$swap_line: $out"
+! grep -q "$sn:$call_line\b" <<<"$out" || fail "sorting_network_comparator.cu --bug no-barrier: a race at the call, line $call_line: $out"
+grep -q "FAIL$" <<<"$out" || fail "sorting_network_comparator.cu --bug no-barrier: the keys came out sorted: $out"
+pass "references: BUG_NO_BARRIER races at sorting_network_comparator.cu:$compare_line and :$swap_line, not at the call (:$call_line)"
+
 # A 3D __shared__ array: box_blur_3d_shared.cu's BUG_NO_BARRIER races on tile between the line
 # that loads a voxel and a line that reads a neighbour's, as the file numbers them.
 bb="$CORPUS/box_blur_3d_shared.cu"

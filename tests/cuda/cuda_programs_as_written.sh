@@ -703,3 +703,38 @@ out=$("$APP" run "$WORK/review/count_read_early.cu" 2>&1) || true
 grep -q "^error: race (RAW) between atomic at .*count_read_early.cu:5 and read at .*count_read_early.cu:6 " <<<"$out" ||
   fail "count_read_early.cu: an atomicAdd's count read without a barrier is not an error: $out"
 pass "bytes of dynamic shared memory, a __host__ __device__ function on a thread's array, an atomicAdd's count read early"
+
+# References in device code: a uchar4 tile of shared memory counted at 4 bytes an element (a 96 x 96
+# one, 36 KiB, had been refused as 144 KiB), and a struct in device memory bound to `P& p`, refused at
+# the argument where g++ had said "no matching function".
+mkdir -p "$WORK/refs"
+cat >"$WORK/refs/tile.cu" <<'CU'
+#define T 96
+__global__ void flip(const uchar4 *in, uchar4 *out) {
+  __shared__ uchar4 tile[T * T];
+  for (int k = threadIdx.x; k < T * T; k += blockDim.x) tile[k] = in[k];
+  __syncthreads();
+  for (int k = threadIdx.x; k < T * T; k += blockDim.x) out[k] = tile[T * T - 1 - k];
+}
+int main() {
+  const int n = T * T;
+  uchar4 *h = (uchar4 *)malloc(n * sizeof(uchar4)), *a, *b;
+  for (int k = 0; k < n; ++k) h[k] = make_uchar4(k & 255, (k >> 8) & 255, 1, 2);
+  cudaMalloc(&a, n * sizeof(uchar4));
+  cudaMalloc(&b, n * sizeof(uchar4));
+  cudaMemcpy(a, h, n * sizeof(uchar4), cudaMemcpyHostToDevice);
+  flip<<<1, 256>>>(a, b);
+  cudaMemcpy(h, b, n * sizeof(uchar4), cudaMemcpyDeviceToHost);
+  return h[0].x == 255 && h[0].y == 35 ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/refs/tile.cu" 2>&1) || fail "tile.cu: $out"
+grep -q "^main() returned 0 (its own check passed)" <<<"$out" || fail "tile.cu: $out"
+cat >"$WORK/refs/struct_ref.cu" <<'CU'
+struct P { float x, y; };
+__device__ void move(P &p) { p.x += p.y; }
+__global__ void k(P *ps) { move(ps[threadIdx.x]); }
+int main() { P *d; cudaMalloc(&d, 32 * sizeof(P)); k<<<1, 32>>>(d); return 0; }
+CU
+expect_refused "$WORK/refs/struct_ref.cu" "struct_ref.cu:3:.*a struct in device memory cannot be bound to 'P& p' yet" "struct_ref.cu"
+pass "a 36 KiB uchar4 tile of shared memory runs; a struct in device memory bound to 'P& p' is refused at the argument"
