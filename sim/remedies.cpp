@@ -34,7 +34,12 @@ bool cells_meet(const HazardGroup& a, const HazardGroup& b) {
 // (`hist[bin] += 1`). The detector shows it as a WAW between two runs of that line plus a RAW or WAR
 // between two runs of it, on the same cells. A read-modify-write spread over two statements (`v =
 // s[0];` ... `s[0] = v + 1;`) is not told apart from a swap that a missing barrier let race across
-// rounds (a bitonic sort's `b = s[j];` ... `s[j] = a;`), so it keeps a barrier's fix.
+// rounds (a bitonic sort's `b = s[j];` ... `s[j] = a;`), so it keeps a barrier's fix. Nor is one
+// statement whose cells another statement of its function also writes in the step, racing with it
+// (a Blelloch down-sweep's `temp[bi] += t` against `temp[ai] = temp[bi]`, a swap's `a = b` against
+// `b = t`): values pass from statement to statement, the threads take turns that a missing barrier
+// merged, and an atomic there would keep the wrong order. (A histogram whose bins are also cleared
+// without a barrier first gets the barrier's fix, and its lost update once that barrier is in.)
 struct LostUpdate {
   int array = -1;
   LineId line = kNoLine;
@@ -44,12 +49,27 @@ struct LostUpdate {
   }
 };
 
+// A race of a block on `array` between `line` and a write at another line of its function.
+bool written_by_another_statement(const std::vector<HazardGroup>& groups, int array, LineId line) {
+  for (const HazardGroup& g : groups) {
+    const HazardEvent& e = g.first;
+    if (!is_race(e.kind) || e.array != array || e.cross_block || e.line_first == e.line_second) continue;
+    if (e.line_first != line && e.line_second != line) continue;
+    const LineId other = e.line_first == line ? e.line_second : e.line_first;
+    const bool other_writes = other == e.line_first ? e.kind != HazardKind::WriteAfterRead
+                                                    : e.kind != HazardKind::ReadAfterWrite;
+    if (other_writes && same_function(other, line)) return true;
+  }
+  return false;
+}
+
 std::vector<LostUpdate> find_lost_updates(const std::vector<HazardGroup>& groups) {
   std::vector<LostUpdate> found;
   for (const HazardGroup& waw : groups) {
     const HazardEvent& w = waw.first;
     if (w.kind != HazardKind::WriteAfterWrite || w.line_first != w.line_second || w.through_atomics) continue;
     const LostUpdate candidate{w.array, w.line_first, w.cross_block};
+    if (!w.cross_block && written_by_another_statement(groups, w.array, w.line_first)) continue;
     for (const HazardGroup& other : groups) {
       const HazardEvent& r = other.first;
       if ((r.kind == HazardKind::ReadAfterWrite || r.kind == HazardKind::WriteAfterRead) && candidate.covers(r) &&

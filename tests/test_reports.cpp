@@ -81,6 +81,51 @@ TEST(Remedies, AnInPlaceScanIsNotALostUpdate) {
   EXPECT_TRUE(std::any_of(fixes.begin(), fixes.end(), [](const sim::Diagnosis& d) { return d.splits_statement; }));
 }
 
+int kDownSweepAddLine;
+
+// A Blelloch down-sweep with the barrier of each level left out: `s[bi] += t` is a read-modify-write
+// of one cell by one statement, but the threads that meet there take turns level by level.
+struct DownSweepNoBarrier {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    const int n = 2 * c.block_dim().x;
+    auto s = shared_array<T>(c, n, "s");
+    const int t = c.thread_idx().x;
+    s[2 * t] = T(x[2 * t]);
+    s[2 * t + 1] = T(x[2 * t + 1]);
+    c.sync();
+    for (int d = 1, offset = n / 2; d < n; d *= 2, offset /= 2)
+      if (t < d) {
+        const int ai = offset * (2 * t + 1) - 1, bi = offset * (2 * t + 2) - 1;
+        const T old = s[ai];
+        s[ai] = s[bi];
+        kDownSweepAddLine = __LINE__ + 1;
+        s[bi] += old;
+      }
+    c.sync();
+    y[2 * t] = s[2 * t];
+    y[2 * t + 1] = s[2 * t + 1];
+  }
+};
+
+TEST(Remedies, ARoundOfADownSweepThatAMissingBarrierMergedIsNotALostUpdate) {
+  const KernelRun r = run_kernel(DownSweepNoBarrier{}, Dim3{1}, Dim3{64}, shared_bytes_for(128), iota(128), 128);
+  const auto groups = r.trace.hazards.groups();
+  ASSERT_FALSE(groups.empty());
+  bool add_races_itself = false;
+  for (const auto& g : groups)
+    add_races_itself |= g.first.kind == sim::HazardKind::WriteAfterWrite &&
+                        sim::LineTable::get(g.first.line_first).line == static_cast<uint32_t>(kDownSweepAddLine) &&
+                        g.first.line_first == g.first.line_second;
+  ASSERT_TRUE(add_races_itself) << "the down-sweep's add no longer races with itself: the test shows nothing";
+  // The same add racing with itself and nothing else is a lost update (ALostUpdateIsFixedWithAnAtomic...).
+  for (const auto& d : sim::diagnose(groups)) {
+    EXPECT_FALSE(d.lost_update) << d.text;
+    EXPECT_EQ(d.text.find("atomic"), std::string::npos) << d.text;
+  }
+}
+
 int kReadLine, kPartnerReadLine, kWriteLine, kPartnerWriteLine;
 
 // A bitonic sort of one block's elements in shared memory; `Barrier` false leaves out the barrier
