@@ -411,6 +411,25 @@ TEST(MetricsModel, PerThreadCountsAndActiveThreads) {
   EXPECT_EQ(m.active_threads, (std::vector<float>{8, 7, 7, 6, 6, 4, 4, 8}));
 }
 
+// A .cu program chose its own sizes and its arithmetic is the student's C++ (not counted): no
+// additions, and the whole run per thread it ran, not per input element.
+TEST(MetricsModel, AProgramsRunIsPerThreadWithoutAdditions) {
+  const auto r = run({.algorithm = "kogge-stone"});
+  AlgorithmEntry program = *r->config.algorithm;
+  program.info.program = true;
+  RunResult as_program = *r;
+  as_program.config.algorithm = &program;
+  const MetricsModel m = build_metrics(as_program, 0, 0, 0);
+  ASSERT_EQ(m.rows.size(), 5u);
+  EXPECT_EQ(m.rows.back().label, "barriers");
+  EXPECT_EQ(m.per_element_heading, "whole run, per thread");
+  ASSERT_FALSE(m.per_element.empty());
+  EXPECT_EQ(m.per_element[0].label, "global accesses per thread");
+  EXPECT_EQ(m.per_element[0].value, "2.00");  // 8 threads, each reads one element and writes one
+  for (const MetricFact& f : m.per_element) EXPECT_EQ(f.label.find("addition"), std::string::npos) << f.label;
+  EXPECT_EQ(build_metrics(*r, 0, 0, 0).per_element_heading, "whole run, per input element");
+}
+
 // ---- hazards ----
 
 TEST(HazardsModel, ReportsWithJumpTargets) {

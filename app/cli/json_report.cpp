@@ -65,9 +65,12 @@ std::vector<int> differing_from(const RunResult& r, const std::vector<uint32_t>&
   return listed;
 }
 
-json counters_json(const sim::ThreadCounters& c) {
-  return {{"global_reads", c.global_reads}, {"global_writes", c.global_writes}, {"shared_reads", c.shared_reads},
-          {"shared_writes", c.shared_writes}, {"barriers", c.barriers},         {"adds", c.adds}};
+// `adds`: counted (a kernel file's or a built-in's c.add); a .cu's arithmetic is not.
+json counters_json(const sim::ThreadCounters& c, bool adds) {
+  json j = {{"global_reads", c.global_reads}, {"global_writes", c.global_writes}, {"shared_reads", c.shared_reads},
+            {"shared_writes", c.shared_writes}, {"barriers", c.barriers}};
+  if (adds) j["adds"] = c.adds;
+  return j;
 }
 
 
@@ -330,6 +333,7 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
   JsonArrays& arrays = long_arrays ? *long_arrays : whole;
   const DType dtype = r.config.problem.dtype;
   const sim::Trace& t = r.sim.trace;
+  const bool program = r.config.algorithm && r.config.algorithm->info.program;
   // The configuration as the codec writes it (core/config_codec.h): it reads back as the same run.
   json config = options_to_json(options_of(r.config));
   config["grid_blocks"] = r.config.blocks();
@@ -341,8 +345,8 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
     counters.push_back({{"label", l.label},
                         {"simt_twin", l.simt_twin},  // lockstep ran the kernel's SIMT twin (sim/simt.h)
                         {"threads", l.counters.threads},
-                        {"total", counters_json(l.counters.total)},
-                        {"max_per_thread", counters_json(l.counters.max_per_thread)}});
+                        {"total", counters_json(l.counters.total, !program)},
+                        {"max_per_thread", counters_json(l.counters.max_per_thread, !program)}});
   }
   const Comparison& c = r.comparison;
   json doc = {{"config", config},
@@ -353,8 +357,8 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
               {"differing", c.differing_indices},
               {"relative_error", std::isfinite(c.relative_error) ? json(c.relative_error) : json(nullptr)},
               {"counters", {{"launches", counters},
-                            {"total", counters_json(all.total)},
-                            {"max_per_thread", counters_json(all.max_per_thread)}}},
+                            {"total", counters_json(all.total, !program)},
+                            {"max_per_thread", counters_json(all.max_per_thread, !program)}}},
               {"warps", [&] {  // the shown blocks' warp instructions; null unless run under lockstep
                  const sim::WarpMetrics w = sim::run_warp_metrics(t);
                  return w.available ? warps_json(w) : json(nullptr);
@@ -366,7 +370,7 @@ json run_json(const RunResult& r, bool steps, const std::optional<GpuReport>& gp
                                 : json(nullptr)}};
   // A CUDA program chose its own sizes and input and checks its own result: the problem's n, tpb,
   // dtype and input are not its, and its result is what main() returned.
-  if (r.config.algorithm && r.config.algorithm->info.program) {
+  if (program) {
     for (const char* not_its : {"n", "rows", "tpb", "dtype", "input", "grid_blocks"}) doc["config"].erase(not_its);
     doc.erase("input");
     doc.erase("expected");

@@ -291,8 +291,10 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
   for (const auto& l : t.launches) all.merge(l.counters);
   const sim::ThreadCounters& m = all.max_per_thread;
   out << "per thread (max): global reads " << m.global_reads << ", global writes " << m.global_writes
-      << ", shared reads " << m.shared_reads << ", shared writes " << m.shared_writes << ", barriers " << m.barriers
-      << ", adds " << m.adds << "\n";
+      << ", shared reads " << m.shared_reads << ", shared writes " << m.shared_writes << ", barriers " << m.barriers;
+  // A .cu's arithmetic is the student's own C++, which the simulator does not count (its accesses are).
+  if (!program) out << ", adds " << m.adds;
+  out << "\n";
   const sim::WarpMetrics warps = sim::run_warp_metrics(t);
   if (warps.available) out << "warps (shown blocks): " << sim::describe_warp_counts(warps) << "\n";
   else if (!t.launches.empty())

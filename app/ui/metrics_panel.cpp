@@ -65,7 +65,7 @@ void draw_metrics_panel(const MetricsPanel& panel) {
     }
     ImGui::EndTable();
   };
-  text_fitted(panel, "whole run, per input element", true);
+  text_fitted(panel, m.per_element_heading, true);
   facts("per_element", m.per_element);
   if (!m.warp_scope.empty()) text_fitted(panel, m.warp_scope, true);
   facts("warp", m.warp);

@@ -15,21 +15,29 @@ std::string per(double count, double n) {
   return buf;
 }
 
-// The whole run (every launch), per input element: what the ladders compare rung by rung.
+bool is_program(const RunResult& run) { return run.config.algorithm && run.config.algorithm->info.program; }
+
+// The whole run (every launch), per input element: what the ladders compare rung by rung. A .cu
+// program chose its own sizes (it has no input of n elements) and its arithmetic is not counted:
+// its accesses per thread it ran.
 void add_run_facts(const RunResult& run, MetricsModel& m) {
   sim::ThreadCounters total;
-  uint64_t steps = 0;
+  uint64_t steps = 0, threads = 0;
   for (const sim::LaunchTrace& lt : run.sim.trace.launches) {
     total += lt.counters.total;
     steps += static_cast<uint64_t>(lt.steps);
+    threads += static_cast<uint64_t>(lt.counters.threads);
   }
-  const double n = run.config.problem.input_count();
-  m.per_element = {
-      {"additions per element", per(total.adds, n)},
-      {"global accesses per element", per(total.global_reads + total.global_writes, n)},
-      {"shared accesses per element", per(total.shared_reads + total.shared_writes, n)},
-      {"launches, steps (barrier intervals)", std::to_string(run.sim.trace.launches.size()) + ", " + std::to_string(steps)},
-  };
+  const bool program = is_program(run);
+  const double n = program ? static_cast<double>(threads) : run.config.problem.input_count();
+  const std::string each = program ? " per thread" : " per element";
+  m.per_element.clear();
+  m.per_element_heading = program ? "whole run, per thread" : "whole run, per input element";
+  if (!program) m.per_element.push_back({"additions" + each, per(total.adds, n)});
+  m.per_element.push_back({"global accesses" + each, per(total.global_reads + total.global_writes, n)});
+  m.per_element.push_back({"shared accesses" + each, per(total.shared_reads + total.shared_writes, n)});
+  m.per_element.push_back(
+      {"launches, steps (barrier intervals)", std::to_string(run.sim.trace.launches.size()) + ", " + std::to_string(steps)});
 }
 
 void add_warp_facts(const RunResult& run, int launch, const sim::BlockTrace& b, MetricsModel& m) {
@@ -63,8 +71,8 @@ MetricsModel build_metrics(const RunResult& run, int launch, int step, int block
             {"global writes", c.max_per_thread.global_writes, c.total.global_writes},
             {"shared reads", c.max_per_thread.shared_reads, c.total.shared_reads},
             {"shared writes", c.max_per_thread.shared_writes, c.total.shared_writes},
-            {"barriers", c.max_per_thread.barriers, c.total.barriers},
-            {"additions", c.max_per_thread.adds, c.total.adds}};
+            {"barriers", c.max_per_thread.barriers, c.total.barriers}};
+  if (!is_program(run)) m.rows.push_back({"additions", c.max_per_thread.adds, c.total.adds});
   add_run_facts(run, m);
   m.current_step = step;
   m.threads_per_block = lt.block.count();

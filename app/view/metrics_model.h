@@ -27,6 +27,7 @@ struct MetricsModel {
   // The performance lab's view: the whole run per input element (work, steps, traffic), and the
   // shown block's warp instructions under lockstep (divergence, bank conflicts).
   std::vector<MetricFact> per_element;
+  std::string per_element_heading = "whole run, per input element";  // a .cu's: "whole run, per thread"
   std::string warp_scope;  // "block 0, lockstep: 52 warp instructions" or why there are none
   std::vector<MetricFact> warp;
   std::vector<float> active_threads;  // per step, shown block

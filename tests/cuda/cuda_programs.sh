@@ -324,6 +324,9 @@ out=$("$APP" run "$ks" --bug no-barrier 2>&1)
 grep -q "race (WAR) between read at $ks:$read_line and write at $ks:$write_line" <<<"$out" ||
   fail "no race reported at kogge_stone_scan.cu:$read_line and :$write_line: $out"
 pass "BUG_NO_BARRIER: race at kogge_stone_scan.cu:$read_line / :$write_line"
+# A .cu's arithmetic is its own C++, which the simulator does not count: the report has no "adds".
+grep -q "^per thread (max): global reads [0-9]*, .*, barriers [0-9]*$" <<<"$out" ||
+  fail "kogge_stone_scan.cu: the per-thread line counts additions it did not see: $(grep 'per thread' <<<"$out")"
 out=$("$APP" run "$ks" --bug NO_BARRIER 2>&1)
 grep -q "race (WAR) between read at $ks:$read_line and write at $ks:$write_line" <<<"$out" ||
   fail "--bug NO_BARRIER (the macro's spelling) did not run the variant: $out"
