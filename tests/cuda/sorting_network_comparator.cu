@@ -47,7 +47,7 @@ __global__ void bitonicSortShared(uint *d_DstKey, uint *d_DstVal, uint *d_SrcKey
 
         for (uint stride = size / 2; stride > 0; stride >>= 1) {
 #ifndef BUG_NO_BARRIER
-            // step: the previous compare-exchanges are done: each thread orders s_key[pos] and s_key[pos + stride]
+            // step: the keys are loaded (first round), or each thread has ordered its pair s_key[pos], s_key[pos + stride]
             __syncthreads();
 #endif
             uint pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));
@@ -57,13 +57,13 @@ __global__ void bitonicSortShared(uint *d_DstKey, uint *d_DstVal, uint *d_SrcKey
 
     // ddd == dir for the last bitonic merge step
     for (uint stride = arrayLength / 2; stride > 0; stride >>= 1) {
-        // step: the last merge: each thread orders s_key[pos] and s_key[pos + stride] in the sort's direction
+        // step: each thread has ordered its pair of the round before, s_key[pos] and s_key[pos + stride]
         __syncthreads();
         uint pos = 2 * threadIdx.x - (threadIdx.x & (stride - 1));
         Comparator(s_key[pos + 0], s_val[pos + 0], s_key[pos + stride], s_val[pos + stride], dir);
     }
 
-    // step: the block's keys are sorted; each thread copies its two elements out
+    // step: the last merge's pairs are ordered: the block's keys are sorted
     __syncthreads();
     d_DstKey[0] = s_key[threadIdx.x + 0];
     d_DstVal[0] = s_val[threadIdx.x + 0];
