@@ -227,6 +227,9 @@ bool RewriteRules::VisitFunctionDecl(FunctionDecl* f) {
   if (f->isMain()) {
     out_.has_main = true;
     replace(SourceRange(f->getLocation()), "syncscope_cuda_main");
+    // main() may end without a return (it returns 0); syncscope_cuda_main() may not: it would run on
+    // into whatever code follows it.
+    if (const auto* body = dyn_cast_or_null<CompoundStmt>(f->getBody())) insert_before(body->getRBracLoc(), " return 0; ");
     return true;
   }
   if (!is_device_only(f)) return true;

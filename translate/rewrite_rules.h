@@ -52,6 +52,9 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool VisitLinkageSpecDecl(clang::LinkageSpecDecl* d);
   bool TraverseLambdaExpr(clang::LambdaExpr* e);
   bool VisitReturnStmt(clang::ReturnStmt* s);
+  // `i < n ? in[i] : 0`: an element of device memory beside a value of another type is read as its
+  // value first (translate/rewrite_values.cpp).
+  bool VisitConditionalOperator(clang::ConditionalOperator* e);
   // A struct of floats only (`struct Particle { float x, y; };`): its arrays' cells are floats in
   // the picture (cu::cells_dtype_v), as CUDA's float4's are.
   bool VisitCXXRecordDecl(clang::CXXRecordDecl* r);

@@ -228,6 +228,14 @@ template <class R>
   else return static_cast<R&&>(r);
 }
 
+// An element read as its value where C++ would otherwise convert the ref to another side's type
+// (`i < n ? in[i] : 0` is a float on a GPU; the translator writes `read(in[i])`).
+template <class A>
+[[gnu::always_inline]] decltype(auto) read(A&& a) {
+  if constexpr (is_element_ref<std::remove_cvref_t<A>>::value) return static_cast<typename std::remove_cvref_t<A>::value_type>(a);
+  else return static_cast<A&&>(a);
+}
+
 // A template's `T&` parameter (`SyncscopeRef0&& a` once translated): T is the element's type.
 template <class R>
 struct value_of {

@@ -738,3 +738,29 @@ int main() { P *d; cudaMalloc(&d, 32 * sizeof(P)); k<<<1, 32>>>(d); return 0; }
 CU
 expect_refused "$WORK/refs/struct_ref.cu" "struct_ref.cu:3:.*a struct in device memory cannot be bound to 'P& p' yet" "struct_ref.cu"
 pass "a 36 KiB uchar4 tile of shared memory runs; a struct in device memory bound to 'P& p' is refused at the argument"
+
+# main() that ends without `return 0;` (C++ returns 0 for it; the translated main may not fall off
+# its end, where it had run on into main() again, forever), and `i < n ? in[i] : 0`, whose float a
+# GPU keeps (it had been made an int through the element's conversion: 2.5 came out 2).
+cat >"$WORK/refs/ends.cu" <<'CU'
+#include <cstdio>
+__global__ void halo(float *out, const float *in, int n) {
+  int i = threadIdx.x;
+  out[i] = (i < n) ? in[i] : 0;
+  out[i] += i >= n ? -1 : in[i];
+}
+int main() {
+  float h[8], o[8], *d_in, *d_out;
+  for (int i = 0; i < 8; ++i) h[i] = 2.5f;
+  cudaMalloc(&d_in, sizeof(h)); cudaMalloc(&d_out, sizeof(h));
+  cudaMemcpy(d_in, h, sizeof(h), cudaMemcpyHostToDevice);
+  halo<<<1, 8>>>(d_out, d_in, 6);
+  cudaMemcpy(o, d_out, sizeof(o), cudaMemcpyDeviceToHost);
+  printf("%g %g %s\n", o[0], o[7], o[0] == 5.0f && o[7] == -1.0f ? "PASS" : "FAIL");
+}
+CU
+out=$(timeout 120 "$APP" run "$WORK/refs/ends.cu" 2>&1) || fail "ends.cu: exit $?: $(head -c 600 <<<"$out")"
+[[ $(grep -c PASS <<<"$out") -eq 1 ]] || fail "ends.cu: main() did not run once: $(head -c 600 <<<"$out")"
+grep -q "^5 -1 PASS$" <<<"$out" || fail "ends.cu: an element beside an int in ?: lost its fraction: $out"
+grep -q "^main() returned 0 (its own check passed)" <<<"$out" || fail "ends.cu: $out"
+pass "main() without a return returns 0 once; 'i < n ? in[i] : 0' keeps the float"
