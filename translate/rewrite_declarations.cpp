@@ -245,6 +245,15 @@ void RewriteRules::refuse_untranslated_device_code(const CXXMethodDecl* m) {
 // to it as the simulator's reference to that element, a thread's own variable as itself
 // (cu::place_of), so that `swap(s[i], s[j])` reads and writes the shared cells, as on a GPU.
 void RewriteRules::rewrite_reference_declaration(DeclaratorDecl* d) {
+  const auto* local = dyn_cast<VarDecl>(d);
+  const QualType referee = d->getType().getNonReferenceType();
+  if (local && !isa<ParmVarDecl>(local) && d->getType()->isLValueReferenceType() && referee->isRecordType() &&
+      !referee.isConstQualified() && local->getInit() && in_device_memory(local->getInit(), false)) {
+    error(d->getLocation(), "a reference to a struct in device memory ('" + type_text(referee) + "& " +
+                                d->getNameAsString() + "') is not translated yet: use a pointer (" + type_text(referee) +
+                                " *" + d->getNameAsString() + " = &...; then " + d->getNameAsString() + "->field)");
+    return;
+  }
   const std::string type = reference_type(d);
   if (type.empty()) return;
   replace_declared_type(d, type, "reference");
@@ -253,10 +262,7 @@ void RewriteRules::rewrite_reference_declaration(DeclaratorDecl* d) {
 
 void RewriteRules::use_reference_here(const DeclRefExpr* e) {
   if (editable(e->getBeginLoc(), e->getEndLoc(), "reference") != Spelling::InFile) return;
-  // After a call's `_c, ` where the name is its first argument (both are put at the same place).
-  const SourceLocation begin = written(e->getBeginLoc());
-  if (in_main_file(begin) && !rewriter_.InsertTextAfter(begin, "::syncscope::cu::here("))
-    insert_after_token(e->getEndLoc(), ")");
+  if (insert_opening(e->getBeginLoc(), "::syncscope::cu::here(")) insert_after_token(e->getEndLoc(), ")");
 }
 
 std::string RewriteRules::reference_type(const DeclaratorDecl* d) const {

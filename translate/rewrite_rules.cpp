@@ -173,6 +173,12 @@ bool RewriteRules::insert_before(SourceLocation loc, const std::string& text) {
   return !rewriter_.InsertTextBefore(loc, text);
 }
 
+bool RewriteRules::insert_opening(SourceLocation loc, const std::string& text) {
+  loc = written(loc);
+  if (!in_main_file(loc)) return false;
+  return !rewriter_.InsertTextAfter(loc, text);
+}
+
 bool RewriteRules::insert_after_token(SourceLocation loc, const std::string& text) {
   loc = written(SourceRange(loc, loc)).getEnd();
   if (!in_main_file(loc)) return false;
@@ -631,7 +637,7 @@ bool RewriteRules::VisitMemberExpr(MemberExpr* e) {
       return true;
   }
   const std::string record = type_text(context_.getRecordType(field->getParent()));
-  insert_before(e->getBase()->getBeginLoc(), "(");
+  insert_opening(e->getBase()->getBeginLoc(), "(");
   replace(SourceRange(e->getOperatorLoc(), e->getMemberLoc()),
           std::string(e->isArrow() ? "[0]" : "") + " ->* &" + record + "::" + field->getNameAsString() + ")");
   return true;

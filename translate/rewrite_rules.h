@@ -109,6 +109,9 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool replace(clang::SourceRange range, const std::string& text);
   bool insert_before(clang::SourceLocation loc, const std::string& text);
   bool insert_after_token(clang::SourceLocation loc, const std::string& text);
+  // `text` opening an expression that starts at `loc`, after what an enclosing rewrite (visited
+  // first) put there: `f(_c, (ps[i] ->* &P::x))`, not `f((_c, ps[i] ...`.
+  bool insert_opening(clang::SourceLocation loc, const std::string& text);
   bool is_device_only(const clang::FunctionDecl* f) const;
   bool is_students(const clang::FunctionDecl* f) const;
   // A dependent call's candidate among the student's device functions: any (arguments < 0), or the

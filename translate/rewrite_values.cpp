@@ -21,10 +21,7 @@ bool RewriteRules::VisitConditionalOperator(ConditionalOperator* e) {
   for (int k = 0; k < 2; ++k) {
     if (!in_memory[k] || !simulated_scalar(sides[k]->getType().getCanonicalType().getUnqualifiedType())) continue;
     if (editable(sides[k]->getBeginLoc(), sides[k]->getEndLoc(), "read") != Spelling::InFile) continue;
-    // After whatever was put before the element at its first token (a call's `_c, ` and the like).
-    const SourceLocation begin = written(sides[k]->getBeginLoc());
-    if (in_main_file(begin) && !rewriter_.InsertTextAfter(begin, "::syncscope::cu::read("))
-      insert_after_token(sides[k]->getEndLoc(), ")");
+    if (insert_opening(sides[k]->getBeginLoc(), "::syncscope::cu::read(")) insert_after_token(sides[k]->getEndLoc(), ")");
   }
   return true;
 }

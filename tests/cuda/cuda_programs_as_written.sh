@@ -764,3 +764,34 @@ out=$(timeout 120 "$APP" run "$WORK/refs/ends.cu" 2>&1) || fail "ends.cu: exit $
 grep -q "^5 -1 PASS$" <<<"$out" || fail "ends.cu: an element beside an int in ?: lost its fraction: $out"
 grep -q "^main() returned 0 (its own check passed)" <<<"$out" || fail "ends.cu: $out"
 pass "main() without a return returns 0 once; 'i < n ? in[i] : 0' keeps the float"
+
+# A field of a struct in device memory given to a `float&` parameter as a call's first argument (the
+# call's context and the field's rewrite had met at one place: `push((_c, ps[i] ->* ...`), and a
+# local reference to a struct in device memory, refused at its line.
+cat >"$WORK/refs/fields.cu" <<'CU'
+#include <cstdio>
+struct Particle { float x, v; };
+__device__ void push(float &x, const float &v, float dt) { x += v * dt; }
+__global__ void step(Particle *ps, float dt) { push(ps[threadIdx.x].x, ps[threadIdx.x].v, dt); }
+int main() {
+  Particle h[32], *d;
+  for (int i = 0; i < 32; i++) { h[i].x = i; h[i].v = 1.0f; }
+  cudaMalloc(&d, sizeof(h));
+  cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice);
+  step<<<1, 32>>>(d, 0.5f);
+  cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
+  return h[3].x == 3.5f ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/refs/fields.cu" 2>&1) || fail "fields.cu: $out"
+grep -q "^main() returned 0 (its own check passed)" <<<"$out" || fail "fields.cu: $out"
+cat >"$WORK/refs/struct_local.cu" <<'CU'
+struct Particle { float x, v; };
+__global__ void step(Particle *ps) {
+  Particle &p = ps[threadIdx.x];
+  p.x += p.v;
+}
+int main() { Particle *d; cudaMalloc(&d, 32 * sizeof(Particle)); step<<<1, 32>>>(d); return 0; }
+CU
+expect_refused "$WORK/refs/struct_local.cu" "struct_local.cu:3:.*a reference to a struct in device memory ('Particle& p') is not translated yet: use a pointer" "struct_local.cu"
+pass "a struct field in device memory given to a float& parameter; 'Particle &p = ps[i];' refused at its line"
