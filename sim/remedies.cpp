@@ -109,12 +109,20 @@ std::string barrier_text(const HazardEvent& e, bool same_warp) {
            (e.first_atomic ? A : B) + ": as the first guess of a "
            "compare-and-swap loop, or for a maximum that only grows, that is fine; where the value must be current, "
            "read it with an atomic too (atomicAdd(p, 0)), or " + (e.cross_block ? "in a later launch" : "after a __syncthreads()");
+  // Two blocks' runs of one write meet on a cell when an index runs past its bound (`x <= w` into the
+  // next row) as often as by design.
+  if (e.cross_block && e.kind == HazardKind::WriteAfterWrite && e.line_first == e.line_second)
+    return "threads of two blocks write one cell at " + A + ": where each thread should own its cell, check the "
+           "index and its bound (x < w, not x <= w; an if (i < n) guard); where they add into it, use an atomic";
   if (e.cross_block)
     return "blocks of one launch cannot wait for each other: the access at " + B + " needs what " + A +
            " does in another block finished first, so split the work into two launches (or use atomics)";
+  // An in-place scan's `s[t] += s[t - d]` (one round: split the statement) and a reduction loop's
+  // `s[t] += s[t + d]` with its barrier left out (rounds merged: a barrier ends each) look the same.
   if (e.line_first == e.line_second && e.kind != HazardKind::WriteAfterWrite)
     return "one statement at " + A + " reads a cell that another thread's run of it writes in the same step: "
-           "read into a variable, then " + barrier + ", then write, would order these accesses";
+           "where they take turns as a loop comes back to " + A + ", " + barrier + " after it would order them; "
+           "where one round must read before it writes, read into a variable, then " + barrier + ", then write";
   // Two threads' runs of one statement, or one thread's run and another's next time round a loop:
   // nothing in the event tells them apart, so both fixes are said.
   if (e.line_first == e.line_second)

@@ -126,6 +126,61 @@ TEST(Remedies, ARoundOfADownSweepThatAMissingBarrierMergedIsNotALostUpdate) {
   }
 }
 
+int kTreeAddLine, kOverlapLine;
+
+// Harris's tree reduction with the barrier of its loop left out: one statement's runs race across
+// rounds, which a barrier at the end of each round orders (splitting the statement would not).
+struct TreeReduceNoBarrier {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array x, Array y, int) const {
+    using T = value_of<Array>;
+    auto s = shared_array<T>(c, c.block_dim().x, "s");
+    const int t = c.thread_idx().x;
+    s[t] = T(x[t]);
+    c.sync();
+    for (int d = c.block_dim().x / 2; d > 0; d /= 2) {
+      kTreeAddLine = __LINE__ + 1;
+      if (t < d) s[t] = s[t] + s[t + d];
+    }
+    c.sync();
+    if (t == 0) y[0] = s[0];
+  }
+};
+
+TEST(Remedies, AReductionLoopsStatementRacingAcrossRoundsIsToldOfABarrierAfterIt) {
+  const KernelRun r = run_kernel(TreeReduceNoBarrier{}, Dim3{1}, Dim3{64}, shared_bytes_for(64), iota(64), 1);
+  bool said = false;
+  for (const auto& d : sim::diagnose(r.trace.hazards.groups()))
+    if (sim::LineTable::get(d.first).line == static_cast<uint32_t>(kTreeAddLine) && d.first == d.second)
+      said |= d.text.find("as a loop comes back to " + here(kTreeAddLine) + ", a") != std::string::npos &&
+              d.text.find("after it would order them") != std::string::npos;  // within one warp: a __syncwarp()
+  std::string texts;
+  for (const auto& d : sim::diagnose(r.trace.hazards.groups())) texts += "\n" + d.text;
+  EXPECT_TRUE(said) << "no fix for the add's own pairs that names a barrier after it:" << texts;
+}
+
+// Each block writes one cell past its share (`x <= w`): the next block's first cell.
+struct OverlappingBlocks {
+  template <class Ctx, class Array>
+  SYNCSCOPE_DEVICE void operator()(Ctx& c, Array, Array y, int) const {
+    const int t = c.thread_idx().x;
+    kOverlapLine = __LINE__ + 1;
+    y[c.block_idx().x * (c.block_dim().x - 1) + t] = value_of<Array>(t);
+  }
+};
+
+TEST(Remedies, TwoBlocksWritingOneCellAtOneLineAreToldToCheckTheBound) {
+  const KernelRun r = run_kernel(OverlappingBlocks{}, Dim3{4}, Dim3{32}, 0, iota(128), 128);
+  const auto fixes = sim::diagnose(r.trace.hazards.groups());
+  ASSERT_FALSE(fixes.empty());
+  EXPECT_TRUE(fixes[0].cross_block);
+  EXPECT_NE(fixes[0].text.find("threads of two blocks write one cell at " + here(kOverlapLine) +
+                               ": where each thread should own its cell, check the index and its bound"),
+            std::string::npos)
+      << fixes[0].text;
+  EXPECT_EQ(fixes[0].text.find("two launches"), std::string::npos) << fixes[0].text;
+}
+
 int kReadLine, kPartnerReadLine, kWriteLine, kPartnerWriteLine;
 
 // A bitonic sort of one block's elements in shared memory; `Barrier` false leaves out the barrier
