@@ -260,7 +260,7 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
   for (size_t i = 0; i < g.blocks.size(); ++i) s << (i ? "," : "") << g.blocks[i];
   if (g.block_count > g.blocks.size()) s << ",... (" << g.block_count << " blocks)";
   s << "]";
-  if (e.same_warp && e.severity == Severity::Warning) s << " within one warp";
+  if (e.same_warp) s << " within one warp";
   if (is_race(e.kind)) s << " on " << array;
   if (t.launches.size() > 1) s << ", launch " << e.launch + 1;
   return s.str();

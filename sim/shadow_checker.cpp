@@ -93,8 +93,12 @@ bool ShadowChecker::race(HazardKind kind, const ArrayStore& a, int index, const 
   const int other_thread =
       a.space == MemSpace::Shared ? static_cast<int>(who) : static_cast<int>(static_cast<int64_t>(who) - block_base_);
   const bool same_warp = other_thread / kWarpSize == thread / kWarpSize;
-  // Like compute-sanitizer: within one warp a warning (it often works, by SIMT luck), across warps an error.
-  HazardEvent e = here(kind, same_warp || unchecked_guess ? Severity::Warning : Severity::Error, &a, index, thread, line);
+  // Like compute-sanitizer: within one warp a warning (it often works, by SIMT luck), across warps an
+  // error. But two lanes' runs of one plain write to one cell (`bins[x]++` by a warp) lose a value
+  // in lockstep too: an error wherever its lanes are.
+  const bool one_write_twice = kind == HazardKind::WriteAfterWrite && other.line == line && !atomic && !is_atomic(other);
+  const bool warning = (same_warp && !one_write_twice) || unchecked_guess;
+  HazardEvent e = here(kind, warning ? Severity::Warning : Severity::Error, &a, index, thread, line);
   e.same_warp = same_warp;
   e.read_of_atomics = unchecked_guess;
   e.thread_first = other_thread;
@@ -102,7 +106,7 @@ bool ShadowChecker::race(HazardKind kind, const ArrayStore& a, int index, const 
   e.first_atomic = is_atomic(other);
   e.second_atomic = atomic;
   hazards_.add(e);
-  return same_warp;
+  return same_warp && !one_write_twice;
 }
 
 void ShadowChecker::cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other,

@@ -72,6 +72,24 @@ TEST(Remedies, ALostUpdateIsFixedWithAnAtomicNotABarrier) {
   EXPECT_TRUE(atomic.trace.hazards.empty());
 }
 
+// One warp's lanes adding into one bin lose updates in lockstep too: an error, not the warning a
+// race within one warp gets (a per-warp sub-histogram's `s[x]++` printed FAIL under a warning).
+TEST(Remedies, ALostUpdateWithinOneWarpIsAnError) {
+  const KernelRun plain = run_kernel(Histogram<false>{}, Dim3{1}, Dim3{32}, shared_bytes_for(4), iota(32), 4);
+  EXPECT_LT(plain.out[0], 8.0f) << "8 lanes add into bin 0; a lost update loses some";
+  bool waw = false;
+  for (const auto& g : plain.trace.hazards.groups())
+    if (g.first.kind == sim::HazardKind::WriteAfterWrite) {
+      waw = true;
+      EXPECT_TRUE(g.first.same_warp);
+      EXPECT_EQ(g.first.severity, sim::Severity::Error);
+    }
+  EXPECT_TRUE(waw) << "the lanes' writes of one bin were not reported";
+  const auto fixes = sim::diagnose(plain.trace.hazards.groups());
+  ASSERT_EQ(fixes.size(), 1u);
+  EXPECT_TRUE(fixes[0].lost_update) << fixes[0].text;
+}
+
 TEST(Remedies, AnInPlaceScanIsNotALostUpdate) {
   // s[t] += s[t - offset]: each thread writes only its own cell, so the fix splits the statement.
   const RunResult r = run_algorithm({.algorithm = "kogge-stone", .n = 64, .tpb = 64, .bug = "in-place"});
