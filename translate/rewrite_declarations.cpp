@@ -207,6 +207,15 @@ void RewriteRules::refuse_untranslated_device_code(const CXXMethodDecl* m) {
   if (!m->doesThisDeclarationHaveABody() || !is_device_only(m) || isa<CXXConstructorDecl>(m) || isa<CXXDestructorDecl>(m) ||
       !in_main_file(m->getLocation()))
     return;
+  if (const auto* conversion = dyn_cast<CXXConversionDecl>(m)) {
+    if (const VarDecl* v = dynamic_shared_of(conversion)) {
+      // Its uses become the launch's dynamic shared memory (use_dynamic_shared); left as host code,
+      // never called, it needs only to compile: `extern int __smem[];`.
+      for (const Attr* a : v->attrs())
+        if (isa<CUDASharedAttr>(a) && !a->isImplicit()) replace(SourceRange(a->getLocation()), " ");
+      return;
+    }
+  }
   const bool templated = m->getParent()->isDependentContext() || isa<ClassTemplateSpecializationDecl>(m->getParent());
   const std::string what = (isa<CXXConversionDecl>(m)    ? std::string("the conversion operator")
                             : m->isOverloadedOperator() ? m->getNameAsString()
@@ -307,6 +316,58 @@ void RewriteRules::deduce_through_references(const FunctionDecl* f, FunctionTemp
     added += "class " + name + ", ";
   }
   if (!added.empty()) insert_after_token(list->getLAngleLoc(), added);
+}
+
+// The CUDA samples' SharedMemory<T> (reduction, threadFenceReduction): a struct whose conversion
+// to T* declares the launch's dynamic shared memory and returns it, `T *sdata = SharedMemory<T>();`.
+const VarDecl* RewriteRules::dynamic_shared_of(const CXXConversionDecl* m) const {
+  const auto* body = dyn_cast_or_null<CompoundStmt>(m->getBody());
+  if (!body || body->size() != 2) return nullptr;
+  const auto* declaration = dyn_cast<DeclStmt>(body->body_front());
+  const auto* returned = dyn_cast<ReturnStmt>(body->body_back());
+  if (!declaration || !declaration->isSingleDecl() || !returned || !returned->getRetValue()) return nullptr;
+  const auto* v = dyn_cast<VarDecl>(declaration->getSingleDecl());
+  if (!v || !v->hasAttr<CUDASharedAttr>() || !v->getType()->isIncompleteArrayType()) return nullptr;
+  const auto* named = dyn_cast<DeclRefExpr>(returned->getRetValue()->IgnoreParenCasts());
+  return named && named->getDecl() == v ? v : nullptr;
+}
+
+const VarDecl* RewriteRules::dynamic_shared_accessor(const CXXRecordDecl* r) const {
+  if (!r || !r->hasDefinition() || !in_main_file(r->getLocation())) return nullptr;
+  for (const CXXMethodDecl* m : r->methods())
+    if (const auto* conversion = dyn_cast<CXXConversionDecl>(m))
+      if (const VarDecl* v = dynamic_shared_of(conversion)) return v;
+  return nullptr;
+}
+
+bool RewriteRules::VisitCXXUnresolvedConstructExpr(CXXUnresolvedConstructExpr* e) {
+  if (in_device_code() && e->getNumArgs() == 0) use_dynamic_shared(e, e->getTypeAsWritten());
+  return true;
+}
+
+bool RewriteRules::VisitCXXTemporaryObjectExpr(CXXTemporaryObjectExpr* e) {
+  if (in_device_code() && e->getNumArgs() == 0 && e->getTypeSourceInfo())
+    use_dynamic_shared(e, e->getTypeSourceInfo()->getType());
+  return true;
+}
+
+// `SharedMemory<T>()` -> the launch's dynamic shared memory as T elements, as the struct's conversion
+// gives it on a GPU (whichever specialization: each is the same memory).
+void RewriteRules::use_dynamic_shared(const Expr* e, QualType written) {
+  const auto* specialization = written->getAs<TemplateSpecializationType>();
+  if (!specialization || specialization->getNumArgs() != 1 ||
+      specialization->getArg(0).getKind() != TemplateArgument::Type)
+    return;
+  const auto* pattern = dyn_cast_or_null<ClassTemplateDecl>(specialization->getTemplateName().getAsTemplateDecl());
+  const VarDecl* v = pattern ? dynamic_shared_accessor(pattern->getTemplatedDecl()) : nullptr;
+  if (!v) return;
+  const QualType element = specialization->getArg(0).getAsType();
+  if (const std::string why = element_refusal(element); !why.empty()) {
+    error(e->getBeginLoc(), "the dynamic shared memory of " + type_text(written) + " holds " + why);
+    return;
+  }
+  replace(e->getSourceRange(), "::syncscope::cu::extern_shared<" + type_text(element) + ", SyncscopeCtx>(_c, \"" +
+                                   escaped_caption(v->getNameAsString()) + "\")");
 }
 
 }  // namespace syncscope::translate

@@ -55,6 +55,10 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   // `i < n ? in[i] : 0`: an element of device memory beside a value of another type is read as its
   // value first (translate/rewrite_values.cpp).
   bool VisitConditionalOperator(clang::ConditionalOperator* e);
+  // The CUDA samples' `SharedMemory<T>()`: the launch's dynamic shared memory as T elements
+  // (translate/rewrite_declarations.cpp).
+  bool VisitCXXUnresolvedConstructExpr(clang::CXXUnresolvedConstructExpr* e);
+  bool VisitCXXTemporaryObjectExpr(clang::CXXTemporaryObjectExpr* e);
   // A struct of floats only (`struct Particle { float x, y; };`): its arrays' cells are floats in
   // the picture (cu::cells_dtype_v), as CUDA's float4's are.
   bool VisitCXXRecordDecl(clang::CXXRecordDecl* r);
@@ -90,6 +94,11 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   std::string struct_refusal(const clang::RecordDecl* r) const;
   bool cuda_byte_vector(const clang::RecordDecl* r) const;
   void refuse_untranslated_device_code(const clang::CXXMethodDecl* m);
+  // `operator T*() { extern __shared__ int __smem[]; return (T*)__smem; }`: its array (null when the
+  // conversion is something else), and a struct's such conversion's.
+  const clang::VarDecl* dynamic_shared_of(const clang::CXXConversionDecl* m) const;
+  const clang::VarDecl* dynamic_shared_accessor(const clang::CXXRecordDecl* r) const;
+  void use_dynamic_shared(const clang::Expr* e, clang::QualType written);
   bool cast_to_wider(const clang::VarDecl* v) const;
   bool device_memory(const clang::Expr* e) const;  // uchar4 and its kin, from the shim
   std::string cells_note(clang::QualType element) const;

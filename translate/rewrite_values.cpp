@@ -19,7 +19,10 @@ bool RewriteRules::VisitConditionalOperator(ConditionalOperator* e) {
       context_.hasSameType(sides[0]->getType().getUnqualifiedType(), sides[1]->getType().getUnqualifiedType()))
     return true;
   for (int k = 0; k < 2; ++k) {
-    if (!in_memory[k] || !simulated_scalar(sides[k]->getType().getCanonicalType().getUnqualifiedType())) continue;
+    // A template's `T` too: cu::read passes what is not a number's element through.
+    const QualType type = sides[k]->getType();
+    if (!in_memory[k] || !(type->isDependentType() || simulated_scalar(type.getCanonicalType().getUnqualifiedType())))
+      continue;
     if (editable(sides[k]->getBeginLoc(), sides[k]->getEndLoc(), "read") != Spelling::InFile) continue;
     if (insert_opening(sides[k]->getBeginLoc(), "::syncscope::cu::read(")) insert_after_token(sides[k]->getEndLoc(), ")");
   }

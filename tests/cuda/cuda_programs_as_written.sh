@@ -595,7 +595,7 @@ int main() { return 0; }
 CU
 cat >"$WORK/review/shared_memory_struct.cu" <<'CU'
 template <class T> struct SharedMemory {
-  __device__ inline operator T *() { extern __shared__ int __smem[]; return (T *)__smem; }
+  __device__ inline operator T *() { extern __shared__ int __smem[]; __smem[0] = 0; return (T *)__smem; }
 };
 template <class T> __global__ void rev(T *d) { T *s = SharedMemory<T>(); s[threadIdx.x] = d[threadIdx.x]; }
 int main() { return 0; }
@@ -605,8 +605,8 @@ expect_refused "$WORK/review/operator.cu" \
   "operator[] reading a pointer field"
 expect_refused "$WORK/review/shared_memory_struct.cu" \
   "shared_memory_struct.cu:2:60: error: __shared__ '__smem' in the conversion operator of the class template SharedMemory is not translated yet; .*extern __shared__ unsigned char smem\[\]" \
-  "SharedMemory<T>"
-pass "an operator's pointer field and SharedMemory<T>'s __shared__ are refused at their lines with what to write"
+  "SharedMemory<T> that does more than return its memory"
+pass "an operator's pointer field and a conversion's __shared__ that it uses are refused at their lines with what to write"
 
 # An atomicMax loop for floats that leaves when its value is already beaten (most students' form):
 # those threads' plain first read against other blocks' atomicCAS is a warning that says what it may
@@ -795,3 +795,60 @@ int main() { Particle *d; cudaMalloc(&d, 32 * sizeof(Particle)); step<<<1, 32>>>
 CU
 expect_refused "$WORK/refs/struct_local.cu" "struct_local.cu:3:.*a reference to a struct in device memory ('Particle& p') is not translated yet: use a pointer" "struct_local.cu"
 pass "a struct field in device memory given to a float& parameter; 'Particle &p = ps[i];' refused at its line"
+
+# The CUDA samples' SharedMemory<T> (reduction, threadFenceReduction): `T *sdata = SharedMemory<T>();`
+# is the launch's dynamic shared memory as T elements, for the class template and for its explicit
+# specialization for double; it had been refused. Its missing barrier races on the samples' __smem.
+cat >"$WORK/refs/shared_memory_struct.cu" <<'CU'
+#include <cstdio>
+template <class T>
+struct SharedMemory {
+  __device__ inline operator T *() { extern __shared__ int __smem[]; return (T *)__smem; }
+  __device__ inline operator const T *() const { extern __shared__ int __smem[]; return (T *)__smem; }
+};
+template <>
+struct SharedMemory<double> {
+  __device__ inline operator double *() { extern __shared__ double __smem_d[]; return (double *)__smem_d; }
+  __device__ inline operator const double *() const { extern __shared__ double __smem_d[]; return (double *)__smem_d; }
+};
+template <class T>
+__global__ void reduce0(T *g_idata, T *g_odata, unsigned int n) {
+  T *sdata = SharedMemory<T>();
+  unsigned int tid = threadIdx.x;
+  unsigned int i = blockIdx.x * blockDim.x + threadIdx.x;
+  sdata[tid] = (i < n) ? g_idata[i] : 0;
+#ifndef BUG_NO_BARRIER
+  __syncthreads();
+#endif
+  for (unsigned int s = 1; s < blockDim.x; s *= 2) {
+    if ((tid % (2 * s)) == 0) sdata[tid] += sdata[tid + s];
+    __syncthreads();
+  }
+  if (tid == 0) g_odata[blockIdx.x] = sdata[0];
+}
+template <class T>
+T run(unsigned int n) {
+  T *h = new T[n], *d_in, *d_out, out[4], total = 0;
+  for (unsigned int i = 0; i < n; ++i) h[i] = (T)(i % 7) + (T)0.5;  // halves: a ?: made int would drop them
+  cudaMalloc(&d_in, n * sizeof(T)); cudaMalloc(&d_out, 4 * sizeof(T));
+  cudaMemcpy(d_in, h, n * sizeof(T), cudaMemcpyHostToDevice);
+  reduce0<T><<<4, 64, 64 * sizeof(T)>>>(d_in, d_out, n);
+  cudaMemcpy(out, d_out, sizeof(out), cudaMemcpyDeviceToHost);
+  for (int b = 0; b < 4; ++b) total += out[b];
+  delete[] h;
+  return total;
+}
+int main() {
+  float f = run<float>(256);
+  double d = run<double>(256);
+  printf("%g %g %s\n", f, d, f == 890 && d == 890 ? "PASS" : "FAIL");
+  return f == 890 && d == 890 ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/refs/shared_memory_struct.cu" 2>&1) || fail "shared_memory_struct.cu: $out"
+grep -q "^890 890 PASS$" <<<"$out" || fail "shared_memory_struct.cu: $out"
+grep -q "^hazards: none" <<<"$out" || fail "shared_memory_struct.cu: a correct reduction has hazards: $out"
+set +e; out=$("$APP" run "$WORK/refs/shared_memory_struct.cu" --bug no-barrier 2>&1); set -e
+grep -qE "^(error|warning): race \(RAW\) between write at .*shared_memory_struct.cu:17 and read at .*shared_memory_struct.cu:22 .* on __smem" <<<"$out" ||
+  fail "shared_memory_struct.cu --bug no-barrier: no race on __smem between :17 and :22: $out"
+pass "the samples' SharedMemory<T>, float and its double specialization: the launch's dynamic shared memory"
