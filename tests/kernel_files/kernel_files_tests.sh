@@ -191,8 +191,11 @@ pass "refused with exit 2: no SYNCSCOPE_KERNEL_FILE, a missing file, a taken nam
 if command -v script >/dev/null; then
   script -qec "'$APP' run --kernel '$SRC/assets/kernels/brent_kung_scan.h' --n 524288 --tpb 1024 --schedule all >/dev/null" \
     /dev/null >"$WORK/pty.out" 2>&1 || fail "the run on a terminal failed: $(tr '\r' '\n' <"$WORK/pty.out" | tail -3)"
-  line=$(tr '\r' '\n' <"$WORK/pty.out" | grep -a -m1 "simulating [0-9]*%, run [0-9]* of 20 (.*), launch 1: block [0-9]* of 512, .* left") ||
-    fail "no progress line with the worker's counts: $(tr '\r' '\n' <"$WORK/pty.out" | tail -3 | cat -v)"
+  # Into a file first: under pipefail, grep -m1 leaving early kills a tr still writing a long
+  # transcript (SIGPIPE), and the match would read as a failure.
+  tr '\r' '\n' <"$WORK/pty.out" >"$WORK/pty.lines"
+  line=$(grep -a -m1 "simulating [0-9]*%, run [0-9]* of 20 (.*), launch 1: block [0-9]* of 512, .* left" "$WORK/pty.lines") ||
+    fail "no progress line with the worker's counts: $(tail -3 "$WORK/pty.lines" | cat -v)"
   [[ $(tail -c 4 "$WORK/pty.out" | od -An -c | tr -d ' ') == '\r033[K' ]] || fail "the line was not erased at the end"
   pass "a kernel file's long run on a terminal: ${line%$'\e[K'}"
 fi
