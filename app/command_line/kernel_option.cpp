@@ -9,10 +9,15 @@ void print_kernel_error(std::ostream& err, const KernelFileError& e) {
   err << "syncscope: " << e.message << "\n";
   std::istringstream lines(e.compiler_output);
   int shown = 0;
-  for (std::string line; std::getline(lines, line) && shown < 30; ++shown) {
-    // The headline is the output's first error: once is enough when it is all there is.
-    if (shown == 0 && line == e.message && lines.peek() == std::char_traits<char>::eof()) break;
+  bool headline_seen = false;
+  for (std::string line; std::getline(lines, line) && shown < 30;) {
+    // The headline is the output's first error, already said above; the lines around it stay.
+    if (!headline_seen && line == e.message) {
+      headline_seen = true;
+      continue;
+    }
     err << "  " << line << "\n";
+    ++shown;
   }
 }
 

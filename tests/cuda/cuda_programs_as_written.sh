@@ -737,7 +737,12 @@ __global__ void k(P *ps) { move(ps[threadIdx.x]); }
 int main() { P *d; cudaMalloc(&d, 32 * sizeof(P)); k<<<1, 32>>>(d); return 0; }
 CU
 expect_refused "$WORK/refs/struct_ref.cu" "struct_ref.cu:3:.*a struct in device memory cannot be bound to 'P& p' yet" "struct_ref.cu"
-pass "a 36 KiB uchar4 tile of shared memory runs; a struct in device memory bound to 'P& p' is refused at the argument"
+# Two refusals: the headline is the first, said once, and the second follows it.
+sed -i 's/__global__ void k(P \*ps) { move(ps\[threadIdx.x\]); }/__global__ void k(P *ps) { move(ps[threadIdx.x]); move(ps[0]); }/' "$WORK/refs/struct_ref.cu"
+out=$("$APP" run "$WORK/refs/struct_ref.cu" 2>&1) && fail "struct_ref.cu with two refusals ran: $out"
+[[ $(grep -c "struct_ref.cu:3:[0-9]*: error: a struct in device memory" <<<"$out") == 2 ]] ||
+  fail "struct_ref.cu: two refusals are not said once each: $out"
+pass "a 36 KiB uchar4 tile of shared memory runs; a struct in device memory bound to 'P& p' is refused at the argument, each refusal said once"
 
 # main() that ends without `return 0;` (C++ returns 0 for it; the translated main may not fall off
 # its end, where it had run on into main() again, forever), and `i < n ? in[i] : 0`, whose float a
