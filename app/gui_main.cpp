@@ -52,6 +52,7 @@ struct Opening {
   ProgramLaunch launch;  // a .cu without main(): --grid, --block, ... (each recompile launches it so)
   std::optional<RunConfig> initial;  // unset: the scenario
   std::string notice;  // a file of the user's that could not be used, shown in the menu bar
+  bool watch_refused_file = false;  // the kernel file was refused: watched, it loads once it is mended
 };
 
 // Says why a file of the user's is not used and what is done instead (in the menu bar, and on `err`).
@@ -74,7 +75,15 @@ std::variant<Opening, int> prepare_opening(GuiOptions& o, std::ostream& err) {
   }
   if (!o.kernel_file.empty()) {
     opening.kernel = command_line::load_kernel_option(o.kernel_file, opening.registry, o.config.options, err, opening.launch);
-    if (!opening.kernel) return kExitBadArguments;
+    // A script must fail; a student's window opens on the demo with the file's errors in the Code
+    // panel and watches the file, so that saving it mended brings its run up.
+    if (!opening.kernel && offscreen(o)) return kExitBadArguments;
+    if (!opening.kernel) {
+      fall_back(opening, o.kernel_file + " was refused (its errors are in the Code panel)",
+                "the default demo runs until the file is saved mended", err);
+      opening.watch_refused_file = true;
+      o.config.options.algorithm.clear();
+    }
   }
   if (o.scenario) {
     if (auto loaded = load_scenario(*o.scenario); std::holds_alternative<std::string>(loaded)) {
@@ -169,6 +178,7 @@ bool start_session(const GuiOptions& o, Opening& opening, OpenApp& app, std::ost
   } else if (!o.scenario) {
     session.edit(ControlsForm::from(*opening.initial));  // a kernel file's algorithm: simulated once the session has it
     if (opening.kernel) session.open_kernel(o.kernel_file, std::move(*opening.kernel), opening.launch);
+    if (opening.watch_refused_file) session.open_kernel(o.kernel_file, std::nullopt, opening.launch);
   }
   return true;
 }

@@ -445,3 +445,26 @@ for _ in $(seq 100); do [[ -s "$STATE" ]] && break; sleep 0.2; done
 json "$STATE" "d['message']" | grep -q "missing.json" || fail "no message naming the file: $(cat "$STATE")"
 kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
 pass "a missing scenario: the window opens on the default demo with a message naming the file"
+
+# A window asked for a .cu the translator refuses opens on the demo with the refusal in the Code
+# panel, and watches the file: saved mended, its program runs.
+cat >"$WORK/refused.cu" <<'CU'
+struct P { float x, y; };
+__device__ void move(P &p) { p.x += p.y; }
+__global__ void k(P *ps) { move(ps[threadIdx.x]); }
+int main() { P *d; cudaMalloc(&d, 32 * sizeof(P)); k<<<1, 32>>>(d); return 0; }
+CU
+STATE="$WORK/refused-state.json"
+"$APP" gui "$WORK/refused.cu" --state-file "$STATE" 2>"$WORK/err" &
+PID=$!
+for _ in $(seq 150); do [[ -s "$STATE" ]] && json "$STATE" "d['kernel']" | grep -q "error" && break; sleep 0.2; done
+[[ -s "$STATE" ]] || fail "the app given a refused .cu never opened: $(cat "$WORK/err")"
+[[ $(json "$STATE" "d['algorithm']") == kogge-stone ]] || fail "a refused .cu: not the default demo: $(cat "$STATE")"
+json "$STATE" "d['message']" | grep -q "refused.cu was refused" || fail "a refused .cu: no message naming the file: $(cat "$STATE")"
+json "$STATE" "d['kernel']" | grep -q "refused.cu:3:.*a struct in device memory" || fail "a refused .cu: the refusal is not shown: $(cat "$STATE")"
+sed -i 's/__device__ void move(P &p) { p.x += p.y; }/__device__ void move(P *p) { p->x += p->y; }/; s/move(ps\[threadIdx.x\])/move(\&ps[threadIdx.x])/' "$WORK/refused.cu"
+touch -d '+2 seconds' "$WORK/refused.cu"
+for _ in $(seq 200); do [[ $(json "$STATE" "d['algorithm']") == refused.cu ]] && break; sleep 0.2; done
+[[ $(json "$STATE" "d['algorithm']") == refused.cu ]] || fail "the mended .cu did not run: $(cat "$STATE")"
+kill "$PID"; wait "$PID" 2>/dev/null || true; PID=""
+pass "a refused .cu: the window opens on the demo with the refusal in the Code panel, and runs the file once it is mended"
