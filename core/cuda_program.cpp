@@ -18,6 +18,7 @@
 #include "core/kernel_cache.h"
 #include "core/sources.h"
 #include "core/worker/kernel_worker.h"
+#include "sim/limits.h"
 
 namespace syncscope {
 
@@ -251,10 +252,10 @@ std::string generated_main(const KernelText& file, const Translated& t, const Pr
       m << "  " << p.type << " " << p.name << " = static_cast<" << p.type << ">(" << value << ");\n";
     }
   }
-  if (plain_cuda) m << "  " << k->name << "<<<grid, block>>>(" << arguments << ");\n";
+  if (plain_cuda) m << "  " << k->name << "<<<grid, block, " << l.shared_bytes << ">>>(" << arguments << ");\n";
   else
     m << "  ::syncscope::cu::launch([](auto& _c, auto... a) { " << k->name << "(_c, a...); }, " << c_string_literal(k->name)
-      << ", grid, block, 0)(" << arguments << ");\n";
+      << ", grid, block, " << l.shared_bytes << ")(" << arguments << ");\n";
   m << "  const bool launched = cudaGetLastError() == cudaSuccess;\n" << copies_back
     << "  return launched ? 0 : 1;\n}\n";
   *main = m.str();
@@ -367,9 +368,9 @@ std::string parse_launch(const LaunchText& text, const LaunchNames& names, const
   const std::string grid = names.grid, block = names.block;
   launch = ProgramLaunch{};
   launch.given = !text.grid.empty() || !text.block.empty();
-  if (!launch.given && (!text.kernel.empty() || !text.arguments.empty()))
-    return std::string(names.kernel) + " and " + names.argument + " need " + grid + " and " + block +
-           " (they launch a .cu that has no main())";
+  if (!launch.given && (!text.kernel.empty() || !text.arguments.empty() || !text.shared_bytes.empty()))
+    return std::string(names.kernel) + ", " + names.argument + " and " + names.shared_bytes + " need " + grid + " and " +
+           block + " (they launch a .cu that has no main())";
   if (!launch.given) return "";
   if (text.grid.empty() || text.block.empty()) return grid + " and " + block + " go together";
   if (!is_cuda_program_path(file))
@@ -378,6 +379,14 @@ std::string parse_launch(const LaunchText& text, const LaunchNames& names, const
   if (std::string why = parse_dims(grid, text.grid, launch.grid); !why.empty()) return why;
   if (std::string why = parse_dims(block, text.block, launch.block); !why.empty()) return why;
   launch.kernel = text.kernel;
+  if (!text.shared_bytes.empty()) {
+    const std::string said = std::string(names.shared_bytes) + " " + text.shared_bytes;
+    if (text.shared_bytes.size() > 6 || text.shared_bytes.find_first_not_of("0123456789") != std::string::npos)
+      return said + ": expected a number of bytes";
+    launch.shared_bytes = std::stoul(text.shared_bytes);
+    if (launch.shared_bytes > static_cast<size_t>(sim::kMaxSharedBytesPerBlock))
+      return said + ": a block has at most " + std::to_string(sim::kMaxSharedBytesPerBlock) + " bytes of shared memory";
+  }
   for (const std::string& a : text.arguments) {
     const size_t equals = a.find('=');
     if (equals == std::string::npos || equals == 0) return names.argument + (" " + a) + ": expected NAME=VALUE";

@@ -22,6 +22,7 @@ struct ProgramLaunch {
   Dim3 grid, block;
   std::string kernel;  // "": the file's only kernel
   std::vector<std::pair<std::string, std::string>> arguments;  // NAME, VALUE as typed
+  size_t shared_bytes = 0;  // its dynamic shared memory (<<<grid, block, BYTES>>>): extern __shared__
   bool given = false;  // --grid or --block was given
 };
 
@@ -39,6 +40,7 @@ std::string parse_dims(const std::string& option, const std::string& text, Dim3&
 struct LaunchText {
   std::string grid, block, kernel;
   std::vector<std::string> arguments;  // NAME=VALUE
+  std::string shared_bytes;
 };
 // How the words are named in messages: the options ("--grid") or the fields ("grid").
 struct LaunchNames {
@@ -46,9 +48,10 @@ struct LaunchNames {
   const char* block;
   const char* kernel;
   const char* argument;
+  const char* shared_bytes;
 };
-inline constexpr LaunchNames kLaunchOptions{"--grid", "--block", "--kernel-name", "--arg"};
-inline constexpr LaunchNames kLaunchFields{"grid", "block", "kernel", "arguments"};
+inline constexpr LaunchNames kLaunchOptions{"--grid", "--block", "--kernel-name", "--arg", "--shared-bytes"};
+inline constexpr LaunchNames kLaunchFields{"grid", "block", "kernel", "arguments", "shared bytes"};
 // `text` as the launch of `file`; "" or why not. Nothing typed is no launch (`given` false).
 std::string parse_launch(const LaunchText& text, const LaunchNames& names, const std::string& file, ProgramLaunch& launch);
 

@@ -33,5 +33,7 @@ for f in /tmp/syncscope-cuda/*.cu; do
 done | SYNCSCOPE_CACHE_DIR=$PWD/.device/kernel-cache xargs -P "$(nproc)" -L1 sh -c 'build-device/syncscope run "$0" "$@" > /dev/null 2>&1 || true'
 SYNCSCOPE_CACHE_DIR=$PWD/.device/kernel-cache build-device/syncscope run /tmp/syncscope-cuda/no_main/scale.cu \
   --grid 4 --block 64 --arg factor=0.5 > /dev/null
+SYNCSCOPE_CACHE_DIR=$PWD/.device/kernel-cache build-device/syncscope run /tmp/syncscope-cuda/no_main/dynamic_reverse.cu \
+  --grid 1 --block 64 --arg n=64 --shared-bytes 256 > /dev/null
 rm -rf .device/kernel-cache/include-* .device/kernel-cache/pch-*
 du -sh .device

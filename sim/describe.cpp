@@ -222,7 +222,13 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
       const int size = e.array >= 0 ? t.arrays[e.array].size / layout_of(t, e.array).cells : 0;
       s << "out-of-bounds " << (e.second_is_write ? "write" : "read") << " of " << cells(array, g, layout_of(t, e.array))
         << " at " << second
-        << " (" << array << " has " << size << " elements)";
+        << " (" << array << " has " << size << " elements"
+        // Only extern __shared__ can be empty: its size is the launch's, which gave none.
+        << (size == 0 && e.array >= 0 && t.arrays[e.array].space == MemSpace::Shared
+                ? ": the launch gave no dynamic shared memory; give its bytes as <<<grid, block, BYTES>>>, or "
+                  "--shared-bytes BYTES to a .cu without main()"
+                : "")
+        << ")";
       break;
     }
     case HazardKind::UninitializedRead:

@@ -174,6 +174,7 @@ int run_cli(const std::vector<std::string>& args, std::ostream& out, std::ostrea
   run->add_option("--grid", flags.launch.grid, command_line::LaunchWords::kGridHelp);
   run->add_option("--kernel-name", flags.launch.kernel_name, command_line::LaunchWords::kKernelNameHelp);
   run->add_option("--arg", flags.launch.arguments, command_line::LaunchWords::kArgHelp);
+  run->add_option("--shared-bytes", flags.launch.shared_bytes, command_line::LaunchWords::kSharedBytesHelp);
   add_config_options(*run, config);
   run->add_flag("--steps", flags.steps, "print shared memory and accesses after every step");
   run->add_flag("--verbose", flags.verbose,

@@ -41,6 +41,7 @@ void add_gui_options(CLI::App& cmd, GuiOptions& o, CountWords& counts) {
   cmd.add_option("--grid", o.launch_words.grid, LaunchWords::kGridHelp);
   cmd.add_option("--kernel-name", o.launch_words.kernel_name, LaunchWords::kKernelNameHelp);
   cmd.add_option("--arg", o.launch_words.arguments, LaunchWords::kArgHelp);
+  cmd.add_option("--shared-bytes", o.launch_words.shared_bytes, LaunchWords::kSharedBytesHelp);
   cmd.add_option("--state-file", o.state_file, "keep this file up to date with the position (JSON)");
   cmd.add_flag("--play-through", o.play_through,
                "play the lesson from its first step to its last and back (normal and presenter, replay off and on), "

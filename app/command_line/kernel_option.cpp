@@ -33,7 +33,7 @@ std::optional<std::string> take_launch_block(ConfigArgs& args, LaunchWords& word
 }
 
 std::string program_launch(const LaunchWords& words, const std::string& file, ProgramLaunch& launch) {
-  return parse_launch({words.grid, words.block, words.kernel_name, words.arguments}, kLaunchOptions, file, launch);
+  return parse_launch({words.grid, words.block, words.kernel_name, words.arguments, words.shared_bytes}, kLaunchOptions, file, launch);
 }
 
 std::optional<KernelFile> load_kernel_option(const std::string& path, Registry& registry, RunOptions& options,

@@ -17,11 +17,15 @@ namespace syncscope::command_line {
 struct LaunchWords {
   std::string grid, block, kernel_name;
   std::vector<std::string> arguments;  // NAME=VALUE
+  std::string shared_bytes;
   // The CLI's options for them, the same in both commands.
   static constexpr const char* kGridHelp =
       "a .cu without main(): the grid to launch its kernel with, X[,Y[,Z]]; --block X[,Y[,Z]] is then its block "
       "size (not a block to follow)";
   static constexpr const char* kKernelNameHelp = "a .cu without main(): which kernel to launch";
+  static constexpr const char* kSharedBytesHelp =
+      "a .cu without main(): the launch's dynamic shared memory in bytes, for its extern __shared__ array "
+      "(<<<grid, block, BYTES>>>; 0 unless given)";
   static constexpr const char* kArgHelp = "a .cu without main(): a scalar parameter's value, NAME=VALUE (repeatable; others are 0)";
 };
 // With --grid, --block is the launch's block size (as GPUVerify and the CUDA runtime say it), not a

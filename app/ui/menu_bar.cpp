@@ -23,8 +23,8 @@ struct DialogState {
   Dialog pending = Dialog::None;
   char path[512] = {};
   // Open CUDA program: how to launch a .cu without main() (`--grid`, `--block`, `--kernel-name`,
-  // `--arg` on the command line).
-  char grid[32] = {}, block[32] = {}, kernel[128] = {}, arguments[256] = {};
+  // `--arg`, `--shared-bytes` on the command line).
+  char grid[32] = {}, block[32] = {}, kernel[128] = {}, arguments[256] = {}, shared_bytes[16] = {};
   std::string error;
   // The menu bar says "compiling FILE" after Open: once the compile ends, it says how it ended.
   bool message_follows_compile = false;
@@ -60,7 +60,7 @@ void set_path(const MenuBar& menu, const std::string& p) {
   dialogs(menu).path[sizeof dialogs(menu).path - 1] = 0;
 }
 
-void clear_launch_fields(DialogState& d) { d.grid[0] = d.block[0] = d.kernel[0] = d.arguments[0] = 0; }
+void clear_launch_fields(DialogState& d) { d.grid[0] = d.block[0] = d.kernel[0] = d.arguments[0] = d.shared_bytes[0] = 0; }
 
 // What a dialog does with its path: "" when it went well (or was handed to the main loop), else why.
 std::optional<std::string> act(const MenuBar& menu, Dialog kind, const std::string& path) {
@@ -84,7 +84,7 @@ std::optional<std::string> act(const MenuBar& menu, Dialog kind, const std::stri
       if (!std::filesystem::is_regular_file(path)) return path + ": no such file";
       const DialogState& d = dialogs(menu);
       // Each field without the spaces around it, which a message would quote unseen.
-      const LaunchText typed{trim(d.grid), trim(d.block), trim(d.kernel), split_words(d.arguments)};
+      const LaunchText typed{trim(d.grid), trim(d.block), trim(d.kernel), split_words(d.arguments), trim(d.shared_bytes)};
       ProgramLaunch launch;
       if (std::string why = parse_launch(typed, kLaunchFields, path, launch); !why.empty()) return why;
       menu.session.open_kernel(path, std::nullopt, launch);
@@ -112,6 +112,7 @@ bool draw_launch_fields(const MenuBar& menu, DialogState& d) {
   ImGui::SameLine();
   field("kernel", "its only one", d.kernel, sizeof d.kernel, 9);
   field("arguments", "n=64 factor=0.5 (NAME=VALUE, no spaces; other scalars are 0)", d.arguments, sizeof d.arguments, 25);
+  field("shared bytes", "extern __shared__: 0", d.shared_bytes, sizeof d.shared_bytes, 9);
   return enter;
 }
 

@@ -412,6 +412,22 @@ set +e; out=$("$APP" run "$CORPUS/dot_product.cu" --grid 2 --block 64 2>&1); rc=
 [[ $rc -eq 2 ]] && grep -q "the file has its own main(), which chooses its launches: --grid and --block (in the app: File > Open's grid and block) are for a .cu without one" <<<"$out" ||
   fail "--grid for a program with main(): exit $rc: $out"
 pass "--grid and --block for a program with its own main() are refused, naming the app's fields too"
+# extern __shared__ in a kernel without main(): --shared-bytes is the launch's third <<<>>> argument.
+dyn="$CORPUS/no_main/dynamic_reverse.cu"
+out=$("$APP" run "$dyn" --grid 1 --block 64 --arg n=64 --shared-bytes 256 --steps 2>&1) || fail "dynamic_reverse.cu: $out"
+grep -q "^hazards: none" <<<"$out" || fail "dynamic_reverse.cu with 256 bytes: $out"
+# The launch filled d with 0..63; reversed, thread 0's element is 63 (--steps prints the array).
+grep -q "T0 *reads s\[63\] = 63, writes d\[0\] = 63" <<<"$out" || fail "dynamic_reverse.cu: not reversed: $out"
+out=$("$APP" run "$dyn" --grid 1 --block 64 --arg n=64 2>&1) || fail "dynamic_reverse.cu without bytes: $out"
+grep -q "out-of-bounds write of s\[0\].* (s has 0 elements: the launch gave no dynamic shared memory; give its bytes as <<<grid, block, BYTES>>>, or --shared-bytes BYTES to a .cu without main())" <<<"$out" ||
+  fail "dynamic_reverse.cu without --shared-bytes: $out"
+out=$("$APP" run "$dyn" --grid 1 --block 64 --arg n=64 --shared-bytes 252 2>&1) || fail "dynamic_reverse.cu, 252 bytes: $out"
+grep -q "out-of-bounds write of s\[63\] .*(s has 63 elements)" <<<"$out" || fail "dynamic_reverse.cu with 252 bytes: $out"
+set +e; out=$("$APP" run "$dyn" --grid 1 --block 64 --shared-bytes 50000 2>&1); rc=$?; set -e
+[[ $rc -eq 2 ]] && grep -q -- "--shared-bytes 50000: a block has at most 49152 bytes of shared memory" <<<"$out" || fail "--shared-bytes 50000: exit $rc: $out"
+set +e; out=$("$APP" run "$dyn" --grid 1 --block 64 --shared-bytes 2k 2>&1); rc=$?; set -e
+[[ $rc -eq 2 ]] && grep -q -- "--shared-bytes 2k: expected a number of bytes" <<<"$out" || fail "--shared-bytes 2k: exit $rc: $out"
+pass "extern __shared__ without main(): --shared-bytes 256 sizes it; none is out of bounds at s[0] with what to give; 50000 and 2k refused"
 # A lane returns before a full-mask shuffle: the error and its fix name the `return` it took.
 cat >"$WORK/alone/early.cu" <<'CU'
 __global__ void warp_sum(const int *in, int *out, int n)

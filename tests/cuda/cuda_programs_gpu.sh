@@ -55,6 +55,10 @@ kernel_only=$CORPUS/no_main/scale.cu
 out=$("$APP" run "$kernel_only" --grid 4 --block 64 --arg factor=0.5 --gpu 2>&1)
 grep -q '^gpu-vs-sim: identical (1 copy' <<<"$out" || fail "kernel-only file: $(grep '^gpu' <<<"$out")"
 echo "ok kernel-only file with --grid 4 --block 64: $(grep '^gpu-vs-sim' <<<"$out")"
+dyn=$CORPUS/no_main/dynamic_reverse.cu
+out=$("$APP" run "$dyn" --grid 1 --block 64 --arg n=64 --shared-bytes 256 --gpu 2>&1)
+grep -q '^gpu-vs-sim: identical (1 copy' <<<"$out" || fail "kernel-only file with --shared-bytes: $(grep '^gpu' <<<"$out")"
+echo "ok kernel-only file with --shared-bytes 256 (extern __shared__): $(grep '^gpu-vs-sim' <<<"$out")"
 
 if [[ $failures -gt 0 ]]; then
   echo "$failures failure(s)"
