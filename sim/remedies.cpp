@@ -20,6 +20,19 @@ bool same_function(LineId a, LineId b) {
 
 uint32_t line_number(LineId id) { return LineTable::get(id).line; }
 
+// A loop of `loops` spans lines a and b of their function. Without loops to tell by, every pair
+// that goes back in the source is taken to wrap round one.
+bool in_one_loop(const std::optional<std::vector<LoopSpan>>& loops, LineId a, LineId b) {
+  if (!loops) return true;
+  const SourceLine& x = LineTable::get(a);
+  const SourceLine& y = LineTable::get(b);
+  if (x.file != y.file || x.function != y.function) return false;
+  const uint32_t lo = std::min(x.line, y.line), hi = std::max(x.line, y.line);
+  for (const LoopSpan& l : *loops)
+    if (l.file == x.file && l.function == x.function && l.first <= lo && hi <= l.last) return true;
+  return false;
+}
+
 // Two groups name a common cell. A group lists only its smallest few cells, so a full list may
 // hide a common one: then they are taken to meet.
 bool cells_meet(const HazardGroup& a, const HazardGroup& b) {
@@ -34,7 +47,11 @@ bool cells_meet(const HazardGroup& a, const HazardGroup& b) {
 // (`hist[bin] += 1`). The detector shows it as a WAW between two runs of that line plus a RAW or WAR
 // between two runs of it, on the same cells. A read-modify-write spread over two statements (`v =
 // s[0];` ... `s[0] = v + 1;`) is not told apart from a swap that a missing barrier let race across
-// rounds (a bitonic sort's `b = s[j];` ... `s[j] = a;`), so it keeps a barrier's fix. Nor is one
+// rounds (a bitonic sort's `b = s[j];` ... `s[j] = a;`) by its pairs alone; but a counter's is: every
+// thread reads and writes the one cell (`int pos = s_count;` then `s_count = pos + 1;`), where a
+// swap's cells are many, so a write's runs meeting on one cell after its function read that cell
+// earlier in the step are a lost update over two statements (one atomicAdd returns the old value
+// and writes the new). Nor is one
 // statement whose cells another statement of its function also writes in the step, racing with it
 // (a Blelloch down-sweep's `temp[bi] += t` against `temp[ai] = temp[bi]`, a swap's `a = b` against
 // `b = t`): values pass from statement to statement, the threads take turns that a missing barrier
@@ -43,11 +60,32 @@ bool cells_meet(const HazardGroup& a, const HazardGroup& b) {
 struct LostUpdate {
   int array = -1;
   LineId line = kNoLine;
+  LineId read_line = kNoLine;  // the counter's read, a statement before its write; kNoLine: one statement
   bool cross_block = false;
   bool covers(const HazardEvent& e) const {
-    return e.array == array && e.cross_block == cross_block && e.line_first == line && e.line_second == line;
+    if (e.array != array || e.cross_block != cross_block) return false;
+    if (e.line_first == line && e.line_second == line) return true;
+    return read_line != kNoLine && ((e.line_first == read_line && e.line_second == line) ||
+                                    (e.line_first == line && e.line_second == read_line));
   }
 };
+
+// The read of a counter that one write's runs meet on (`waw`, all at one cell): a race between that
+// write and a read at an earlier line of its function on that cell. kNoLine when there is none.
+LineId counter_read(const std::vector<HazardGroup>& groups, const HazardGroup& waw) {
+  const HazardEvent& w = waw.first;
+  if (waw.indices.size() != 1) return kNoLine;
+  for (const HazardGroup& g : groups) {
+    const HazardEvent& e = g.first;
+    if (e.array != w.array || e.cross_block != w.cross_block || e.line_first == e.line_second) continue;
+    if (e.kind != HazardKind::WriteAfterRead && e.kind != HazardKind::ReadAfterWrite) continue;
+    if (e.line_first != w.line_first && e.line_second != w.line_first) continue;
+    const LineId read = e.kind == HazardKind::WriteAfterRead ? e.line_first : e.line_second;
+    if (read == w.line_first || !same_function(read, w.line_first) || line_number(read) >= line_number(w.line_first)) continue;
+    if (g.indices == waw.indices) return read;
+  }
+  return kNoLine;
+}
 
 // A race of a block on `array` between `line` and a write at another line of its function.
 bool written_by_another_statement(const std::vector<HazardGroup>& groups, int array, LineId line) {
@@ -68,8 +106,12 @@ std::vector<LostUpdate> find_lost_updates(const std::vector<HazardGroup>& groups
   for (const HazardGroup& waw : groups) {
     const HazardEvent& w = waw.first;
     if (w.kind != HazardKind::WriteAfterWrite || w.line_first != w.line_second || w.through_atomics) continue;
-    const LostUpdate candidate{w.array, w.line_first, w.cross_block};
     if (!w.cross_block && written_by_another_statement(groups, w.array, w.line_first)) continue;
+    if (const LineId read = counter_read(groups, waw); read != kNoLine) {
+      found.push_back({w.array, w.line_first, read, w.cross_block});
+      continue;
+    }
+    const LostUpdate candidate{w.array, w.line_first, kNoLine, w.cross_block};
     for (const HazardGroup& other : groups) {
       const HazardEvent& r = other.first;
       if ((r.kind == HazardKind::ReadAfterWrite || r.kind == HazardKind::WriteAfterRead) && candidate.covers(r) &&
@@ -87,6 +129,15 @@ std::string lost_update_text(const LostUpdate& u) {
   // The atomic as the file spells it: CUDA's in a .cu, the kernel contract's in a kernel file.
   const std::string& file = LineTable::get(u.line).file;
   const bool cuda = file.ends_with(".cu") || file.ends_with(".cuh");
+  const std::string atomic = cuda ? "atomicAdd" : "c.atomic_add";
+  if (u.read_line != kNoLine) {
+    const std::string R = LineTable::describe(u.read_line);
+    return std::string(u.cross_block ? "threads of several blocks" : "several threads") + " read one cell at " + R +
+           " and write it back at " + L +
+           " in the same step (a lost update: two of them read the same old value and one update is lost); no barrier "
+           "orders a thread's own read and write against the others', so make the two one atomic: " + atomic + " at " + R +
+           " returns the old value and writes the new one (int old = " + atomic + "(&counter, 1);), and " + L + " goes";
+  }
   return std::string(u.cross_block ? "threads of several blocks" : "several threads") +
          " read-modify-write one cell at " + L +
          " in the same step (a lost update: two of them read the same old value and one update is lost); "
@@ -94,7 +145,7 @@ std::string lost_update_text(const LostUpdate& u) {
          "(" + (cuda ? "atomicAdd" : "c.atomic_add") + ") at " + L;
 }
 
-std::string barrier_text(const HazardEvent& e, bool same_warp) {
+std::string barrier_text(const HazardEvent& e, bool same_warp, const std::optional<std::vector<LoopSpan>>& loops) {
   const SourceLine& a = LineTable::get(e.line_first);
   const SourceLine& b = LineTable::get(e.line_second);
   const std::string A = LineTable::describe(e.line_first), B = LineTable::describe(e.line_second);
@@ -128,9 +179,11 @@ std::string barrier_text(const HazardEvent& e, bool same_warp) {
   if (e.line_first == e.line_second)
     return "threads write one cell at " + A + " in the same step: give each thread a cell of its own, or, where they "
            "take turns as a loop comes back to " + A + ", " + barrier + " after it would order them";
-  if (a.file == b.file && a.function == b.function && a.line > b.line)
+  if (a.file == b.file && a.function == b.function && a.line > b.line && in_one_loop(loops, e.line_first, e.line_second))
     return barrier + " after " + A + ", before " + B + " comes round again (the loop goes back between them), "
            "would order these accesses";
+  if (a.file == b.file && a.function == b.function && a.line > b.line)  // one ran ahead of the other
+    return barrier + " between " + B + " and " + A + " would order these accesses";
   if (a.file == b.file && a.function == b.function) return barrier + " between " + A + " and " + B + " would order these accesses";
   return barrier + " after " + A + " and before " + B + " would order these accesses";
 }
@@ -172,7 +225,35 @@ std::string warp_call_text(const HazardEvent& e) {
 
 }  // namespace
 
-std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups) {
+std::optional<std::vector<LoopSpan>> loops_seen(const Trace& t) {
+  std::vector<LoopSpan> out;
+  bool any_events = false;
+  std::vector<LineId> last;  // each thread's last memory access's line in the step
+  for (const LaunchTrace& launch : t.launches)
+    for (const BlockTrace& block : launch.blocks)
+      for (const StepTrace& step : block.steps) {
+        last.assign(launch.block.count(), kNoLine);
+        for (const Event& e : step.events) {
+          if (!e.is_memory() || e.line == kNoLine || e.thread >= last.size()) continue;
+          any_events = true;
+          const LineId before = last[e.thread];
+          last[e.thread] = e.line;
+          if (before == kNoLine || (e.access_cells > 0 && e.access_part > 0)) continue;  // a wide access's later cell
+          const SourceLine& from = LineTable::get(before);
+          const SourceLine& to = LineTable::get(e.line);
+          // Strictly back: one line's read and write (s[t] += s[t - d]) are not a round.
+          if (from.file != to.file || from.function != to.function || to.line >= from.line) continue;
+          bool known = false;
+          for (LoopSpan& l : out)
+            if (l.file == to.file && l.function == to.function && l.first == to.line && l.last == from.line) known = true;
+          if (!known) out.push_back({to.file, to.function, to.line, from.line});
+        }
+      }
+  if (!any_events) return std::nullopt;
+  return out;
+}
+
+std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups, const std::optional<std::vector<LoopSpan>>& loops) {
   const std::vector<LostUpdate> lost = find_lost_updates(groups);
   std::vector<Diagnosis> out;
   std::map<std::tuple<int, LineId, LineId, bool, bool>, size_t> index;  // (array | -1, lines, cross, lost) -> out
@@ -211,7 +292,7 @@ std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups) {
         d.text = lost_update_text(*update);
       } else {
         d.splits_statement = !e.cross_block && e.line_first == e.line_second && e.kind == HazardKind::WriteAfterRead;
-        d.text = barrier_text(e, d.same_warp);
+        d.text = barrier_text(e, d.same_warp, loops);
       }
       out.push_back(std::move(d));
     }
@@ -231,9 +312,12 @@ namespace {
 // the barrier in place.
 struct PairSpan {
   uint32_t a = 0, b = 0;
+  LineId first = kNoLine, second = kNoLine;  // a's and b's lines
   std::optional<std::pair<uint32_t, uint32_t>> loop;  // a straight pair's enclosing wrapping pairs' span
   bool ordered_after(uint32_t after) const {
-    if (a >= b) return after >= a || after < b;
+    // One line's runs: only a barrier inside a loop around it orders them (its next round's).
+    if (a == b) return loop && loop->first <= after && after <= loop->second;
+    if (a > b) return after >= a || after < b;
     if (a <= after && after < b) return true;
     return loop && loop->first <= after && after <= loop->second;
   }
@@ -253,8 +337,10 @@ std::string group_text(const std::vector<Diagnosis>& pairs, LineId after, LineId
 
 }  // namespace
 
-std::vector<BarrierGroup> group_by_barrier(const std::vector<HazardGroup>& groups) {
-  const std::vector<Diagnosis> fixes = diagnose(groups);
+std::vector<BarrierGroup> group_by_barrier(const Trace& t) { return group_by_barrier(t.hazards.groups(), loops_seen(t)); }
+
+std::vector<BarrierGroup> group_by_barrier(const std::vector<HazardGroup>& groups, const std::optional<std::vector<LoopSpan>>& loops) {
+  const std::vector<Diagnosis> fixes = diagnose(groups, loops);
   std::vector<BarrierGroup> out;
   std::vector<bool> placed(fixes.size(), false);
   for (size_t k = 0; k < fixes.size(); ++k)
@@ -274,32 +360,44 @@ std::vector<BarrierGroup> group_by_barrier(const std::vector<HazardGroup>& group
         continue;  // placed: the loop moves on
       }
       std::vector<PairSpan> spans;
-      for (size_t j : bucket) spans.push_back({line_number(fixes[j].first), line_number(fixes[j].second), std::nullopt});
+      for (size_t j : bucket) {
+        PairSpan span{line_number(fixes[j].first), line_number(fixes[j].second), fixes[j].first, fixes[j].second, std::nullopt};
+        // Later in the source first, outside any loop seen: one ran ahead; the barrier goes between them.
+        if (span.a > span.b && !in_one_loop(loops, span.first, span.second))
+          std::swap(span.a, span.b), std::swap(span.first, span.second);
+        spans.push_back(span);
+      }
       for (PairSpan& s : spans) {
-        if (s.a >= s.b) continue;
+        if (s.a > s.b) continue;
         for (const PairSpan& w : spans)
-          if (w.a >= w.b && w.b <= s.a && s.b <= w.a)
+          if (w.a > w.b && w.b <= s.a && s.b <= w.a)
             s.loop = s.loop ? std::pair{std::min(s.loop->first, w.b), std::max(s.loop->second, w.a)} : std::pair{w.b, w.a};
       }
       // The place after one of the pairs' first lines that orders the most of them; on a tie the
-      // later one (the end of a loop's round). It always orders the pair whose line it is.
+      // later one (the end of a loop's round). It orders the pair whose line it is, unless that pair is
+      // one line's runs outside any loop of the bucket: when nothing orders them all, each keeps its own fix.
       size_t best = 0, best_count = 0;
       for (size_t c = 0; c < spans.size(); ++c) {
         size_t count = 0;
         for (const PairSpan& s : spans) count += s.ordered_after(spans[c].a);
         if (count > best_count || (count == best_count && spans[c].a > spans[best].a)) best = c, best_count = count;
       }
+      if (best_count == 0) {
+        placed[k] = true;
+        out.push_back({d, {d}, d.reports});
+        continue;
+      }
       const uint32_t after = spans[best].a;
       BarrierGroup g;
-      std::optional<size_t> next_before, first_before;  // the pair whose second line follows the barrier
+      std::optional<size_t> next_before, first_before;  // the span whose second line follows the barrier
       for (size_t s = 0; s < spans.size(); ++s) {
         if (!spans[s].ordered_after(after)) continue;
         const size_t j = bucket[s];
         placed[j] = true;
         g.pairs.push_back(fixes[j]);
         g.reports.insert(g.reports.end(), fixes[j].reports.begin(), fixes[j].reports.end());
-        if (spans[s].b > after && (!next_before || spans[s].b < line_number(fixes[*next_before].second))) next_before = j;
-        if (!first_before || spans[s].b < line_number(fixes[*first_before].second)) first_before = j;
+        if (spans[s].b > after && (!next_before || spans[s].b < spans[*next_before].b)) next_before = s;
+        if (!first_before || spans[s].b < spans[*first_before].b) first_before = s;
       }
       std::sort(g.reports.begin(), g.reports.end());
       if (g.pairs.size() == 1) {
@@ -307,8 +405,8 @@ std::vector<BarrierGroup> group_by_barrier(const std::vector<HazardGroup>& group
       } else {
         const bool wraps = !next_before;
         g.fix = g.pairs.front();
-        g.fix.first = fixes[bucket[best]].first;
-        g.fix.second = fixes[wraps ? *first_before : *next_before].second;
+        g.fix.first = spans[best].first;
+        g.fix.second = spans[wraps ? *first_before : *next_before].second;
         g.fix.same_warp = std::all_of(g.pairs.begin(), g.pairs.end(), [](const Diagnosis& p) { return p.same_warp; });
         g.fix.reports = g.reports;
         g.fix.text = group_text(g.pairs, g.fix.first, g.fix.second, wraps);

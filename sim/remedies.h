@@ -4,10 +4,12 @@
 // barrier causes gathered under that one barrier.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "sim/hazards.h"
+#include "sim/trace.h"
 
 namespace syncscope::sim {
 
@@ -31,7 +33,20 @@ struct Diagnosis {
   std::string text;
   std::vector<size_t> reports;  // the hazard groups (indices into diagnose()'s argument) it answers
 };
-std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups);
+// Where the shown blocks' threads went back to an earlier line (or the same one) of one function
+// inside one step: a loop whose rounds no barrier separates (or a helper called twice). A race
+// whose first access is later in the source than its second wraps round such a loop only where one
+// spans both lines; elsewhere a thread or a warp merely ran ahead of the other (a serial schedule,
+// warps one after another), and the barrier goes between the lines in source order.
+struct LoopSpan {
+  std::string file, function;
+  uint32_t first = 0, last = 0;  // the lines the loop's round spans
+};
+// nullopt when the trace has no shown step's events to tell by.
+std::optional<std::vector<LoopSpan>> loops_seen(const Trace& t);
+
+std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups,
+                                const std::optional<std::vector<LoopSpan>>& loops = std::nullopt);
 
 // The pairs of lines one barrier orders: one missing barrier in a loop makes every pair of its
 // accesses race (a bitonic sort: 9 pairs), and one barrier answers them all. A pair that only that
@@ -43,6 +58,9 @@ struct BarrierGroup {
   std::vector<Diagnosis> pairs;  // in diagnose()'s order
   std::vector<size_t> reports;   // the hazard groups of all its pairs, ascending
 };
-std::vector<BarrierGroup> group_by_barrier(const std::vector<HazardGroup>& groups);
+std::vector<BarrierGroup> group_by_barrier(const std::vector<HazardGroup>& groups,
+                                           const std::optional<std::vector<LoopSpan>>& loops = std::nullopt);
+// The trace's races, with its loops.
+std::vector<BarrierGroup> group_by_barrier(const Trace& t);
 
 }  // namespace syncscope::sim

@@ -390,8 +390,13 @@ TEST(GuiCommand, TheOpenDialogsLaunchFieldsAreNamedInTheirMessages) {
   EXPECT_EQ(parse_launch({"0", "64", "", {}}, kLaunchFields, "k.cu", launch), "grid 0: every size is at least 1");
   EXPECT_EQ(parse_launch({"4", "", "", {}}, kLaunchFields, "k.cu", launch), "grid and block go together");
   EXPECT_EQ(parse_launch({"", "", "", {"n"}}, kLaunchFields, "k.cu", launch),
-            "kernel and arguments need grid and block (they launch a .cu that has no main())");
+            "kernel, arguments and shared bytes need grid and block (they launch a .cu that has no main())");
   EXPECT_EQ(parse_launch({"4", "64", "", {"=1"}}, kLaunchFields, "k.cu", launch), "arguments =1: expected NAME=VALUE");
+  EXPECT_EQ(parse_launch({"4", "64", "", {}, "1k"}, kLaunchFields, "k.cu", launch), "shared bytes 1k: expected a number of bytes");
+  EXPECT_EQ(parse_launch({"4", "64", "", {}, "49153"}, kLaunchFields, "k.cu", launch),
+            "shared bytes 49153: a block has at most 49152 bytes of shared memory");
+  EXPECT_EQ(parse_launch({"4", "64", "", {}, "49152"}, kLaunchFields, "k.cu", launch), "");
+  EXPECT_EQ(launch.shared_bytes, 49152u);
   EXPECT_EQ(parse_launch({"", "", "", {}}, kLaunchFields, "k.cu", launch), "");
   EXPECT_FALSE(launch.given);
   EXPECT_EQ(parse_launch({"4,2", "16,16", "scale", {"n=64", "f=0.5"}}, kLaunchFields, "k.cu", launch), "");

@@ -267,7 +267,7 @@ json fix_json(const sim::Diagnosis& d) {
 // answers one pair holds that pair alone). lines: where the barrier goes, after the first, before the second.
 json diagnosis_json(const sim::Trace& t) {
   json list = json::array();
-  for (const auto& group : sim::group_by_barrier(t.hazards.groups())) {
+  for (const auto& group : sim::group_by_barrier(t)) {
     json entry = fix_json(group.fix);
     json pairs = json::array();
     for (const auto& pair : group.pairs) pairs.push_back(fix_json(pair));

@@ -304,7 +304,7 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
   if (groups.empty()) out << "hazards: none\n";
   // The races one missing barrier causes read as one line where their first report would be (the
   // reports themselves under --verbose), and one fix: not nine errors, nine warnings and nine fixes.
-  const auto fixes = sim::group_by_barrier(groups);
+  const auto fixes = sim::group_by_barrier(groups, sim::loops_seen(t));
   std::vector<int> gathered_in(groups.size(), -1);
   for (size_t f = 0; f < fixes.size(); ++f)
     if (fixes[f].pairs.size() > 1)

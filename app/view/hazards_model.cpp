@@ -25,7 +25,7 @@ HazardsModel build_hazards(const RunResult& run) {
     m.summary = std::to_string(errors) + (errors == 1 ? " error, " : " errors, ") + std::to_string(warnings) +
                 (warnings == 1 ? " warning" : " warnings");
   // The races one missing barrier causes get that one barrier's fix, as the CLI's report has it.
-  for (const auto& g : sim::group_by_barrier(t.hazards.groups())) m.fixes.push_back(g.fix.text);
+  for (const auto& g : sim::group_by_barrier(t)) m.fixes.push_back(g.fix.text);
   if (t.error) m.failure = t.error->message;
   return m;
 }

@@ -857,3 +857,77 @@ set +e; out=$("$APP" run "$WORK/refs/shared_memory_struct.cu" --bug no-barrier 2
 grep -qE "^(error|warning): race \(RAW\) between write at .*shared_memory_struct.cu:17 and read at .*shared_memory_struct.cu:22 .* on __smem" <<<"$out" ||
   fail "shared_memory_struct.cu --bug no-barrier: no race on __smem between :17 and :22: $out"
 pass "the samples' SharedMemory<T>, float and its double specialization: the launch's dynamic shared memory"
+
+# Fix lines. A counter read and written back in two statements by many threads is a lost update:
+# an atomic, not a barrier (a barrier there would sit in a divergent if and lose the update still).
+mkdir -p "$WORK/fixes"
+cat >"$WORK/fixes/counter.cu" <<'CU'
+__global__ void compact(const int *in, int *out, int *count) {
+  __shared__ int s_count, s_buf[128];
+  if (threadIdx.x == 0) s_count = 0;
+  __syncthreads();
+  int i = threadIdx.x;
+  if (in[i] > 0) {
+    int pos = s_count;
+    s_count = pos + 1;
+    s_buf[pos] = in[i];
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) *count = s_count;
+}
+int main() {
+  int h[128], c, *d_in, *d_out, *d_c;
+  for (int i = 0; i < 128; i++) h[i] = (i % 3) - 1;
+  cudaMalloc(&d_in, sizeof(h)); cudaMalloc(&d_out, sizeof(h)); cudaMalloc(&d_c, sizeof(int));
+  cudaMemcpy(d_in, h, sizeof(h), cudaMemcpyHostToDevice);
+  compact<<<1, 128>>>(d_in, d_out, d_c);
+  cudaMemcpy(&c, d_c, sizeof(int), cudaMemcpyDeviceToHost);
+  return c == 42 ? 0 : 1;
+}
+CU
+for schedule in lockstep reverse; do
+  out=$("$APP" run "$WORK/fixes/counter.cu" --schedule "$schedule" 2>&1) || true
+  grep -q "^fix: several threads read one cell at .*counter.cu:7 and write it back at .*counter.cu:8 in the same step (a lost update.*atomicAdd at .*counter.cu:7 returns the old value" <<<"$out" ||
+    fail "counter.cu under $schedule: no atomicAdd fix for the two-statement counter: $out"
+  ! grep -q "^fix: .*barrier between .*counter.cu:7 and .*counter.cu:8" <<<"$out" || fail "counter.cu under $schedule: told of a barrier: $out"
+done
+# Straight-line warp code under a serial schedule: one thread ran ahead, which is no loop.
+cat >"$WORK/fixes/warp_reduce.cu" <<'CU'
+__device__ void warpReduce(volatile int *sdata, unsigned int tid) {
+  sdata[tid] += sdata[tid + 32];
+  sdata[tid] += sdata[tid + 16];
+  sdata[tid] += sdata[tid + 8];
+  sdata[tid] += sdata[tid + 4];
+  sdata[tid] += sdata[tid + 2];
+  sdata[tid] += sdata[tid + 1];
+}
+__global__ void k(const int *in, int *out) {
+  __shared__ int sdata[64];
+  unsigned tid = threadIdx.x;
+  sdata[tid] = in[tid];
+  __syncthreads();
+  if (tid < 32) warpReduce(sdata, tid);
+  if (tid == 0) out[0] = sdata[0];
+}
+int main() {
+  int h[64], r, *d_in, *d_out;
+  for (int i = 0; i < 64; i++) h[i] = i;
+  cudaMalloc(&d_in, sizeof(h)); cudaMalloc(&d_out, sizeof(int));
+  cudaMemcpy(d_in, h, sizeof(h), cudaMemcpyHostToDevice);
+  k<<<1, 64>>>(d_in, d_out);
+  cudaMemcpy(&r, d_out, sizeof(int), cudaMemcpyDeviceToHost);
+  return r == 2016 ? 0 : 1;
+}
+CU
+for schedule in forward reverse; do
+  out=$("$APP" run "$WORK/fixes/warp_reduce.cu" --schedule "$schedule" 2>&1) || true
+  grep -q "^fix: one __syncwarp() (or a barrier) between .*warp_reduce.cu:6 and .*warp_reduce.cu:7 would order all [0-9] pairs of lines" <<<"$out" ||
+    fail "warp_reduce.cu under $schedule: no barrier between :6 and :7: $out"
+  ! grep -q "comes round again" <<<"$out" || fail "warp_reduce.cu under $schedule: a loop invented: $out"
+done
+# A real loop still wraps: bitonic sort's rounds merged under a serial schedule are ordered between
+# the round's last access and the store after the loop, as under lockstep.
+out=$("$APP" run "$CORPUS/bitonic_sort.cu" --bug no-barrier --schedule reverse 2>&1) || true
+grep -q "^fix: one barrier between .*bitonic_sort.cu:37 and .*bitonic_sort.cu:49 would order all" <<<"$out" ||
+  fail "bitonic_sort.cu --bug no-barrier under reverse: $out"
+pass "fix lines: a two-statement counter gets atomicAdd; straight-line warp code under forward/reverse gets a __syncwarp between its lines, no invented loop; bitonic's loop still one barrier"
