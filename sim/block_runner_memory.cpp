@@ -23,6 +23,14 @@ ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name, 
     if (known == shared_sites_.end()) shared_sites_.push_back(site);
   }
   SharedCarving::Declared d = shared_.declare(current_, slot, dtype, count, name, layout);
+  // Every extern __shared__ declaration is the launch's dynamic bytes (cu_device.h's site for them):
+  // a second one with other elements asks for what one array cannot be.
+  if (!d.array && site == ~uint64_t{0} && slot < shared_.count())
+    d.error = std::string("extern __shared__ ") + (name ? name : "") + " (" + std::string(to_string(dtype)) +
+              " elements) is the launch's dynamic shared memory, which extern __shared__ " +
+              shared_.arrays()[slot].name + " already holds as " + std::string(to_string(shared_.arrays()[slot].dtype)) +
+              " elements: syncscope keeps one element type for it; declare it once with one 4-byte type and take "
+              "the other's part with a cast (extern __shared__ float a[]; int *b = (int *)&a[n];)";
   if (!d.array) fail_in_thread(SimErrorKind::SharedMemory, std::move(d.error), {});
   if (d.fresh) {
     d.array->columns = columns;

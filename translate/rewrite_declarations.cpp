@@ -121,7 +121,8 @@ bool RewriteRules::VisitCXXRecordDecl(CXXRecordDecl* r) {
 bool RewriteRules::cast_to_wider(const VarDecl* v) const {
   const QualType element = context_.getBaseElementType(v->getType());
   if (element->isDependentType() || context_.getTypeSizeInChars(element).getQuantity() != 1) return false;
-  const auto* f = dyn_cast_or_null<FunctionDecl>(v->getParentFunctionOrMethod());
+  // An `extern` one belongs to the translation unit: its function is where it is written.
+  const auto* f = dyn_cast_or_null<FunctionDecl>(v->getLexicalDeclContext());
   std::function<bool(const Stmt*)> casts = [&](const Stmt* s) {
     if (!s) return false;
     if (const auto* cast = dyn_cast<ExplicitCastExpr>(s); cast && cast->getType()->isPointerType()) {

@@ -514,6 +514,7 @@ bool RewriteRules::written_to(const Expr* e) {
 }
 
 bool RewriteRules::VisitUnaryOperator(UnaryOperator* e) {
+  if (in_device_code() && e->getOpcode() == UO_AddrOf) rewrite_byte_address(e);
   if (!in_device_code() || e->getOpcode() != UO_Deref || !e->getSubExpr()->getType()->isPointerType()) return true;
   switch (editable(e->getOperatorLoc(), e->getSubExpr()->getEndLoc(), "deref")) {
     case Spelling::InFile: break;

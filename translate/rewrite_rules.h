@@ -55,6 +55,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   // `i < n ? in[i] : 0`: an element of device memory beside a value of another type is read as its
   // value first (translate/rewrite_values.cpp).
   bool VisitConditionalOperator(clang::ConditionalOperator* e);
+  // `&smem[k]` of bytes: `(smem + (k))`, the pointer a cast to wider elements takes (rewrite_values.cpp).
+  void rewrite_byte_address(clang::UnaryOperator* e);
   // The CUDA samples' `SharedMemory<T>()`: the launch's dynamic shared memory as T elements
   // (translate/rewrite_declarations.cpp).
   bool VisitCXXUnresolvedConstructExpr(clang::CXXUnresolvedConstructExpr* e);

@@ -3,6 +3,7 @@
 // both sides, as `?:` does, that object would take the other side's type: `i < n ? in[i] : 0` would
 // be an int, truncating the float a GPU gives.
 #include <clang/AST/Expr.h>
+#include <clang/Lex/Lexer.h>
 
 #include "translate/rewrite_rules.h"
 
@@ -27,6 +28,28 @@ bool RewriteRules::VisitConditionalOperator(ConditionalOperator* e) {
     if (insert_opening(sides[k]->getBeginLoc(), "::syncscope::cu::read(")) insert_after_token(sides[k]->getEndLoc(), ")");
   }
   return true;
+}
+
+// A byte's address in device memory: syncscope's cells are 4 bytes, so a byte array cast to wider
+// elements is a pointer that counts bytes (cu::ptr::byte_view), which its `+` keeps and its `[k]`
+// (an access of one byte) does not: the Programming Guide's partition `(int *)&smem[n * 4]`.
+void RewriteRules::rewrite_byte_address(UnaryOperator* e) {
+  const auto* element = dyn_cast<ArraySubscriptExpr>(e->getSubExpr()->IgnoreParens());
+  if (!element) return;
+  const Expr* base = element->getBase()->IgnoreParenImpCasts();
+  const QualType type = base->getType();
+  const QualType pointee = type->isPointerType() ? type->getPointeeType()
+                           : type->isArrayType() ? context_.getAsArrayType(type)->getElementType()
+                                                 : QualType();
+  if (pointee.isNull() || pointee->isDependentType() || context_.getTypeSizeInChars(pointee).getQuantity() != 1) return;
+  if (!in_device_memory(element, false)) return;
+  if (editable(e->getOperatorLoc(), element->getRBracketLoc(), "byte address") != Spelling::InFile) return;
+  const SourceLocation open = Lexer::findLocationAfterToken(base->getEndLoc(), tok::l_square, context_.getSourceManager(),
+                                                             context_.getLangOpts(), false);
+  if (open.isInvalid()) return;
+  replace(SourceRange(e->getOperatorLoc()), "(");
+  replace(SourceRange(open.getLocWithOffset(-1)), " + (");
+  replace(SourceRange(element->getRBracketLoc()), "))");
 }
 
 }  // namespace syncscope::translate

@@ -506,10 +506,19 @@ planes<E, Ctx> shared_array3d(Ctx& c, const char* name, sim::SourceLocation wher
 
 // The launch's dynamic shared bytes (`<<<grid, block, bytes>>>`), for `extern __shared__ E name[]`.
 inline int launch_dynamic_shared_bytes = 0;
+// Every such declaration of a kernel, in it or in a helper it calls (GPU Gems 3's n-body tile), is
+// the same bytes on a GPU: one array here, whatever line declares it.
+inline constexpr uint64_t kDynamicSharedSite = ~uint64_t{0};
 template <class E, class Ctx>
 ptr<E, Ctx> extern_shared(Ctx& c, const char* name, sim::SourceLocation where = sim::SourceLocation::current()) {
   const int count = launch_dynamic_shared_bytes / static_cast<int>(sizeof(E));
-  return ptr<E, Ctx>(&c.runner(), declare_shared<E>(c, count * cells_of<E>, name, where), 0);
+  const int cells = count * cells_of<E>;
+  sim::ArrayStore* array;
+  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>)
+    array = &c.runner().simt_shared_array(cells_dtype<E>, cells, name, 0, kDynamicSharedSite, 0, cells_layout<E>);
+  else array = &c.runner().shared_array(cells_dtype<E>, cells, name, 0, kDynamicSharedSite, 0, cells_layout<E>);
+  (void)where;
+  return ptr<E, Ctx>(&c.runner(), array, 0);
 }
 // One of bytes the kernel casts to wider elements (`extern __shared__ unsigned char smem[]` and
 // `reinterpret_cast<T *>(smem)`, as the CUDA samples write it; the translator looks for the cast)
@@ -517,7 +526,13 @@ ptr<E, Ctx> extern_shared(Ctx& c, const char* name, sim::SourceLocation where = 
 template <class E, class Ctx>
 ptr<E, Ctx> extern_shared_bytes(Ctx& c, const char* name, sim::SourceLocation where = sim::SourceLocation::current()) {
   static_assert(sizeof(E) == 1);
-  ptr<E, Ctx> bytes(&c.runner(), declare_shared<int>(c, (launch_dynamic_shared_bytes + 3) / 4, name, where), 0);
+  const int cells = (launch_dynamic_shared_bytes + 3) / 4;
+  sim::ArrayStore* array;
+  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>)
+    array = &c.runner().simt_shared_array(cells_dtype<int>, cells, name, 0, kDynamicSharedSite, 0, cells_layout<int>);
+  else array = &c.runner().shared_array(cells_dtype<int>, cells, name, 0, kDynamicSharedSite, 0, cells_layout<int>);
+  (void)where;
+  ptr<E, Ctx> bytes(&c.runner(), array, 0);
   bytes.byte_view = true;
   return bytes;
 }

@@ -931,3 +931,48 @@ out=$("$APP" run "$CORPUS/bitonic_sort.cu" --bug no-barrier --schedule reverse 2
 grep -q "^fix: one barrier between .*bitonic_sort.cu:37 and .*bitonic_sort.cu:49 would order all" <<<"$out" ||
   fail "bitonic_sort.cu --bug no-barrier under reverse: $out"
 pass "fix lines: a two-statement counter gets atomicAdd; straight-line warp code under forward/reverse gets a __syncwarp between its lines, no invented loop; bitonic's loop still one barrier"
+
+# extern __shared__ is one array however many declarations name it: a helper's own declaration
+# (GPU Gems 3's n-body tile) reads the kernel's; a byte array cut into parts by casts of its
+# elements' addresses (the Programming Guide's partition) in a kernel that is no template.
+mkdir -p "$WORK/dynamic"
+cat >"$WORK/dynamic/helper.cu" <<'CU'
+#include <cstdio>
+__device__ int sumTile() {
+  extern __shared__ int sh[];
+  int s = 0;
+  for (int i = 0; i < blockDim.x; i++) s += sh[i];
+  return s;
+}
+__global__ void k(int *out) {
+  extern __shared__ int sh[];
+  sh[threadIdx.x] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = sumTile();
+}
+__global__ void partition(int *out, int n) {
+  extern __shared__ unsigned char smem[];
+  float *vals = (float *)smem;
+  int *keys = (int *)&smem[n * sizeof(float)];
+  int t = threadIdx.x;
+  vals[t] = 0.5f * t;
+  keys[t] = 100 + t;
+  __syncthreads();
+  out[t] = keys[(t + 1) % n] + (int)vals[t];
+}
+int main() {
+  int *d, h[32];
+  cudaMalloc(&d, sizeof(h));
+  k<<<1, 32, 32 * sizeof(int)>>>(d);
+  cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
+  bool ok = h[0] == 496 && h[31] == 496;
+  partition<<<1, 32, 32 * 8>>>(d, 32);
+  cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
+  ok = ok && h[0] == 101 && h[4] == 107 && h[31] == 115;
+  printf("%s\n", ok ? "PASS" : "FAIL");
+  return ok ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/dynamic/helper.cu" 2>&1) || fail "helper.cu: $out"
+grep -q "^PASS$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "helper.cu: $out"
+pass "extern __shared__ in a helper is the kernel's; (int *)&smem[n * sizeof(float)] in a plain kernel is the bytes after the floats"
