@@ -62,6 +62,7 @@ void HazardLog::add(const HazardEvent& e) {
   auto [it, inserted] = groups_.try_emplace(key_of(e));
   HazardGroup& g = it->second;
   if (inserted) g.first = e;
+  g.all_same_value = (inserted || g.all_same_value) && e.same_value;
   ++g.count;
   list_smallest(g.indices, e.index, HazardGroup::kMaxIndicesListed);
   // Blocks arrive in ascending order per launch, so one not listed is new: counted even past the
@@ -79,6 +80,7 @@ void HazardLog::merge(const HazardLog& other, bool cross_block_only) {
     if (std::tie(g.first.launch, g.first.block, g.first.step) < std::tie(mine.first.launch, mine.first.block, mine.first.step))
       mine.first = g.first;
     mine.count += g.count;
+    mine.all_same_value = mine.all_same_value && g.all_same_value;
     for (int i : g.indices) list_smallest(mine.indices, i, HazardGroup::kMaxIndicesListed);
     for (int b : g.blocks) list_smallest(mine.blocks, b, HazardGroup::kMaxBlocksListed);
     mine.block_count += g.block_count;
@@ -108,10 +110,27 @@ void HazardLog::soften_cross_block(const std::function<bool(const HazardGroup&)>
   merge(softened);
 }
 
+// Threads that all store the value a cell holds (`*changed = 1`, a BFS's `cost[v] = level + 1`) leave
+// it the same whatever their order: no hazard, as compute-sanitizer's racecheck has it. Unless the
+// write's line also races as a read-modify-write of those cells (`hist[b]++`, whose lanes' second
+// writes store what the first stored: a lost update, which the WAW tells apart).
+bool HazardLog::benign(const HazardGroup& g) const {
+  const HazardEvent& w = g.first;
+  if (w.kind != HazardKind::WriteAfterWrite || !g.all_same_value) return false;
+  for (const auto& [key, other] : groups_) {
+    const HazardEvent& e = other.first;
+    if ((e.kind == HazardKind::ReadAfterWrite || e.kind == HazardKind::WriteAfterRead) && e.array == w.array &&
+        (e.line_first == w.line_second || e.line_second == w.line_second))
+      return false;
+  }
+  return true;
+}
+
 std::vector<HazardGroup> HazardLog::groups() const {
   std::vector<HazardGroup> out;
   out.reserve(groups_.size());
-  for (const auto& [key, g] : groups_) out.push_back(g);
+  for (const auto& [key, g] : groups_)
+    if (!benign(g)) out.push_back(g);
   std::stable_sort(out.begin(), out.end(), [](const HazardGroup& a, const HazardGroup& b) {
     if (a.first.severity != b.first.severity) return a.first.severity == Severity::Error;
     return std::tie(a.first.launch, a.first.step, a.first.block) <
@@ -122,7 +141,8 @@ std::vector<HazardGroup> HazardLog::groups() const {
 
 uint64_t HazardLog::total() const {
   uint64_t n = 0;
-  for (const auto& [key, g] : groups_) n += g.count;
+  for (const auto& [key, g] : groups_)
+    if (!benign(g)) n += g.count;
   return n;
 }
 

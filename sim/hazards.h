@@ -61,6 +61,8 @@ struct HazardEvent {
   // Cross-block races: the block of the second access had taken a global atomic before it (what
   // could have acquired the other block's release). Within the worker only (not sent).
   bool after_atomic = false;
+  // A WAW whose second write stored the bits the cell held (every thread sets one flag to 1).
+  bool same_value = false;
   uint32_t mask = 0;              // InactiveMaskLane: the mask given, and what is wrong with it
   MaskProblem mask_problem = MaskProblem::LaneExited;
 };
@@ -72,6 +74,7 @@ struct HazardGroup {
   std::vector<int> blocks;  // the smallest distinct blocks, ascending, at most kMaxBlocksListed
   uint64_t block_count = 0;
   std::vector<int> indices;  // the smallest distinct cells, ascending, at most kMaxIndicesListed
+  bool all_same_value = false;  // a WAW's every occurrence stored the value the cell held
   static constexpr size_t kMaxBlocksListed = 16;
   static constexpr size_t kMaxIndicesListed = 8;
 };
@@ -98,11 +101,12 @@ class HazardLog {
   // warnings with through_atomics set.
   void soften_cross_block(const std::function<bool(const HazardGroup&)>& ordered);
   std::vector<HazardGroup> groups() const;  // ordered: errors first, then by first occurrence
-  bool empty() const { return groups_.empty(); }
+  bool empty() const { return groups().empty(); }
   uint64_t total() const;
   void clear();
 
  private:
+  bool benign(const HazardGroup& g) const;
   using Key = std::tuple<int, int, int, int, LineId, LineId>;  // kind, severity, array, cross, lines
   static Key key_of(const HazardEvent& e);
   std::map<Key, HazardGroup> groups_;

@@ -135,7 +135,9 @@ inline CellAccess MemoryAccess::write(ArrayStore& a, int index, CellValue v, int
     return r;
   }
   const OldCell old = take_old(a, index, r);
-  with_shadow(a, index, old.parallel, [&](CellShadow& s) { shadow_.check_write(a, index, s, thread, line, r.flags); });
+  const bool same_value = !old.poison && !v.poison && r.old == v.bits;
+  with_shadow(a, index, old.parallel,
+              [&](CellShadow& s) { shadow_.check_write(a, index, s, thread, line, r.flags, same_value); });
   RelaxedCell::write(a, index, {v.bits, static_cast<uint8_t>(v.poison ? kDerivedFromPoison : 0)}, old.parallel);
   return r;
 }

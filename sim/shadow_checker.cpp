@@ -105,6 +105,7 @@ bool ShadowChecker::race(HazardKind kind, const ArrayStore& a, int index, const 
   e.line_first = other.line;
   e.first_atomic = is_atomic(other);
   e.second_atomic = atomic;
+  e.same_value = kind == HazardKind::WriteAfterWrite && writing_same_value_;
   hazards_.add(e);
   return same_warp && !one_write_twice;
 }
@@ -121,6 +122,7 @@ void ShadowChecker::cross_block_race(HazardKind kind, const ArrayStore& a, int i
   e.first_atomic = is_atomic(other);
   e.second_atomic = atomic;
   e.after_atomic = block_order_ && (*block_order_ & kBlockTookGlobalAtomic);
+  e.same_value = kind == HazardKind::WriteAfterWrite && writing_same_value_;
   hazards_.add(e);
 }
 

@@ -154,9 +154,12 @@ class ShadowChecker {
     s.write = mine;
   }
 
-  void check_write(ArrayStore& a, int index, CellShadow& s, int thread, LineId line, uint8_t& flags) {
+  // same_value: it stores the bits the cell holds (a WAW that changes nothing: HazardLog::benign).
+  void check_write(ArrayStore& a, int index, CellShadow& s, int thread, LineId line, uint8_t& flags, bool same_value = false) {
     const uint32_t who = who_for(a, thread);
+    writing_same_value_ = same_value;
     check_against_write(HazardKind::WriteAfterWrite, a, index, s, who, thread, line, flags);
+    writing_same_value_ = false;
     check_against_reads(a, index, s, who, thread, line, flags, false);
     s.write = {interval_, who, line, warp_epoch_[thread / kWarpSize]};
   }
@@ -195,6 +198,7 @@ class ShadowChecker {
   uint32_t interval() const { return interval_; }
 
  private:
+  bool writing_same_value_ = false;  // check_write's, while it checks (race() marks its WAW)
   static uint64_t hot_key(const ArrayStore& a, int index) {
     return static_cast<uint64_t>(static_cast<uint32_t>(a.id)) << 32 | static_cast<uint32_t>(index);
   }

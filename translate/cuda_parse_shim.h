@@ -192,6 +192,23 @@ __host__ __device__ int max(int a, int b);
 __host__ __device__ unsigned int max(unsigned int a, unsigned int b);
 __host__ __device__ float max(float a, float b);
 __host__ __device__ double max(double a, double b);
+// CUDA's mixed overloads (min(blockIdx.x * w, n): unsigned and int make unsigned).
+__host__ __device__ unsigned int min(unsigned int a, int b);
+__host__ __device__ unsigned int min(int a, unsigned int b);
+__host__ __device__ unsigned int max(unsigned int a, int b);
+__host__ __device__ unsigned int max(int a, unsigned int b);
+__host__ __device__ long long min(long long a, long long b);
+__host__ __device__ unsigned long long min(unsigned long long a, unsigned long long b);
+__host__ __device__ unsigned long long min(long long a, unsigned long long b);
+__host__ __device__ unsigned long long min(unsigned long long a, long long b);
+__host__ __device__ long long max(long long a, long long b);
+__host__ __device__ unsigned long long max(unsigned long long a, unsigned long long b);
+__host__ __device__ unsigned long long max(long long a, unsigned long long b);
+__host__ __device__ unsigned long long max(unsigned long long a, long long b);
+__host__ __device__ double min(float a, double b);
+__host__ __device__ double min(double a, float b);
+__host__ __device__ double max(float a, double b);
+__host__ __device__ double max(double a, float b);
 
 // Atomics (shared and global memory).
 #define SYNCSCOPE_SHIM_ATOMIC(name)                                  \

@@ -280,7 +280,7 @@ void write_hazard(WireWriter& w, const sim::HazardEvent& e) {
     w.put<int32_t>(v);
   w.put(e.line_first);
   w.put(e.line_second);
-  for (bool b : {e.cross_block, e.same_warp, e.second_is_write, e.first_atomic, e.second_atomic, e.through_atomics, e.read_of_atomics}) w.put(b);
+  for (bool b : {e.cross_block, e.same_warp, e.second_is_write, e.first_atomic, e.second_atomic, e.through_atomics, e.read_of_atomics, e.same_value}) w.put(b);
   w.put(e.mask);
   w.put(e.mask_problem);
 }
@@ -292,7 +292,7 @@ sim::HazardEvent read_hazard(WireReader& r) {
     *v = r.get<int32_t>();
   e.line_first = r.get<LineId>();
   e.line_second = r.get<LineId>();
-  for (bool* b : {&e.cross_block, &e.same_warp, &e.second_is_write, &e.first_atomic, &e.second_atomic, &e.through_atomics, &e.read_of_atomics})
+  for (bool* b : {&e.cross_block, &e.same_warp, &e.second_is_write, &e.first_atomic, &e.second_atomic, &e.through_atomics, &e.read_of_atomics, &e.same_value})
     *b = r.get_bool();
   e.mask = r.get<uint32_t>();
   e.mask_problem = r.get_enum(sim::MaskProblem::CallerNotInMask);
@@ -305,6 +305,7 @@ void write_hazard_group(WireWriter& w, const sim::HazardGroup& g) {
   w.put(g.blocks);
   w.put(g.block_count);
   w.put(g.indices);
+  w.put(g.all_same_value);
 }
 sim::HazardGroup read_hazard_group(WireReader& r) {
   sim::HazardGroup g;
@@ -313,6 +314,7 @@ sim::HazardGroup read_hazard_group(WireReader& r) {
   g.blocks = r.get_vector<int>();
   g.block_count = r.get<uint64_t>();
   g.indices = r.get_vector<int>();
+  g.all_same_value = r.get_bool();
   return g;
 }
 

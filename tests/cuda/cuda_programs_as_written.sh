@@ -976,3 +976,40 @@ CU
 out=$("$APP" run "$WORK/dynamic/helper.cu" 2>&1) || fail "helper.cu: $out"
 grep -q "^PASS$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "helper.cu: $out"
 pass "extern __shared__ in a helper is the kernel's; (int *)&smem[n * sizeof(float)] in a plain kernel is the bytes after the floats"
+
+# Threads that all store the value a cell holds (a BFS's "something changed" flag) race with no
+# effect: no hazard, as racecheck has it; storing their own values is a WAW. CUDA's min of an
+# unsigned and an int (PMPP's merge: min((blockIdx.x + 1) * per_block, n)) is no ambiguity.
+mkdir -p "$WORK/flag"
+cat >"$WORK/flag/flag.cu" <<'CU'
+#include <cstdio>
+__global__ void relax(const int *in, int *out, int *changed, int n) {
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  int end = min((blockIdx.x + 1) * blockDim.x, n);
+  if (i < end && in[i] > out[i]) {
+    out[i] = in[i];
+#ifdef BUG_OWN_VALUE
+    *changed = i;
+#else
+    *changed = 1;
+#endif
+  }
+}
+int main() {
+  const int n = 256;
+  int h[n], *d_in, *d_out, *d_changed, c = 0;
+  for (int i = 0; i < n; i++) h[i] = i % 5;
+  cudaMalloc(&d_in, sizeof(h)); cudaMalloc(&d_out, sizeof(h)); cudaMalloc(&d_changed, sizeof(int));
+  cudaMemcpy(d_in, h, sizeof(h), cudaMemcpyHostToDevice);
+  cudaMemset(d_out, 0, sizeof(h)); cudaMemset(d_changed, 0, sizeof(int));
+  relax<<<4, 64>>>(d_in, d_out, d_changed, n);
+  cudaMemcpy(&c, d_changed, sizeof(int), cudaMemcpyDeviceToHost);
+  printf("changed %s\n", c != 0 ? "yes" : "no");
+  return c != 0 ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/flag/flag.cu" 2>&1) || fail "flag.cu: $out"
+grep -q "^changed yes$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "flag.cu: same-value writes reported: $out"
+out=$("$APP" run "$WORK/flag/flag.cu" --bug own-value 2>&1) || true
+grep -q "^error: race (WAW) between write at .*flag.cu:8 and write at .*flag.cu:8" <<<"$out" || fail "flag.cu --bug own-value: no WAW: $out"
+pass "a flag every thread sets to 1 is no hazard (its own value is a WAW); min(unsigned, int) compiles"
