@@ -198,11 +198,17 @@ std::string thread_text(int thread) { return "T" + std::to_string(thread); }
 std::string warp_call_text(const HazardEvent& e) {
   const std::string B = LineTable::describe(e.line_second), A = LineTable::describe(e.line_first);
   const std::string reach = "every lane a warp operation's mask names must call it, and the mask must name the caller";
-  const std::string returned = e.line_first == kNoLine ? " returned" : " returned at " + A;
-  const std::string exited = reach + ": " + thread_text(e.thread_first) + returned + " before reaching " + B + " (" +
-                             thread_text(e.thread_second) + " waits there), so return only after " + B +
-                             ", or give " + B + " a mask of the lanes that reach it (a __ballot_sync of the condition, "
-                             "taken before the return)";
+  // Without a return's line the lane ran to the kernel's end: it skipped B's branch (or returned
+  // where no line was kept).
+  const std::string exited =
+      e.line_first == kNoLine
+          ? reach + ": " + thread_text(e.thread_first) + " finished without reaching " + B + " (" + thread_text(e.thread_second) +
+                " waits there): it skipped the branch " + B + " is in, or returned, so call " + B +
+                " where every lane of its mask gets (outside the if), or give it a mask of the lanes that reach it (a "
+                "__ballot_sync of the condition, taken before the branch)"
+          : reach + ": " + thread_text(e.thread_first) + " returned at " + A + " before reaching " + B + " (" +
+                thread_text(e.thread_second) + " waits there), so return only after " + B + ", or give " + B +
+                " a mask of the lanes that reach it (a __ballot_sync of the condition, taken before the return)";
   if (e.kind == HazardKind::ExitedLane) return exited;
   if (e.kind == HazardKind::WarpDivergence)
     return "lanes of one warp call different warp operations at " + A + " and " + B +
