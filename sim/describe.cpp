@@ -268,7 +268,8 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
   s << "]";
   if (e.same_warp) s << " within one warp";
   if (is_race(e.kind)) s << " on " << array;
-  if (t.launches.size() > 1) s << ", launch " << e.launch + 1;
+  if (g.launches > 1) s << ", launches " << e.launch + 1 << "-" << g.last_launch + 1 << " (" << g.launches << ")";
+  else if (t.launches.size() > 1) s << ", launch " << e.launch + 1;
   return s.str();
 }
 

@@ -37,6 +37,36 @@ bool list_smallest(std::vector<int>& list, int v, size_t limit) {
 
 }  // namespace
 
+std::vector<HazardGroup> merge_launches(const std::vector<HazardGroup>& groups,
+                                        const std::function<std::string(int array)>& identity) {
+  std::vector<HazardGroup> out;
+  std::map<std::tuple<int, int, std::string, LineId, LineId, int, int>, size_t> index;
+  for (const HazardGroup& g : groups) {
+    const HazardEvent& e = g.first;
+    // Whatever its words say: a read or a write, atomics, one warp or one block.
+    const int said = e.cross_block | e.same_warp << 1 | e.second_is_write << 2 | e.first_atomic << 3 | e.second_atomic << 4 |
+                     e.through_atomics << 5 | e.read_of_atomics << 6;
+    const auto key = std::tuple{static_cast<int>(e.kind), static_cast<int>(e.severity), identity(e.array), e.line_first,
+                                e.line_second, static_cast<int>(e.mask_problem), said};
+    auto [at, inserted] = index.try_emplace(key, out.size());
+    if (inserted) {
+      out.push_back(g);
+      continue;
+    }
+    HazardGroup& mine = out[at->second];
+    if (e.launch != mine.first.launch && e.launch != mine.last_launch) {
+      ++mine.launches;
+      mine.last_launch = std::max(mine.last_launch, e.launch);
+    }
+    mine.count += g.count;
+    for (int i : g.indices) list_smallest(mine.indices, i, HazardGroup::kMaxIndicesListed);
+    for (int b : g.blocks) list_smallest(mine.blocks, b, HazardGroup::kMaxBlocksListed);
+    mine.block_count = std::max(mine.block_count, g.block_count);  // the same blocks, launch after launch
+    mine.all_same_value = mine.all_same_value && g.all_same_value;
+  }
+  return out;
+}
+
 HazardLog::Key HazardLog::key_of(const HazardEvent& e) {
   return {static_cast<int>(e.kind), static_cast<int>(e.severity), e.array,
           (e.cross_block ? 1 : 0) | (e.second_is_write ? 2 : 0) | (static_cast<int>(e.mask_problem) << 2), e.line_first,

@@ -75,9 +75,17 @@ struct HazardGroup {
   uint64_t block_count = 0;
   std::vector<int> indices;  // the smallest distinct cells, ascending, at most kMaxIndicesListed
   bool all_same_value = false;  // a WAW's every occurrence stored the value the cell held
+  int launches = 1;  // launches it happened in (merge_launches), the first's is first.launch
+  int last_launch = -1;  // with launches > 1
   static constexpr size_t kMaxBlocksListed = 16;
   static constexpr size_t kMaxIndicesListed = 8;
 };
+
+// One group per race however many launches repeat it (a kernel launched from a host loop: its
+// shared array is a new one each launch), in `groups`' order; `identity(array)` says which arrays are
+// one (by name and space).
+std::vector<HazardGroup> merge_launches(const std::vector<HazardGroup>& groups,
+                                        const std::function<std::string(int array)>& identity);
 
 class HazardLog {
  public:

@@ -343,7 +343,7 @@ std::string group_text(const std::vector<Diagnosis>& pairs, LineId after, LineId
 
 }  // namespace
 
-std::vector<BarrierGroup> group_by_barrier(const Trace& t) { return group_by_barrier(t.hazards.groups(), loops_seen(t)); }
+std::vector<BarrierGroup> group_by_barrier(const Trace& t) { return group_by_barrier(t.hazards_across_launches(), loops_seen(t)); }
 
 std::vector<BarrierGroup> group_by_barrier(const std::vector<HazardGroup>& groups, const std::optional<std::vector<LoopSpan>>& loops) {
   const std::vector<Diagnosis> fixes = diagnose(groups, loops);

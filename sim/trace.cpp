@@ -21,6 +21,13 @@ struct Fnv {
 
 }  // namespace
 
+std::vector<HazardGroup> Trace::hazards_across_launches() const {
+  return merge_launches(hazards.groups(), [this](int array) {
+    if (array < 0 || array >= static_cast<int>(arrays.size())) return std::to_string(array);
+    return arrays[array].name + (arrays[array].space == MemSpace::Shared ? "/shared" : "/global");
+  });
+}
+
 uint64_t Trace::hash() const {
   Fnv f;
   for (const auto& s : globals_before) f.snapshot(s);

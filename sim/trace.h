@@ -98,6 +98,9 @@ struct Trace {
   HazardLog hazards;
   std::optional<SimError> error;
 
+  // The hazards with one group per race however many launches repeat it (sim/hazards.h).
+  std::vector<HazardGroup> hazards_across_launches() const;
+
   // Stable digest of everything the schedule decided (events, snapshots, memory): same scenario and
   // seed must give the same hash.
   uint64_t hash() const;

@@ -300,7 +300,7 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
   else if (!t.launches.empty())
     out << "warps: counted under --schedule lockstep only (divergent warp instructions, bank conflicts)\n";
 
-  const auto groups = t.hazards.groups();
+  const auto groups = t.hazards_across_launches();
   if (groups.empty()) out << "hazards: none\n";
   // The races one missing barrier causes read as one line where their first report would be (the
   // reports themselves under --verbose), and one fix: not nine errors, nine warnings and nine fixes.

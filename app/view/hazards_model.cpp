@@ -8,7 +8,7 @@ HazardsModel build_hazards(const RunResult& run) {
   HazardsModel m;
   const sim::Trace& t = run.sim.trace;
   int errors = 0, warnings = 0;
-  for (const auto& g : t.hazards.groups()) {
+  for (const auto& g : t.hazards_across_launches()) {
     HazardRowView r;
     r.text = sim::describe_hazard(g, t);
     r.error = g.first.severity == sim::Severity::Error;

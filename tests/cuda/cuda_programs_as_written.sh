@@ -1013,3 +1013,29 @@ grep -q "^changed yes$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail 
 out=$("$APP" run "$WORK/flag/flag.cu" --bug own-value 2>&1) || true
 grep -q "^error: race (WAW) between write at .*flag.cu:8 and write at .*flag.cu:8" <<<"$out" || fail "flag.cu --bug own-value: no WAW: $out"
 pass "a flag every thread sets to 1 is no hazard (its own value is a WAW); min(unsigned, int) compiles"
+
+# A kernel launched from a host loop (a Jacobi sweep, a BFS level) with its barrier left out: one
+# line per race naming the launches it happened in, not one per launch.
+mkdir -p "$WORK/loop"
+cat >"$WORK/loop/sweeps.cu" <<'CU'
+__global__ void step(float *a) {
+  __shared__ float s[64];
+  s[threadIdx.x] = a[blockIdx.x * 64 + threadIdx.x];
+  float v = 0.5f * (s[threadIdx.x] + s[(threadIdx.x + 1) % 64]);
+  a[blockIdx.x * 64 + threadIdx.x] = v;
+}
+int main() {
+  float *d, h[128];
+  for (int i = 0; i < 128; i++) h[i] = (float)i;
+  cudaMalloc(&d, sizeof(h));
+  cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice);
+  for (int it = 0; it < 8; it++) step<<<2, 64>>>(d);
+  cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
+  return 0;
+}
+CU
+out=$("$APP" run "$WORK/loop/sweeps.cu" 2>&1) || true
+[[ $(grep -c "^error: race (RAW) between write at .*sweeps.cu:3 and read at .*sweeps.cu:4 .* on s, launches 1-8 (8)$" <<<"$out") == 1 ]] &&
+  [[ $(grep -c "^error:" <<<"$out") == 1 ]] && [[ $(grep -c "^fix:" <<<"$out") == 1 ]] ||
+  fail "sweeps.cu: not one error and one fix for 8 launches: $out"
+pass "a race repeated by 8 launches from a host loop: one error line naming launches 1-8, one fix"
