@@ -371,4 +371,23 @@ void RewriteRules::use_dynamic_shared(const Expr* e, QualType written) {
                                    escaped_caption(v->getNameAsString()) + "\")");
 }
 
+// A helper that returns a pointer into device memory (`return p + i;`, the Programming Guide's
+// pitched row `(float *)((char *)base + r * pitch)`): its pointer parameters are the simulator's
+// pointers, so is what it returns.
+void RewriteRules::rewrite_pointer_return(FunctionDecl* f) {
+  const QualType type = f->getReturnType();
+  if (!type->isPointerType() || type->getContainedAutoType()) return;
+  const QualType pointee = type->getPointeeType();
+  if (const std::string why = element_refusal(pointee); !why.empty()) {
+    error(f->getLocation(), "'" + f->getNameAsString() + "' returns a pointer to " + why);
+    return;
+  }
+  const SourceRange range = f->getReturnTypeSourceRange();
+  if (range.isInvalid() || range.getBegin().isMacroID() || range.getEnd().isMacroID()) {
+    error(f->getLocation(), "the pointer '" + f->getNameAsString() + "' returns is spelled by a macro: write its type out");
+    return;
+  }
+  replace(range, "::syncscope::cu::ptr<" + type_text(pointee) + ", SyncscopeCtx> ");
+}
+
 }  // namespace syncscope::translate

@@ -272,6 +272,7 @@ void RewriteRules::rewrite_device_signature(FunctionDecl* f) {
     error(f->getLocation(), "cannot find the parameter list of '" + f->getNameAsString() + "'");
     return;
   }
+  rewrite_pointer_return(f);
   const SourceLocation open = sm_.getExpansionLoc(signature.getLParenLoc());
   const SourceLocation close = sm_.getExpansionLoc(signature.getRParenLoc());
   if (f->getNumParams() == 0) {

@@ -57,6 +57,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool VisitConditionalOperator(clang::ConditionalOperator* e);
   // `&smem[k]` of bytes: `(smem + (k))`, the pointer a cast to wider elements takes (rewrite_values.cpp).
   void rewrite_byte_address(clang::UnaryOperator* e);
+  void rewrite_pointer_return(clang::FunctionDecl* f);  // rewrite_declarations.cpp
   // The CUDA samples' `SharedMemory<T>()`: the launch's dynamic shared memory as T elements
   // (translate/rewrite_declarations.cpp).
   bool VisitCXXUnresolvedConstructExpr(clang::CXXUnresolvedConstructExpr* e);

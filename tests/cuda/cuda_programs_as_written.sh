@@ -1039,3 +1039,36 @@ out=$("$APP" run "$WORK/loop/sweeps.cu" 2>&1) || true
   [[ $(grep -c "^error:" <<<"$out") == 1 ]] && [[ $(grep -c "^fix:" <<<"$out") == 1 ]] ||
   fail "sweeps.cu: not one error and one fix for 8 launches: $out"
 pass "a race repeated by 8 launches from a host loop: one error line naming launches 1-8, one fix"
+
+# A __device__ helper that returns a pointer into device memory: `return p + i;`, the Programming
+# Guide's pitched row, a const one, and nullptr (they had been g++ template errors).
+mkdir -p "$WORK/returns"
+cat >"$WORK/returns/rowptr.cu" <<'CU'
+#include <cstdio>
+__device__ float *row(float *base, size_t pitch, int r) { return (float *)((char *)base + r * pitch); }
+__device__ const float *cat(const float *p, int i) { return p + i; }
+static __device__ inline int *none(int *p) { if (p == nullptr) return nullptr; return p; }
+__global__ void k(float *img, size_t pitch, int w, const float *src, int *flag) {
+  float *line = row(img, pitch, blockIdx.x);
+  line[threadIdx.x] = *cat(src, threadIdx.x) + blockIdx.x;
+  if (threadIdx.x == 0 && blockIdx.x == 0) none(flag)[0] = 7;
+}
+int main() {
+  float *img, *src, h[4 * 64], s[32];
+  int *flag, f = 0;
+  size_t pitch;
+  for (int i = 0; i < 32; i++) s[i] = i;
+  cudaMallocPitch(&img, &pitch, 32 * sizeof(float), 4);
+  cudaMalloc(&src, sizeof(s)); cudaMalloc(&flag, sizeof(int));
+  cudaMemcpy(src, s, sizeof(s), cudaMemcpyHostToDevice);
+  k<<<4, 32>>>(img, pitch, 32, src, flag);
+  cudaMemcpy2D(h, 32 * sizeof(float), img, pitch, 32 * sizeof(float), 4, cudaMemcpyDeviceToHost);
+  cudaMemcpy(&f, flag, sizeof(int), cudaMemcpyDeviceToHost);
+  bool ok = h[0] == 0 && h[32 + 5] == 6 && h[3 * 32 + 31] == 34 && f == 7;
+  printf("%s\n", ok ? "PASS" : "FAIL");
+  return ok ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/returns/rowptr.cu" 2>&1) || fail "rowptr.cu: $out"
+grep -q "^PASS$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "rowptr.cu: $out"
+pass "__device__ helpers returning float *, const float * and nullptr into device memory run"
