@@ -311,6 +311,8 @@ class BlockRunner {
   // the kernel declares it (0: nowhere in particular). A declaration with a site is one array however
   // often its threads run it, as a `__shared__` inside a loop has static storage on the GPU; without
   // one, each thread's k-th declaration is the block's k-th array.
+  // kDynamicSharedSite: the launch's dynamic shared memory, one array whatever declares it.
+  static constexpr uint64_t kDynamicSharedSite = ~uint64_t{0};
   ArrayStore& shared_array(DType dtype, int count, const char* name, int columns = 0, uint64_t site = 0,
                            int plane_rows = 0, const char* layout = nullptr);
 

@@ -25,7 +25,7 @@ ArrayStore& BlockRunner::shared_array(DType dtype, int count, const char* name, 
   SharedCarving::Declared d = shared_.declare(current_, slot, dtype, count, name, layout);
   // Every extern __shared__ declaration is the launch's dynamic bytes (cu_device.h's site for them):
   // a second one with other elements asks for what one array cannot be.
-  if (!d.array && site == ~uint64_t{0} && slot < shared_.count())
+  if (!d.array && site == kDynamicSharedSite && slot < shared_.count())
     d.error = std::string("extern __shared__ ") + (name ? name : "") + " (" + std::string(to_string(dtype)) +
               " elements) is the launch's dynamic shared memory, which extern __shared__ " +
               shared_.arrays()[slot].name + " already holds as " + std::string(to_string(shared_.arrays()[slot].dtype)) +

@@ -481,13 +481,16 @@ inline uint64_t declaration_site(const sim::SourceLocation& where) {
 }
 
 template <class E, class Ctx>
-sim::ArrayStore* declare_shared(Ctx& c, int count, const char* name, const sim::SourceLocation& where, int columns = 0,
-                                int plane_rows = 0) {
+sim::ArrayStore* declare_shared_at(Ctx& c, int count, const char* name, uint64_t site, int columns = 0, int plane_rows = 0) {
   const DType dtype = cells_dtype<E>;
-  const uint64_t site = declaration_site(where);
   if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>)
     return &c.runner().simt_shared_array(dtype, count, name, columns, site, plane_rows, cells_layout<E>);
   else return &c.runner().shared_array(dtype, count, name, columns, site, plane_rows, cells_layout<E>);
+}
+template <class E, class Ctx>
+sim::ArrayStore* declare_shared(Ctx& c, int count, const char* name, const sim::SourceLocation& where, int columns = 0,
+                                int plane_rows = 0) {
+  return declare_shared_at<E>(c, count, name, declaration_site(where), columns, plane_rows);
 }
 
 template <class E, int N, class Ctx>
@@ -508,31 +511,19 @@ planes<E, Ctx> shared_array3d(Ctx& c, const char* name, sim::SourceLocation wher
 inline int launch_dynamic_shared_bytes = 0;
 // Every such declaration of a kernel, in it or in a helper it calls (GPU Gems 3's n-body tile), is
 // the same bytes on a GPU: one array here, whatever line declares it.
-inline constexpr uint64_t kDynamicSharedSite = ~uint64_t{0};
+inline constexpr uint64_t kDynamicSharedSite = sim::BlockRunner::kDynamicSharedSite;
 template <class E, class Ctx>
-ptr<E, Ctx> extern_shared(Ctx& c, const char* name, sim::SourceLocation where = sim::SourceLocation::current()) {
+ptr<E, Ctx> extern_shared(Ctx& c, const char* name) {
   const int count = launch_dynamic_shared_bytes / static_cast<int>(sizeof(E));
-  const int cells = count * cells_of<E>;
-  sim::ArrayStore* array;
-  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>)
-    array = &c.runner().simt_shared_array(cells_dtype<E>, cells, name, 0, kDynamicSharedSite, 0, cells_layout<E>);
-  else array = &c.runner().shared_array(cells_dtype<E>, cells, name, 0, kDynamicSharedSite, 0, cells_layout<E>);
-  (void)where;
-  return ptr<E, Ctx>(&c.runner(), array, 0);
+  return ptr<E, Ctx>(&c.runner(), declare_shared_at<E>(c, count * cells_of<E>, name, kDynamicSharedSite), 0);
 }
 // One of bytes the kernel casts to wider elements (`extern __shared__ unsigned char smem[]` and
 // `reinterpret_cast<T *>(smem)`, as the CUDA samples write it; the translator looks for the cast)
 // is the bytes of 4-byte cells: its pointer counts bytes (ptr::byte_view).
 template <class E, class Ctx>
-ptr<E, Ctx> extern_shared_bytes(Ctx& c, const char* name, sim::SourceLocation where = sim::SourceLocation::current()) {
+ptr<E, Ctx> extern_shared_bytes(Ctx& c, const char* name) {
   static_assert(sizeof(E) == 1);
-  const int cells = (launch_dynamic_shared_bytes + 3) / 4;
-  sim::ArrayStore* array;
-  if constexpr (std::is_base_of_v<sim::SimtCtx, Ctx>)
-    array = &c.runner().simt_shared_array(cells_dtype<int>, cells, name, 0, kDynamicSharedSite, 0, cells_layout<int>);
-  else array = &c.runner().shared_array(cells_dtype<int>, cells, name, 0, kDynamicSharedSite, 0, cells_layout<int>);
-  (void)where;
-  ptr<E, Ctx> bytes(&c.runner(), array, 0);
+  ptr<E, Ctx> bytes(&c.runner(), declare_shared_at<int>(c, (launch_dynamic_shared_bytes + 3) / 4, name, kDynamicSharedSite), 0);
   bytes.byte_view = true;
   return bytes;
 }
