@@ -98,6 +98,7 @@ BlockRunner::Outcome BlockRunner::run(BlockHost& host, LaunchState& launch, int 
     th.return_line = kNoLine;
     th.shared_allocs = 0;
     th.counters = {};
+    th.clock_reads = 0;
   }
   warps_.start_block(threads_per_block_);
   shared_.start_block(launch.shared_bytes);

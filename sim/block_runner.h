@@ -137,6 +137,15 @@ class BlockRunner {
     for (int t = 0; t < threads_per_block_; ++t) summary.add_thread(threads_[t].counters);
   }
   int steps_taken() const { return step_ + 1; }
+  // clock64() and clock() in a translated kernel: the thread's own clock, not the GPU's cycles. It
+  // ticks once for each read of it and four times for each memory access the thread made, so a
+  // loop that waits for it ends and two reads around some work differ; it starts at 0 each block.
+  uint64_t clock_read() {
+    SimThread& th = *cur_;
+    const ThreadCounters& k = th.counters;
+    return ++th.clock_reads +
+           4 * (uint64_t{k.global_reads} + k.global_writes + k.shared_reads + k.shared_writes + k.barriers);
+  }
   const HazardLog& hazards() const { return shadow_.hazards(); }
   const std::optional<SimError>& error() const { return error_; }
   void undo_global_writes() { memory_.undo_global_writes(); }

@@ -27,6 +27,7 @@ struct SimThread {
   // While recording: the access of several cells in progress (Event::access_cells), and its next cell.
   uint8_t access_cells = 0;
   uint8_t access_part = 0;
+  uint32_t clock_reads = 0;  // clock64() and clock() calls (BlockRunner::clock_read)
   ThreadCounters counters;
   // SIMT lockstep: where the lane waits. The address of the basic block it last entered (0
   // before the first, or without an instrumented kernel) and how many operations it has

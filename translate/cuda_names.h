@@ -41,16 +41,23 @@ inline const std::map<std::string_view, std::string_view> kContextCalls = {
 };
 
 // Intrinsics that are functions of syncscope's CUDA runtime (core/cuda_in/cu_device.h) taking the
-// thread's context first: shuffles of any value CUDA shuffles (8-byte ones in two halves).
+// thread's context first: shuffles of any value CUDA shuffles (8-byte ones in two halves), the
+// thread's clock.
 inline const std::map<std::string_view, std::string_view> kRuntimeCalls = {
     {"__shfl_sync", "::syncscope::cu::shfl_sync"},
     {"__shfl_up_sync", "::syncscope::cu::shfl_up_sync"},
     {"__shfl_down_sync", "::syncscope::cu::shfl_down_sync"},
     {"__shfl_xor_sync", "::syncscope::cu::shfl_xor_sync"},
+    {"clock64", "::syncscope::cu::clock64"},
+    {"clock", "::syncscope::cu::clock32"},
 };
 
 // Calls the simulator does not have yet, and what to do instead.
+// (Device malloc and free: translate/rewrite_calls.cpp, in device code only.)
 inline const std::map<std::string_view, std::string_view> kNotSimulated = {
+    {"cudaLaunchKernel",
+     "cudaLaunchKernel (the arguments as an array of pointers) is not simulated: launch with "
+     "kernel<<<grid, block, shared_bytes, stream>>>(arguments...)"},
 };
 
 }  // namespace syncscope::translate

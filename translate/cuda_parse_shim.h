@@ -30,6 +30,7 @@ __device__ void __assert_fail(const char* test, const char* file, unsigned int l
 #include <limits.h>
 #include <math.h>
 #include <stdlib.h>
+#include <time.h>
 
 // The math a kernel may call, as device overloads beside the host's <math.h>.
 __device__ float sqrtf(float x);
@@ -134,6 +135,102 @@ __device__ unsigned int umax(unsigned int x, unsigned int y);
 __device__ float __double2float_rn(double x);
 __device__ int __double2int_rn(double x);
 __device__ double __int2double_rn(int x);
+// The rest of the C library's math as CUDA's device code has it (glibc computes these; the GPU's
+// results can differ from glibc's in the last bits, as nvcc's documented error bounds allow).
+__device__ float lgammaf(float x);
+__device__ float tgammaf(float x);
+__device__ float erfcf(float x);
+__device__ float nearbyintf(float x);
+__device__ long lrintf(float x);
+__device__ long long llrintf(float x);
+__device__ long lroundf(float x);
+__device__ long long llroundf(float x);
+__device__ float fdimf(float x, float y);
+__device__ float remainderf(float x, float y);
+__device__ float exp10f(float x);
+__device__ float expm1f(float x);
+__device__ float ldexpf(float x, int e);
+__device__ float scalbnf(float x, int e);
+__device__ float frexpf(float x, int* e);
+__device__ float modff(float x, float* whole);
+__device__ int ilogbf(float x);
+__device__ float logbf(float x);
+__device__ float asinhf(float x);
+__device__ float acoshf(float x);
+__device__ float atanhf(float x);
+__device__ float sinpif(float x);
+__device__ float cospif(float x);
+__device__ float normcdff(float x);
+__device__ float rhypotf(float x, float y);
+__device__ float norm3df(float x, float y, float z);
+__device__ float rnorm3df(float x, float y, float z);
+__device__ double lgamma(double x);
+__device__ double tgamma(double x);
+__device__ double erf(double x);
+__device__ double erfc(double x);
+__device__ double cbrt(double x);
+__device__ double hypot(double x, double y);
+__device__ double asin(double x);
+__device__ double acos(double x);
+__device__ double atan(double x);
+__device__ double sinh(double x);
+__device__ double cosh(double x);
+__device__ double tanh(double x);
+__device__ double expm1(double x);
+__device__ double log1p(double x);
+__device__ double log10(double x);
+__device__ double copysign(double x, double y);
+__device__ double nearbyint(double x);
+__device__ double rint(double x);
+__device__ long long llrint(double x);
+__device__ long lround(double x);
+__device__ long long llround(double x);
+__device__ double fdim(double x, double y);
+__device__ double remainder(double x, double y);
+__device__ double ldexp(double x, int e);
+__device__ double frexp(double x, int* e);
+__device__ double modf(double x, double* whole);
+__device__ double norm3d(double x, double y, double z);
+__device__ double rnorm3d(double x, double y, double z);
+// More intrinsics: rounding-mode forms (the CPU rounds to nearest, as _rn asks), halving adds,
+// byte permutes and funnel shifts.
+__device__ float __fsub_rn(float x, float y);
+__device__ float __frcp_rn(float x);
+__device__ float __fsqrt_rn(float x);
+__device__ double __dadd_rn(double x, double y);
+__device__ double __dmul_rn(double x, double y);
+__device__ double __ddiv_rn(double x, double y);
+__device__ double __drcp_rn(double x);
+__device__ double __dsqrt_rn(double x);
+__device__ int __double2int_rz(double x);
+__device__ int __double2int_rd(double x);
+__device__ int __double2int_ru(double x);
+__device__ unsigned int __double2uint_rn(double x);
+__device__ long long __double2ll_rn(double x);
+__device__ long long __float2ll_rn(float x);
+__device__ long long __float2ll_rz(float x);
+__device__ double __ll2double_rn(long long x);
+__device__ float __ll2float_rn(long long x);
+__device__ int __hadd(int x, int y);
+__device__ int __rhadd(int x, int y);
+__device__ unsigned int __uhadd(unsigned int x, unsigned int y);
+__device__ unsigned int __urhadd(unsigned int x, unsigned int y);
+__device__ unsigned int __byte_perm(unsigned int x, unsigned int y, unsigned int selector);
+__device__ unsigned int __funnelshift_l(unsigned int low, unsigned int high, unsigned int shift);
+__device__ unsigned int __funnelshift_lc(unsigned int low, unsigned int high, unsigned int shift);
+__device__ unsigned int __funnelshift_r(unsigned int low, unsigned int high, unsigned int shift);
+__device__ unsigned int __funnelshift_rc(unsigned int low, unsigned int high, unsigned int shift);
+__device__ long long __mul64hi(long long x, long long y);
+__device__ unsigned long long __umul64hi(unsigned long long x, unsigned long long y);
+__device__ unsigned int __vadd4(unsigned int x, unsigned int y);
+__device__ unsigned int __vsub4(unsigned int x, unsigned int y);
+__device__ unsigned int __vadd2(unsigned int x, unsigned int y);
+__device__ unsigned int __vsub2(unsigned int x, unsigned int y);
+__device__ unsigned int __vabsdiffu4(unsigned int x, unsigned int y);
+__device__ unsigned int __vabsdiffu2(unsigned int x, unsigned int y);
+// The thread's clock: the simulator's own count (core/cuda_in/cu_device.h), not the GPU's cycles.
+__device__ long long clock64();
+extern "C" __device__ clock_t clock();
 
 struct uint3 {
   unsigned int x, y, z;
@@ -184,6 +281,9 @@ __host__ __device__ int __popcll(unsigned long long x);
 __host__ __device__ int __clz(int x);
 __host__ __device__ int __ffs(int x);
 __host__ __device__ unsigned int __brev(unsigned int x);
+__host__ __device__ int __clzll(long long x);
+__host__ __device__ int __ffsll(long long x);
+__host__ __device__ unsigned long long __brevll(unsigned long long x);
 __host__ __device__ int min(int a, int b);
 __host__ __device__ unsigned int min(unsigned int a, unsigned int b);
 __host__ __device__ float min(float a, float b);
@@ -351,3 +451,26 @@ cudaError_t cudaEventQuery(cudaEvent_t event);
 #define cudaStreamDefault 0x00
 #define cudaStreamNonBlocking 0x01
 #define cudaHostAllocDefault 0x00
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+cudaError_t cudaHostRegister(void* pointer, size_t bytes, unsigned int flags);
+cudaError_t cudaHostUnregister(void* pointer);
+cudaError_t cudaThreadSynchronize();
+cudaError_t cudaMemcpy2DAsync(void* to, size_t to_pitch, const void* from, size_t from_pitch, size_t width, size_t height,
+                              cudaMemcpyKind kind, cudaStream_t stream = 0);
+cudaError_t cudaMemcpyPeer(void* to, int to_device, const void* from, int from_device, size_t bytes);
+cudaError_t cudaMemcpyPeerAsync(void* to, int to_device, const void* from, int from_device, size_t bytes,
+                                cudaStream_t stream = 0);
+enum cudaLimit { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2,
+                 cudaLimitDevRuntimeSyncDepth = 3, cudaLimitDevRuntimePendingLaunchCount = 4,
+                 cudaLimitMaxL2FetchGranularity = 5, cudaLimitPersistingL2CacheSize = 6 };
+cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value);
+cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit);
+template <class Kernel>
+cudaError_t cudaLaunchKernel(Kernel kernel, dim3 grid, dim3 block, void** arguments, size_t shared = 0, cudaStream_t stream = 0);
+// The device heap: declared for device code so that a call to it is refused with what to do instead.
+extern "C" {
+__device__ void* malloc(size_t bytes);
+__device__ void free(void* pointer);
+}

@@ -123,6 +123,12 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
     error(e->getBeginLoc(), std::string(refused->second));
     return true;
   }
+  if ((name == "malloc" || name == "free") && in_device_code() && !is_students(callee)) {
+    error(e->getBeginLoc(), "'" + name +
+                                "' in device code (the device heap) is not simulated: allocate with cudaMalloc in "
+                                "main() and pass the pointer, or use a __shared__ array");
+    return true;
+  }
   if (name == "__assert_fail" && !is_students(callee) && e->getNumArgs() >= 1)  // what assert() calls
     if (const auto* test = dyn_cast<StringLiteral>(e->getArg(0)->IgnoreParenImpCasts())) {
       const CharSourceRange used = sm_.getExpansionRange(e->getSourceRange());
@@ -209,7 +215,9 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
     // printf's place as an argument: a variadic call has no room for a defaulted one after the values
     // (the runtime's other calls default theirs).
     if (auto open = Lexer::findNextToken(callee_end, sm_, context_.getLangOpts()); open && open->is(tok::l_paren))
-      insert_after_token(open->getLocation(), name == "printf" ? "_c, ::syncscope::sim::SourceLocation::current(), " : "_c, ");
+      insert_after_token(open->getLocation(), name == "printf"   ? "_c, ::syncscope::sim::SourceLocation::current(), "
+                                              : e->getNumArgs() ? "_c, "
+                                                                : "_c");
   }
   return true;
 }

@@ -208,3 +208,51 @@ inline cudaError_t cudaMemset2D(void* pointer, size_t pitch, int value, size_t w
     if (const cudaError_t e = device.fill(static_cast<char*>(pointer) + r * pitch, value, width); e != cudaSuccess) return e;
   return cudaSuccess;
 }
+inline cudaError_t cudaMemcpy2DAsync(void* to, size_t to_pitch, const void* from, size_t from_pitch, size_t width,
+                                     size_t height, cudaMemcpyKind kind, cudaStream_t stream = nullptr,
+                                     int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  syncscope::cu::note_stream(stream, file, static_cast<unsigned>(line));
+  return cudaMemcpy2D(to, to_pitch, from, from_pitch, width, height, kind, line);
+}
+// One simulated device: a copy between "devices" is a copy on device 0, and another number is refused.
+inline cudaError_t cudaMemcpyPeer(void* to, int to_device, const void* from, int from_device, size_t bytes,
+                                  int line = __builtin_LINE(), const char* file = __builtin_FILE()) {
+  auto& device = *syncscope::cu::current_device;
+  if (to_device != 0 || from_device != 0) return device.record(cudaErrorInvalidValue);
+  return device.copy(to, from, bytes, cudaMemcpyDeviceToDevice, line, file);
+}
+inline cudaError_t cudaMemcpyPeerAsync(void* to, int to_device, const void* from, int from_device, size_t bytes,
+                                       cudaStream_t stream = nullptr, int line = __builtin_LINE(),
+                                       const char* file = __builtin_FILE()) {
+  syncscope::cu::note_stream(stream, file, static_cast<unsigned>(line));
+  return cudaMemcpyPeer(to, to_device, from, from_device, bytes, line, file);
+}
+// Pinning host memory changes how fast a copy goes, not what it copies: nothing to do here.
+#define cudaHostRegisterDefault 0x00
+#define cudaHostRegisterPortable 0x01
+#define cudaHostRegisterMapped 0x02
+inline cudaError_t cudaHostRegister(void* pointer, size_t bytes, unsigned int) {
+  return pointer && bytes ? cudaSuccess : syncscope::cu::current_device->record(cudaErrorInvalidValue);
+}
+inline cudaError_t cudaHostUnregister(void* pointer) {
+  return pointer ? cudaSuccess : syncscope::cu::current_device->record(cudaErrorInvalidValue);
+}
+// The name CUDA 3 gave cudaDeviceSynchronize (still in old course material).
+inline cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
+// Device limits: kept and read back (CUDA's defaults until set); the simulator's own limits
+// (sim/limits.h: printf bytes, stack depth) are what a run is held to.
+enum cudaLimit { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2,
+                 cudaLimitDevRuntimeSyncDepth = 3, cudaLimitDevRuntimePendingLaunchCount = 4,
+                 cudaLimitMaxL2FetchGranularity = 5, cudaLimitPersistingL2CacheSize = 6 };
+inline size_t* syncscope_device_limit(cudaLimit limit) {
+  static size_t values[] = {1024, size_t{1} << 20, size_t{8} << 20, 2, 2048, 64, 0};
+  return limit >= cudaLimitStackSize && limit <= cudaLimitPersistingL2CacheSize ? &values[limit] : nullptr;
+}
+inline cudaError_t cudaDeviceSetLimit(cudaLimit limit, size_t value) {
+  size_t* kept = syncscope_device_limit(limit);
+  return kept ? (*kept = value, cudaSuccess) : syncscope::cu::current_device->record(cudaErrorInvalidValue);
+}
+inline cudaError_t cudaDeviceGetLimit(size_t* value, cudaLimit limit) {
+  const size_t* kept = syncscope_device_limit(limit);
+  return kept && value ? (*value = *kept, cudaSuccess) : syncscope::cu::current_device->record(cudaErrorInvalidValue);
+}

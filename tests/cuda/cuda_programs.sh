@@ -689,4 +689,14 @@ refused device_3d.cu 2 "__device__ 'cube' has 3 dimensions" "a 3D __device__ arr
   '#include <cuda_runtime.h>\n__device__ int cube[2][2][2];\n__global__ void k(int *x) { x[0] = cube[0][0][0]; }\nint main() { return 0; }\n'
 refused constant_struct.cu 3 "__constant__ 'params' must hold numbers" "a struct in __constant__ memory" \
   '#include <cuda_runtime.h>\nstruct P { float a; };\n__constant__ P params;\n__global__ void k(float *x) { x[0] = params.a; }\nint main() { return 0; }\n'
+# The device heap and cudaLaunchKernel are said to be not simulated, with what to write instead (the
+# malloc's cast is not refused on its own).
+refused device_malloc.cu 3 "'malloc' in device code (the device heap) is not simulated: allocate with cudaMalloc" \
+  "malloc in a kernel" \
+  '#include <cuda_runtime.h>\n__global__ void k(float *x) {\n  float *scratch = (float *)malloc(4 * sizeof(float));\n  x[0] = 1.0f;\n  free(scratch);\n}\nint main() { return 0; }\n'
+grep -q "device_malloc.cu:3:[0-9]*: error: a pointer cast" <<<"$("$APP" run "$WORK/bad/device_malloc.cu" 2>&1)" &&
+  fail "the cast of a device malloc is refused besides the malloc"
+refused launch_kernel.cu 5 "cudaLaunchKernel (the arguments as an array of pointers) is not simulated: launch with kernel<<<" \
+  "cudaLaunchKernel" \
+  '#include <cuda_runtime.h>\n__global__ void k(int *x) { x[0] = 1; }\nint main() {\n  int *d; cudaMalloc(&d, 4); void *args[] = {&d};\n  cudaLaunchKernel((const void *)k, dim3(1), dim3(1), args, 0, 0);\n  return 0;\n}\n'
 echo "all CUDA corpus checks passed"
