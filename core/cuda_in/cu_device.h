@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <ctime>
 #include <math.h>
 #include <stdlib.h>
 #include <type_traits>
@@ -570,19 +569,6 @@ auto max(const A& a, const B& b) {
   return x < y ? y : x;
 }
 #include "core/cuda_in/cu_intrinsics.h"
-
-// clock64() and clock() in device code (the translator passes the thread's context): the thread's
-// own clock (sim::BlockRunner::clock_read), not the GPU's cycles; clock() is its low 32 bits.
-namespace syncscope::cu {
-template <class Ctx>
-long long clock64(Ctx& c) {
-  return static_cast<long long>(c.runner().clock_read());
-}
-template <class Ctx>
-clock_t clock32(Ctx& c) {
-  return static_cast<clock_t>(static_cast<uint32_t>(c.runner().clock_read()));
-}
-}  // namespace syncscope::cu
 
 // Atomics on a shared or global element; each is one access with the caller's line.
 namespace syncscope::cu {

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <ctime>
 
 inline float __expf(float x) { return std::exp(x); }
 inline float __fdividef(float x, float y) { return x / y; }
@@ -146,3 +147,16 @@ inline unsigned int __vabsdiffu4(unsigned int x, unsigned int y) {
 inline unsigned int __vabsdiffu2(unsigned int x, unsigned int y) {
   return syncscope_simd<2>(x, y, [](unsigned a, unsigned b) { return a > b ? a - b : b - a; });
 }
+
+// clock64() and clock() in device code (the translator passes the thread's context): the thread's
+// own clock (sim::BlockRunner::clock_read), not the GPU's cycles; clock() is its low 32 bits.
+namespace syncscope::cu {
+template <class Ctx>
+long long clock64(Ctx& c) {
+  return static_cast<long long>(c.runner().clock_read());
+}
+template <class Ctx>
+clock_t clock32(Ctx& c) {
+  return static_cast<clock_t>(static_cast<uint32_t>(c.runner().clock_read()));
+}
+}  // namespace syncscope::cu
