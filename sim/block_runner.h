@@ -137,6 +137,10 @@ class BlockRunner {
     for (int t = 0; t < threads_per_block_; ++t) summary.add_thread(threads_[t].counters);
   }
   int steps_taken() const { return step_ + 1; }
+  // A __shared__ array by its number in this block (the order the kernel declares them), and back:
+  // how a translated kernel's struct keeps one in a pointer field (core/cuda_in/cu_pointer_fields.h).
+  ArrayStore* shared_in_slot(int slot) { return shared_.in_slot(slot); }
+  int shared_slot_of(const ArrayStore* a) const { return shared_.slot_of(a); }
   // clock64() and clock() in a translated kernel: the thread's own clock, not the GPU's cycles. It
   // ticks once for each read of it and four times for each memory access the thread made, so a
   // loop that waits for it ends and two reads around some work differ; it starts at 0 each block.

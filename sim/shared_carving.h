@@ -38,6 +38,13 @@ class SharedCarving {
   // deque: references stay valid as arrays are added
   const std::deque<ArrayStore>& arrays() const { return arrays_; }
   int count() const { return count_; }  // arrays in use by this block
+  // Array `slot` of this block (nullptr: the block has not declared so many).
+  ArrayStore* in_slot(int slot) { return slot >= 0 && slot < count_ ? &arrays_[slot] : nullptr; }
+  int slot_of(const ArrayStore* a) const {
+    for (int k = 0; k < count_; ++k)
+      if (&arrays_[k] == a) return k;
+    return -1;
+  }
 
  private:
   Declared declare_new(int thread, int slot, DType dtype, int count, const char* name, const char* layout);

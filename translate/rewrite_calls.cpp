@@ -62,6 +62,9 @@ bool RewriteRules::device_memory(const Expr* e) const {
   }
   if (const auto* moved = dyn_cast<BinaryOperator>(e); moved && moved->isAdditiveOp())
     return device_memory(moved->getLHS()) || device_memory(moved->getRHS());
+  if (const auto* element = dyn_cast<ArraySubscriptExpr>(e))  // planes[k] of `float *planes[2] = {a, b};`
+    if (const auto* named = dyn_cast<DeclRefExpr>(element->getBase()->IgnoreParenImpCasts()))
+      if (const auto* v = dyn_cast<DeclaratorDecl>(named->getDecl())) return !pointer_array_element(v).isNull();
   return false;
 }
 
@@ -219,6 +222,37 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
                                               : e->getNumArgs() ? "_c, "
                                                                 : "_c");
   }
+  return true;
+}
+
+void RewriteRules::keep_device_address(const Expr* value) {
+  if (!device_memory(value) || editable(value->getBeginLoc(), value->getEndLoc(), "device_address") != Spelling::InFile)
+    return;
+  if (insert_before(value->getBeginLoc(), "::syncscope::cu::device_address(")) insert_after_token(value->getEndLoc(), ")");
+}
+
+bool RewriteRules::VisitInitListExpr(InitListExpr* e) {
+  // Visited in the form written; its fields are the semantic form's.
+  if (!in_device_code() || !e->isSyntacticForm() || e->getType()->isDependentType()) return true;
+  if (!e->isSemanticForm()) e = e->getSemanticForm();
+  const RecordDecl* record = e->getType()->getAsRecordDecl();
+  if (!record || !in_main_file(record->getLocation())) return true;
+  unsigned k = 0;
+  for (const FieldDecl* field : record->fields()) {
+    if (k >= e->getNumInits()) break;
+    if (field->getType()->isPointerType()) keep_device_address(e->getInit(k));
+    ++k;
+  }
+  return true;
+}
+
+bool RewriteRules::VisitCXXConstructExpr(CXXConstructExpr* e) {
+  const CXXConstructorDecl* constructor = e->getConstructor();
+  if (!in_device_code() || !constructor || constructor->isImplicit() || !is_students(constructor) ||
+      !is_device_only(constructor))
+    return true;
+  for (unsigned k = 0; k < e->getNumArgs() && k < constructor->getNumParams(); ++k)
+    if (constructor->getParamDecl(k)->getType()->isPointerType()) keep_device_address(e->getArg(k));
   return true;
 }
 

@@ -390,4 +390,37 @@ void RewriteRules::rewrite_pointer_return(FunctionDecl* f) {
   replace(range, "::syncscope::cu::ptr<" + type_text(pointee) + ", SyncscopeCtx> ");
 }
 
+// `__device__ float &at(float *p, int i) { return p[i]; }`: a reference into device memory is the
+// simulator's element (cu::ref), as p[i] is. Only where every return gives such an element: a
+// reference to the thread's own variables stays a C++ reference.
+void RewriteRules::rewrite_reference_return(FunctionDecl* f) {
+  const QualType type = f->getReturnType();
+  if (!type->isLValueReferenceType() || type->getContainedAutoType() || !f->hasBody()) return;
+  const QualType referee = type->getPointeeType();
+  if (!element_refusal(referee).empty() || referee->isRecordType()) return;
+  bool returns_elements = false;
+  std::function<bool(const Stmt*)> all_elements = [&](const Stmt* s) {
+    if (!s) return true;
+    if (const auto* r = dyn_cast<ReturnStmt>(s)) {
+      const Expr* value = r->getRetValue() ? r->getRetValue()->IgnoreParenImpCasts() : nullptr;
+      const auto* element = dyn_cast_or_null<ArraySubscriptExpr>(value);
+      const auto* deref = dyn_cast_or_null<UnaryOperator>(value);
+      const bool device = (element && device_memory(element->getBase())) ||
+                          (deref && deref->getOpcode() == UO_Deref && device_memory(deref->getSubExpr()));
+      returns_elements |= device;
+      return device;
+    }
+    for (const Stmt* child : s->children())
+      if (!all_elements(child)) return false;
+    return true;
+  };
+  if (!all_elements(f->getBody()) || !returns_elements) return;
+  const SourceRange range = f->getReturnTypeSourceRange();
+  if (range.isInvalid() || range.getBegin().isMacroID() || range.getEnd().isMacroID()) {
+    error(f->getLocation(), "the reference '" + f->getNameAsString() + "' returns is spelled by a macro: write its type out");
+    return;
+  }
+  replace(range, "::syncscope::cu::ref<" + type_text(referee) + ", SyncscopeCtx> ");
+}
+
 }  // namespace syncscope::translate

@@ -273,6 +273,7 @@ void RewriteRules::rewrite_device_signature(FunctionDecl* f) {
     return;
   }
   rewrite_pointer_return(f);
+  rewrite_reference_return(f);
   const SourceLocation open = sm_.getExpansionLoc(signature.getLParenLoc());
   const SourceLocation close = sm_.getExpansionLoc(signature.getRParenLoc());
   if (f->getNumParams() == 0) {
@@ -286,8 +287,13 @@ void RewriteRules::rewrite_device_signature(FunctionDecl* f) {
   }
 }
 
+QualType RewriteRules::pointer_array_element(const DeclaratorDecl* d) const {
+  const auto* array = isa<VarDecl>(d) ? context_.getAsConstantArrayType(d->getType()) : nullptr;
+  return array && array->getElementType()->isPointerType() ? array->getElementType() : QualType();
+}
+
 bool RewriteRules::will_be_rewritten(const DeclaratorDecl* d) const {
-  const QualType type = d->getType();
+  const QualType type = pointer_array_element(d).isNull() ? d->getType() : pointer_array_element(d);
   if (type->getContainedAutoType() || !d->getTypeSourceInfo()) return false;
   if (type->isPointerType()) return element_refusal(type->getPointeeType()).empty();
   return !reference_type(d).empty();
@@ -365,7 +371,8 @@ std::string RewriteRules::cells_note(QualType element) const {
 }
 
 void RewriteRules::rewrite_pointer_declaration(DeclaratorDecl* d) {
-  const QualType type = d->getType();
+  // A local array of pointers (`float *planes[2] = {a, b};`) holds the simulator's pointers too.
+  const QualType type = pointer_array_element(d).isNull() ? d->getType() : pointer_array_element(d);
   if (!type->isPointerType() || type->getContainedAutoType() || !d->getTypeSourceInfo()) return;
   const QualType pointee = type->getPointeeType();
   if (const std::string why = element_refusal(pointee); !why.empty()) {
@@ -398,8 +405,10 @@ void RewriteRules::replace_declared_type(DeclaratorDecl* d, const std::string& t
 
 bool RewriteRules::VisitParmVarDecl(ParmVarDecl* p) {
   const auto* f = dyn_cast_or_null<FunctionDecl>(p->getDeclContext());
+  // A constructor keeps its raw pointers (the fields it sets hold addresses, cu::device_address):
+  // its callers pass them so (VisitCXXConstructExpr).
   if (f && is_students(f) && is_device_only(f)) {
-    rewrite_pointer_declaration(p);
+    if (!isa<CXXConstructorDecl>(f)) rewrite_pointer_declaration(p);
     rewrite_reference_declaration(p);
   }
   return true;
@@ -679,7 +688,8 @@ void RewriteRules::rewrite_pointer_field(MemberExpr* e) {
     error(e->getMemberLoc(), "'" + shown + "' is moved in device code: assign it a pointer (" + shown + " = " + shown + " + 1) instead");
     return;
   }
-  if (insert_before(e->getBeginLoc(), "::syncscope::cu::device_pointer(_c, ")) insert_after_token(e->getEndLoc(), ")");
+  // Inside what wraps the whole use, which was visited first (`c ? read(device_pointer(_c, p)[i]) : 0`).
+  if (insert_opening(e->getBeginLoc(), "::syncscope::cu::device_pointer(_c, ")) insert_after_token(e->getEndLoc(), ")");
 }
 
 bool RewriteRules::VisitCXXNewExpr(CXXNewExpr* e) {

@@ -47,6 +47,11 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool VisitMemberExpr(clang::MemberExpr* e);
   bool VisitCXXNewExpr(clang::CXXNewExpr* e);
   bool VisitImplicitCastExpr(clang::ImplicitCastExpr* e);
+  // A struct with a pointer field made from device memory: `Acc a = {s};`, `Acc a(s);` (its
+  // constructor takes the raw address the field keeps, see cu::device_address).
+  bool VisitInitListExpr(clang::InitListExpr* e);
+  bool VisitCXXConstructExpr(clang::CXXConstructExpr* e);
+  void keep_device_address(const clang::Expr* value);
   // `extern "C" __global__ void k(...)`: a kernel becomes a template, which C linkage forbids; the
   // program is one file, so the linkage goes and nothing else changes.
   bool VisitLinkageSpecDecl(clang::LinkageSpecDecl* d);
@@ -58,6 +63,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   // `&smem[k]` of bytes: `(smem + (k))`, the pointer a cast to wider elements takes (rewrite_values.cpp).
   void rewrite_byte_address(clang::UnaryOperator* e);
   void rewrite_pointer_return(clang::FunctionDecl* f);  // rewrite_declarations.cpp
+  void rewrite_reference_return(clang::FunctionDecl* f);
   // The CUDA samples' `SharedMemory<T>()`: the launch's dynamic shared memory as T elements
   // (translate/rewrite_declarations.cpp).
   bool VisitCXXUnresolvedConstructExpr(clang::CXXUnresolvedConstructExpr* e);
@@ -90,6 +96,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   void use_reference_here(const clang::DeclRefExpr* e);
   // The declared type written `type` instead, from the declaration's start up to its name.
   void replace_declared_type(clang::DeclaratorDecl* d, const std::string& type, const char* kind);
+  // The element type of a local array of pointers (null: `d` is none).
+  clang::QualType pointer_array_element(const clang::DeclaratorDecl* d) const;
   bool will_be_rewritten(const clang::DeclaratorDecl* d) const;
   // Why an array cannot hold elements of this type ("" when it can), and how the picture's 32-bit
   // cells hold one that takes several ("" for one cell each).

@@ -573,26 +573,6 @@ Launch<Kernel> launch(Kernel kernel, const char* name, dim3 grid, dim3 block, si
   return {kernel, name, grid, block, shared, where};
 }
 
-// A pointer field of a struct a kernel holds by value (translate/rewrite_rules.h): the device
-// address it keeps, as the simulator's pointer into that array, and back. An address no cudaMalloc
-// returned (host memory) reads as a pointer to nothing, which faults where it is used, as on a GPU.
-template <class E, class Ctx>
-[[gnu::always_inline]] inline ptr<E, Ctx> device_pointer(Ctx& c, E* address) {
-  int cell = 0;
-  const Allocation* a = address ? current_device->find(address, &cell) : nullptr;
-  if (!a) return ptr<E, Ctx>(&c.runner(), nullptr, 0);
-  return ptr<E, Ctx>(&c.runner(), &current_device->simulator().global(a->array), cell);
-}
-template <class E, class Ctx>
-inline E* device_address(const ptr<E, Ctx>& p) {
-  if (!p.array) return nullptr;
-  return reinterpret_cast<E*>(current_device->address_of(p.array, p.offset));
-}
-template <class T>
-inline T device_address(const T& anything_else) {  // nullptr, a pointer the kernel already holds raw
-  return anything_else;
-}
-
 }  // namespace syncscope::cu
 
 template <class E>

@@ -1,5 +1,5 @@
 // What a translated .cu compiles against (translate/cuda_translator.h): the device side
-// (cu_device.h), the host side (cu_host.h, cu_host_environment.h), and the program's entry. The loader
+// (cu_device.h, cu_pointer_fields.h), the host side (cu_host.h, cu_host_environment.h), and the program's entry. The loader
 // (core/cuda_program.cpp) ends the translation with SYNCSCOPE_CUDA_PROGRAM (after the main() it
 // writes for a file that has none) and defines before the file
 // SYNCSCOPE_CUDA_NAME (the program's name), SYNCSCOPE_CUDA_BUGS (its BUG_* macros, comma-separated)
@@ -12,6 +12,7 @@
 
 #include "core/cuda_in/cu_host.h"
 #include "core/cuda_in/cu_host_environment.h"
+#include "core/cuda_in/cu_pointer_fields.h"
 #include "core/registry.h"
 
 namespace syncscope::cu {
