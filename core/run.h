@@ -114,4 +114,7 @@ using sim::format_number;  // sim/describe.h
 using sim::format_value;
 using sim::format_seconds;
 
+// Whether a run's kernels reached past an array (reported as out-of-bounds errors).
+bool out_of_bounds_accesses(const sim::Trace& t);
+
 }  // namespace syncscope

@@ -308,7 +308,7 @@ INSTANTIATE_TEST_SUITE_P(
         BadCase{{"run", "axis-sum", "--rows", "70000"}, {"--rows", "70000", "1..65535"}},
         BadCase{{"run", "kogge-stone", "--rows", "3"}, {"--rows", "3", "axis-sum"}},
         BadCase{{"run", "kogge-stone", "--dtype", "float64"}, {"--dtype", "float64", "float32 or int32"}},
-        BadCase{{"run", "kogge-stone", "--schedule", "sideways"}, {"--schedule", "sideways", "lockstep"}},
+        BadCase{{"run", "kogge-stone", "--schedule", "sideways"}, {"--schedule", "sideways", "lockstep", "random:SEED or all"}},
         BadCase{{"run", "kogge-stone", "--schedule", "random:x"}, {"--schedule", "random:x", "whole number"}},
         BadCase{{"run", "kogge-stone", "--input", "1,2,x"}, {"--input", "'x'", "not a number"}},
         BadCase{{"run", "kogge-stone", "--input", "random:"}, {"--input", "random:", "whole number"}},

@@ -266,6 +266,18 @@ TEST(RaceLab, ModelSaysWhatTheGpuDid) {
   EXPECT_TRUE(some_wrong_value);
 }
 
+// With no bug picked, the lab calls the kernel correct only when its run found no hazards: a
+// student's file can race as written (the run's hazards stand in for such a file here).
+TEST(RaceLab, NoBugPickedIsCorrectOnlyWithoutHazards) {
+  RunResult r = run_algorithm({.algorithm = "kogge-stone"});
+  EXPECT_EQ(app::build_race_lab(r, nullptr, false, nullptr, false).variant, "the correct kernel (pick a bug in Controls)");
+  r = run_algorithm({.algorithm = "kogge-stone", .bug = "in-place"});
+  ASSERT_FALSE(r.sim.trace.hazards.empty());
+  r.config.problem.bug = 0;
+  EXPECT_EQ(app::build_race_lab(r, nullptr, false, nullptr, false).variant,
+            "the kernel as written, with hazards of its own (see Hazards) (pick a bug in Controls)");
+}
+
 TEST(RaceLab, GpuVerdictTellsAMissingGpuFromAFailedRun) {
   const RunResult r = run_algorithm({.algorithm = "axis-sum", .tpb = 64, .bug = "as-written"});
   Outcomes none;

@@ -20,6 +20,7 @@
 #include "core/recorded_runs.h"
 #include "core/registry.h"
 #include "core/run.h"
+#include "sim/schedule.h"
 
 namespace syncscope::cli {
 
@@ -73,6 +74,12 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
   // --schedule all: every schedule of the lab, grouped by outcome.
   const bool all_schedules = args.options.schedule && *args.options.schedule == "all";
   if (all_schedules) args.options.schedule.reset();
+  // Before a kernel file is compiled: a mistyped schedule is said at once, with `all`, which only run takes.
+  if (std::string why; args.options.schedule && !sim::Schedule::parse(*args.options.schedule, &why)) {
+    if (!args.options.schedule->starts_with("random:")) why = "expected lockstep, forward, reverse, random:SEED or all";
+    err << "syncscope: --schedule " << *args.options.schedule << ": " << why << "\n";
+    return kExitBadArguments;
+  }
   Registry registry = builtin_registry();
   // `syncscope run FILE.cu`: a plain CUDA program is loaded as --kernel would load it.
   if (flags.kernel_file.empty() && is_cuda_program_path(args.options.algorithm)) {

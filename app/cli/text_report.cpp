@@ -265,7 +265,11 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
   if (program) {
     out << "launches: " << t.launches.size() << "\n";
     if (!r.sim.output_bits.empty() && r.config.algorithm->info.kernels_only)
-      out << (r.sim.output_bits[0] == 0 && !t.error ? "the launch succeeded" : "the launch failed (the error below)") << "\n";
+      out << (t.error || r.sim.output_bits[0] != 0 ? "the launch failed (the error below)"
+              : out_of_bounds_accesses(t)            ? "the launch ran, but reached past its arrays (the out-of-bounds errors below: "
+                                                       "a GPU reads and writes whatever lies there, or stops the launch)"
+                                                     : "the launch succeeded")
+          << "\n";
     else if (!r.sim.output_bits.empty())
       out << "main() returned " << static_cast<int32_t>(r.sim.output_bits[0])
           << (t.error ? ", after a launch failed (the error below; every CUDA call after it failed too, as on a GPU)"
@@ -281,6 +285,8 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
     out << (r.sim.output_bits.empty()                  ? " (the run stopped before main() returned: the error below)"
             : r.config.algorithm->info.kernels_only ? " (the launch failed)"
                                                     : " (main() returned " + std::to_string(static_cast<int32_t>(r.sim.output_bits[0])) + ", not 0)");
+  else if (!c.match && program && r.config.algorithm->info.kernels_only && out_of_bounds_accesses(t))
+    out << " (out-of-bounds accesses)";
   else if (c.differing > 0)
     out << " (" << sim::elements_differ(c.differing, r.expected.size()) << ": "
         << indices_text(c.differing_indices, c.differing) << ")";

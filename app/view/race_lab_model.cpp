@@ -84,7 +84,13 @@ RaceLabModel build_race_lab(const RunResult& run, const Outcomes* schedules, boo
     const BugInfo& b = c.algorithm->info.bugs.at(c.problem.bug - 1);
     m.variant = "bug " + b.name + ": " + b.shows;
   } else {
-    m.variant = "the correct kernel" + std::string(c.algorithm->info.bugs.empty() ? "" : " (pick a bug in Controls)");
+    // No bug picked is "correct" only where the run says so: a student's file may race as written.
+    const bool own_hazards = !run.sim.trace.hazards.empty();
+    m.variant = std::string(c.algorithm->info.program ? "the program as written"
+                            : own_hazards             ? "the kernel as written"
+                                                      : "the correct kernel") +
+                (own_hazards ? ", with hazards of its own (see Hazards)" : "") +
+                (c.algorithm->info.bugs.empty() ? "" : " (pick a bug in Controls)");
   }
   if (schedules_busy) m.schedules_status = "comparing schedules...";
   else if (schedules) {

@@ -408,6 +408,20 @@ pass "a kernel without main() runs with --grid 2 --block 64; its missing barrier
 set +e; out=$("$APP" run "$alone" --grid 2 --block 64 --arg m=1 2>&1); rc=$?; set -e
 [[ $rc -eq 2 ]] && grep -q -- "--arg m=1: reverse has no scalar parameter m" <<<"$out" || fail "--arg m: exit $rc: $out"
 pass "--arg naming no parameter is refused"
+# A launch that reaches past its arrays did not succeed, though syncscope's main() has no check of its own.
+mkdir -p "$WORK/alone"
+cat >"$WORK/alone/past_end.cu" <<'CU'
+__global__ void past_end(int n, float *y) {
+  for (int i = threadIdx.x; i < n; i += blockDim.x) y[i] = 2.0f * i;
+}
+CU
+out=$("$APP" run "$WORK/alone/past_end.cu" --grid 1 --block 32 --arg n=40 2>&1) || fail "past_end.cu: $out"
+grep -qx "the launch ran, but reached past its arrays (the out-of-bounds errors below: .*" <<<"$out" &&
+  grep -qx "match: no (out-of-bounds accesses)" <<<"$out" && grep -q "^error: out-of-bounds write of y\[32\]" <<<"$out" ||
+  fail "a kernel alone writing past y is said to have succeeded: $out"
+out=$("$APP" run "$WORK/alone/past_end.cu" --grid 1 --block 32 --arg n=32 2>&1) || fail "past_end.cu n=32: $out"
+grep -qx "the launch succeeded" <<<"$out" && grep -qx "match: yes" <<<"$out" || fail "past_end.cu within bounds: $out"
+pass "a kernel alone that writes past its array is not said to succeed (match: no, out-of-bounds accesses)"
 set +e; out=$("$APP" run "$CORPUS/dot_product.cu" --grid 2 --block 64 2>&1); rc=$?; set -e
 [[ $rc -eq 2 ]] && grep -q "the file has its own main(), which chooses its launches: --grid and --block (in the app: File > Open's grid and block) are for a .cu without one" <<<"$out" ||
   fail "--grid for a program with main(): exit $rc: $out"
