@@ -160,8 +160,23 @@ static inline cudaError_t syncscope_recorded_cudaMemcpy2D(void* to, size_t to_pi
     for (size_t r = 0; r < height; ++r) syncscope_record_host_copy(line, static_cast<const char*>(to) + r * to_pitch, width);
   return result;
 }
+static inline cudaError_t syncscope_recorded_cudaMemcpy2DAsync(void* to, size_t to_pitch, const void* from,
+                                                               size_t from_pitch, size_t width, size_t height,
+                                                               cudaMemcpyKind kind, cudaStream_t stream = 0,
+                                                               int line = __builtin_LINE()) {
+  cudaError_t result = cudaMemcpy2DAsync(to, to_pitch, from, from_pitch, width, height, kind, stream);
+  bool to_host = kind == cudaMemcpyDeviceToHost;
+  if (kind == cudaMemcpyDefault) to_host = syncscope_is_device_memory(from) && !syncscope_is_device_memory(to);
+  if (result == cudaSuccess && to_host) {
+    result = cudaStreamSynchronize(stream);
+    if (result == cudaSuccess)
+      for (size_t r = 0; r < height; ++r) syncscope_record_host_copy(line, static_cast<const char*>(to) + r * to_pitch, width);
+  }
+  return result;
+}
 #define cudaMemcpy syncscope_recorded_cudaMemcpy
 #define cudaMemcpy2D syncscope_recorded_cudaMemcpy2D
+#define cudaMemcpy2DAsync syncscope_recorded_cudaMemcpy2DAsync
 #define cudaMemcpyFromSymbol syncscope_recorded_cudaMemcpyFromSymbol
 #define cudaMemcpyAsync syncscope_recorded_cudaMemcpyAsync
 )";

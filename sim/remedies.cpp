@@ -124,7 +124,7 @@ std::vector<LostUpdate> find_lost_updates(const std::vector<HazardGroup>& groups
   return found;
 }
 
-std::string lost_update_text(const LostUpdate& u) {
+std::string lost_update_text(const LostUpdate& u, bool looped) {
   const std::string L = LineTable::describe(u.line);
   // The atomic as the file spells it: CUDA's in a .cu, the kernel contract's in a kernel file.
   const std::string& file = LineTable::get(u.line).file;
@@ -138,11 +138,23 @@ std::string lost_update_text(const LostUpdate& u) {
            "orders a thread's own read and write against the others', so make the two one atomic: " + atomic + " at " + R +
            " returns the old value and writes the new one (int old = " + atomic + "(&counter, 1);), and " + L + " goes";
   }
-  return std::string(u.cross_block ? "threads of several blocks" : "several threads") +
-         " read-modify-write one cell at " + L +
+  // Blocks that meet on one element may add into a total, or may each have been meant to own it (a
+  // grid-stride loop stepping by blockDim.x alone); threads of a loop with no barrier may add into
+  // one cell, or may be rounds that must follow each other (an up-sweep's XY[i] += XY[i - stride]).
+  // Nothing in the events tells these apart: both fixes are said, the atomic last.
+  const std::string atomic_fix = "use an atomic (" + atomic + ") at " + L;
+  if (u.cross_block)
+    return "threads of several blocks read-modify-write one cell at " + L +
+           " (two blocks reached the same element): where each element should be one thread's, check the index and "
+           "its stride (a grid-stride loop steps by blockDim.x * gridDim.x); where they add into one total, " + atomic_fix;
+  if (looped)
+    return "several threads read-modify-write one cell at " + L +
+           " in the same step, a loop with no barrier coming back to it: where each round must see the last one's "
+           "writes (a tree's levels, a scan's strides), a barrier at the end of the round, before " + L +
+           " comes round again, orders them; where they add into one total (a histogram), " + atomic_fix;
+  return "several threads read-modify-write one cell at " + L +
          " in the same step (a lost update: two of them read the same old value and one update is lost); "
-         "no barrier orders a thread's own read and write against the others', so use an atomic "
-         "(" + (cuda ? "atomicAdd" : "c.atomic_add") + ") at " + L;
+         "no barrier orders a thread's own read and write against the others', so " + atomic_fix;
 }
 
 std::string barrier_text(const HazardEvent& e, bool same_warp, const std::optional<std::vector<LoopSpan>>& loops) {
@@ -186,6 +198,25 @@ std::string barrier_text(const HazardEvent& e, bool same_warp, const std::option
     return barrier + " between " + B + " and " + A + " would order these accesses";
   if (a.file == b.file && a.function == b.function) return barrier + " between " + A + " and " + B + " would order these accesses";
   return barrier + " after " + A + " and before " + B + " would order these accesses";
+}
+
+// The plain side of a race between an atomic and a plain write (kNoLine: it is not one).
+LineId plain_write_against_atomic(const HazardEvent& e) {
+  if (e.cross_block || e.first_atomic == e.second_atomic || e.line_first == e.line_second) return kNoLine;
+  if (e.first_atomic && (e.kind == HazardKind::WriteAfterRead || e.kind == HazardKind::WriteAfterWrite)) return e.line_second;
+  if (e.second_atomic && (e.kind == HazardKind::ReadAfterWrite || e.kind == HazardKind::WriteAfterWrite)) return e.line_first;
+  return kNoLine;
+}
+
+std::string atomic_write_text(const HazardEvent& e, LineId plain) {
+  const LineId atomic = plain == e.line_first ? e.line_second : e.line_first;
+  const std::string W = LineTable::describe(plain), X = LineTable::describe(atomic);
+  const std::string& file = LineTable::get(plain).file;
+  const bool cuda = file.ends_with(".cu") || file.ends_with(".cuh");
+  return "the plain write at " + W + " races with other threads' atomics at " + X +
+         " on the same cell in the same step: make it atomic too (" +
+         (cuda ? "atomicExch, or atomicMin/atomicMax to clamp a counter" : "c.atomic_exch, or c.atomic_min/c.atomic_max") +
+         "), or put a barrier between " + X + " and " + W + " where every thread of the block passes it (not inside a branch)";
 }
 
 bool is_warp_call(HazardKind k) {
@@ -235,20 +266,25 @@ std::optional<std::vector<LoopSpan>> loops_seen(const Trace& t) {
   std::vector<LoopSpan> out;
   bool any_events = false;
   std::vector<LineId> last;  // each thread's last memory access's line in the step
+  std::vector<uint8_t> last_wrote;  // ... and whether it wrote
   for (const LaunchTrace& launch : t.launches)
     for (const BlockTrace& block : launch.blocks)
       for (const StepTrace& step : block.steps) {
         last.assign(launch.block.count(), kNoLine);
+        last_wrote.assign(launch.block.count(), 0);
         for (const Event& e : step.events) {
           if (!e.is_memory() || e.line == kNoLine || e.thread >= last.size()) continue;
           any_events = true;
           const LineId before = last[e.thread];
+          const bool wrote = std::exchange(last_wrote[e.thread], uint8_t{e.is_write()}) != 0;
           last[e.thread] = e.line;
           if (before == kNoLine || (e.access_cells > 0 && e.access_part > 0)) continue;  // a wide access's later cell
           const SourceLine& from = LineTable::get(before);
           const SourceLine& to = LineTable::get(e.line);
-          // Strictly back: one line's read and write (s[t] += s[t - d]) are not a round.
-          if (from.file != to.file || from.function != to.function || to.line >= from.line) continue;
+          // Back, or one line again after its write: one line's reads and write (s[t] += s[t - d]) are
+          // not a round, a read of it after the write is (a one-line loop body, an up-sweep's).
+          const bool again = before == e.line && wrote && !e.is_write();
+          if (from.file != to.file || from.function != to.function || (to.line >= from.line && !again)) continue;
           bool known = false;
           for (LoopSpan& l : out)
             if (l.file == to.file && l.function == to.function && l.first == to.line && l.last == from.line) known = true;
@@ -261,11 +297,17 @@ std::optional<std::vector<LoopSpan>> loops_seen(const Trace& t) {
 
 std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups, const std::optional<std::vector<LoopSpan>>& loops) {
   const std::vector<LostUpdate> lost = find_lost_updates(groups);
+  // A plain write's race with atomics, by the write's line: that line's own runs join its fix.
+  std::map<LineId, const HazardEvent*> atomic_race_of_write;
+  for (const HazardGroup& g : groups)
+    if (is_race(g.first.kind))
+      if (const LineId plain = plain_write_against_atomic(g.first); plain != kNoLine) atomic_race_of_write.emplace(plain, &g.first);
   std::vector<Diagnosis> out;
   std::map<std::tuple<int, LineId, LineId, bool, bool>, size_t> index;  // (array | -1, lines, cross, lost) -> out
   for (size_t k = 0; k < groups.size(); ++k) {
-    const HazardEvent& e = groups[k].first;
-    if (is_warp_call(e.kind)) {
+    const HazardEvent* event = &groups[k].first;
+    if (is_warp_call(event->kind)) {
+      const HazardEvent& e = *event;
       // One fix per kind of problem at one warp operation.
       const auto key = std::tuple{-2 - static_cast<int>(e.kind) * 8 - static_cast<int>(e.mask_problem), e.line_second,
                                   e.line_second, false, false};
@@ -282,7 +324,11 @@ std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups, const st
       out[at->second].reports.push_back(k);
       continue;
     }
-    if (!is_race(e.kind) || e.line_first == kNoLine) continue;
+    if (!is_race(event->kind) || event->line_first == kNoLine) continue;
+    if (!event->cross_block && event->kind == HazardKind::WriteAfterWrite && event->line_first == event->line_second)
+      if (auto atomic = atomic_race_of_write.find(event->line_first); atomic != atomic_race_of_write.end())
+        event = atomic->second;
+    const HazardEvent& e = *event;
     const auto update = std::find_if(lost.begin(), lost.end(), [&](const LostUpdate& u) { return u.covers(e); });
     const auto key = update != lost.end() ? std::tuple{update->array, update->line, update->line, e.cross_block, true}
                                           : std::tuple{-1, e.line_first, e.line_second, e.cross_block, false};
@@ -295,7 +341,10 @@ std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups, const st
       d.cross_block = e.cross_block;
       if (update != lost.end()) {
         d.lost_update = true;
-        d.text = lost_update_text(*update);
+        d.text = lost_update_text(*update, loops && in_one_loop(loops, update->line, update->line));
+      } else if (const LineId plain = plain_write_against_atomic(e); plain != kNoLine) {
+        d.atomic_write = true;
+        d.text = atomic_write_text(e, plain);
       } else {
         d.splits_statement = !e.cross_block && e.line_first == e.line_second && e.kind == HazardKind::WriteAfterRead;
         d.text = barrier_text(e, d.same_warp, loops);
@@ -354,7 +403,8 @@ std::vector<BarrierGroup> group_by_barrier(const std::vector<HazardGroup>& group
       const Diagnosis& d = fixes[k];
       // Pairs one barrier could order: of one function, inside a block, a barrier's to fix.
       auto groupable = [](const Diagnosis& o) {
-        return !o.cross_block && !o.lost_update && !o.splits_statement && !o.warp_call && same_function(o.first, o.second);
+        return !o.cross_block && !o.lost_update && !o.splits_statement && !o.warp_call && !o.atomic_write &&
+               same_function(o.first, o.second);
       };
       std::vector<size_t> bucket;
       if (groupable(d))

@@ -30,6 +30,10 @@ struct Diagnosis {
   // A warp operation that cannot complete (a lane it names exited, waits elsewhere or is not there;
   // a mask without the caller; lanes at different warp operations): its mask or its place is the fix.
   bool warp_call = false;
+  // A plain write against other threads' atomics on its cell (`if (idx >= CAP) n = CAP;` after an
+  // atomicAdd on n): an atomic write is the fix where no barrier can go; it is not grouped with
+  // barrier fixes. Same-line runs of that write are answered here too.
+  bool atomic_write = false;
   std::string text;
   std::vector<size_t> reports;  // the hazard groups (indices into diagnose()'s argument) it answers
 };

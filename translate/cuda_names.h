@@ -52,9 +52,11 @@ inline const std::map<std::string_view, std::string_view> kRuntimeCalls = {
     {"clock", "::syncscope::cu::clock32"},
 };
 
-// Calls the simulator does not have yet, and what to do instead.
+// Calls the simulator does not have yet (or CUDA itself no longer has), and what to do instead.
 // (Device malloc and free: translate/rewrite_calls.cpp, in device code only.)
 inline const std::map<std::string_view, std::string_view> kNotSimulated = {
+    {"cudaThreadSynchronize",
+     "cudaThreadSynchronize was removed in CUDA 12 (nvcc no longer knows it): write cudaDeviceSynchronize()"},
     {"cudaLaunchKernel",
      "cudaLaunchKernel (the arguments as an array of pointers) is not simulated: launch with "
      "kernel<<<grid, block, shared_bytes, stream>>>(arguments...)"},

@@ -456,6 +456,7 @@ cudaError_t cudaEventQuery(cudaEvent_t event);
 #define cudaHostRegisterMapped 0x02
 cudaError_t cudaHostRegister(void* pointer, size_t bytes, unsigned int flags);
 cudaError_t cudaHostUnregister(void* pointer);
+// Removed in CUDA 12: declared so that its call is refused with what to write (translate/cuda_names.h).
 cudaError_t cudaThreadSynchronize();
 cudaError_t cudaMemcpy2DAsync(void* to, size_t to_pitch, const void* from, size_t from_pitch, size_t width, size_t height,
                               cudaMemcpyKind kind, cudaStream_t stream = 0);

@@ -237,8 +237,6 @@ inline cudaError_t cudaHostRegister(void* pointer, size_t bytes, unsigned int) {
 inline cudaError_t cudaHostUnregister(void* pointer) {
   return pointer ? cudaSuccess : syncscope::cu::current_device->record(cudaErrorInvalidValue);
 }
-// The name CUDA 3 gave cudaDeviceSynchronize (still in old course material).
-inline cudaError_t cudaThreadSynchronize() { return cudaDeviceSynchronize(); }
 // Device limits: kept and read back (CUDA's defaults until set); the simulator's own limits
 // (sim/limits.h: printf bytes, stack depth) are what a run is held to.
 enum cudaLimit { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2,

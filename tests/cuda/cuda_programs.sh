@@ -710,6 +710,9 @@ refused device_malloc.cu 3 "'malloc' in device code (the device heap) is not sim
   '#include <cuda_runtime.h>\n__global__ void k(float *x) {\n  float *scratch = (float *)malloc(4 * sizeof(float));\n  x[0] = 1.0f;\n  free(scratch);\n}\nint main() { return 0; }\n'
 grep -q "device_malloc.cu:3:[0-9]*: error: a pointer cast" <<<"$("$APP" run "$WORK/bad/device_malloc.cu" 2>&1)" &&
   fail "the cast of a device malloc is refused besides the malloc"
+refused thread_sync.cu 3 "cudaThreadSynchronize was removed in CUDA 12 (nvcc no longer knows it): write cudaDeviceSynchronize()" \
+  "cudaThreadSynchronize" \
+  '#include <cuda_runtime.h>\nint main() {\n  cudaThreadSynchronize();\n  return 0;\n}\n'
 refused launch_kernel.cu 5 "cudaLaunchKernel (the arguments as an array of pointers) is not simulated: launch with kernel<<<" \
   "cudaLaunchKernel" \
   '#include <cuda_runtime.h>\n__global__ void k(int *x) { x[0] = 1; }\nint main() {\n  int *d; cudaMalloc(&d, 4); void *args[] = {&d};\n  cudaLaunchKernel((const void *)k, dim3(1), dim3(1), args, 0, 0);\n  return 0;\n}\n'

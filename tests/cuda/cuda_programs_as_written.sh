@@ -891,6 +891,68 @@ for schedule in lockstep reverse; do
     fail "counter.cu under $schedule: no atomicAdd fix for the two-statement counter: $out"
   ! grep -q "^fix: .*barrier between .*counter.cu:7 and .*counter.cu:8" <<<"$out" || fail "counter.cu under $schedule: told of a barrier: $out"
 done
+# A counter clamped with a plain store inside the branch that took the atomic (PMPP's privatized
+# frontier): the store races with the atomics; the fix is an atomic store, or a barrier only where
+# every thread passes it, never "a barrier between" two lines of the branch alone.
+cat >"$WORK/fixes/clamp.cu" <<'CU'
+#define CAP 8
+__global__ void k(const int *in, int *out) {
+  __shared__ int n_s;
+  if (threadIdx.x == 0) n_s = 0;
+  __syncthreads();
+  if (in[threadIdx.x] > 0) {
+    int idx = atomicAdd(&n_s, 1);
+    if (idx >= CAP)
+      n_s = CAP;
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) out[0] = n_s;
+}
+int main() {
+  int h[64], *d, *o, r = 0;
+  for (int i = 0; i < 64; i++) h[i] = i % 3;
+  cudaMalloc(&d, sizeof(h)); cudaMalloc(&o, sizeof(int));
+  cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice);
+  k<<<1, 64>>>(d, o);
+  cudaMemcpy(&r, o, sizeof(int), cudaMemcpyDeviceToHost);
+  return r == CAP ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/fixes/clamp.cu" 2>&1) || true
+[[ $(grep -c "^fix: " <<<"$out") -eq 1 ]] &&
+  grep -q "^fix: the plain write at .*clamp.cu:9 races with other threads' atomics at .*clamp.cu:7 on the same cell in the same step: make it atomic too (atomicExch, or atomicMin/atomicMax" <<<"$out" ||
+  fail "clamp.cu: the clamped counter is not told to make its store atomic (one fix): $out"
+# One statement's runs meeting on a cell are a lost update or rounds merged by a missing barrier: a
+# Brent-Kung up-sweep without its loop's barrier is told of the barrier before :7 comes round again
+# (an atomicAdd there would still read XY[index - stride] too early); blocks of a grid-stride loop
+# that steps by blockDim.x alone are told to check the stride.
+cat >"$WORK/fixes/upsweep.cu" <<'CU'
+__global__ void upsweep(int *out) {
+  __shared__ int XY[64];
+  XY[threadIdx.x] = 1; __syncthreads();
+  for (unsigned int stride = 1; stride < 64; stride *= 2) {
+    unsigned int index = (threadIdx.x + 1) * 2 * stride - 1;
+    if (index < 64)
+      XY[index] += XY[index - stride];
+  }
+  __syncthreads();
+  out[threadIdx.x] = XY[threadIdx.x];
+}
+int main() { int *d; cudaMalloc(&d, 64 * sizeof(int)); upsweep<<<1, 64>>>(d); cudaDeviceSynchronize(); return 0; }
+CU
+out=$("$APP" run "$WORK/fixes/upsweep.cu" 2>&1) || true
+grep -q "^fix: several threads read-modify-write one cell at .*upsweep.cu:7 in the same step, a loop with no barrier coming back to it: .* a barrier at the end of the round, before .*upsweep.cu:7 comes round again" <<<"$out" ||
+  fail "upsweep.cu: the merged rounds are not told of the loop's barrier: $out"
+cat >"$WORK/fixes/stride.cu" <<'CU'
+__global__ void add(int n, const float *x, float *y) {
+  for (int i = blockIdx.x * blockDim.x + threadIdx.x; i < n; i += blockDim.x)
+    y[i] = x[i] + y[i];
+}
+int main() { float *x, *y; cudaMalloc(&x, 256 * sizeof(float)); cudaMalloc(&y, 256 * sizeof(float)); add<<<4, 64>>>(256, x, y); cudaDeviceSynchronize(); return 0; }
+CU
+out=$("$APP" run "$WORK/fixes/stride.cu" 2>&1) || true
+grep -q "^fix: threads of several blocks read-modify-write one cell at .*stride.cu:3 (two blocks reached the same element): where each element should be one thread's, check the index and its stride (a grid-stride loop steps by blockDim.x \* gridDim.x)" <<<"$out" ||
+  fail "stride.cu: the grid-stride loop's stride is not named: $out"
 # Straight-line warp code under a serial schedule: one thread ran ahead, which is no loop.
 cat >"$WORK/fixes/warp_reduce.cu" <<'CU'
 __device__ void warpReduce(volatile int *sdata, unsigned int tid) {

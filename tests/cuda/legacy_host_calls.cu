@@ -1,6 +1,6 @@
-// Host calls from older course material and the Programming Guide's corners: cudaThreadSynchronize
-// (CUDA 3's name for cudaDeviceSynchronize), pinning a static array with cudaHostRegister, setting
-// and reading device limits, a pitched 2D copy on a stream and a copy between "peers" on device 0.
+// Host calls from the Programming Guide's corners: pinning a static array with cudaHostRegister,
+// setting and reading device limits, a pitched 2D copy on a stream and a copy between "peers" on
+// device 0.
 #include <cstdio>
 
 #define W 24
@@ -27,7 +27,7 @@ int main()
     cudaMallocPitch(&rows, &pitch, W * sizeof(float), H);
     cudaMalloc(&copy, pitch * H);
     fill<<<H, W>>>(rows, pitch);
-    cudaThreadSynchronize();
+    cudaDeviceSynchronize();
     cudaMemcpyPeer(copy, 0, rows, 0, pitch * H);
 
     cudaStream_t stream;
