@@ -614,20 +614,6 @@ bool RewriteRules::names_shared_array(const Expr* e) const {
   return false;
 }
 
-bool RewriteRules::in_device_memory(const Expr* e, bool through_pointer) const {
-  e = e->IgnoreParenImpCasts();
-  if (through_pointer) return e->getType()->isPointerType() && !isa<CXXThisExpr>(e);
-  if (const auto* s = dyn_cast<ArraySubscriptExpr>(e)) {
-    const Expr* array = s->getBase()->IgnoreParenImpCasts();
-    return array->getType()->isPointerType() || names_shared_array(array);
-  }
-  if (const auto* u = dyn_cast<UnaryOperator>(e))
-    return u->getOpcode() == UO_Deref && u->getSubExpr()->getType()->isPointerType();
-  if (const auto* m = dyn_cast<MemberExpr>(e)) return in_device_memory(m->getBase(), m->isArrow());
-  if (const auto* d = dyn_cast<DeclRefExpr>(e)) return shared_scalars_.count(dyn_cast<VarDecl>(d->getDecl())) > 0;
-  return false;
-}
-
 // `g[i].field`, `g->field`, `s[t].field` of a struct in device memory: `(g[i] ->* &S::field)`, the
 // field's element (core/cuda_in/cu_device.h's record_ref); a local struct's fields stay as written.
 bool RewriteRules::VisitMemberExpr(MemberExpr* e) {

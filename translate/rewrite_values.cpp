@@ -11,6 +11,25 @@ using namespace clang;
 
 namespace syncscope::translate {
 
+bool RewriteRules::in_device_memory(const Expr* e, bool through_pointer) const {
+  e = e->IgnoreParenImpCasts();
+  if (through_pointer) return e->getType()->isPointerType() && !isa<CXXThisExpr>(e);
+  if (const auto* s = dyn_cast<ArraySubscriptExpr>(e)) {
+    const Expr* array = s->getBase()->IgnoreParenImpCasts();
+    return array->getType()->isPointerType() || names_shared_array(array);
+  }
+  if (const auto* u = dyn_cast<UnaryOperator>(e))
+    return u->getOpcode() == UO_Deref && u->getSubExpr()->getType()->isPointerType();
+  if (const auto* m = dyn_cast<MemberExpr>(e)) return in_device_memory(m->getBase(), m->isArrow());
+  if (const auto* d = dyn_cast<DeclRefExpr>(e)) {
+    const auto* v = dyn_cast<VarDecl>(d->getDecl());
+    // A __shared__ scalar, or a __device__ variable that is no array (`__device__ Params g;`).
+    return shared_scalars_.count(v) > 0 ||
+           (v && v->hasAttr<CUDADeviceAttr>() && !v->isLocalVarDecl() && !v->getType()->isArrayType() && in_main_file(v->getLocation()));
+  }
+  return false;
+}
+
 bool RewriteRules::VisitConditionalOperator(ConditionalOperator* e) {
   if (!in_device_code()) return true;
   const Expr* sides[2] = {e->getTrueExpr(), e->getFalseExpr()};

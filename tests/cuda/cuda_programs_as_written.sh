@@ -994,6 +994,31 @@ grep -q "^fix: one barrier between .*bitonic_sort.cu:37 and .*bitonic_sort.cu:49
   fail "bitonic_sort.cu --bug no-barrier under reverse: $out"
 pass "fix lines: a two-statement counter gets atomicAdd; straight-line warp code under forward/reverse gets a __syncwarp between its lines, no invented loop; bitonic's loop still one barrier"
 
+# A __device__ struct variable set with cudaMemcpyToSymbol and read field by field (it was g++'s
+# "record_ref has no member named 'scale'"), in a ?: too.
+mkdir -p "$WORK/symbols"
+cat >"$WORK/symbols/params.cu" <<'CU'
+#include <cstdio>
+struct Params { float scale; float bias; };
+__device__ Params g_params;
+__global__ void k(float *out) {
+  out[threadIdx.x] = g_params.scale * threadIdx.x + (threadIdx.x > 0 ? g_params.bias : 0.0f);
+}
+int main() {
+  Params p = {2.0f, 1.0f};
+  cudaMemcpyToSymbol(g_params, &p, sizeof(p));
+  float *d, h[32];
+  cudaMalloc(&d, sizeof(h));
+  k<<<1, 32>>>(d);
+  cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
+  printf("out[3] = %g %s\n", h[3], h[3] == 7.0f && h[0] == 0.0f ? "PASS" : "FAIL");
+  return h[3] == 7.0f && h[0] == 0.0f ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/symbols/params.cu" 2>&1) || fail "params.cu: $out"
+grep -qx "out\[3\] = 7 PASS" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "params.cu: a __device__ struct's fields: $out"
+pass "a __device__ struct variable's fields are read in a kernel (cudaMemcpyToSymbol sets it)"
+
 # extern __shared__ is one array however many declarations name it: a helper's own declaration
 # (GPU Gems 3's n-body tile) reads the kernel's; a byte array cut into parts by casts of its
 # elements' addresses (the Programming Guide's partition) in a kernel that is no template.
