@@ -45,10 +45,12 @@ bool simulated_scalar(QualType t) {
 
 namespace {
 
-// What a __constant__ variable may be: a number, or an array (of arrays) of numbers. It lives in
-// host memory in the simulation, read-only to device code (cu::constant_memory).
+// What a __constant__ variable may be: a number, a struct of plain data (the CUDA samples' SimParams),
+// or an array (of arrays) of them. It lives in host memory in the simulation, read-only to device
+// code (cu::constant_memory), so a struct's fields are read as C++ reads them.
 bool simulated_constant(QualType t) {
   while (const auto* array = dyn_cast<ConstantArrayType>(t.getCanonicalType().getTypePtr())) t = array->getElementType();
+  if (const auto* record = t->getAsCXXRecordDecl()) return record->hasDefinition() && record->isPOD();
   return simulated_scalar(t.getUnqualifiedType());
 }
 
@@ -421,7 +423,7 @@ bool RewriteRules::VisitVarDecl(VarDecl* v) {
       error(v->getLocation(), "a __shared__ variable at file scope cannot be translated: declare it inside the kernel");
     else if (v->hasAttr<CUDAConstantAttr>() && !simulated_constant(v->getType()))
       error(v->getLocation(), "__constant__ '" + v->getNameAsString() +
-                                  "' must hold numbers (arrays of int, float, double, ...): its type is not simulated");
+                                  "' must hold numbers or structs of plain data (and arrays of them): its type is not simulated");
     else if (v->hasAttr<CUDADeviceAttr>())
       declare_device_variable(v);
     return true;

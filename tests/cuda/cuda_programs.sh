@@ -701,8 +701,11 @@ refused device_extern.cu 2 "__device__ 'total' is declared without its size or i
   '#include <cuda_runtime.h>\nextern __device__ int total;\n__global__ void k(int *x) { x[0] = total; }\nint main() { return 0; }\n'
 refused device_3d.cu 2 "__device__ 'cube' has 3 dimensions" "a 3D __device__ array" \
   '#include <cuda_runtime.h>\n__device__ int cube[2][2][2];\n__global__ void k(int *x) { x[0] = cube[0][0][0]; }\nint main() { return 0; }\n'
-refused constant_struct.cu 3 "__constant__ 'params' must hold numbers" "a struct in __constant__ memory" \
-  '#include <cuda_runtime.h>\nstruct P { float a; };\n__constant__ P params;\n__global__ void k(float *x) { x[0] = params.a; }\nint main() { return 0; }\n'
+# A struct in __constant__ memory (the CUDA samples' SimParams), set with cudaMemcpyToSymbol, plain or in an array.
+printf '#include <cstdio>\nstruct P { float a; int n; };\n__constant__ P params;\n__constant__ P table[2];\n__global__ void k(float *x) { x[threadIdx.x] = params.a * params.n + table[threadIdx.x %% 2].a; }\nint main() {\n  P p = {1.5f, 2}, t[2] = {{10.0f, 0}, {20.0f, 0}};\n  cudaMemcpyToSymbol(params, &p, sizeof p);\n  cudaMemcpyToSymbol(table, t, sizeof t);\n  float *d, h[4];\n  cudaMalloc(&d, sizeof h);\n  k<<<1, 4>>>(d);\n  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n  printf("%%g %%g\\n", h[0], h[3]);\n  return h[0] == 13.0f && h[3] == 23.0f ? 0 : 1;\n}\n' >"$WORK/constant_struct.cu"
+out=$("$APP" run "$WORK/constant_struct.cu" 2>&1) || fail "constant_struct.cu: $out"
+grep -qx "13 23" <<<"$out" && grep -q "its own check passed" <<<"$out" || fail "a struct in __constant__ memory: $out"
+pass "a struct in __constant__ memory (plain and in an array) is read field by field"
 # The device heap and cudaLaunchKernel are said to be not simulated, with what to write instead (the
 # malloc's cast is not refused on its own).
 refused device_malloc.cu 3 "'malloc' in device code (the device heap) is not simulated: allocate with cudaMalloc" \
