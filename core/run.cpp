@@ -468,15 +468,13 @@ RunResult simulate(const RunConfig& config, std::shared_ptr<const std::atomic<bo
   r.comparison = compare_with_reference(config.problem.dtype, r.sim.output_bits, r.sim.output_poison, r.expected);
   // A program's main() may print PASS and return 0 after a launch failed: the run did not succeed.
   if (config.algorithm->info.program && r.sim.trace.error) r.comparison.match = false;
+  const std::vector<sim::HazardGroup> groups = r.sim.trace.hazards.groups();
+  r.has_hazards = !groups.empty();
+  r.out_of_bounds = std::any_of(groups.begin(), groups.end(),
+                                [](const sim::HazardGroup& g) { return g.first.kind == sim::HazardKind::OutOfBounds; });
   // syncscope's main() has no check of its own: a launch that reached past its arrays did not succeed.
-  if (config.algorithm->info.kernels_only && out_of_bounds_accesses(r.sim.trace)) r.comparison.match = false;
+  if (config.algorithm->info.kernels_only && r.out_of_bounds) r.comparison.match = false;
   return r;
-}
-
-bool out_of_bounds_accesses(const sim::Trace& t) {
-  for (const sim::HazardGroup& g : t.hazards.groups())
-    if (g.first.kind == sim::HazardKind::OutOfBounds) return true;
-  return false;
 }
 
 }  // namespace syncscope

@@ -94,6 +94,10 @@ struct RunResult {
   SimOutcome sim;
   std::vector<double> expected;
   Comparison comparison;
+  // Read from the hazard log once, here: the Results and Race lab panels rebuild their models every
+  // frame, and the log's groups are derived on each call.
+  bool has_hazards = false;
+  bool out_of_bounds = false;  // a kernel reached past an array (reported as out-of-bounds errors)
 };
 
 // A GPU's output for this run against the simulator's (bit for bit) and the CPU reference.
@@ -113,8 +117,5 @@ sim::SimOptions sim_options(const RunConfig& config, std::shared_ptr<const std::
 using sim::format_number;  // sim/describe.h
 using sim::format_value;
 using sim::format_seconds;
-
-// Whether a run's kernels reached past an array (reported as out-of-bounds errors).
-bool out_of_bounds_accesses(const sim::Trace& t);
 
 }  // namespace syncscope

@@ -266,7 +266,7 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
     out << "launches: " << t.launches.size() << "\n";
     if (!r.sim.output_bits.empty() && r.config.algorithm->info.kernels_only)
       out << (t.error || r.sim.output_bits[0] != 0 ? "the launch failed (the error below)"
-              : out_of_bounds_accesses(t)            ? "the launch ran, but reached past its arrays (the out-of-bounds errors below: "
+              : r.out_of_bounds            ? "the launch ran, but reached past its arrays (the out-of-bounds errors below: "
                                                        "a GPU reads and writes whatever lies there, or stops the launch)"
                                                      : "the launch succeeded")
           << "\n";
@@ -285,7 +285,7 @@ void print_run(std::ostream& out, const RunResult& r, bool steps, const std::opt
     out << (r.sim.output_bits.empty()                  ? " (the run stopped before main() returned: the error below)"
             : r.config.algorithm->info.kernels_only ? " (the launch failed)"
                                                     : " (main() returned " + std::to_string(static_cast<int32_t>(r.sim.output_bits[0])) + ", not 0)");
-  else if (!c.match && program && r.config.algorithm->info.kernels_only && out_of_bounds_accesses(t))
+  else if (!c.match && program && r.config.algorithm->info.kernels_only && r.out_of_bounds)
     out << " (out-of-bounds accesses)";
   else if (c.differing > 0)
     out << " (" << sim::elements_differ(c.differing, r.expected.size()) << ": "

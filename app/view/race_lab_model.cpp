@@ -85,7 +85,7 @@ RaceLabModel build_race_lab(const RunResult& run, const Outcomes* schedules, boo
     m.variant = "bug " + b.name + ": " + b.shows;
   } else {
     // No bug picked is "correct" only where the run says so: a student's file may race as written.
-    const bool own_hazards = !run.sim.trace.hazards.empty();
+    const bool own_hazards = run.has_hazards;
     m.variant = std::string(c.algorithm->info.program ? "the program as written"
                             : own_hazards             ? "the kernel as written"
                                                       : "the correct kernel") +

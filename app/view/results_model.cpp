@@ -74,7 +74,7 @@ ResultsModel build_results(const RunResult& run, const GpuAnswer* gpu, bool runn
     m.sim_verdict = run.sim.output_bits.empty() ? "main() did not return (the run stopped)"
                     : run.config.algorithm->info.kernels_only
                         ? (returned != 0 || run.sim.trace.error ? "the launch failed"
-                           : out_of_bounds_accesses(run.sim.trace)
+                           : run.out_of_bounds
                                ? "the launch reached past its arrays (see Hazards: out-of-bounds)"
                                : "the launch succeeded (syncscope's main() launched the kernel)")
                         : "main() returned " + std::to_string(returned) +
@@ -82,7 +82,7 @@ ResultsModel build_results(const RunResult& run, const GpuAnswer* gpu, bool runn
                                : returned == 0     ? ": the program's own check passed"
                                                    : ": the program's own check failed");
     m.sim_ok = !run.sim.output_bits.empty() && returned == 0 && !run.sim.trace.error &&
-               !(run.config.algorithm->info.kernels_only && out_of_bounds_accesses(run.sim.trace));
+               !(run.config.algorithm->info.kernels_only && run.out_of_bounds);
     m.row_count = 0;
     // Run on GPU compiles this very file with nvcc and runs its main(): its copies to the host
     // are what is compared, byte for byte.
