@@ -322,6 +322,18 @@ std::map<std::string, std::shared_ptr<Variants>>& loaded_programs() {  // by pro
 
 }  // namespace
 
+std::string build_program_variant(const std::string& algorithm, int bug) {
+  std::shared_ptr<Variants> program;
+  {
+    std::lock_guard<std::mutex> lock(loaded_programs_mutex);
+    auto it = loaded_programs().find(algorithm);
+    if (it == loaded_programs().end()) return algorithm + " is not a loaded .cu program";
+    program = it->second;
+  }
+  auto entry = program->entry(bug);
+  return entry.index() == 1 ? std::get<std::string>(entry) : "";
+}
+
 std::variant<GpuProgramSource, std::string> gpu_program_source(const std::string& algorithm, int bug) {
   std::shared_ptr<Variants> program;
   {

@@ -65,4 +65,9 @@ struct GpuProgramSource {
 };
 std::variant<GpuProgramSource, std::string> gpu_program_source(const std::string& algorithm, int bug);
 
+// Builds variant `bug` of the loaded program named `algorithm` now (once; its run would at its start):
+// "" or why it cannot be (the translator's message at the student's line), so that `run --bug` refuses
+// a variant that does not translate as it refuses the file (exit 2), not as a run that stopped.
+std::string build_program_variant(const std::string& algorithm, int bug);
+
 }  // namespace syncscope

@@ -9,7 +9,8 @@
 #define __host__ __attribute__((host))
 #define __shared__ __attribute__((shared))
 #define __constant__ __attribute__((constant))
-#define __managed__ __attribute__((managed))
+// Clang 14 drops CUDA's `managed` attribute: an annotation the translator refuses by (rewrite_rules.cpp).
+#define __managed__ __attribute__((annotate("__managed__")))
 #define __forceinline__ __inline__ __attribute__((always_inline))
 #define __noinline__ __attribute__((noinline))
 #define __launch_bounds__(...) __attribute__((launch_bounds(__VA_ARGS__)))
@@ -403,6 +404,36 @@ cudaError_t cudaEventRecord(cudaEvent_t event, cudaStream_t stream = 0);
 cudaError_t cudaEventSynchronize(cudaEvent_t event);
 cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t start, cudaEvent_t end);
 cudaError_t cudaEventDestroy(cudaEvent_t event);
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaEventInterprocess 0x04
+cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int flags);
+cudaError_t cudaRuntimeGetVersion(int* version);
+cudaError_t cudaDriverGetVersion(int* version);
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes, constSizeBytes, localSizeBytes;
+  int maxThreadsPerBlock, numRegs, ptxVersion, binaryVersion, cacheModeCA, maxDynamicSharedSizeBytes,
+      preferredShmemCarveout;
+};
+template <class Kernel> cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, Kernel kernel);
+// Texture memory: declared unavailable, so that a use is refused at its line with what to do instead.
+#define SYNCSCOPE_NO_TEXTURES                                                                                    \
+  __attribute__((unavailable("texture memory is not simulated: read the array through a pointer "               \
+                             "(const float *__restrict__ in, in[i]), as a GPU's read-only cache reads it")))
+typedef unsigned long long cudaTextureObject_t SYNCSCOPE_NO_TEXTURES;
+struct SYNCSCOPE_NO_TEXTURES cudaResourceDesc;
+struct SYNCSCOPE_NO_TEXTURES cudaTextureDesc;
+struct SYNCSCOPE_NO_TEXTURES cudaChannelFormatDesc;
+template <class T> SYNCSCOPE_NO_TEXTURES cudaChannelFormatDesc cudaCreateChannelDesc();
+template <class T, int dimensions = 1, int mode = 0> struct SYNCSCOPE_NO_TEXTURES texture;
+template <class T> SYNCSCOPE_NO_TEXTURES T tex1Dfetch(cudaTextureObject_t texture, int x);
+template <class T> SYNCSCOPE_NO_TEXTURES T tex1D(cudaTextureObject_t texture, float x);
+template <class T> SYNCSCOPE_NO_TEXTURES T tex2D(cudaTextureObject_t texture, float x, float y);
+template <class T> SYNCSCOPE_NO_TEXTURES T tex3D(cudaTextureObject_t texture, float x, float y, float z);
+SYNCSCOPE_NO_TEXTURES cudaError_t cudaCreateTextureObject(cudaTextureObject_t* texture, const cudaResourceDesc* resource,
+                                                          const cudaTextureDesc* description, const void* view);
+SYNCSCOPE_NO_TEXTURES cudaError_t cudaDestroyTextureObject(cudaTextureObject_t texture);
 
 // Declared so that Clang parses them and the translator can say they are not simulated.
 cudaError_t cudaMallocManaged(void** pointer, size_t bytes, unsigned int flags = 1);

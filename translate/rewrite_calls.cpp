@@ -73,6 +73,17 @@ void RewriteRules::null_to_nullptr(const Expr* e) {
   if (isa<CXXNullPtrLiteralExpr>(e) || e->isValueDependent() ||
       e->isNullPointerConstant(context_, Expr::NPC_ValueDependentIsNotNull) == Expr::NPCK_NotNull)
     return;
+  // `NULL` written as itself (`scan<<<1, 32>>>(d, NULL)`): GNU's __null is a long to a template's
+  // `auto... a`, so the token becomes nullptr.
+  if (e->getBeginLoc().isMacroID() &&
+      Lexer::getImmediateMacroName(e->getBeginLoc(), sm_, context_.getLangOpts()) == "NULL") {
+    const CharSourceRange token = sm_.getImmediateExpansionRange(e->getBeginLoc());
+    if (token.getBegin().isFileID() && in_main_file(token.getBegin()) &&
+        token.getBegin() == sm_.getImmediateExpansionRange(e->getEndLoc()).getBegin() &&
+        nullptrs_.insert(sm_.getFileOffset(token.getBegin())).second)
+      rewriter_.ReplaceText(token, "nullptr");
+    return;
+  }
   // In a macro's own definition (`if ((p) == NULL)` in SKIP_IF_NULL) it cannot be edited: the
   // simulator's pointer is compared with it as written (cu::ptr takes a 0 as well).
   if (editable(e->getBeginLoc(), e->getEndLoc(), "nullptr") != Spelling::InFile) return;
@@ -261,6 +272,14 @@ bool RewriteRules::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
   if (const auto* named = dyn_cast<DeclRefExpr>(e->getCallee()->IgnoreParenImpCasts())) launched_kernels_.insert(named);
   if (in_device_code()) {
     error(e->getBeginLoc(), "a kernel launching a kernel (dynamic parallelism) is not simulated: launch it from main");
+    return true;
+  }
+  // The launch's lambda names the kernel (a template of the context): a pointer or parameter
+  // holding one would have to be a kernel the lambda can call.
+  if (const auto* named = dyn_cast<DeclRefExpr>(e->getCallee()->IgnoreParenImpCasts()); named && isa<VarDecl>(named->getDecl())) {
+    error(e->getBeginLoc(), "a launch through '" + named->getDecl()->getNameAsString() +
+                                "' (a pointer to a kernel, or a parameter holding one) is not simulated: launch the kernel by its "
+                                "name (kernel<<<grid, block>>>(...)), in a helper too");
     return true;
   }
   const CallExpr* config = e->getConfig();

@@ -2,18 +2,126 @@
 // `__device__` variables at file scope, and the student's structs' fields, which the runtime is told
 // (translate/rewrite_rules.h); and the device code of methods it leaves as written.
 #include <clang/AST/Attr.h>
+#include <clang/AST/ParentMapContext.h>
 #include <clang/Lex/Lexer.h>
 
+#include <algorithm>
 #include <functional>
 #include <map>
 #include <set>
 #include <string>
+#include <vector>
 
 #include "translate/rewrite_rules.h"
 
 using namespace clang;
 
 namespace syncscope::translate {
+
+bool RewriteRules::VisitDeclStmt(DeclStmt* s) {
+  if (!in_device_code()) return true;
+  split_declarators(s);
+  const VarDecl* previous = nullptr;
+  for (Decl* d : s->decls()) {
+    auto* v = dyn_cast<VarDecl>(d);
+    if (!v || !v->hasAttr<CUDASharedAttr>()) continue;
+    if (previous) {
+      // `__shared__ int a[32], b[32];`: a declaration each, on the same line (`, b[32]` -> `; auto b = ...`).
+      const SourceLocation previous_end = written(SourceRange(previous->getEndLoc(), previous->getEndLoc())).getEnd();
+      auto comma = Lexer::findNextToken(previous_end, sm_, context_.getLangOpts());
+      if (!comma || !comma->is(tok::comma) || v->getLocation().isMacroID()) {
+        error(v->getLocation(), "cannot find the ',' before __shared__ '" + v->getNameAsString() + "': declare it on its own");
+        previous = v;
+        continue;
+      }
+      replace(SourceRange(comma->getLocation()), ";");
+      rewrite_shared_declaration(v, v->getLocation());
+      previous = v;
+      continue;
+    }
+    SourceLocation begin = declaration_start(v);
+    const SourceLocation statement = sm_.getExpansionLoc(s->getBeginLoc());
+    if (sm_.isBeforeInTranslationUnit(statement, begin)) begin = statement;
+    rewrite_shared_declaration(v, begin);
+    previous = v;
+  }
+  return true;
+}
+
+// `float *a = x, *b = y;` or `float *p = s, v = 0;`: a pointer's or reference's declared type is
+// rewritten (cu::ptr), and the declarators after it would share the rewritten text. So each declarator
+// after the first becomes a declaration of its own on the same line (`, *b` -> `; float *b`), its type
+// rewritten as if it stood alone (replace_declared_type) or its specifiers repeated
+// (split_unchanged_declarator).
+void RewriteRules::split_declarators(DeclStmt* s) {
+  std::vector<VarDecl*> vars;
+  for (Decl* d : s->decls()) {
+    auto* v = dyn_cast<VarDecl>(d);
+    if (!v || v->hasAttr<CUDASharedAttr>()) return;  // a struct defined here; __shared__ arrays are split apart
+    vars.push_back(v);
+  }
+  if (vars.size() < 2 || std::none_of(vars.begin(), vars.end(), [&](const VarDecl* v) { return will_be_rewritten(v); }))
+    return;
+  // One message for the statement: its other declarators are left as they are (an invalid comma).
+  const auto refuse = [&](size_t k, const std::string& message) {
+    error(vars[k]->getLocation(), message);
+    for (; k < vars.size(); ++k) split_declarators_[vars[k]] = SplitDeclarator{};
+  };
+  const auto on_its_own = [&](size_t k) {
+    return "declare '" + vars[k]->getNameAsString() + "' on its own: it shares its type with '" +
+           vars[0]->getNameAsString() + "', whose type syncscope rewrites";
+  };
+  for (const DynTypedNode& parent : context_.getParents(*s))
+    if (const auto* loop = parent.get<ForStmt>(); loop && loop->getInit() == s)
+      return refuse(1, "declare the pointers of a for loop's start before the loop ('" + vars[1]->getNameAsString() +
+                           "' shares its type with '" + vars[0]->getNameAsString() + "'), or one per loop");
+  // The specifiers end where the first declarator's `*`, `&` and `[N]` begin: its innermost type's end.
+  TypeLoc specified = vars[0]->getTypeSourceInfo() ? vars[0]->getTypeSourceInfo()->getTypeLoc() : TypeLoc();
+  while (!specified.isNull() && !specified.getNextTypeLoc().isNull()) specified = specified.getNextTypeLoc();
+  const LangOptions& lang = context_.getLangOpts();
+  const SourceLocation begin = sm_.getExpansionLoc(s->getBeginLoc());
+  const SourceLocation specifiers_end =
+      specified.isNull() ? SourceLocation()
+                         : Lexer::getLocForEndOfToken(sm_.getExpansionLoc(specified.getEndLoc()), 0, sm_, lang);
+  if (!in_main_file(begin) || specifiers_end.isInvalid() || !sm_.isBeforeInTranslationUnit(begin, specifiers_end))
+    return refuse(1, on_its_own(1));
+  const std::string specifiers =
+      Lexer::getSourceText(CharSourceRange::getCharRange(begin, specifiers_end), sm_, lang).str();
+  for (size_t k = 1; k < vars.size(); ++k) {
+    const VarDecl* previous = vars[k - 1];
+    const SourceLocation previous_end = written(SourceRange(previous->getEndLoc(), previous->getEndLoc())).getEnd();
+    const auto comma = Lexer::findNextToken(previous_end, sm_, lang);
+    if (!comma || !comma->is(tok::comma) || comma->getLocation().isMacroID() || vars[k]->getLocation().isMacroID())
+      return refuse(k, on_its_own(k));
+    split_declarators_[vars[k]] = SplitDeclarator{comma->getLocation(), specifiers};
+  }
+}
+
+void RewriteRules::split_unchanged_declarator(const VarDecl* v) {
+  const auto split = split_declarators_.find(v);
+  if (split == split_declarators_.end()) return;
+  if (split->second.comma.isValid()) replace(SourceRange(split->second.comma), "; " + split->second.specifiers);
+  split_declarators_.erase(split);
+}
+
+// `float tile[][33]` or `float (*tile)[33]`: a helper handed a 2D __shared__ tile takes the tile itself
+// (C++20's `auto&&`), whose rows and cells it reads and writes as the kernel does. A kernel's rows of
+// global memory are refused with what to write instead.
+bool RewriteRules::pass_tile_itself(DeclaratorDecl* d, QualType pointee) {
+  const auto* rows = context_.getAsConstantArrayType(pointee);
+  const auto* p = dyn_cast<ParmVarDecl>(d);
+  if (!rows || !p || !element_refusal(rows->getElementType()).empty()) return false;
+  const std::string name = d->getNameAsString();
+  if (const auto* f = dyn_cast_or_null<FunctionDecl>(p->getDeclContext()); f && f->hasAttr<CUDAGlobalAttr>()) {
+    error(d->getLocation(), "a kernel's parameter '" + name + "' points to rows of " + type_text(pointee) +
+                                ": take a " + type_text(rows->getElementType()) + " * and index it [r * " +
+                                std::to_string(rows->getSize().getZExtValue()) + " + c]");
+    return true;
+  }
+  replace(SourceRange(d->getBeginLoc(), d->getTypeSourceInfo()->getTypeLoc().getEndLoc()),
+          (context_first_.count(d) ? "SyncscopeCtx& _c, auto&& " : "auto&& ") + name);
+  return true;
+}
 
 // `__device__ T name = init;` stays as the student wrote it (in host memory: its declared value) with,
 // after its `;` on the same line, the global memory it stands for: cu::device_variable (cu_host.h).

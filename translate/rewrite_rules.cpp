@@ -377,6 +377,7 @@ void RewriteRules::rewrite_pointer_declaration(DeclaratorDecl* d) {
   const QualType type = pointer_array_element(d).isNull() ? d->getType() : pointer_array_element(d);
   if (!type->isPointerType() || type->getContainedAutoType() || !d->getTypeSourceInfo()) return;
   const QualType pointee = type->getPointeeType();
+  if (pass_tile_itself(d, pointee)) return;
   if (const std::string why = element_refusal(pointee); !why.empty()) {
     error(d->getLocation(), "'" + d->getNameAsString() + "' points to " + why);
     return;
@@ -388,13 +389,21 @@ void RewriteRules::rewrite_pointer_declaration(DeclaratorDecl* d) {
 void RewriteRules::replace_declared_type(DeclaratorDecl* d, const std::string& type, const char* kind) {
   // From the declaration's start: Clang's type locations leave out the pointee's `const`/`volatile`.
   const SourceRange range(d->getBeginLoc(), d->getTypeSourceInfo()->getTypeLoc().getEndLoc());
+  const std::string made = (context_first_.count(d) ? "SyncscopeCtx& _c, " : "") + type;
+  if (const auto split = split_declarators_.find(d); split != split_declarators_.end()) {
+    // `, *b` -> `; cu::ptr<float> b` (split_declarators; refused there where the comma is not valid)
+    if (split->second.comma.isValid())
+      rewriter_.ReplaceText(CharSourceRange::getCharRange(split->second.comma, sm_.getExpansionLoc(d->getLocation())),
+                          "; " + made);
+    split_declarators_.erase(split);
+    return;
+  }
   const unsigned offset = sm_.getFileOffset(sm_.getExpansionLoc(range.getBegin()));
   if (!rewritten_types_.insert(offset).second) {
     error(d->getLocation(), std::string("declare one ") + kind + " per declaration ('" + d->getNameAsString() +
                                 "' shares its type with the one before it)");
     return;
   }
-  const std::string made = (context_first_.count(d) ? "SyncscopeCtx& _c, " : "") + type;
   // Up to the name: qualifiers after the `*` (`__restrict__`, `const`) have no location of their own.
   const SourceLocation name = sm_.getExpansionLoc(d->getLocation());
   if (!d->getDeclName().isEmpty() && name.isValid() && in_main_file(name) &&
@@ -421,6 +430,10 @@ bool RewriteRules::VisitVarDecl(VarDecl* v) {
   if (!v->isLocalVarDecl()) {
     if (v->hasAttr<CUDASharedAttr>())
       error(v->getLocation(), "a __shared__ variable at file scope cannot be translated: declare it inside the kernel");
+    else if (const auto* note = v->getAttr<AnnotateAttr>(); note && note->getAnnotation() == "__managed__")
+      error(v->getLocation(), "__managed__ '" + v->getNameAsString() +
+                                  "' is not simulated: make it a __device__ variable, set and read on the host with "
+                                  "cudaMemcpyToSymbol and cudaMemcpyFromSymbol (or cudaMallocManaged an array)");
     else if (v->hasAttr<CUDAConstantAttr>() && !simulated_constant(v->getType()))
       error(v->getLocation(), "__constant__ '" + v->getNameAsString() +
                                   "' must hold numbers or structs of plain data (and arrays of them): its type is not simulated");
@@ -431,35 +444,7 @@ bool RewriteRules::VisitVarDecl(VarDecl* v) {
   if (in_device_code() && !v->hasAttr<CUDASharedAttr>()) {
     rewrite_pointer_declaration(v);
     rewrite_reference_declaration(v);
-  }
-  return true;
-}
-
-bool RewriteRules::VisitDeclStmt(DeclStmt* s) {
-  if (!in_device_code()) return true;
-  const VarDecl* previous = nullptr;
-  for (Decl* d : s->decls()) {
-    auto* v = dyn_cast<VarDecl>(d);
-    if (!v || !v->hasAttr<CUDASharedAttr>()) continue;
-    if (previous) {
-      // `__shared__ int a[32], b[32];`: a declaration each, on the same line (`, b[32]` -> `; auto b = ...`).
-      const SourceLocation previous_end = written(SourceRange(previous->getEndLoc(), previous->getEndLoc())).getEnd();
-      auto comma = Lexer::findNextToken(previous_end, sm_, context_.getLangOpts());
-      if (!comma || !comma->is(tok::comma) || v->getLocation().isMacroID()) {
-        error(v->getLocation(), "cannot find the ',' before __shared__ '" + v->getNameAsString() + "': declare it on its own");
-        previous = v;
-        continue;
-      }
-      replace(SourceRange(comma->getLocation()), ";");
-      rewrite_shared_declaration(v, v->getLocation());
-      previous = v;
-      continue;
-    }
-    SourceLocation begin = declaration_start(v);
-    const SourceLocation statement = sm_.getExpansionLoc(s->getBeginLoc());
-    if (sm_.isBeforeInTranslationUnit(statement, begin)) begin = statement;
-    rewrite_shared_declaration(v, begin);
-    previous = v;
+    split_unchanged_declarator(v);
   }
   return true;
 }
@@ -589,7 +574,17 @@ void RewriteRules::rewrite_pointer_cast(const ExplicitCastExpr* e, SourceRange w
   const bool dependent = (to_element->isDependentType() || from_element->isDependentType()) &&
                          (to_element->isDependentType() || element_refusal(to_element).empty()) &&
                          (from_element->isDependentType() || element_refusal(from_element).empty());
-  if (!(cell_view || byte_steps || dependent) || in_macro) {
+  if ((cell_view || byte_steps || dependent) && in_macro) {
+    // Once for a use of the macro: its outermost cast (visited first) is the one its value has.
+    const unsigned use = sm_.getFileOffset(sm_.getExpansionLoc(e->getBeginLoc()));
+    if (!macro_argument_edits_.insert({"cast in a macro's body", use, use}).second) return;
+    const std::string macro = Lexer::getImmediateMacroName(e->getBeginLoc(), sm_, context_.getLangOpts()).str();
+    error(e->getBeginLoc(), "a pointer cast (" + type_text(from) + " to " + type_text(to) + ") written in macro " + macro +
+                                " is simulated only where it is written out: write the cast at the line that uses " +
+                                macro + ", or make " + macro + " a __device__ function returning " + type_text(to));
+    return;
+  }
+  if (!(cell_view || byte_steps || dependent)) {
     error(e->getBeginLoc(), "a pointer cast in device code (" + type_text(from) + " to " + type_text(to) +
                                 ") is not simulated: declare the array with the element type it holds");
     return;

@@ -122,6 +122,9 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool in_device_memory(const clang::Expr* e, bool through_pointer) const;
   bool names_shared_array(const clang::Expr* e) const;
   void rewrite_shared_declaration(clang::VarDecl* v, clang::SourceLocation begin);
+  void split_declarators(clang::DeclStmt* s);
+  bool pass_tile_itself(clang::DeclaratorDecl* d, clang::QualType pointee);
+  void split_unchanged_declarator(const clang::VarDecl* v);
   void declare_device_variable(clang::VarDecl* v);
   void rewrite_pointer_field(clang::MemberExpr* e);
   void rewrite_pointer_cast(const clang::ExplicitCastExpr* e, clang::SourceRange written, bool in_macro, bool c_style);
@@ -164,9 +167,14 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool in_kernel_body_ = false;  // a `return` here ends the thread (not one in a lambda or a __device__ function)
   std::set<const clang::VarDecl*> shared_scalars_;  // `__shared__ int x;`: every use becomes x[0]
   std::set<unsigned> rewritten_types_;  // offsets of type text already replaced
-  std::set<const clang::DeclaratorDecl*> context_first_;
-  std::map<const clang::ParmVarDecl*, std::string> deduced_references_;
-  std::set<const clang::VarDecl*> reference_places_;  // references rewritten to bind device memory  // `T& a` -> "SyncscopeRef0"  // first parameters that bring `_c` with them
+  struct SplitDeclarator {
+    clang::SourceLocation comma;  // before it, in the declaration it is split from
+    std::string specifiers;       // the declaration's, as written (`const unsigned int`)
+  };
+  std::map<const clang::DeclaratorDecl*, SplitDeclarator> split_declarators_;
+  std::set<const clang::DeclaratorDecl*> context_first_;  // first parameters that bring `_c` with them
+  std::map<const clang::ParmVarDecl*, std::string> deduced_references_;  // `T& a` -> "SyncscopeRef0"
+  std::set<const clang::VarDecl*> reference_places_;  // references rewritten to bind device memory
   std::set<std::tuple<std::string, unsigned, unsigned>> macro_argument_edits_;  // (rule, first, last offset) in macro arguments
   std::set<unsigned> nullptrs_;  // offsets of NULLs made nullptr
   std::set<const clang::DeclRefExpr*> launched_kernels_;  // a launch's kernel (visited before its name)

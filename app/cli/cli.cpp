@@ -14,6 +14,7 @@
 #include "app/cli/report.h"
 #include "app/state/gpu_child.h"
 #include "core/api_table.h"
+#include "core/cuda_program.h"
 #include "core/kernel_file.h"
 #include "core/worker/kernel_worker.h"
 #include "core/outcomes.h"
@@ -113,6 +114,11 @@ int run_command(ConfigArgs& args, RunFlags flags, std::ostream& out, std::ostrea
     return kExitBadArguments;
   }
   RunConfig& config = std::get<RunConfig>(resolved);
+  if (config.algorithm->info.program && config.problem.bug)
+    if (const std::string why = build_program_variant(config.algorithm->info.name, config.problem.bug); !why.empty()) {
+      err << "syncscope: " << why << "\n";
+      return kExitBadArguments;
+    }
   config.global_memory = false;  // the report prints the output and the steps, never global memory between launches
   if (stage == CliStage::CheckOnly) {
     out << config.describe() << "\n";

@@ -114,6 +114,25 @@ inline cudaError_t cudaEventSynchronize(cudaEvent_t) { return cudaSuccess; }
 inline cudaError_t cudaEventElapsedTime(float* ms, cudaEvent_t, cudaEvent_t) { return ms ? (*ms = 0.0f, cudaSuccess) : cudaErrorInvalidValue; }
 inline cudaError_t cudaEventDestroy(cudaEvent_t) { return cudaSuccess; }
 inline cudaError_t cudaEventQuery(cudaEvent_t) { return cudaSuccess; }
+#define cudaEventDefault 0x00
+#define cudaEventBlockingSync 0x01
+#define cudaEventDisableTiming 0x02
+#define cudaEventInterprocess 0x04
+inline cudaError_t cudaEventCreateWithFlags(cudaEvent_t* event, unsigned int) { return cudaEventCreate(event); }
+// The CUDA whose API the translated program sees (nvcc 13.0 built the corpus on the device).
+inline cudaError_t cudaRuntimeGetVersion(int* version) { return version ? (*version = 13000, cudaSuccess) : cudaErrorInvalidValue; }
+inline cudaError_t cudaDriverGetVersion(int* version) { return cudaRuntimeGetVersion(version); }
+// What the simulator knows of a kernel: its limits. Registers, local and static shared memory are a
+// compiler's, which the simulator has not: 0.
+struct cudaFuncAttributes {
+  size_t sharedSizeBytes = 0, constSizeBytes = 0, localSizeBytes = 0;
+  int maxThreadsPerBlock = 1024, numRegs = 0, ptxVersion = 0, binaryVersion = 0, cacheModeCA = 0,
+      maxDynamicSharedSizeBytes = 48 * 1024, preferredShmemCarveout = -1;
+};
+template <class Kernel>
+cudaError_t cudaFuncGetAttributes(cudaFuncAttributes* attributes, Kernel) {
+  return attributes ? (*attributes = cudaFuncAttributes{}, cudaSuccess) : cudaErrorInvalidValue;
+}
 
 // Pinned host memory is host memory here: pinning changes how fast a copy goes, not what it copies.
 inline cudaError_t cudaMallocHost(void** pointer, size_t bytes) {

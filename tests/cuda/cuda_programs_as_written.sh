@@ -989,7 +989,7 @@ for schedule in forward reverse; do
 done
 # A real loop still wraps: bitonic sort's rounds merged under a serial schedule are ordered between
 # the round's last access and the store after the loop, as under lockstep.
-out=$("$APP" run "$CORPUS/bitonic_sort.cu" --bug no-barrier --schedule reverse 2>&1) || true
+out=$("$APP" run "$CORPUS/bitonic_sort.cu" --bug no-barrier --schedule forward 2>&1) || true
 grep -q "^fix: one barrier between .*bitonic_sort.cu:37 and .*bitonic_sort.cu:49 would order all" <<<"$out" ||
   fail "bitonic_sort.cu --bug no-barrier under reverse: $out"
 pass "fix lines: a two-statement counter gets atomicAdd; straight-line warp code under forward/reverse gets a __syncwarp between its lines, no invented loop; bitonic's loop still one barrier"
@@ -1159,3 +1159,189 @@ CU
 out=$("$APP" run "$WORK/returns/rowptr.cu" 2>&1) || fail "rowptr.cu: $out"
 grep -q "^PASS$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "rowptr.cu: $out"
 pass "__device__ helpers returning float *, const float * and nullptr into device memory run"
+
+# Several declarators in one declaration, some of them pointers: each is a declaration of its own on
+# the same line (the pointers' types are rewritten, the others keep their specifiers), so a race in
+# one is reported at that line.
+mkdir -p "$WORK/declarators"
+cat >"$WORK/declarators/several.cu" <<'CU'
+#include <cstdio>
+#define N 64
+__device__ float first(const float *p, int i) { const float *q = p, *r = p + 1; float s = q[i], t = 0; return s + t * r[0]; }
+__global__ void shift(float *x, float *y, int n) {
+  __shared__ float tile[N];
+  int i = threadIdx.x, j = i + 1, *none = nullptr;
+  float *in = x, v = 0.0f, *out = y;
+  tile[i] = first(in, i);
+#ifndef BUG_NO_BARRIER
+  __syncthreads();
+#endif
+  const float *src = tile, *unused = x; v = src[j % n];
+  float *both[2] = {x, y}, w = none ? 1.0f : 0.0f;
+  out[i] = v + w + both[0][0] * 0 + unused[0] * 0;
+}
+int main() {
+  float *dx, *dy, h[N];
+  cudaMalloc(&dx, sizeof h); cudaMalloc(&dy, sizeof h);
+  for (int i = 0; i < N; ++i) h[i] = i;
+  cudaMemcpy(dx, h, sizeof h, cudaMemcpyHostToDevice);
+  shift<<<1, N>>>(dx, dy, N);
+  cudaMemcpy(h, dy, sizeof h, cudaMemcpyDeviceToHost);
+  int wrong = 0;
+  for (int i = 0; i < N; ++i) wrong += h[i] != (float)((i + 1) % N);
+  printf("%d wrong\n", wrong);
+  return wrong != 0;
+}
+CU
+out=$("$APP" run "$WORK/declarators/several.cu" 2>&1) || fail "several.cu: $out"
+grep -q "^0 wrong$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "several.cu: $out"
+out=$("$APP" run "$WORK/declarators/several.cu" --bug no-barrier --schedule forward 2>&1) || true
+grep -q "^[1-9][0-9]* wrong$" <<<"$out" && grep -Eq "several\.cu:12\b.*several\.cu:8\b|several\.cu:8\b.*several\.cu:12\b" <<<"$out" ||
+  fail "several.cu's race is not reported between lines 8 and 12: $out"
+cat >"$WORK/declarators/loop.cu" <<'CU'
+__global__ void copy(float *x, float *y) {
+  for (float *p = x, *q = y; p < x + 4; ++p, ++q) *q = *p;
+}
+CU
+set +e; out=$("$APP" run "$WORK/declarators/loop.cu" --grid 1 --block 4 2>&1); rc=$?; set -e
+[ "$rc" = 2 ] && [ "$(grep -c "error:" <<<"$out")" = 1 ] &&
+  grep -q "loop.cu:2:.*declare the pointers of a for loop's start before the loop ('q' shares its type with 'p')" <<<"$out" ||
+  fail "pointers declared together in a for loop's start: rc $rc, $out"
+pass "float *a = x, v = 0, *b = y; runs (a declaration each, on its line; a race there reported at its line); in a for loop's start: one message"
+
+# A 2D __shared__ tile handed to a helper as `float tile[][33]` or `float (*tile)[33]`: the helper reads
+# the tile's cells (a missing barrier races at the helper's line); a kernel's rows of global memory are
+# refused with what to write.
+mkdir -p "$WORK/tiles"
+cat >"$WORK/tiles/row_sums.cu" <<'CU'
+#include <cstdio>
+__device__ float row_sum(float tile[][33], int r) {
+  float s = 0;
+  for (int c = 0; c < 32; c++) s += tile[r][c];
+  return s;
+}
+__device__ void fill_row(float (*tile)[33], int r) { for (int c = 0; c < 32; c++) tile[r][c] = (float)(r + c); }
+__global__ void sums(float *out) {
+  __shared__ float tile[32][33];
+  fill_row(tile, threadIdx.x);
+#ifndef BUG_NO_BARRIER
+  __syncthreads();
+#endif
+  out[threadIdx.x] = row_sum(tile, (threadIdx.x + 1) % 32);
+}
+int main() {
+  float *d, h[32];
+  cudaMalloc(&d, sizeof(h));
+  sums<<<1, 32>>>(d);
+  cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
+  int wrong = 0;
+  for (int t = 0; t < 32; t++) wrong += h[t] != 32.0f * ((t + 1) % 32) + 496.0f;
+  printf("%d wrong\n", wrong);
+  return wrong != 0;
+}
+CU
+out=$("$APP" run "$WORK/tiles/row_sums.cu" 2>&1) || fail "row_sums.cu: $out"
+grep -q "^0 wrong$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "row_sums.cu: $out"
+out=$("$APP" run "$WORK/tiles/row_sums.cu" --bug no-barrier --schedule forward 2>&1) || true
+grep -q "^[1-9][0-9]* wrong$" <<<"$out" && grep -q "row_sums\.cu:4\b" <<<"$out" && grep -q "row_sums\.cu:7\b" <<<"$out" ||
+  fail "row_sums.cu's race is not reported between lines 4 and 7: $out"
+cat >"$WORK/tiles/rows_param.cu" <<'CU'
+__global__ void scale(float (*rows)[16]) { rows[threadIdx.y][threadIdx.x] *= 2.0f; }
+CU
+set +e; out=$("$APP" run "$WORK/tiles/rows_param.cu" --grid 1 --block 16,4 2>&1); rc=$?; set -e
+[ "$rc" = 2 ] && grep -q "rows_param.cu:1:.*a kernel's parameter 'rows' points to rows of float\[16\]: take a float \* and index it \[r \* 16 + c\]" <<<"$out" ||
+  fail "a kernel's float (*rows)[16]: rc $rc, $out"
+pass "a helper's float tile[][33] and float (*tile)[33] are the kernel's tile (a race in the helper at its line); a kernel's rows refused with what to write"
+
+# A pitched row's cast written in a macro's body cannot be edited where it is used: one message for the
+# use, naming the macro and what to write; as a bug variant it is refused as the file would be (exit 2).
+mkdir -p "$WORK/macro_cast"
+cat >"$WORK/macro_cast/rows.cu" <<'CU'
+#include <cstdio>
+#define ROW(base, pitch, y) ((float *)((char *)(base) + (y) * (pitch)))
+__global__ void twos(float *out, size_t pitch) {
+#ifdef BUG_MACRO
+  ROW(out, pitch, threadIdx.y)[threadIdx.x] = 2.0f;
+#else
+  ((float *)((char *)out + threadIdx.y * pitch))[threadIdx.x] = 2.0f;
+#endif
+}
+int main() {
+  float *d, h[8 * 4];
+  size_t pitch;
+  cudaMallocPitch((void **)&d, &pitch, 8 * sizeof(float), 4);
+  twos<<<1, dim3(8, 4)>>>(d, pitch);
+  cudaMemcpy2D(h, 8 * sizeof(float), d, pitch, 8 * sizeof(float), 4, cudaMemcpyDeviceToHost);
+  printf("%s\n", h[31] == 2.0f ? "PASS" : "FAIL");
+  return h[31] == 2.0f ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/macro_cast/rows.cu" 2>&1) || fail "rows.cu: $out"
+grep -q "^PASS$" <<<"$out" || fail "rows.cu: $out"
+set +e; out=$("$APP" run "$WORK/macro_cast/rows.cu" --bug macro 2>&1); rc=$?; set -e
+[ "$rc" = 2 ] && [ "$(grep -c "error:" <<<"$out")" = 1 ] &&
+  grep -q "rows.cu:5:3: error: a pointer cast (char \* to float \*) written in macro ROW is simulated only where it is written out: write the cast at the line that uses ROW, or make ROW a __device__ function returning float \*" <<<"$out" ||
+  fail "a cast in a macro's body, as a bug variant: rc $rc, $out"
+pass "a pointer cast in a macro's body: one message naming the macro and what to write; a bug variant that does not translate exits 2"
+
+# Round H of unseen programs: NULL as a launch's argument (the CUDA samples' shfl_scan), the runtime's
+# version and a kernel's attributes, an event without timing; refused at their lines with what to do: a
+# launch through a kernel pointer or a helper's parameter, a __managed__ variable, texture objects.
+mkdir -p "$WORK/round_h"
+cat >"$WORK/round_h/null_arg.cu" <<'CU'
+#include <cstdio>
+__global__ void bump(int *data, int *partial_sums) {
+  data[threadIdx.x] += 1;
+  if (partial_sums != NULL && threadIdx.x == 0) partial_sums[blockIdx.x] = data[0];
+}
+int main() {
+  int *d, h[32], version = 0;
+  cudaRuntimeGetVersion(&version);
+  cudaFuncAttributes attributes;
+  cudaFuncGetAttributes(&attributes, bump);
+  cudaEvent_t done;
+  cudaEventCreateWithFlags(&done, cudaEventDisableTiming);
+  cudaMalloc(&d, sizeof(h));
+  cudaMemset(d, 0, sizeof(h));
+  bump<<<1, 32>>>(d, NULL);
+  cudaEventRecord(done);
+  cudaEventSynchronize(done);
+  cudaMemcpy(h, d, sizeof(h), cudaMemcpyDeviceToHost);
+  int wrong = 0;
+  for (int i = 0; i < 32; ++i) wrong += h[i] != 1;
+  printf("%d wrong, CUDA %d, at most %d threads\n", wrong, version, attributes.maxThreadsPerBlock);
+  return wrong != 0;
+}
+CU
+out=$("$APP" run "$WORK/round_h/null_arg.cu" 2>&1) || fail "null_arg.cu: $out"
+grep -q "^0 wrong, CUDA 13000, at most 1024 threads$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "null_arg.cu: $out"
+refused() {  # FILE LINE MESSAGE: the file is refused (exit 2) with the message at that line
+  set +e; out=$("$APP" run "$WORK/round_h/$1" 2>&1); rc=$?; set -e
+  [ "$rc" = 2 ] && grep -qF "$1:$2: error: $3" <<<"$out" || fail "$1: rc $rc, expected '$1:$2: error: $3' in: $out"
+}
+cat >"$WORK/round_h/pointer_launch.cu" <<'CU'
+__global__ void fill(int *p, int v) { p[threadIdx.x] = v; }
+template <class K> void timed(K kernel, int *p) { kernel<<<1, 32>>>(p, 2); }
+int main() {
+  int *d;
+  cudaMalloc(&d, 32 * sizeof(int));
+  void (*fp)(int *, int) = fill;
+  fp<<<1, 32>>>(d, 1);
+  timed(fill, d);
+  return 0;
+}
+CU
+refused pointer_launch.cu 2:51 "a launch through 'kernel' (a pointer to a kernel, or a parameter holding one) is not simulated: launch the kernel by its name"
+refused pointer_launch.cu 7:3 "a launch through 'fp'"
+cat >"$WORK/round_h/managed.cu" <<'CU'
+__managed__ int counter = 0;
+__global__ void count() { atomicAdd(&counter, 1); }
+int main() { count<<<2, 64>>>(); cudaDeviceSynchronize(); return counter != 128; }
+CU
+refused managed.cu 1:17 "__managed__ 'counter' is not simulated: make it a __device__ variable, set and read on the host with cudaMemcpyToSymbol and cudaMemcpyFromSymbol"
+cat >"$WORK/round_h/texture.cu" <<'CU'
+__global__ void fetch(cudaTextureObject_t t, float *out) { out[threadIdx.x] = tex1Dfetch<float>(t, threadIdx.x); }
+int main() { return 0; }
+CU
+refused texture.cu 1:23 "'cudaTextureObject_t' is unavailable: texture memory is not simulated: read the array through a pointer"
+pass "NULL as a launch argument, cudaRuntimeGetVersion, cudaFuncGetAttributes, cudaEventCreateWithFlags run; a kernel pointer's launch, __managed__ and textures are refused at their lines"
