@@ -2,6 +2,7 @@
 
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
@@ -212,12 +213,19 @@ std::string generated_main(const KernelText& file, const Translated& t, const Pr
     return where + (l.kernel.empty() ? "--kernel-name is needed: the file has kernels " + names
                                      : "--kernel-name " + l.kernel + ": no such kernel; the file has " + names);
   if (k->is_template) return where + "kernel " + k->name + " is a template: launch it from a main() that names its arguments";
+  // A scalar's value, or a pointer's array's element count (grid × block unless given).
+  constexpr long long kMaxElements = 1 << 24;
   for (const auto& [name, value] : l.arguments) {
-    bool known = false;
-    for (const Parameter& p : k->parameters) known = known || (p.name == name && !p.pointer);
-    if (!known) return "--arg " + name + "=" + value + ": " + k->name + " has no scalar parameter " + name;
-    if (value.empty() || value.find_first_not_of("0123456789+-.eE") != std::string::npos)
+    const auto p = std::find_if(k->parameters.begin(), k->parameters.end(), [&](const Parameter& q) { return q.name == name; });
+    if (p == k->parameters.end()) return "--arg " + name + "=" + value + ": " + k->name + " has no parameter " + name;
+    if (p->pointer) {
+      const bool digits = !value.empty() && value.size() <= 9 && value.find_first_not_of("0123456789") == std::string::npos;
+      if (!digits || std::stoll(value) < 1 || std::stoll(value) > kMaxElements)
+        return "--arg " + name + "=" + value + ": " + name + " is a pointer: give its array's element count, 1.." +
+               std::to_string(kMaxElements);
+    } else if (value.empty() || value.find_first_not_of("0123456789+-.eE") != std::string::npos) {
       return "--arg " + name + "=" + value + ": expected a number";
+    }
   }
   std::ostringstream m;
   // Its own includes: the file may not have them (a kernel-only listing includes nothing).
@@ -227,23 +235,30 @@ std::string generated_main(const KernelText& file, const Translated& t, const Pr
     << "  if constexpr (std::is_arithmetic_v<T>) return static_cast<T>(k); else return T{};\n}\n"
     << "template <class T> T syncscope_zero() { return T{}; }\n";  // `unsigned int{}` is no expression
   m << "int " << (plain_cuda ? "main" : "syncscope_cuda_main") << "() {\n"
-    << "  const dim3 grid(" << l.grid.x << ", " << l.grid.y << ", " << l.grid.z << "), block(" << l.block.x << ", " << l.block.y
-    << ", " << l.block.z << ");\n"
-    << "  const size_t count = size_t(grid.x) * grid.y * grid.z * block.x * block.y * block.z;\n";
+    << "  const dim3 syncscope_grid(" << l.grid.x << ", " << l.grid.y << ", " << l.grid.z << "), syncscope_block("
+    << l.block.x << ", " << l.block.y << ", " << l.block.z << ");\n"
+    << "  const size_t syncscope_count = size_t(syncscope_grid.x) * syncscope_grid.y * syncscope_grid.z *\n"
+    << "      syncscope_block.x * syncscope_block.y * syncscope_block.z;\n";
   bool first_pointer = true;
   std::string arguments, copies_back;
   for (const Parameter& p : k->parameters) {
     arguments += (arguments.empty() ? "" : ", ") + p.name;
     if (p.pointer) {
-      m << "  " << p.type << "* " << p.name << " = nullptr;\n";
-      if (plain_cuda) m << "  cudaMalloc(&" << p.name << ", count * sizeof(" << p.type << "));\n";
-      else m << "  syncscope_cuda_malloc_named(" << c_string_literal(p.name) << ", &" << p.name << ", count * sizeof(" << p.type << "));\n";
-      m << "  { std::vector<" << p.type << "> host(count);\n"
-        << "    for (size_t k = 0; k < count; ++k) host[k] = " << (first_pointer ? "syncscope_element<" + p.type + ">(k)" : "syncscope_zero<" + p.type + ">()")
-        << ";\n"
-        << "    cudaMemcpy(" << p.name << ", host.data(), count * sizeof(" << p.type << "), cudaMemcpyHostToDevice); }\n";
-      copies_back += "  { std::vector<" + p.type + "> host(count);\n    cudaMemcpy(host.data(), " + p.name + ", count * sizeof(" +
-                     p.type + "), cudaMemcpyDeviceToHost); }\n";
+      std::string elements = "syncscope_count";
+      for (const auto& [name, given] : l.arguments)
+        if (name == p.name) elements = "size_t(" + given + ")";
+      m << "  " << p.type << "* " << p.name << " = nullptr;\n"
+        << "  { const size_t syncscope_elements = " << elements << ";\n";
+      if (plain_cuda) m << "  cudaMalloc(&" << p.name << ", syncscope_elements * sizeof(" << p.type << "));\n";
+      else m << "  syncscope_cuda_malloc_named(" << c_string_literal(p.name) << ", &" << p.name << ", syncscope_elements * sizeof(" << p.type << "));\n";
+      m << "    std::vector<" << p.type << "> syncscope_host(syncscope_elements);\n"
+        << "    for (size_t syncscope_k = 0; syncscope_k < syncscope_elements; ++syncscope_k)\n"
+        << "      syncscope_host[syncscope_k] = "
+        << (first_pointer ? "syncscope_element<" + p.type + ">(syncscope_k)" : "syncscope_zero<" + p.type + ">()") << ";\n"
+        << "    cudaMemcpy(" << p.name << ", syncscope_host.data(), syncscope_elements * sizeof(" << p.type << "), cudaMemcpyHostToDevice); }\n";
+      copies_back += "  { const size_t syncscope_elements = " + elements + ";\n    std::vector<" + p.type +
+                     "> syncscope_host(syncscope_elements);\n    cudaMemcpy(syncscope_host.data(), " + p.name +
+                     ", syncscope_elements * sizeof(" + p.type + "), cudaMemcpyDeviceToHost); }\n";
       first_pointer = false;
     } else {
       std::string value = "0";
@@ -252,12 +267,12 @@ std::string generated_main(const KernelText& file, const Translated& t, const Pr
       m << "  " << p.type << " " << p.name << " = static_cast<" << p.type << ">(" << value << ");\n";
     }
   }
-  if (plain_cuda) m << "  " << k->name << "<<<grid, block, " << l.shared_bytes << ">>>(" << arguments << ");\n";
+  if (plain_cuda) m << "  " << k->name << "<<<syncscope_grid, syncscope_block, " << l.shared_bytes << ">>>(" << arguments << ");\n";
   else
     m << "  ::syncscope::cu::launch([](auto& _c, auto... a) { " << k->name << "(_c, a...); }, " << c_string_literal(k->name)
-      << ", grid, block, " << l.shared_bytes << ")(" << arguments << ");\n";
-  m << "  const bool launched = cudaGetLastError() == cudaSuccess;\n" << copies_back
-    << "  return launched ? 0 : 1;\n}\n";
+      << ", syncscope_grid, syncscope_block, " << l.shared_bytes << ")(" << arguments << ");\n";
+  m << "  const bool syncscope_launched = cudaGetLastError() == cudaSuccess;\n" << copies_back
+    << "  return syncscope_launched ? 0 : 1;\n}\n";
   *main = m.str();
   return "";
 }

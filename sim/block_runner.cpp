@@ -421,78 +421,14 @@ uint32_t BlockRunner::active_mask(LineId line) {
   if (simt_) simt_park_before_operation();
   count_operation(line);
   order_sensitive_ = true;
-  const int w = current_ / kWarpSize;
-  const uint32_t mask = simt_ ? scheduler_.simt_group_lanes() : warps_.full_mask(w) & ~warps_.exited_mask(w);
+  // Other schedules run a warp's lanes one at a time, as independent thread scheduling may: the caller
+  // alone (every lane not exited would name lanes outside the caller's branch, which no GPU does).
+  const uint32_t mask = simt_ ? scheduler_.simt_group_lanes() : 1u << (current_ % kWarpSize);
   if (recording_)
     emit({EventKind::WarpVote, 0, static_cast<uint16_t>(current_), line, static_cast<uint16_t>(WarpOp::ActiveMask), 0,
           0, mask});
   if (switch_each_access_) yield();
   return mask;
-}
-
-bool BlockRunner::all_blocked_resolve() {
-  if (running_ == 0) {
-    end_step(kNoLine);
-    return false;
-  }
-  if (at_barrier_ == threads_per_block_ && !barrier_lines_differ_) {
-    release_barrier();  // the usual case: everyone waits at the same barrier
-    return !failed_;
-  }
-  // Something is wrong; find out what, thread by thread.
-  std::map<LineId, std::vector<int>> at_barrier, at_warp_op;
-  std::vector<int> exited;
-  for (int t = 0; t < threads_per_block_; ++t) {
-    switch (threads_[t].state) {
-      case ThreadState::AtBarrier: at_barrier[threads_[t].wait_line].push_back(t); break;
-      case ThreadState::AtWarpOp: at_warp_op[threads_[t].wait_line].push_back(t); break;
-      case ThreadState::Exited: exited.push_back(t); break;
-      default: break;
-    }
-  }
-  std::vector<LineId> lines;
-  std::ostringstream why;
-  auto list_waiters = [&](const std::map<LineId, std::vector<int>>& groups, const char* what) {
-    for (const auto& [line, ts] : groups) {
-      why << "; " << describe_threads(ts) << " wait at the " << what << " at " << LineTable::describe(line);
-      lines.push_back(line);
-    }
-  };
-  if (!at_warp_op.empty()) {
-    report_stuck_warp_operations(at_warp_op);
-    why << "a warp operation can never complete";
-    list_waiters(at_warp_op, "warp operation");
-    list_waiters(at_barrier, "barrier");
-    if (!exited.empty()) why << "; " << describe_threads(exited) << " exited";
-    fail(SimErrorKind::WarpDivergence, why.str(), lines);
-    return false;
-  }
-  if (!exited.empty() || at_barrier.size() > 1) {
-    why << "barrier divergence: not every thread of block " << block_linear_ << " reaches the same barrier";
-    list_waiters(at_barrier, "barrier");
-    if (!exited.empty()) why << "; " << describe_threads(exited) << " already exited";
-    why << " (on a GPU this hangs or silently misbehaves)";
-    fail(SimErrorKind::BarrierDivergence, why.str(), lines);
-    for (LineId l : lines) shadow_.barrier_divergence(l);
-    return false;
-  }
-  release_barrier();
-  return !failed_;
-}
-
-void BlockRunner::release_barrier() {
-  const LineId line = barrier_line_;
-  barrier_votes_counted_ = std::exchange(barrier_votes_, 0);
-  end_step(line);
-  if (over_budget_at_barrier(line)) return;
-  late_basic_blocks_ = 0;
-  ++step_;
-  new_interval();
-  for (int t = 0; t < threads_per_block_; ++t) threads_[t].state = ThreadState::Runnable;
-  at_barrier_ = 0;
-  barrier_lines_differ_ = false;
-  scheduler_.restart();
-  reset_simt_positions();
 }
 
 void BlockRunner::new_interval() {
@@ -525,27 +461,6 @@ void BlockRunner::simt_caption(const char* format, const long long* numbers, int
 
 void BlockRunner::end_step(LineId barrier) {
   for (EventObserver* o : observers_) o->on_step_end(barrier, shared_.arrays(), shared_.count());
-}
-
-void BlockRunner::report_stuck_warp_operations(const std::map<LineId, std::vector<int>>& at_warp_op) {
-  // Lanes wait at a warp operation that a lane its mask names never reaches: name a waiting lane
-  // and where a missing one is (at a barrier, at another warp operation, or exited).
-  for (const auto& [line, ts] : at_warp_op) {
-    const int waiter = ts.front();
-    const int w = waiter / kWarpSize;
-    const WarpUnit::Waiting g = warps_.waiting(waiter);
-    const uint32_t missing = g.mask & ~g.arrived;
-    if (!missing) continue;
-    const int lane = w * kWarpSize + std::countr_zero(missing);
-    const SimThread& other = threads_[lane];
-    const bool exited = other.state == ThreadState::Exited;
-    const LineId where = exited ? other.return_line : other.wait_line;
-    if (g.masked)
-      shadow_.mask_hazard(exited ? MaskProblem::LaneExited : MaskProblem::LaneElsewhere, g.mask, waiter, lane, where,
-                          line);
-    else
-      shadow_.warp_hazard(exited ? HazardKind::ExitedLane : HazardKind::WarpDivergence, waiter, lane, where, line);
-  }
 }
 
 void BlockRunner::check_warp_mask(const WarpCall& call, LineId line) {

@@ -241,6 +241,11 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
       s << "warp divergence: lanes of one warp reached different warp operations at " << first << " (T"
         << e.thread_first << ") and " << second << " (T" << e.thread_second << ")";
       break;
+    case HazardKind::ExitedBeforeBarrier:
+      s << "T" << e.thread_first << (e.line_first == kNoLine ? " finished" : " returned at " + first) << " before the barrier at " << second << ", where T"
+        << e.thread_second << " waits: a GPU goes on without threads that exited, but CUDA promises a barrier only "
+           "where every thread of the block reaches it";
+      break;
     case HazardKind::ExitedLane:
       s << "warp operation at " << second << " (T" << e.thread_second << ") needs T" << e.thread_first
         << ", which already exited" << returned_text(e.line_first);

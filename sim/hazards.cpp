@@ -15,6 +15,7 @@ std::string_view to_string(HazardKind k) {
     case HazardKind::WarpDivergence: return "warp-divergence";
     case HazardKind::ExitedLane: return "exited-lane";
     case HazardKind::InactiveMaskLane: return "inactive-mask-lane";
+    case HazardKind::ExitedBeforeBarrier: return "exited-before-barrier";
   }
   return "?";
 }

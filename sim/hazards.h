@@ -24,6 +24,7 @@ enum class HazardKind : uint8_t {
   WarpDivergence,  // lanes of one warp at different warp operations (or one in divergent code)
   ExitedLane,      // a warp operation needs a lane that already exited
   InactiveMaskLane,  // a *_sync mask names a lane that is not there to take part (exited, elsewhere, not in the block)
+  ExitedBeforeBarrier,  // threads returned before a barrier the others wait at (a GPU goes on without them)
 };
 enum class Severity : uint8_t { Warning, Error };
 // Why a *_sync mask is wrong (HazardKind::InactiveMaskLane).

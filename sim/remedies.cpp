@@ -142,7 +142,10 @@ std::string lost_update_text(const LostUpdate& u, bool looped) {
   // grid-stride loop stepping by blockDim.x alone); threads of a loop with no barrier may add into
   // one cell, or may be rounds that must follow each other (an up-sweep's XY[i] += XY[i - stride]).
   // Nothing in the events tells these apart: both fixes are said, the atomic last.
-  const std::string atomic_fix = "use an atomic (" + atomic + ") at " + L;
+  // A running maximum (`if (v > *m) *m = v;`) loses updates as a sum does: its atomic is another.
+  const std::string atomic_fix = "use an atomic at " + L + " (" + atomic + " for a sum, " +
+                                 (cuda ? "atomicMax or atomicMin" : "c.atomic_max or c.atomic_min") +
+                                 " for a running maximum or minimum)";
   if (u.cross_block)
     return "threads of several blocks read-modify-write one cell at " + L +
            " (two blocks reached the same element): where each element should be one thread's, check the index and "
@@ -219,8 +222,10 @@ std::string atomic_write_text(const HazardEvent& e, LineId plain) {
          "), or put a barrier between " + X + " and " + W + " where every thread of the block passes it (not inside a branch)";
 }
 
+// Problems with one fix each, at a warp operation or a barrier (not a pair of accesses to order).
 bool is_warp_call(HazardKind k) {
-  return k == HazardKind::ExitedLane || k == HazardKind::InactiveMaskLane || k == HazardKind::WarpDivergence;
+  return k == HazardKind::ExitedLane || k == HazardKind::InactiveMaskLane || k == HazardKind::WarpDivergence ||
+         k == HazardKind::ExitedBeforeBarrier;
 }
 
 std::string thread_text(int thread) { return "T" + std::to_string(thread); }
@@ -241,6 +246,10 @@ std::string warp_call_text(const HazardEvent& e) {
                 thread_text(e.thread_second) + " waits there), so return only after " + B + ", or give " + B +
                 " a mask of the lanes that reach it (a __ballot_sync of the condition, taken before the return)";
   if (e.kind == HazardKind::ExitedLane) return exited;
+  if (e.kind == HazardKind::ExitedBeforeBarrier)
+    return "keep every thread until the barrier at " + B + ": instead of returning" +
+           (e.line_first == kNoLine ? std::string() : " at " + A) +
+           ", put the work under the opposite condition (if (i < n) { ... }) and let every thread reach the barrier";
   if (e.kind == HazardKind::WarpDivergence)
     return "lanes of one warp call different warp operations at " + A + " and " + B +
            ": call the warp operation from code every lane of its mask runs (outside the branch), or give each "
@@ -316,7 +325,7 @@ std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups, const st
         Diagnosis d;
         d.first = e.line_first;
         d.second = e.line_second;
-        d.same_warp = true;
+        d.same_warp = e.kind != HazardKind::ExitedBeforeBarrier;
         d.warp_call = true;
         d.text = warp_call_text(e);
         out.push_back(std::move(d));

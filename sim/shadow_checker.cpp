@@ -155,6 +155,13 @@ void ShadowChecker::mask_hazard(MaskProblem problem, uint32_t mask, int thread, 
   hazards_.add(e);
 }
 
+void ShadowChecker::exited_before_barrier(int thread, int exited, LineId returned_at, LineId line) {
+  HazardEvent e = here(HazardKind::ExitedBeforeBarrier, Severity::Warning, nullptr, 0, thread, line);
+  e.thread_first = exited;
+  e.line_first = returned_at;
+  hazards_.add(e);
+}
+
 void ShadowChecker::barrier_divergence(LineId line) {
   hazards_.add(here(HazardKind::BarrierDivergence, Severity::Error, nullptr, 0, -1, line));  // no one thread
 }

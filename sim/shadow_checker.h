@@ -192,6 +192,8 @@ class ShadowChecker {
   void warp_hazard(HazardKind kind, int thread, int other_thread, LineId other_line, LineId line);
   void mask_hazard(MaskProblem problem, uint32_t mask, int thread, int other_thread, LineId other_line, LineId line);
   void barrier_divergence(LineId line);
+  // `thread` waits at the barrier at `line`, where `exited` (which returned at `returned_at`) never comes.
+  void exited_before_barrier(int thread, int exited, LineId returned_at, LineId line);
 
   const HazardLog& hazards() const { return hazards_; }
   bool raced() const { return raced_; }  // a race between threads of this block

@@ -56,12 +56,18 @@ struct ExitBeforeBarrier {
   }
 };
 
-TEST(Barriers, ThreadsThatExitedLeaveTheOthersWaitingAnError) {
+// As on a GPU (an H200 ran a .cu of this shape: no error, right values, synccheck silent): threads
+// that exited are not waited for and the barrier orders the others; a warning names both places.
+TEST(Barriers, ThreadsThatExitedAreNotWaitedForAWarning) {
   for (const char* schedule : {"lockstep", "forward", "reverse"}) {
     const auto r = run_kernel(ExitBeforeBarrier{}, {3}, {8}, 0, iota(24), 24, with_schedule(schedule));
-    ASSERT_TRUE(r.trace.error) << schedule;
-    EXPECT_EQ(r.trace.error->kind, SimErrorKind::BarrierDivergence);
-    EXPECT_NE(r.trace.error->message.find("exited"), std::string::npos);
+    ASSERT_FALSE(r.trace.error) << schedule << ": " << r.trace.error->message;
+    for (int t = 0; t < 4; ++t) EXPECT_EQ(r.out[t], t) << schedule;
+    ASSERT_TRUE(has_hazard(r.trace, HazardKind::ExitedBeforeBarrier, sim::Severity::Warning)) << schedule;
+    const sim::HazardGroup g = r.trace.hazards.groups()[0];
+    EXPECT_GE(g.first.thread_first, 4) << schedule;
+    EXPECT_LT(g.first.thread_second, 4) << schedule;
+    EXPECT_EQ(g.block_count, 3u) << schedule;
   }
 }
 
@@ -86,6 +92,7 @@ struct EndlessAccesses {
     s[0] = T(0);
     for (;;) s[0] = s[0] + T(1);
   }
+  static constexpr int kLoopLine = __LINE__ - 2;
 };
 
 TEST(Budget, EndlessAccessLoopStops) {
@@ -95,7 +102,7 @@ TEST(Budget, EndlessAccessLoopStops) {
   ASSERT_TRUE(r.trace.error);
   EXPECT_EQ(r.trace.error->kind, SimErrorKind::TimeBudget);
   EXPECT_NE(r.trace.error->message.find("T0 of block 0 is still running after"), std::string::npos) << r.trace.error->message;
-  EXPECT_NE(r.trace.error->message.find("test_simulator.cpp:87"), std::string::npos) << r.trace.error->message;
+  EXPECT_NE(r.trace.error->message.find("test_simulator.cpp:" + std::to_string(EndlessAccesses::kLoopLine)), std::string::npos) << r.trace.error->message;
 }
 
 struct SharedOverLaunch {

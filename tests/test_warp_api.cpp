@@ -327,10 +327,14 @@ TEST(WarpApi, ActiveMaskInLockstepIsTheBranchsLanes) {
     ASSERT_FALSE(r.sim.trace.error);
     EXPECT_TRUE(r.comparison.match) << "tpb " << tpb;
   }
-  // Outside lockstep the warp counts as converged: every lane that has not exited.
-  const RunResult f =
-      run_algorithm({.algorithm = "active-mask-probe", .n = 32, .tpb = 32, .schedule = "forward"}, user::probe_registry());
-  EXPECT_EQ(output_text(f).at(0), "-1");
+  // Outside lockstep lanes run one at a time: each is alone (lane 0 on the even side: 1; lane 3 on the
+  // odd side: its own bit, flipped in bit 0 by the probe), never a lane of the other side.
+  for (const char* schedule : {"forward", "reverse", "random:3"}) {
+    const RunResult f =
+        run_algorithm({.algorithm = "active-mask-probe", .n = 32, .tpb = 32, .schedule = schedule}, user::probe_registry());
+    EXPECT_EQ(output_text(f).at(0), "1") << schedule;
+    EXPECT_EQ(output_text(f).at(3), std::to_string((1 << 3) ^ 1)) << schedule;
+  }
 }
 
 // ---- atomics ----

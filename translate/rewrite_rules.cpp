@@ -343,7 +343,9 @@ std::string RewriteRules::struct_refusal(const RecordDecl* r) const {
       return field + "is a " + type_text(type) + ": " + kStructRule;
     } else if (bytes != 4 && bytes != 8) {
       return field + "is a " + type_text(type) + " (" + std::to_string(bytes) + " byte" + (bytes == 1 ? "" : "s") +
-             "): " + kStructRule + "; make it an int";
+             "): " + kStructRule + "; make it an int" +
+             (bytes == 1 ? std::string(", or keep pixels of bytes in CUDA's uchar4 or uchar3 (the same bytes), which are simulated")
+                         : std::string());
     }
     const uint64_t offset = layout.getFieldOffset(f->getFieldIndex()) / 8;
     if (offset != end)

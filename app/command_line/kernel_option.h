@@ -26,7 +26,7 @@ struct LaunchWords {
   static constexpr const char* kSharedBytesHelp =
       "a .cu without main(): the launch's dynamic shared memory in bytes, for its extern __shared__ array "
       "(<<<grid, block, BYTES>>>; 0 unless given)";
-  static constexpr const char* kArgHelp = "a .cu without main(): a scalar parameter's value, NAME=VALUE (repeatable; others are 0)";
+  static constexpr const char* kArgHelp = "a .cu without main(): a scalar parameter's value, NAME=VALUE (others are 0), or a pointer parameter's element count, NAME=COUNT (grid x block unless given); repeatable";
 };
 // With --grid, --block is the launch's block size (as GPUVerify and the CUDA runtime say it), not a
 // block of the trace to follow: taken out of the configuration's words into `words`.

@@ -286,7 +286,7 @@ void write_hazard(WireWriter& w, const sim::HazardEvent& e) {
 }
 sim::HazardEvent read_hazard(WireReader& r) {
   sim::HazardEvent e{};
-  e.kind = r.get_enum(sim::HazardKind::InactiveMaskLane);
+  e.kind = r.get_enum(sim::HazardKind::ExitedBeforeBarrier);
   e.severity = r.get_enum(sim::Severity::Error);
   for (int* v : {&e.array, &e.index, &e.launch, &e.block, &e.step, &e.thread_first, &e.thread_second, &e.block_first})
     *v = r.get<int32_t>();

@@ -1345,3 +1345,41 @@ int main() { return 0; }
 CU
 refused texture.cu 1:23 "'cudaTextureObject_t' is unavailable: texture memory is not simulated: read the array through a pointer"
 pass "NULL as a launch argument, cudaRuntimeGetVersion, cudaFuncGetAttributes, cudaEventCreateWithFlags run; a kernel pointer's launch, __managed__ and textures are refused at their lines"
+
+# `if (i >= n) return;` before a barrier: as on a GPU (README, "How the simulator works"), the others are
+# not held up and the barrier orders them; a warning names the return and the barrier, with the fix.
+mkdir -p "$WORK/early_return"
+cat >"$WORK/early_return/shift.cu" <<'CU'
+#include <cstdio>
+__global__ void shift(const float *in, float *out, int n) {
+  __shared__ float s[64];
+  int i = blockIdx.x * blockDim.x + threadIdx.x;
+  if (i >= n) return;
+  s[threadIdx.x] = in[i];
+  __syncthreads();
+  int j = (threadIdx.x + 1 < blockDim.x && i + 1 < n) ? threadIdx.x + 1 : threadIdx.x;
+  out[i] = s[j] * 2.0f;
+}
+int main() {
+  const int n = 100;
+  float h[n], o[n];
+  for (int i = 0; i < n; ++i) h[i] = i;
+  float *d, *e;
+  cudaMalloc(&d, sizeof(h)); cudaMalloc(&e, sizeof(h));
+  cudaMemcpy(d, h, sizeof(h), cudaMemcpyHostToDevice);
+  shift<<<2, 64>>>(d, e, n);
+  cudaMemcpy(o, e, sizeof(o), cudaMemcpyDeviceToHost);
+  int wrong = 0;
+  for (int i = 0; i < n; ++i) wrong += o[i] != 2.0f * ((i % 64 + 1 < 64 && i + 1 < n) ? i + 1 : i);
+  printf("%d wrong\n", wrong);
+  return wrong != 0;
+}
+CU
+for schedule in lockstep forward reverse; do
+  out=$("$APP" run "$WORK/early_return/shift.cu" --schedule $schedule 2>&1) || fail "shift.cu ($schedule): $out"
+  grep -q "^0 wrong$" <<<"$out" && grep -q "^main() returned 0" <<<"$out" &&
+    grep -q "^warning: T[0-9]* returned at .*shift\.cu:5 before the barrier at .*shift\.cu:7, where T[0-9]* waits: a GPU goes on without threads that exited" <<<"$out" &&
+    grep -q "^fix: keep every thread until the barrier at .*shift\.cu:7: instead of returning at .*shift\.cu:5, put the work under the opposite condition" <<<"$out" &&
+    ! grep -q "^error:" <<<"$out" || fail "shift.cu ($schedule): $out"
+done
+pass "threads that returned before a barrier are not waited for (right values under 3 schedules); a warning and a fix at the return and the barrier"

@@ -3,7 +3,7 @@
 // at the first chunk that holds it with __syncthreads_or (every thread leaves together).
 // From: the CUDA C++ Programming Guide, "Synchronization Functions", as course exercises use them.
 // BUG_RACY_COUNT: the count is a shared int every thread with a hit increments (counter = counter + 1): lost updates.
-// BUG_OWN_EXIT: the search's finder leaves on its own; the other threads wait at a __syncthreads it never reaches.
+// BUG_OWN_EXIT: the search's finder leaves on its own, before a __syncthreads the others wait at; they go on without it and search to the end.
 #include <cstdio>
 #include <cstdlib>
 #include <cuda_runtime.h>
