@@ -109,6 +109,7 @@ BlockRunner::Outcome BlockRunner::run(BlockHost& host, LaunchState& launch, int 
                          threads_.data(), threads_per_block_);
   running_ = threads_per_block_;
   at_barrier_ = 0;
+  returns_told_.clear();
   barrier_lines_differ_ = false;
   barrier_votes_ = 0;
   printed_.clear();

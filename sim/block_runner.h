@@ -255,6 +255,9 @@ class BlockRunner {
     return barrier_votes_counted_;
   }
   int simt_barrier_count(const SourceLocation& site, bool predicate);
+  // How many threads the last barrier released: __syncthreads_and's "every thread" (threads that
+  // returned before it do not vote, as on a GPU).
+  int barrier_arrivals() const { return barrier_arrivals_; }
   // Device printf (sim/device_calls.cpp): the C library formats it; the observers (the trace) get
   // the text, and so does stdout once the block's run stands (Simulator). Returns what printf does.
   int print(LineId line, const char* format, ...);
@@ -487,6 +490,8 @@ class BlockRunner {
   bool captioned_this_step_ = false;
   int barrier_votes_ = 0;          // true predicates at the counting barrier the block waits at
   int barrier_votes_counted_ = 0;  // the last released one's count, for its threads to take
+  std::vector<LineId> returns_told_;  // early returns this block's barriers went on without (warned once)
+  int barrier_arrivals_ = 0;       // the threads the last released barrier let go (threads that exited cast no vote)
   std::string printed_;            // device printf output of this block run, for stdout
   uint64_t printed_dropped_ = 0;   // printf calls past the launch's cap
   int step_ = 0;

@@ -48,14 +48,20 @@ bool BlockRunner::all_blocked_resolve() {
     fail(SimErrorKind::WarpDivergence, why.str(), lines);
     return false;
   }
-  if (at_barrier.size() == 1 && !exited.empty()) {
-    // What a GPU does (an H200, 2026-11-29; synccheck and racecheck silent): a thread that exited is
-    // not waited for, and the barrier orders the others as ever. CUDA promises that only where every
-    // thread reaches it: a warning (ExitedBeforeBarrier) with where to keep the threads.
+  // Threads that returned early (at a `return` whose line is known) before the one barrier the others
+  // wait at: a GPU does not wait for them, and the barrier orders the others as ever (an H200,
+  // 2026-11-29; synccheck and racecheck silent). CUDA promises that only where every thread reaches
+  // it: a warning (ExitedBeforeBarrier) for each return, once a block, with where to keep the
+  // threads. Threads that ran to the kernel's end past a barrier in a branch stay an error.
+  const bool returned_early =
+      std::all_of(exited.begin(), exited.end(), [&](int t) { return threads_[t].return_line != kNoLine; });
+  if (at_barrier.size() == 1 && !exited.empty() && returned_early) {
     const auto& [line, waiting] = *at_barrier.begin();
-    const auto returned = std::find_if(exited.begin(), exited.end(), [&](int t) { return threads_[t].return_line != kNoLine; });
-    const int gone = returned != exited.end() ? *returned : exited.front();
-    shadow_.exited_before_barrier(waiting.front(), gone, threads_[gone].return_line, line);
+    for (int t : exited)
+      if (std::find(returns_told_.begin(), returns_told_.end(), threads_[t].return_line) == returns_told_.end()) {
+        returns_told_.push_back(threads_[t].return_line);
+        shadow_.exited_before_barrier(waiting.front(), t, threads_[t].return_line, line);
+      }
     release_barrier();
     return !failed_;
   }
@@ -75,6 +81,7 @@ bool BlockRunner::all_blocked_resolve() {
 void BlockRunner::release_barrier() {
   const LineId line = barrier_line_;
   barrier_votes_counted_ = std::exchange(barrier_votes_, 0);
+  barrier_arrivals_ = at_barrier_;
   end_step(line);
   if (over_budget_at_barrier(line)) return;
   late_basic_blocks_ = 0;

@@ -242,7 +242,7 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
         << e.thread_first << ") and " << second << " (T" << e.thread_second << ")";
       break;
     case HazardKind::ExitedBeforeBarrier:
-      s << "T" << e.thread_first << (e.line_first == kNoLine ? " finished" : " returned at " + first) << " before the barrier at " << second << ", where T"
+      s << "T" << e.thread_first << " returned at " << first << " before the barrier at " << second << ", where T"
         << e.thread_second << " waits: a GPU goes on without threads that exited, but CUDA promises a barrier only "
            "where every thread of the block reaches it";
       break;

@@ -145,7 +145,7 @@ std::string lost_update_text(const LostUpdate& u, bool looped) {
   // A running maximum (`if (v > *m) *m = v;`) loses updates as a sum does: its atomic is another.
   const std::string atomic_fix = "use an atomic at " + L + " (" + atomic + " for a sum, " +
                                  (cuda ? "atomicMax or atomicMin" : "c.atomic_max or c.atomic_min") +
-                                 " for a running maximum or minimum)";
+                                 " for a running maximum or minimum of integers; of floats, an atomicCAS loop)";
   if (u.cross_block)
     return "threads of several blocks read-modify-write one cell at " + L +
            " (two blocks reached the same element): where each element should be one thread's, check the index and "
@@ -223,7 +223,7 @@ std::string atomic_write_text(const HazardEvent& e, LineId plain) {
 }
 
 // Problems with one fix each, at a warp operation or a barrier (not a pair of accesses to order).
-bool is_warp_call(HazardKind k) {
+bool is_one_place_problem(HazardKind k) {
   return k == HazardKind::ExitedLane || k == HazardKind::InactiveMaskLane || k == HazardKind::WarpDivergence ||
          k == HazardKind::ExitedBeforeBarrier;
 }
@@ -247,8 +247,7 @@ std::string warp_call_text(const HazardEvent& e) {
                 " a mask of the lanes that reach it (a __ballot_sync of the condition, taken before the return)";
   if (e.kind == HazardKind::ExitedLane) return exited;
   if (e.kind == HazardKind::ExitedBeforeBarrier)
-    return "keep every thread until the barrier at " + B + ": instead of returning" +
-           (e.line_first == kNoLine ? std::string() : " at " + A) +
+    return "keep every thread until the barrier at " + B + ": instead of returning at " + A +
            ", put the work under the opposite condition (if (i < n) { ... }) and let every thread reach the barrier";
   if (e.kind == HazardKind::WarpDivergence)
     return "lanes of one warp call different warp operations at " + A + " and " + B +
@@ -315,7 +314,7 @@ std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups, const st
   std::map<std::tuple<int, LineId, LineId, bool, bool>, size_t> index;  // (array | -1, lines, cross, lost) -> out
   for (size_t k = 0; k < groups.size(); ++k) {
     const HazardEvent* event = &groups[k].first;
-    if (is_warp_call(event->kind)) {
+    if (is_one_place_problem(event->kind)) {
       const HazardEvent& e = *event;
       // One fix per kind of problem at one warp operation.
       const auto key = std::tuple{-2 - static_cast<int>(e.kind) * 8 - static_cast<int>(e.mask_problem), e.line_second,

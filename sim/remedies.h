@@ -28,7 +28,8 @@ struct Diagnosis {
   // goes inside the statement, so no barrier placed for other pairs orders it.
   bool splits_statement = false;
   // A warp operation that cannot complete (a lane it names exited, waits elsewhere or is not there;
-  // a mask without the caller; lanes at different warp operations): its mask or its place is the fix.
+  // a mask without the caller; lanes at different warp operations): its mask or its place is the fix
+  // (same_warp); or threads that returned before a barrier: where they return is (not same_warp).
   bool warp_call = false;
   // A plain write against other threads' atomics on its cell (`if (idx >= CAP) n = CAP;` after an
   // atomicAdd on n): an atomic write is the fix where no barrier can go; it is not grouped with

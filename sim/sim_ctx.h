@@ -333,7 +333,7 @@ class SimCtx : public WarpOps<SimCtx> {
     return r_.barrier_count(LineTable::intern(loc), predicate != 0);
   }
   int sync_and(int predicate, SourceLocation loc = SourceLocation::current()) {
-    return sync_count(predicate, loc) == r_.launch().block.count() ? 1 : 0;
+    return sync_count(predicate, loc) == r_.barrier_arrivals() ? 1 : 0;
   }
   int sync_or(int predicate, SourceLocation loc = SourceLocation::current()) { return sync_count(predicate, loc) != 0 ? 1 : 0; }
   // __threadfence()
@@ -394,7 +394,7 @@ class SimtCtx : public SimCtx, public WarpOps<SimtCtx> {
     return r_.simt_barrier_count(loc, predicate != 0);
   }
   int sync_and(int predicate, SourceLocation loc = SourceLocation::current()) {
-    return sync_count(predicate, loc) == r_.launch().block.count() ? 1 : 0;
+    return sync_count(predicate, loc) == r_.barrier_arrivals() ? 1 : 0;
   }
   int sync_or(int predicate, SourceLocation loc = SourceLocation::current()) { return sync_count(predicate, loc) != 0 ? 1 : 0; }
   void fence(SourceLocation loc = SourceLocation::current()) { r_.simt_fence(loc); }

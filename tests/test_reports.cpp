@@ -58,7 +58,7 @@ TEST(Remedies, ALostUpdateIsFixedWithAnAtomicNotABarrier) {
   const auto fixes = sim::diagnose(groups);
   ASSERT_EQ(fixes.size(), 1u) << "one statement, one remedy";
   EXPECT_TRUE(fixes[0].lost_update);
-  EXPECT_NE(fixes[0].text.find("use an atomic at " + here(kCountLine) + " (c.atomic_add for a sum, c.atomic_max or c.atomic_min for a running maximum or minimum)"), std::string::npos)
+  EXPECT_NE(fixes[0].text.find("use an atomic at " + here(kCountLine) + " (c.atomic_add for a sum, c.atomic_max or c.atomic_min for a running maximum or minimum of integers; of floats, an atomicCAS loop)"), std::string::npos)
       << fixes[0].text;
   EXPECT_EQ(fixes[0].text.find("then a barrier"), std::string::npos) << fixes[0].text;
   // The fix answers every race report of that statement.

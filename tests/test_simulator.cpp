@@ -46,28 +46,60 @@ TEST(Barriers, DivergenceIsAnErrorNamingBothLines) {
   EXPECT_TRUE(has_hazard(r.trace, HazardKind::BarrierDivergence, sim::Severity::Error));
 }
 
-struct ExitBeforeBarrier {
+// Threads 4.. return early, named (a .cu's `return` is, by its translation), before three barriers;
+// the rest vote with __syncthreads_and/_count at the last.
+struct ReturnBeforeBarrier {
   template <class Ctx, class Array>
   void operator()(Ctx& c, Array x, Array y, int) const {
     const int t = c.thread_idx().x;
-    if (t >= 4) return;
+    if (t >= 4) return c.returning();
     c.sync();
     y[t] = x[t];
+    c.sync();
+    const int all = c.sync_and(1), count = c.sync_count(t % 2 == 0);
+    y[4 + t] = value_of<Array>(10 * all + count);
   }
 };
 
 // As on a GPU (an H200 ran a .cu of this shape: no error, right values, synccheck silent): threads
-// that exited are not waited for and the barrier orders the others; a warning names both places.
-TEST(Barriers, ThreadsThatExitedAreNotWaitedForAWarning) {
+// that returned are not waited for and the barrier orders the others; one warning for the return,
+// and the threads that returned cast no vote (__syncthreads_and of the 4 others is 1).
+TEST(Barriers, ThreadsThatReturnedAreNotWaitedForAWarning) {
   for (const char* schedule : {"lockstep", "forward", "reverse"}) {
-    const auto r = run_kernel(ExitBeforeBarrier{}, {3}, {8}, 0, iota(24), 24, with_schedule(schedule));
+    const auto r = run_kernel(ReturnBeforeBarrier{}, {3}, {8}, 0, iota(24), 24, with_schedule(schedule));
     ASSERT_FALSE(r.trace.error) << schedule << ": " << r.trace.error->message;
     for (int t = 0; t < 4; ++t) EXPECT_EQ(r.out[t], t) << schedule;
-    ASSERT_TRUE(has_hazard(r.trace, HazardKind::ExitedBeforeBarrier, sim::Severity::Warning)) << schedule;
-    const sim::HazardGroup g = r.trace.hazards.groups()[0];
-    EXPECT_GE(g.first.thread_first, 4) << schedule;
-    EXPECT_LT(g.first.thread_second, 4) << schedule;
-    EXPECT_EQ(g.block_count, 3u) << schedule;
+    for (int t = 0; t < 4; ++t) EXPECT_EQ(r.out[4 + t], 12) << schedule;  // all 1, 2 even threads
+    const auto groups = r.trace.hazards.groups();
+    ASSERT_EQ(groups.size(), 1u) << schedule;
+    EXPECT_EQ(groups[0].first.kind, HazardKind::ExitedBeforeBarrier) << schedule;
+    EXPECT_EQ(groups[0].first.severity, sim::Severity::Warning) << schedule;
+    EXPECT_GE(groups[0].first.thread_first, 4) << schedule;
+    EXPECT_LT(groups[0].first.thread_second, 4) << schedule;
+    EXPECT_EQ(groups[0].block_count, 3u) << schedule;
+    EXPECT_EQ(groups[0].count, 3u) << schedule;  // once a block, not at each of its barriers
+  }
+}
+
+// Threads that ran to the kernel's end past a barrier the others wait at in a branch (no return
+// named): barrier divergence, an error, as before.
+struct BarrierInABranch {
+  template <class Ctx, class Array>
+  void operator()(Ctx& c, Array x, Array y, int) const {
+    const int t = c.thread_idx().x;
+    if (t < 4) {
+      c.sync();
+      y[t] = x[t];
+    }
+  }
+};
+
+TEST(Barriers, ABarrierInABranchThatOthersPassIsAnError) {
+  for (const char* schedule : {"lockstep", "forward", "reverse"}) {
+    const auto r = run_kernel(BarrierInABranch{}, {3}, {8}, 0, iota(24), 24, with_schedule(schedule));
+    ASSERT_TRUE(r.trace.error) << schedule;
+    EXPECT_EQ(r.trace.error->kind, SimErrorKind::BarrierDivergence);
+    EXPECT_NE(r.trace.error->message.find("exited"), std::string::npos);
   }
 }
 

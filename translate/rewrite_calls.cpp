@@ -79,9 +79,31 @@ void RewriteRules::null_to_nullptr(const Expr* e) {
       Lexer::getImmediateMacroName(e->getBeginLoc(), sm_, context_.getLangOpts()) == "NULL") {
     const CharSourceRange token = sm_.getImmediateExpansionRange(e->getBeginLoc());
     if (token.getBegin().isFileID() && in_main_file(token.getBegin()) &&
-        token.getBegin() == sm_.getImmediateExpansionRange(e->getEndLoc()).getBegin() &&
-        nullptrs_.insert(sm_.getFileOffset(token.getBegin())).second)
-      rewriter_.ReplaceText(token, "nullptr");
+        token.getBegin() == sm_.getImmediateExpansionRange(e->getEndLoc()).getBegin()) {
+      if (nullptrs_.insert(sm_.getFileOffset(token.getBegin())).second) rewriter_.ReplaceText(token, "nullptr");
+      return;
+    }
+  }
+  // A macro that is NULL (`#define NO_OUTPUT NULL`) written as itself: its name becomes nullptr. One
+  // whose body holds more than the null (`p == NULL`) is left as written.
+  if (e->getBeginLoc().isMacroID()) {
+    const CharSourceRange used = sm_.getExpansionRange(e->getSourceRange());
+    const std::string name = Lexer::getSourceText(used, sm_, context_.getLangOpts()).str();
+    const bool one_name = !name.empty() && std::all_of(name.begin(), name.end(), [](char c) { return isalnum(c) || c == '_'; });
+    bool whole = true;  // the expression around it (past casts and parentheses) is not the same macro's
+    for (const Expr* inner = e;;) {
+      const auto parents = context_.getParents(*inner);
+      const Expr* outer = parents.empty() ? nullptr : parents[0].get<Expr>();
+      if (!outer) break;
+      if (isa<ImplicitCastExpr>(outer) || isa<ParenExpr>(outer)) {
+        inner = outer;
+        continue;
+      }
+      whole = sm_.getExpansionRange(outer->getSourceRange()).getAsRange() != used.getAsRange();
+      break;
+    }
+    if (one_name && whole && in_main_file(used.getBegin()) && nullptrs_.insert(sm_.getFileOffset(used.getBegin())).second)
+      rewriter_.ReplaceText(used, "nullptr");
     return;
   }
   // In a macro's own definition (`if ((p) == NULL)` in SKIP_IF_NULL) it cannot be edited: the
@@ -106,6 +128,16 @@ void RewriteRules::pointer_arguments(const FunctionDecl* pattern, llvm::ArrayRef
                                             "' yet: pass its address (a pointer parameter) or copy it into a local and back");
     }
     if (!type->isPointerType() || isa<CXXDefaultArgExpr>(arguments[k])) continue;
+    // A helper's `float tile[][33]` takes the tile itself (pass_tile_itself), not a row of it.
+    if (context_.getAsConstantArrayType(type->getPointeeType()) && is_students(pattern) && is_device_only(pattern)) {
+      const auto* named = dyn_cast<DeclRefExpr>(arguments[k]->IgnoreParenImpCasts());
+      const auto* tile = named ? dyn_cast<VarDecl>(named->getDecl()) : nullptr;
+      if (!tile || !(tile->getType()->isArrayType() || isa<ParmVarDecl>(tile)))
+        error(arguments[k]->getExprLoc(), "the helper's '" + pattern->getParamDecl(k)->getNameAsString() +
+                                              "' takes a whole 2D tile: pass the tile itself, not a row of it, and "
+                                              "give the helper the row's number to index [r][c]");
+      continue;
+    }
     null_to_nullptr(arguments[k]);
     const QualType pointee = type->getPointeeType();
     if (!pointee->isDependentType() || k >= 64) continue;
@@ -276,9 +308,12 @@ bool RewriteRules::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
   }
   // The launch's lambda names the kernel (a template of the context): a pointer or parameter
   // holding one would have to be a kernel the lambda can call.
-  if (const auto* named = dyn_cast<DeclRefExpr>(e->getCallee()->IgnoreParenImpCasts()); named && isa<VarDecl>(named->getDecl())) {
+  const Expr* callee = e->getCallee()->IgnoreParenImpCasts();
+  if (const auto* star = dyn_cast<UnaryOperator>(callee); star && star->getOpcode() == UO_Deref)
+    callee = star->getSubExpr()->IgnoreParenImpCasts();  // (*fp)<<<...>>>
+  if (const auto* named = dyn_cast<DeclRefExpr>(callee); named && !isa<FunctionDecl>(named->getDecl())) {
     error(e->getBeginLoc(), "a launch through '" + named->getDecl()->getNameAsString() +
-                                "' (a pointer to a kernel, or a parameter holding one) is not simulated: launch the kernel by its "
+                                "' (a pointer to a kernel, or a parameter or template argument holding one) is not simulated: launch the kernel by its "
                                 "name (kernel<<<grid, block>>>(...)), in a helper too");
     return true;
   }

@@ -27,14 +27,13 @@ bool RewriteRules::VisitDeclStmt(DeclStmt* s) {
     if (!v || !v->hasAttr<CUDASharedAttr>()) continue;
     if (previous) {
       // `__shared__ int a[32], b[32];`: a declaration each, on the same line (`, b[32]` -> `; auto b = ...`).
-      const SourceLocation previous_end = written(SourceRange(previous->getEndLoc(), previous->getEndLoc())).getEnd();
-      auto comma = Lexer::findNextToken(previous_end, sm_, context_.getLangOpts());
-      if (!comma || !comma->is(tok::comma) || v->getLocation().isMacroID()) {
+      const SourceLocation comma = comma_after(previous);
+      if (comma.isInvalid() || v->getLocation().isMacroID()) {
         error(v->getLocation(), "cannot find the ',' before __shared__ '" + v->getNameAsString() + "': declare it on its own");
         previous = v;
         continue;
       }
-      replace(SourceRange(comma->getLocation()), ";");
+      replace(SourceRange(comma), ";");
       rewrite_shared_declaration(v, v->getLocation());
       previous = v;
       continue;
@@ -62,39 +61,53 @@ void RewriteRules::split_declarators(DeclStmt* s) {
   }
   if (vars.size() < 2 || std::none_of(vars.begin(), vars.end(), [&](const VarDecl* v) { return will_be_rewritten(v); }))
     return;
-  // One message for the statement: its other declarators are left as they are (an invalid comma).
-  const auto refuse = [&](size_t k, const std::string& message) {
-    error(vars[k]->getLocation(), message);
-    for (; k < vars.size(); ++k) split_declarators_[vars[k]] = SplitDeclarator{};
+  const VarDecl* rewritten = *std::find_if(vars.begin(), vars.end(), [&](const VarDecl* v) { return will_be_rewritten(v); });
+  const VarDecl* other = rewritten == vars[0] ? vars[1] : vars[0];
+  // One message for the statement: its declarators are left as they are (an invalid comma).
+  const auto refuse = [&](const std::string& why) {
+    error(rewritten->getLocation(), "declare '" + rewritten->getNameAsString() + "' in a declaration of its own, not with '" +
+                                        other->getNameAsString() + "': syncscope rewrites its type, and " + why);
+    for (size_t k = 1; k < vars.size(); ++k) split_declarators_[vars[k]] = SplitDeclarator{};
   };
-  const auto on_its_own = [&](size_t k) {
-    return "declare '" + vars[k]->getNameAsString() + "' on its own: it shares its type with '" +
-           vars[0]->getNameAsString() + "', whose type syncscope rewrites";
-  };
-  for (const DynTypedNode& parent : context_.getParents(*s))
+  for (const DynTypedNode& parent : context_.getParents(*s)) {
     if (const auto* loop = parent.get<ForStmt>(); loop && loop->getInit() == s)
-      return refuse(1, "declare the pointers of a for loop's start before the loop ('" + vars[1]->getNameAsString() +
-                           "' shares its type with '" + vars[0]->getNameAsString() + "'), or one per loop");
+      return refuse("a for loop's start cannot be split apart (declare it before the loop)");
+    // A branch's or loop's only statement (in a lambda or a macro, nothing braces it): split, the
+    // second declaration would run whatever the condition.
+    if (!parent.get<CompoundStmt>()) return refuse("here the declaration is a branch's or loop's only statement");
+  }
   // The specifiers end where the first declarator's `*`, `&` and `[N]` begin: its innermost type's end.
-  TypeLoc specified = vars[0]->getTypeSourceInfo() ? vars[0]->getTypeSourceInfo()->getTypeLoc() : TypeLoc();
+  const TypeLoc whole = vars[0]->getTypeSourceInfo() ? vars[0]->getTypeSourceInfo()->getTypeLoc() : TypeLoc();
+  TypeLoc specified = whole;
   while (!specified.isNull() && !specified.getNextTypeLoc().isNull()) specified = specified.getNextTypeLoc();
+  // `FPTR a = x, b = y;` with `#define FPTR float *`: the `*` is the macro's, which the others share.
+  if (!whole.isNull() && whole != specified && whole.getEndLoc().isMacroID())
+    return refuse("its pointer's '*' is written in a macro");
   const LangOptions& lang = context_.getLangOpts();
   const SourceLocation begin = sm_.getExpansionLoc(s->getBeginLoc());
   const SourceLocation specifiers_end =
       specified.isNull() ? SourceLocation()
                          : Lexer::getLocForEndOfToken(sm_.getExpansionLoc(specified.getEndLoc()), 0, sm_, lang);
   if (!in_main_file(begin) || specifiers_end.isInvalid() || !sm_.isBeforeInTranslationUnit(begin, specifiers_end))
-    return refuse(1, on_its_own(1));
+    return refuse("the declaration's type cannot be read where it is written");
   const std::string specifiers =
       Lexer::getSourceText(CharSourceRange::getCharRange(begin, specifiers_end), sm_, lang).str();
+  std::vector<SourceLocation> commas;
   for (size_t k = 1; k < vars.size(); ++k) {
-    const VarDecl* previous = vars[k - 1];
-    const SourceLocation previous_end = written(SourceRange(previous->getEndLoc(), previous->getEndLoc())).getEnd();
-    const auto comma = Lexer::findNextToken(previous_end, sm_, lang);
-    if (!comma || !comma->is(tok::comma) || comma->getLocation().isMacroID() || vars[k]->getLocation().isMacroID())
-      return refuse(k, on_its_own(k));
-    split_declarators_[vars[k]] = SplitDeclarator{comma->getLocation(), specifiers};
+    commas.push_back(comma_after(vars[k - 1]));
+    if (commas.back().isInvalid() || vars[k]->getLocation().isMacroID())
+      return refuse("the ',' before '" + vars[k]->getNameAsString() + "' is not where it is written");
   }
+  for (size_t k = 1; k < vars.size(); ++k) split_declarators_[vars[k]] = SplitDeclarator{commas[k - 1], specifiers};
+}
+
+// The ',' after a declarator, where the file has it (after a macro that ends its initializer too);
+// invalid when it is not there.
+SourceLocation RewriteRules::comma_after(const VarDecl* declarator) const {
+  const SourceLocation end = sm_.getExpansionRange(declarator->getEndLoc()).getEnd();
+  const auto comma = Lexer::findNextToken(end, sm_, context_.getLangOpts());
+  if (!comma || !comma->is(tok::comma) || comma->getLocation().isMacroID()) return SourceLocation();
+  return comma->getLocation();
 }
 
 void RewriteRules::split_unchanged_declarator(const VarDecl* v) {

@@ -123,6 +123,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool names_shared_array(const clang::Expr* e) const;
   void rewrite_shared_declaration(clang::VarDecl* v, clang::SourceLocation begin);
   void split_declarators(clang::DeclStmt* s);
+  clang::SourceLocation comma_after(const clang::VarDecl* declarator) const;
   bool pass_tile_itself(clang::DeclaratorDecl* d, clang::QualType pointee);
   void split_unchanged_declarator(const clang::VarDecl* v);
   void declare_device_variable(clang::VarDecl* v);

@@ -247,7 +247,7 @@ json hazards_json(const sim::Trace& t) {
 
 const char* remedy_name(const sim::Diagnosis& d) {
   if (d.lost_update) return "atomic";
-  if (d.warp_call) return "warp mask";
+  if (d.warp_call) return d.same_warp ? "warp mask" : "keep the threads";
   if (d.cross_block) return "second launch";
   if (d.splits_statement) return "split the statement";
   return d.same_warp ? "syncwarp" : "barrier";

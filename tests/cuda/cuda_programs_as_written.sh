@@ -1205,9 +1205,43 @@ __global__ void copy(float *x, float *y) {
 CU
 set +e; out=$("$APP" run "$WORK/declarators/loop.cu" --grid 1 --block 4 2>&1); rc=$?; set -e
 [ "$rc" = 2 ] && [ "$(grep -c "error:" <<<"$out")" = 1 ] &&
-  grep -q "loop.cu:2:.*declare the pointers of a for loop's start before the loop ('q' shares its type with 'p')" <<<"$out" ||
+  grep -q "loop.cu:2:.*declare 'p' in a declaration of its own, not with 'q': syncscope rewrites its type, and a for loop's start cannot be split apart (declare it before the loop)" <<<"$out" ||
   fail "pointers declared together in a for loop's start: rc $rc, $out"
-pass "float *a = x, v = 0, *b = y; runs (a declaration each, on its line; a race there reported at its line); in a for loop's start: one message"
+cat >"$WORK/declarators/macros.cu" <<'CU'
+#include <cstdio>
+#define IDX(r, c) ((r) * 32 + (c))
+#define NO_OUTPUT NULL
+__global__ void copy(const float *x, float *y, float *extra) {
+  int i = threadIdx.x;
+  const float *a = x + IDX(0, i), *b = x + i;
+  float *out = y + IDX(0, i), *spare = extra;
+  *out = *a + *b * 0 + (spare ? 1.0f : 0.0f);
+}
+int main() {
+  float h[32], *x, *y;
+  for (int i = 0; i < 32; ++i) h[i] = i;
+  cudaMalloc(&x, sizeof h); cudaMalloc(&y, sizeof h);
+  cudaMemcpy(x, h, sizeof h, cudaMemcpyHostToDevice);
+  copy<<<1, 32>>>(x, y, NO_OUTPUT);
+  cudaMemcpy(h, y, sizeof h, cudaMemcpyDeviceToHost);
+  int wrong = 0;
+  for (int i = 0; i < 32; ++i) wrong += h[i] != i;
+  printf("%d wrong\n", wrong);
+  return wrong != 0;
+}
+CU
+out=$("$APP" run "$WORK/declarators/macros.cu" 2>&1) || fail "macros.cu: $out"
+grep -q "^0 wrong$" <<<"$out" || fail "macros.cu: $out"
+cat >"$WORK/declarators/lambda.cu" <<'CU'
+__global__ void k(float *x) {
+  auto f = [&](int i) { if (i < 0) float *p = x, v = (x[0] = 9.0f); };
+  f(threadIdx.x);
+}
+CU
+set +e; out=$("$APP" run "$WORK/declarators/lambda.cu" --grid 1 --block 4 2>&1); rc=$?; set -e
+[ "$rc" = 2 ] && grep -q "lambda.cu:2:.*declare 'p' in a declaration of its own, not with 'v': syncscope rewrites its type, and here the declaration is a branch's or loop's only statement" <<<"$out" ||
+  fail "pointers declared together as a lambda's branch: rc $rc, $out"
+pass "float *a = x, v = 0, *b = y; runs (a declaration each, on its line; a race there reported at its line); after a macro's initializer; NULL through a macro; in a for loop's start or as a branch's only statement: one message"
 
 # A 2D __shared__ tile handed to a helper as `float tile[][33]` or `float (*tile)[33]`: the helper reads
 # the tile's cells (a missing barrier races at the helper's line); a kernel's rows of global memory are
@@ -1331,7 +1365,7 @@ int main() {
   return 0;
 }
 CU
-refused pointer_launch.cu 2:51 "a launch through 'kernel' (a pointer to a kernel, or a parameter holding one) is not simulated: launch the kernel by its name"
+refused pointer_launch.cu 2:51 "a launch through 'kernel' (a pointer to a kernel, or a parameter or template argument holding one) is not simulated: launch the kernel by its name"
 refused pointer_launch.cu 7:3 "a launch through 'fp'"
 cat >"$WORK/round_h/managed.cu" <<'CU'
 __managed__ int counter = 0;
@@ -1344,6 +1378,28 @@ __global__ void fetch(cudaTextureObject_t t, float *out) { out[threadIdx.x] = te
 int main() { return 0; }
 CU
 refused texture.cu 1:23 "'cudaTextureObject_t' is unavailable: texture memory is not simulated: read the array through a pointer"
+cat >"$WORK/round_h/star_launch.cu" <<'CU'
+__global__ void fill(int *p) { p[threadIdx.x] = 1; }
+int main() {
+  int *d;
+  cudaMalloc(&d, 32 * sizeof(int));
+  void (*fp)(int *) = fill;
+  (*fp)<<<1, 32>>>(d);
+  return 0;
+}
+CU
+refused star_launch.cu 6:3 "a launch through 'fp'"
+cat >"$WORK/round_h/tile_row.cu" <<'CU'
+__device__ float first(float row[][8]) { return row[0][0]; }
+__global__ void k(float *out) {
+  __shared__ float t[8][8];
+  t[threadIdx.x][0] = threadIdx.x;
+  __syncthreads();
+  out[threadIdx.x] = first(&t[threadIdx.x]);
+}
+int main() { return 0; }
+CU
+refused tile_row.cu 6:28 "the helper's 'row' takes a whole 2D tile: pass the tile itself, not a row of it"
 pass "NULL as a launch argument, cudaRuntimeGetVersion, cudaFuncGetAttributes, cudaEventCreateWithFlags run; a kernel pointer's launch, __managed__ and textures are refused at their lines"
 
 # `if (i >= n) return;` before a barrier: as on a GPU (README, "How the simulator works"), the others are
