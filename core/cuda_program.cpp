@@ -216,7 +216,8 @@ std::string generated_main(const KernelText& file, const Translated& t, const Pr
   // A scalar's value, or a pointer's array's element count (grid × block unless given).
   constexpr long long kMaxElements = 1 << 24;
   for (const auto& [name, value] : l.arguments) {
-    const auto p = std::find_if(k->parameters.begin(), k->parameters.end(), [&](const Parameter& q) { return q.name == name; });
+    const std::string& named = name;  // Clang 14 captures no structured binding
+    const auto p = std::find_if(k->parameters.begin(), k->parameters.end(), [&](const Parameter& q) { return q.name == named; });
     if (p == k->parameters.end()) return "--arg " + name + "=" + value + ": " + k->name + " has no parameter " + name;
     if (p->pointer) {
       const bool digits = !value.empty() && value.size() <= 9 && value.find_first_not_of("0123456789") == std::string::npos;
