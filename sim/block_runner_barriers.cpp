@@ -92,7 +92,7 @@ void BlockRunner::release_barrier() {
   at_barrier_ = 0;
   barrier_lines_differ_ = false;
   scheduler_.restart();
-  reset_simt_positions();
+  if (simt_) reset_simt_positions();  // only lockstep's lanes have positions
 }
 
 void BlockRunner::report_stuck_warp_operations(const std::map<LineId, std::vector<int>>& at_warp_op) {

@@ -8,6 +8,7 @@
 #include <sys/mman.h>
 
 #include <cstddef>
+#include <cstdint>
 #include <cstring>
 #include <new>
 #include <type_traits>
@@ -15,7 +16,16 @@
 
 namespace syncscope::sim {
 
-template <class T>
+// How an array's pages come. `Touched`: on first use. `ReadFirst`, for an array whose cells are
+// read before they are written (the race detector's shadow, the claims): a lazy page read first is
+// the shared zero page, and its first write then faults again and flushes the TLB of every thread
+// of the process, an interrupt to each core (10 % of bench/peer_oclgrind.sh's run, perf on this
+// 2-core VM). So a small one is committed, writable, when it is mapped, and a larger one lies on
+// 2 MiB boundaries with the advice to use huge pages: one such fault for 512 pages. Either way a
+// large run's resident memory is what its launches touch (README "Memory per element").
+enum class Pages { Touched, ReadFirst };
+
+template <class T, Pages kPages = Pages::Touched>
 class LazyArray {
   static_assert(std::is_trivially_copyable_v<T>, "zero bits are the empty element");
 
@@ -47,8 +57,7 @@ class LazyArray {
   // a private anonymous mapping reads as zero afterwards); a small array is cheaper to fill.
   void zero() {
     if (!data_) return;
-    constexpr size_t kGiveBackFrom = size_t{4} << 20;
-    if (bytes(capacity_) >= kGiveBackFrom && madvise(data_, bytes(capacity_), MADV_DONTNEED) == 0) return;
+    if (bytes(capacity_) >= (size_t{4} << 20) && madvise(data_, bytes(capacity_), MADV_DONTNEED) == 0) return;
     std::memset(static_cast<void*>(data_), 0, size_ * sizeof(T));
   }
 
@@ -64,14 +73,27 @@ class LazyArray {
     constexpr size_t kPage = 4096;
     return (count * sizeof(T) + kPage - 1) / kPage * kPage;
   }
+  static constexpr size_t kHugePage = size_t{2} << 20;
+  static bool committed_at_once(size_t count) { return kPages == Pages::ReadFirst && bytes(count) < kHugePage; }
   void map(size_t count) {
     if (count == 0) return;
-    void* p = mmap(nullptr, bytes(count), PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    const size_t size = bytes(count);
+    const bool aligned = kPages == Pages::ReadFirst && !committed_at_once(count);
+    const size_t mapped = aligned ? size + kHugePage : size;
+    const int populate = committed_at_once(count) ? MAP_POPULATE : 0;
+    void* p = mmap(nullptr, mapped, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE | populate, -1, 0);
     if (p == MAP_FAILED) throw std::bad_alloc();
+    char* start = static_cast<char*>(p);
+    if (aligned) {  // keep the 2 MiB-aligned part
+      const auto at = reinterpret_cast<uintptr_t>(p);
+      start = reinterpret_cast<char*>((at + kHugePage - 1) & ~(kHugePage - 1));
+      if (start > p) munmap(p, start - static_cast<char*>(p));
+      if (char* end = start + size; end < static_cast<char*>(p) + mapped) munmap(end, static_cast<char*>(p) + mapped - end);
+    }
 #ifdef MADV_HUGEPAGE
-    if (bytes(count) >= (size_t{4} << 20)) madvise(p, bytes(count), MADV_HUGEPAGE);  // advice only: fewer faults
+    if (aligned || size >= (size_t{4} << 20)) madvise(start, size, MADV_HUGEPAGE);  // advice only: fewer faults
 #endif
-    data_ = static_cast<T*>(p);
+    data_ = reinterpret_cast<T*>(start);
     size_ = capacity_ = count;
   }
   void swap(LazyArray& other) noexcept {

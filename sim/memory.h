@@ -86,12 +86,12 @@ struct ArrayStore {
   std::vector<CellShadow> shadow;  // shared arrays (a block's, small)
   // Global arrays: the shadow of the launch in flight, all empty between launches (the launch
   // zeroes it at its end: older stamps never race).
-  LazyArray<PackedShadow> global_shadow;
+  LazyArray<PackedShadow, Pages::ReadFirst> global_shadow;
   // Global arrays during a parallel launch: which block touched each cell first and whether any
   // block wrote it (see BlockClaims; zero between attempts), and a copy of each chunk of cells
   // taken before the launch first wrote into it, to roll the launch back (none for a chunk never
   // written since it was allocated: it rolls back to that). Allocated on the first parallel launch.
-  LazyArray<uint32_t> owner;
+  LazyArray<uint32_t, Pages::ReadFirst> owner;
   static constexpr int kChunkShift = 10;  // 1024 cells
   std::vector<uint64_t> chunk_state;      // (attempt << 2) | never-written << 1 | copied
   LazyArray<uint32_t> backup_bits;

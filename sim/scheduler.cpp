@@ -8,6 +8,9 @@ void Scheduler::start_block(const Schedule& schedule, bool forward_order, uint64
                             int count) {
   schedule_ = schedule;
   forward_order_ = forward_order;
+  direction_ = schedule.kind == ScheduleKind::Reverse && !forward_order ? -1
+               : schedule.kind == ScheduleKind::Random && !forward_order ? 0
+                                                                          : 1;
   threads_ = threads;
   count_ = count;
   warps_ = (count + kWarpSize - 1) / kWarpSize;

@@ -29,6 +29,9 @@ class Scheduler {
   uint32_t simt_group_lanes() const { return simt_group_lanes_; }
   // Lockstep: changes each time a warp instruction begins.
   uint32_t simt_group_serial() const { return simt_group_serial_; }
+  // Which way the next picks most likely go from the thread just picked: +1 (forward, the fast
+  // mode and lockstep's lanes), -1 (reverse), 0 (random: no guess).
+  int direction() const { return direction_; }
   // The next thread to run, or -1 when none is runnable.
   [[gnu::always_inline]] int pick() {
     if (forward_order_) {
@@ -44,6 +47,7 @@ class Scheduler {
 
   Schedule schedule_;
   bool forward_order_ = false;
+  int direction_ = 1;
   const SimThread* threads_ = nullptr;
   int count_ = 0;
   int warps_ = 0;
