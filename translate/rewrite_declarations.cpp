@@ -391,6 +391,27 @@ void RewriteRules::rewrite_reference_declaration(DeclaratorDecl* d) {
   if (const auto* v = dyn_cast<VarDecl>(d)) reference_places_.insert(v);
 }
 
+// `auto *p = s;` and `const auto *row = tile;`: device pointers are the simulator's pointers, which
+// `auto *` cannot be deduced from, so the declaration says `auto` (a copy of the pointer, as `auto *`
+// is; the pointee's `const` is nvcc's to check). `auto &x = s[i];`: an element of device memory is
+// the simulator's reference to it, a value, so it binds as `auto&&` (a thread's own variable binds
+// as with `auto &`) and is a reference place like `float &x` (its accesses at the lines that use it).
+void RewriteRules::rewrite_auto_declaration(VarDecl* v) {
+  if (isa<DecompositionDecl>(v) || !v->getTypeSourceInfo() || !v->getType()->getContainedAutoType()) return;
+  const TypeLoc written = v->getTypeSourceInfo()->getTypeLoc().getUnqualifiedLoc();
+  if (const auto pointer = written.getAs<PointerTypeLoc>()) {
+    if (!pointer.getPointeeLoc().getUnqualifiedLoc().getAs<AutoTypeLoc>()) return;  // `auto **`, `auto (*)[4]`
+    replace_declared_type(v, "auto ", "pointer");
+    return;
+  }
+  const auto reference = written.getAs<LValueReferenceTypeLoc>();
+  if (!reference || v->getType().getNonReferenceType().isConstQualified() ||
+      !reference.getPointeeLoc().getUnqualifiedLoc().getAs<AutoTypeLoc>())
+    return;
+  replace_declared_type(v, "auto&& ", "reference");
+  reference_places_.insert(v);
+}
+
 void RewriteRules::use_reference_here(const DeclRefExpr* e) {
   if (editable(e->getBeginLoc(), e->getEndLoc(), "reference") != Spelling::InFile) return;
   if (insert_opening(e->getBeginLoc(), "::syncscope::cu::here(")) insert_after_token(e->getEndLoc(), ")");

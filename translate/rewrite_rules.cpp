@@ -444,6 +444,7 @@ bool RewriteRules::VisitVarDecl(VarDecl* v) {
     return true;
   }
   if (in_device_code() && !v->hasAttr<CUDASharedAttr>()) {
+    rewrite_auto_declaration(v);
     rewrite_pointer_declaration(v);
     rewrite_reference_declaration(v);
     split_unchanged_declarator(v);

@@ -88,6 +88,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   void rewrite_device_signature(clang::FunctionDecl* f);
   void rewrite_pointer_declaration(clang::DeclaratorDecl* d);
   void rewrite_reference_declaration(clang::DeclaratorDecl* d);
+  // `auto *p = s;` and `auto &x = s[i];` in device code (see rewrite_declarations.cpp).
+  void rewrite_auto_declaration(clang::VarDecl* v);
   // The type a `float&` or a template's `T&` in device code is written as ("" where it stays).
   std::string reference_type(const clang::DeclaratorDecl* d) const;
   // A template's `T&` parameters, before its signature is rewritten (see rewrite_declarations.cpp).

@@ -1473,3 +1473,47 @@ out=$("$APP" run "$WORK/aggregated/filter.cu" --schedule all 2>&1) || fail "filt
 grep -q "^schedules: 1 distinct output in 19 runs" <<<"$out" && grep -q "^ *19 runs  main() returned 0 " <<<"$out" ||
   fail "the warp-aggregated atomic under every schedule: $out"
 pass "a warp-aggregated atomic (__activemask in a branch) is right under all 19 schedules"
+
+# `auto *` and `auto &` in device code: a pointer into device memory declared `auto *p = s;` (or
+# `const auto *`) and a reference bound to an element, `auto &x = s[i];`, as modern CUDA writes them.
+# The reference's accesses are at the lines that use it, as with `float &x`.
+mkdir -p "$WORK/auto"
+cat >"$WORK/auto/deduced.cu" <<'CU'
+#include <cstdio>
+#define N 64
+template <typename T>
+__global__ void k(T *out, const T *in) {
+  __shared__ T s[N];
+  auto *alias = s;
+  const auto *row = s;
+  auto *mine = &s[threadIdx.x];
+  *mine = in[threadIdx.x];
+  auto &next = s[(threadIdx.x + 1) % N];
+#ifndef BUG_NO_BARRIER
+  __syncthreads();
+#endif
+  T v = next + row[threadIdx.x];
+  T local = 5;
+  auto &l = local;
+  l += 1;
+  out[threadIdx.x] = v + local + alias[0] * 0;
+}
+int main() {
+  float h[N], *d, *e;
+  for (int i = 0; i < N; ++i) h[i] = i;
+  cudaMalloc(&d, sizeof h); cudaMalloc(&e, sizeof h);
+  cudaMemcpy(e, h, sizeof h, cudaMemcpyHostToDevice);
+  k<<<1, N>>>(d, e);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  int wrong = 0;
+  for (int i = 0; i < N; ++i) wrong += h[i] != (float)((i + 1) % N + i + 6);
+  printf("%d wrong\n", wrong);
+  return wrong != 0;
+}
+CU
+out=$("$APP" run "$WORK/auto/deduced.cu" 2>&1) || fail "deduced.cu: $out"
+grep -q "^0 wrong$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "deduced.cu: $out"
+out=$("$APP" run "$WORK/auto/deduced.cu" --bug no-barrier --schedule forward 2>&1) || true
+grep -q "^[1-9][0-9]* wrong$" <<<"$out" && grep -Eq "deduced\.cu:14\b.*deduced\.cu:9\b|deduced\.cu:9\b.*deduced\.cu:14\b" <<<"$out" ||
+  fail "deduced.cu's race is not reported between lines 9 and 14: $out"
+pass "auto * and auto & into device memory (a template kernel's too) run, a race through the reference at the line that uses it"
