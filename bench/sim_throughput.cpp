@@ -6,6 +6,7 @@
 #include <benchmark/benchmark.h>
 
 #include <string>
+#include <thread>
 
 #include "core/registry.h"
 #include "core/run.h"
@@ -56,6 +57,17 @@ void register_all() {
     benchmark::RegisterBenchmark(k.name, [k](benchmark::State& s) {
       simulate_elements(s, k.algorithm, k.n, k.tpb, k.schedule, k.threads);
     })->Unit(benchmark::kMillisecond)->UseRealTime()->MinTime(2.0);
+  // Issue 27's scaling from one thread to all of them, on the target configuration: where the curve
+  // bends says how much of a run is not shared among the threads.
+  const int cores = static_cast<int>(std::thread::hardware_concurrency());
+  for (int threads = 2; threads <= cores; threads *= 2)
+    benchmark::RegisterBenchmark(("kogge-stone/n=2^20/tpb=1024/lockstep/threads=" + std::to_string(threads)).c_str(),
+                                 [threads](benchmark::State& s) {
+                                   simulate_elements(s, "kogge-stone", 1 << 20, 1024, "lockstep", threads);
+                                 })
+        ->Unit(benchmark::kMillisecond)
+        ->UseRealTime()
+        ->MinTime(2.0);
 }
 
 }  // namespace
