@@ -318,6 +318,18 @@ bool RewriteRules::VisitCUDAKernelCallExpr(CUDAKernelCallExpr* e) {
     return true;
   }
   const CallExpr* config = e->getConfig();
+  // `LAUNCH(k, grid, block, x)` whose macro writes `k<<<grid, block>>>(x)`: the launch's `<<<...>>>`
+  // is the macro's text, not the file's (a launch passed whole to a macro, `TIMED(k<<<g, b>>>(x))`,
+  // is the file's and is translated).
+  if (editable(e->getBeginLoc(), config->getRParenLoc(), "launch") == Spelling::NotEditable) {
+    const SourceLocation at = e->getBeginLoc().isMacroID() ? e->getBeginLoc() : config->getRParenLoc();
+    const std::string macro = Lexer::getImmediateMacroName(at, sm_, context_.getLangOpts()).str();
+    const std::string name = e->getDirectCallee() ? e->getDirectCallee()->getNameAsString() : "the kernel";
+    error(e->getBeginLoc(), "the launch of '" + name + "' is written inside the macro '" + macro +
+                                "': syncscope translates a launch written out where it runs; write " + name +
+                                "<<<grid, block>>>(...) at this line");
+    return true;
+  }
   auto written = [&](unsigned k) -> std::string {
     if (k >= config->getNumArgs() || isa<CXXDefaultArgExpr>(config->getArg(k))) return "";
     return text_of(config->getArg(k)->getSourceRange());

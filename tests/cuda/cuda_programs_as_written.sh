@@ -1517,3 +1517,42 @@ out=$("$APP" run "$WORK/auto/deduced.cu" --bug no-barrier --schedule forward 2>&
 grep -q "^[1-9][0-9]* wrong$" <<<"$out" && grep -Eq "deduced\.cu:14\b.*deduced\.cu:9\b|deduced\.cu:9\b.*deduced\.cu:14\b" <<<"$out" ||
   fail "deduced.cu's race is not reported between lines 9 and 14: $out"
 pass "auto * and auto & into device memory (a template kernel's too) run, a race through the reference at the line that uses it"
+
+# A launch written by a macro (`LAUNCH(k, g, b, x)` whose body is `k<<<g, b>>>(x)`) is refused at the
+# macro's use, naming the macro (it was silently dropped); a launch handed whole to a macro runs.
+mkdir -p "$WORK/macro_launch"
+cat >"$WORK/macro_launch/by_macro.cu" <<'CU'
+#include <cstdio>
+#define N 64
+#define LAUNCH(k, g, b, ...) k<<<g, b>>>(__VA_ARGS__)
+__global__ void twice(int *a) { a[threadIdx.x] *= 2; }
+int main() {
+  int h[N], *d;
+  cudaMalloc(&d, sizeof h);
+  LAUNCH(twice, 1, N, d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  return 0;
+}
+CU
+set +e; out=$("$APP" run "$WORK/macro_launch/by_macro.cu" 2>&1); rc=$?; set -e
+[ "$rc" = 2 ] && grep -q "by_macro.cu:8:3: error: the launch of 'twice' is written inside the macro 'LAUNCH': .*write twice<<<grid, block>>>(...) at this line" <<<"$out" ||
+  fail "a launch written by a macro: rc $rc, $out"
+cat >"$WORK/macro_launch/handed_whole.cu" <<'CU'
+#include <cstdio>
+#define N 64
+#define TIMED(call) do { call; cudaDeviceSynchronize(); } while (0)
+__global__ void twice(int *a) { a[threadIdx.x] *= 2; }
+int main() {
+  int h[N], *d;
+  for (int i = 0; i < N; ++i) h[i] = i;
+  cudaMalloc(&d, sizeof h);
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  TIMED((twice<<<1, N>>>(d)));
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%d %d\n", h[1], h[63]);
+  return !(h[1] == 2 && h[63] == 126);
+}
+CU
+out=$("$APP" run "$WORK/macro_launch/handed_whole.cu" 2>&1) || fail "handed_whole.cu: $out"
+grep -q "^2 126$" <<<"$out" && grep -q "^launches: 1$" <<<"$out" || fail "handed_whole.cu: $out"
+pass "a launch written by a macro is refused naming the macro; a launch handed whole to a macro runs"
