@@ -412,6 +412,54 @@ void RewriteRules::rewrite_auto_declaration(VarDecl* v) {
   reference_places_.insert(v);
 }
 
+namespace {
+
+// `&x`, `&regs[2]` or `regs` where x and regs are a thread's own variables (locals of device code,
+// not __shared__): what a helper's pointer parameter then points to is the thread's, not a cell.
+bool threads_own_memory(const Expr* argument) {
+  const Expr* e = argument->IgnoreParenImpCasts();
+  bool address = false;
+  if (const auto* op = dyn_cast<UnaryOperator>(e); op && op->getOpcode() == UO_AddrOf) {
+    e = op->getSubExpr()->IgnoreParenImpCasts();
+    while (const auto* element = dyn_cast<ArraySubscriptExpr>(e)) e = element->getBase()->IgnoreParenImpCasts();
+    address = true;
+  }
+  const auto* named = dyn_cast<DeclRefExpr>(e);
+  const auto* v = named ? dyn_cast<VarDecl>(named->getDecl()) : nullptr;
+  if (!v || !v->isLocalVarDecl() || v->hasAttr<CUDASharedAttr>() || v->getType()->isPointerType()) return false;
+  return address || v->getType()->isConstantArrayType();
+}
+
+struct OwnMemoryCalls : RecursiveASTVisitor<OwnMemoryCalls> {
+  bool shouldVisitTemplateInstantiations() const { return true; }
+  bool VisitCallExpr(CallExpr* call) {
+    const FunctionDecl* callee = call->getDirectCallee();
+    if (!callee || callee->hasAttr<CUDAGlobalAttr>()) return true;
+    if (const FunctionDecl* pattern = callee->getTemplateInstantiationPattern()) callee = pattern;
+    for (unsigned k = 0; k < call->getNumArgs() && k < callee->getNumParams(); ++k)
+      if (callee->getParamDecl(k)->getType()->isPointerType() && threads_own_memory(call->getArg(k)))
+        found.insert({callee->getCanonicalDecl(), k});
+    return true;
+  }
+  std::set<std::pair<const FunctionDecl*, unsigned>> found;
+};
+
+}  // namespace
+
+// The parameter is written `auto`: a call with the thread's own memory passes its address (a raw
+// pointer, whose accesses are the thread's own, as a GPU's registers and local memory are: never a
+// race), a call with device memory the simulator's pointer, as before.
+bool RewriteRules::given_threads_own_memory(const ParmVarDecl* p) {
+  if (!own_memory_parameters_) {
+    OwnMemoryCalls calls;
+    calls.TraverseDecl(context_.getTranslationUnitDecl());
+    own_memory_parameters_ = std::move(calls.found);
+  }
+  const auto* f = dyn_cast_or_null<FunctionDecl>(p->getDeclContext());
+  return f && p->getType()->isPointerType() &&
+         own_memory_parameters_->count({f->getCanonicalDecl(), p->getFunctionScopeIndex()}) > 0;
+}
+
 void RewriteRules::use_reference_here(const DeclRefExpr* e) {
   if (editable(e->getBeginLoc(), e->getEndLoc(), "reference") != Spelling::InFile) return;
   if (insert_opening(e->getBeginLoc(), "::syncscope::cu::here(")) insert_after_token(e->getEndLoc(), ")");

@@ -421,7 +421,8 @@ bool RewriteRules::VisitParmVarDecl(ParmVarDecl* p) {
   // A constructor keeps its raw pointers (the fields it sets hold addresses, cu::device_address):
   // its callers pass them so (VisitCXXConstructExpr).
   if (f && is_students(f) && is_device_only(f)) {
-    if (!isa<CXXConstructorDecl>(f)) rewrite_pointer_declaration(p);
+    if (!f->hasAttr<CUDAGlobalAttr>() && given_threads_own_memory(p)) replace_declared_type(p, "auto ", "pointer");
+    else if (!isa<CXXConstructorDecl>(f)) rewrite_pointer_declaration(p);
     rewrite_reference_declaration(p);
   }
   return true;

@@ -7,6 +7,7 @@
 #include <clang/Rewrite/Core/Rewriter.h>
 
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 #include <string>
@@ -88,6 +89,9 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   void rewrite_device_signature(clang::FunctionDecl* f);
   void rewrite_pointer_declaration(clang::DeclaratorDecl* d);
   void rewrite_reference_declaration(clang::DeclaratorDecl* d);
+  // A `__device__` helper's pointer parameter that some call gives a thread's own memory (`swap(&x,
+  // &y)`, `fill(regs, 4)`): it takes that as it takes device memory (see rewrite_declarations.cpp).
+  bool given_threads_own_memory(const clang::ParmVarDecl* p);
   // `auto *p = s;` and `auto &x = s[i];` in device code (see rewrite_declarations.cpp).
   void rewrite_auto_declaration(clang::VarDecl* v);
   // The type a `float&` or a template's `T&` in device code is written as ("" where it stays).
@@ -178,6 +182,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   std::set<const clang::DeclaratorDecl*> context_first_;  // first parameters that bring `_c` with them
   std::map<const clang::ParmVarDecl*, std::string> deduced_references_;  // `T& a` -> "SyncscopeRef0"
   std::set<const clang::VarDecl*> reference_places_;  // references rewritten to bind device memory
+  // (helper, parameter index) of pointer parameters given a thread's own memory; scanned once.
+  std::optional<std::set<std::pair<const clang::FunctionDecl*, unsigned>>> own_memory_parameters_;
   std::set<std::tuple<std::string, unsigned, unsigned>> macro_argument_edits_;  // (rule, first, last offset) in macro arguments
   std::set<unsigned> nullptrs_;  // offsets of NULLs made nullptr
   std::set<const clang::DeclRefExpr*> launched_kernels_;  // a launch's kernel (visited before its name)

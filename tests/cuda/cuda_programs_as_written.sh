@@ -1556,3 +1556,52 @@ CU
 out=$("$APP" run "$WORK/macro_launch/handed_whole.cu" 2>&1) || fail "handed_whole.cu: $out"
 grep -q "^2 126$" <<<"$out" && grep -q "^launches: 1$" <<<"$out" || fail "handed_whole.cu: $out"
 pass "a launch written by a macro is refused naming the macro; a launch handed whole to a macro runs"
+
+# A thread's own memory given to a helper's pointer parameter (`swapf(&x, &y)`, `fill(regs, 4)`,
+# out-parameters `minmax(in, 4, &lo, &hi)`), the same helper given shared memory too: the own
+# memory is the thread's (no cell, never a race), the shared cells are simulated and race.
+mkdir -p "$WORK/own_memory"
+cat >"$WORK/own_memory/helpers.cu" <<'CU'
+#include <cstdio>
+#define N 64
+__device__ void swapf(float *a, float *b) { float t = *a; *a = *b; *b = t; }
+__device__ void fill(float *a, int n, float base) { for (int i = 0; i < n; ++i) a[i] = base + i; }
+__device__ void minmax(const float *a, int n, float *lo, float *hi) {
+  *lo = a[0]; *hi = a[0];
+  for (int i = 1; i < n; ++i) { *lo = fminf(*lo, a[i]); *hi = fmaxf(*hi, a[i]); }
+}
+__global__ void k(float *out) {
+  __shared__ float s[N];
+  float regs[4], x = threadIdx.x, y = 2.0f * threadIdx.x, lo, hi;
+  fill(regs, 4, x);
+  swapf(&x, &y);
+  minmax(regs, 4, &lo, &hi);
+  s[threadIdx.x] = y - x + hi - lo;
+  if (threadIdx.x % 2 == 0) {
+#ifndef BUG_NO_BARRIER
+  }
+  __syncthreads();
+  if (threadIdx.x % 2 == 0) {
+#endif
+    swapf(&s[threadIdx.x], &s[threadIdx.x + 1]);
+  }
+  __syncthreads();
+  out[threadIdx.x] = s[threadIdx.x];
+}
+int main() {
+  float h[N], *d;
+  cudaMalloc(&d, sizeof h);
+  k<<<1, N>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  int wrong = 0;
+  for (int i = 0; i < N; ++i) wrong += h[i] != (float)(-(i ^ 1) + 3);
+  printf("%d wrong\n", wrong);
+  return wrong != 0;
+}
+CU
+out=$("$APP" run "$WORK/own_memory/helpers.cu" 2>&1) || fail "helpers.cu: $out"
+grep -q "^0 wrong$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "helpers.cu: $out"
+out=$("$APP" run "$WORK/own_memory/helpers.cu" --bug no-barrier --schedule forward 2>&1) || true
+grep -q "^[1-9][0-9]* wrong$" <<<"$out" && grep -Eq "race.*on s" <<<"$out" && grep -Eq "helpers\.cu:(3|15)\b" <<<"$out" ||
+  fail "helpers.cu's race on s is not reported: $out"
+pass "a helper's pointer parameter given a thread's own memory (&x, a register array, out-parameters) and shared memory"
