@@ -460,6 +460,11 @@ bool RewriteRules::given_threads_own_memory(const ParmVarDecl* p) {
          own_memory_parameters_->count({f->getCanonicalDecl(), p->getFunctionScopeIndex()}) > 0;
 }
 
+bool RewriteRules::points_to_threads_own_memory(const VarDecl* v) const {
+  return v->getType()->isPointerType() && !v->getType()->getContainedAutoType() && v->getInit() &&
+         v->getInitStyle() == VarDecl::CInit && threads_own_memory(v->getInit());
+}
+
 void RewriteRules::use_reference_here(const DeclRefExpr* e) {
   if (editable(e->getBeginLoc(), e->getEndLoc(), "reference") != Spelling::InFile) return;
   if (insert_opening(e->getBeginLoc(), "::syncscope::cu::here(")) insert_after_token(e->getEndLoc(), ")");

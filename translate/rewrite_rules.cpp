@@ -446,7 +446,8 @@ bool RewriteRules::VisitVarDecl(VarDecl* v) {
   }
   if (in_device_code() && !v->hasAttr<CUDASharedAttr>()) {
     rewrite_auto_declaration(v);
-    rewrite_pointer_declaration(v);
+    if (points_to_threads_own_memory(v)) replace_declared_type(v, "auto ", "pointer");
+    else rewrite_pointer_declaration(v);
     rewrite_reference_declaration(v);
     split_unchanged_declarator(v);
   }

@@ -92,6 +92,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   // A `__device__` helper's pointer parameter that some call gives a thread's own memory (`swap(&x,
   // &y)`, `fill(regs, 4)`): it takes that as it takes device memory (see rewrite_declarations.cpp).
   bool given_threads_own_memory(const clang::ParmVarDecl* p);
+  // `float *p = &x;` (or `= regs`) with x a thread's own variable: declared `auto`, as such a parameter.
+  bool points_to_threads_own_memory(const clang::VarDecl* v) const;
   // `auto *p = s;` and `auto &x = s[i];` in device code (see rewrite_declarations.cpp).
   void rewrite_auto_declaration(clang::VarDecl* v);
   // The type a `float&` or a template's `T&` in device code is written as ("" where it stays).

@@ -1604,4 +1604,24 @@ grep -q "^0 wrong$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "hel
 out=$("$APP" run "$WORK/own_memory/helpers.cu" --bug no-barrier --schedule forward 2>&1) || true
 grep -q "^[1-9][0-9]* wrong$" <<<"$out" && grep -Eq "race.*on s" <<<"$out" && grep -Eq "helpers\.cu:(3|15)\b" <<<"$out" ||
   fail "helpers.cu's race on s is not reported: $out"
-pass "a helper's pointer parameter given a thread's own memory (&x, a register array, out-parameters) and shared memory"
+cat >"$WORK/own_memory/local_pointers.cu" <<'CU'
+#include <cstdio>
+__global__ void k(float *out) {
+  float x = threadIdx.x, regs[4] = {1, 2, 3, 4};
+  float *p = &x;
+  float *r = regs, *q = &regs[2];
+  *p += r[1] + *q;
+  out[threadIdx.x] = x;
+}
+int main() {
+  float h[32], *d;
+  cudaMalloc(&d, sizeof h);
+  k<<<1, 32>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%g %g\n", h[0], h[31]);
+  return !(h[0] == 5 && h[31] == 36);
+}
+CU
+out=$("$APP" run "$WORK/own_memory/local_pointers.cu" 2>&1) || fail "local_pointers.cu: $out"
+grep -q "^5 36$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "local_pointers.cu: $out"
+pass "a helper's pointer parameter given a thread's own memory (&x, a register array, out-parameters) and shared memory; local pointers to a thread's own variables"
