@@ -412,12 +412,9 @@ void RewriteRules::rewrite_auto_declaration(VarDecl* v) {
   reference_places_.insert(v);
 }
 
-namespace {
-
-// `&x`, `&regs[2]` or `regs` where x and regs are a thread's own variables (locals of device code,
-// not __shared__): what a helper's pointer parameter then points to is the thread's, not a cell.
+// What a helper's pointer parameter given such an argument points to is the thread's, not a cell.
 bool threads_own_memory(const Expr* argument) {
-  const Expr* e = argument->IgnoreParenImpCasts();
+  const Expr* e = argument->IgnoreParenCasts();  // `(const float *)&x` too
   bool address = false;
   if (const auto* op = dyn_cast<UnaryOperator>(e); op && op->getOpcode() == UO_AddrOf) {
     e = op->getSubExpr()->IgnoreParenImpCasts();
@@ -429,6 +426,8 @@ bool threads_own_memory(const Expr* argument) {
   if (!v || !v->isLocalVarDecl() || v->hasAttr<CUDASharedAttr>() || v->getType()->isPointerType()) return false;
   return address || v->getType()->isConstantArrayType();
 }
+
+namespace {
 
 struct OwnMemoryCalls : RecursiveASTVisitor<OwnMemoryCalls> {
   bool shouldVisitTemplateInstantiations() const { return true; }

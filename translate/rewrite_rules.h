@@ -20,6 +20,10 @@ namespace syncscope::translate {
 // booleans held one to a cell), 8 bytes in two.
 bool simulated_scalar(clang::QualType t);
 
+// `&x`, `&regs[2]` or `regs` where x and regs are a thread's own variables (locals of device code,
+// not __shared__).
+bool threads_own_memory(const clang::Expr* argument);
+
 // A name or caption as a C++ string literal's text (quotes and backslashes escaped, `%` doubled).
 std::string escaped_caption(std::string_view text);
 
@@ -44,6 +48,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr* e);
   bool VisitUnaryOperator(clang::UnaryOperator* e);
   bool VisitCStyleCastExpr(clang::CStyleCastExpr* e);
+  bool VisitCXXConstCastExpr(clang::CXXConstCastExpr* e);
   bool VisitCXXReinterpretCastExpr(clang::CXXReinterpretCastExpr* e);
   bool VisitMemberExpr(clang::MemberExpr* e);
   bool VisitCXXNewExpr(clang::CXXNewExpr* e);
@@ -137,6 +142,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   void declare_device_variable(clang::VarDecl* v);
   void rewrite_pointer_field(clang::MemberExpr* e);
   void rewrite_pointer_cast(const clang::ExplicitCastExpr* e, clang::SourceRange written, bool in_macro, bool c_style);
+  void write_pointer_cast(const clang::ExplicitCastExpr* e, clang::SourceRange written, clang::QualType to_element, bool c_style);
+  bool points_to_own_memory(const clang::Expr* e);
   std::string caption_before(clang::SourceLocation barrier) const;
   bool replace(clang::SourceRange range, const std::string& text);
   bool insert_before(clang::SourceLocation loc, const std::string& text);

@@ -1625,3 +1625,39 @@ CU
 out=$("$APP" run "$WORK/own_memory/local_pointers.cu" 2>&1) || fail "local_pointers.cu: $out"
 grep -q "^5 36$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "local_pointers.cu: $out"
 pass "a helper's pointer parameter given a thread's own memory (&x, a register array, out-parameters) and shared memory; local pointers to a thread's own variables"
+
+# `const` cast away (or added) on a pointer into device memory, C-style and const_cast: the same
+# cells through the simulator's pointer of the new type; a thread's own address cast stays an address.
+mkdir -p "$WORK/const_casts"
+cat >"$WORK/const_casts/away.cu" <<'CU'
+#include <cstdio>
+#define N 32
+__device__ float bump(float *v) { *v += 1.0f; return *v; }
+__global__ void k(const int *in, const float *scale, float *out) {
+  int *p = (int *)in;
+  float *q = const_cast<float *>(scale);
+  float x = 2.0f;
+  const float *mine = (const float *)&x;
+  p[threadIdx.x] += 1;
+  if (threadIdx.x == 0) q[0] = 3.0f;
+  __syncthreads();
+  out[threadIdx.x] = p[threadIdx.x] * q[0] + *mine + bump(&x);
+}
+int main() {
+  int h[N], *d;
+  float one = 1.0f, *s, *o, r[N];
+  for (int i = 0; i < N; ++i) h[i] = i;
+  cudaMalloc(&d, sizeof h); cudaMalloc(&s, sizeof one); cudaMalloc(&o, sizeof r);
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  cudaMemcpy(s, &one, sizeof one, cudaMemcpyHostToDevice);
+  k<<<1, N>>>(d, s, o);
+  cudaMemcpy(r, o, sizeof r, cudaMemcpyDeviceToHost);
+  int wrong = 0;
+  for (int i = 0; i < N; ++i) wrong += r[i] != (i + 1) * 3.0f + 2.0f + 3.0f;
+  printf("%d wrong\n", wrong);
+  return wrong != 0;
+}
+CU
+out=$("$APP" run "$WORK/const_casts/away.cu" 2>&1) || fail "away.cu: $out"
+grep -q "^0 wrong$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "away.cu: $out"
+pass "const cast away on pointers into device memory ((int *)in, const_cast<float *>), a thread's own address cast"
