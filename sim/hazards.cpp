@@ -141,6 +141,11 @@ void HazardLog::soften_cross_block(const std::function<bool(const HazardGroup&)>
   merge(softened);
 }
 
+void HazardLog::note_unfenced_handovers(const std::function<bool(const HazardGroup&)>& unfenced) {
+  for (auto& [key, g] : groups_)
+    if (g.first.cross_block && g.first.severity == Severity::Error && unfenced(g)) g.first.unfenced_handover = true;
+}
+
 // Threads that all store the value a cell holds (`*changed = 1`, a BFS's `cost[v] = level + 1`) leave
 // it the same whatever their order: no hazard, as compute-sanitizer's racecheck has it. Unless the
 // write's line also races as a read-modify-write of those cells (`hist[b]++`, whose lanes' second

@@ -62,6 +62,9 @@ struct HazardEvent {
   // Cross-block races: the block of the second access had taken a global atomic before it (what
   // could have acquired the other block's release). Within the worker only (not sent).
   bool after_atomic = false;
+  // ... and the other block took a global atomic too, with no __threadfence() before it: a lock or a
+  // ticket that hands over without publishing the write (what the fix says).
+  bool unfenced_handover = false;
   // A WAW whose second write stored the bits the cell held (every thread sets one flag to 1).
   bool same_value = false;
   uint32_t mask = 0;              // InactiveMaskLane: the mask given, and what is wrong with it
@@ -109,6 +112,9 @@ class HazardLog {
   // The cross-block races (errors) `ordered(group)` says the blocks' fences and atomics may order:
   // warnings with through_atomics set.
   void soften_cross_block(const std::function<bool(const HazardGroup&)>& ordered);
+  // The cross-block races (errors) `unfenced(group)` says hand over through atomics without a fence:
+  // unfenced_handover set.
+  void note_unfenced_handovers(const std::function<bool(const HazardGroup&)>& unfenced);
   std::vector<HazardGroup> groups() const;  // ordered: errors first, then by first occurrence
   bool empty() const { return groups().empty(); }
   uint64_t total() const;

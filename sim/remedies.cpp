@@ -160,6 +160,18 @@ std::string lost_update_text(const LostUpdate& u, bool looped) {
          "no barrier orders a thread's own read and write against the others', so " + atomic_fix;
 }
 
+// Blocks that both take global atomics, the first fencing nothing: a lock (atomicCAS ... atomicExch)
+// or a ticket (the last block's atomicInc) orders them only once a __threadfence() has made the
+// write visible before the atomic that hands over. Whether their atomics are such a hand-over (or a
+// histogram's, beside an unrelated race) is not known here, so the fix says both.
+std::string unfenced_handover_text(const HazardEvent& e) {
+  const std::string write = LineTable::describe(e.kind == HazardKind::WriteAfterRead ? e.line_second : e.line_first);
+  return "if blocks " + std::to_string(e.block_first) + " and " + std::to_string(e.block) +
+         " take turns through their global atomics (a lock, a ticket), nothing makes the write at " + write +
+         " visible to the next block: put __threadfence() after it, before the atomic that hands over (the lock's "
+         "release, the ticket's atomicInc), as CUDA's threadFenceReduction does; if they do not, ";
+}
+
 std::string barrier_text(const HazardEvent& e, bool same_warp, const std::optional<std::vector<LoopSpan>>& loops) {
   const SourceLine& a = LineTable::get(e.line_first);
   const SourceLine& b = LineTable::get(e.line_second);
@@ -357,6 +369,7 @@ std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups, const st
         d.splits_statement = !e.cross_block && e.line_first == e.line_second && e.kind == HazardKind::WriteAfterRead;
         d.text = barrier_text(e, d.same_warp, loops);
       }
+      if (e.cross_block && e.unfenced_handover) d.text = unfenced_handover_text(e) + d.text;
       out.push_back(std::move(d));
     }
     out[at->second].reports.push_back(k);

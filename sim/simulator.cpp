@@ -147,6 +147,11 @@ void Simulator::soften_ordered_races(BlockTotals& totals) {
   // that release is not known here (a block's flags are all that is kept).
   totals.hazards.soften_cross_block(
       [&](const HazardGroup& g) { return g.first.after_atomic && has(g.first.block_first, BlockRunner::kReleased); });
+  // Both blocks took global atomics and the first fenced none: a lock or a ticket without its fence.
+  totals.hazards.note_unfenced_handovers([&](const HazardGroup& g) {
+    return g.first.after_atomic && has(g.first.block_first, BlockRunner::kGlobalAtomic) &&
+           !has(g.first.block_first, BlockRunner::kFenced);
+  });
 }
 
 std::vector<int> Simulator::block_order(int launch, int block_count) const {

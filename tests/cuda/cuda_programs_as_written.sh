@@ -1661,3 +1661,37 @@ CU
 out=$("$APP" run "$WORK/const_casts/away.cu" 2>&1) || fail "away.cu: $out"
 grep -q "^0 wrong$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "away.cu: $out"
 pass "const cast away on pointers into device memory ((int *)in, const_cast<float *>), a thread's own address cast"
+
+# CUDA by Example's lock (atomicCAS ... atomicExch) with its __threadfence() left out: the race
+# between the lock holders' updates is an error whose fix names the fence (it said "use an
+# atomic"); with the fence, the blocks' atomics may order them (a warning).
+mkdir -p "$WORK/lock"
+cat >"$WORK/lock/mutex.cu" <<'CU'
+#include <cstdio>
+__global__ void add(int *mutex, float *c) {
+  if (threadIdx.x == 0) {
+    while (atomicCAS(mutex, 0, 1) != 0) {}
+    *c += 1.0f;
+#ifndef BUG_NO_FENCE
+    __threadfence();
+#endif
+    atomicExch(mutex, 0);
+  }
+}
+int main() {
+  int *m; float *c, h = 0;
+  cudaMalloc(&m, sizeof(int)); cudaMalloc(&c, sizeof(float));
+  cudaMemset(m, 0, sizeof(int)); cudaMemset(c, 0, sizeof(float));
+  add<<<4, 32>>>(m, c);
+  cudaMemcpy(&h, c, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%g\n", h);
+  return h != 4.0f;
+}
+CU
+out=$("$APP" run "$WORK/lock/mutex.cu" 2>&1) || fail "mutex.cu: $out"
+grep -q "^4$" <<<"$out" && ! grep -q "^error" <<<"$out" && grep -q "^warning: .*may order" <<<"$out" || fail "mutex.cu with its fence: $out"
+out=$("$APP" run "$WORK/lock/mutex.cu" --bug no-fence 2>&1) || true
+grep -q "^error: cross-block race .*mutex\.cu:5\b" <<<"$out" &&
+  grep -q "^fix: if blocks [0-9]* and [0-9]* take turns through their global atomics (a lock, a ticket), nothing makes the write at .*mutex\.cu:5 visible to the next block: put __threadfence() after it" <<<"$out" ||
+  fail "mutex.cu without its fence: $out"
+pass "a lock without its __threadfence(): the race's fix names the fence"
