@@ -20,6 +20,10 @@ bool same_function(LineId a, LineId b) {
 
 uint32_t line_number(LineId id) { return LineTable::get(id).line; }
 
+// What takes a thread back from a later line to an earlier one of the same function: the trace
+// shows the jump, not whether a loop or a second call of the function made it.
+constexpr const char* kGoesBack = "the code goes back between them: a loop, or the function called again";
+
 // A loop of `loops` spans lines a and b of their function. Without loops to tell by, every pair
 // that goes back in the source is taken to wrap round one.
 bool in_one_loop(const std::optional<std::vector<LoopSpan>>& loops, LineId a, LineId b) {
@@ -207,7 +211,7 @@ std::string barrier_text(const HazardEvent& e, bool same_warp, const std::option
     return "threads write one cell at " + A + " in the same step: give each thread a cell of its own, or, where they "
            "take turns as a loop comes back to " + A + ", " + barrier + " after it would order them";
   if (a.file == b.file && a.function == b.function && a.line > b.line && in_one_loop(loops, e.line_first, e.line_second))
-    return barrier + " after " + A + ", before " + B + " comes round again (the loop goes back between them), "
+    return barrier + " after " + A + ", before " + B + " comes round again (" + kGoesBack + "), "
            "would order these accesses";
   if (a.file == b.file && a.function == b.function && a.line > b.line)  // one ran ahead of the other
     return barrier + " between " + B + " and " + A + " would order these accesses";
@@ -405,7 +409,7 @@ std::string group_text(const std::vector<Diagnosis>& pairs, LineId after, LineId
   const std::string barrier = same_warp ? "one __syncwarp() (or a barrier)" : "one barrier";
   const std::string A = LineTable::describe(after), B = LineTable::describe(before);
   const std::string where = wraps ? barrier + " after " + A + ", before " + B +
-                                        " comes round again (the loop goes back between them),"
+                                        " comes round again (" + kGoesBack + "),"
                                   : barrier + " between " + A + " and " + B;
   return where + " would order " + (pairs.size() == 2 ? std::string("both") : "all " + std::to_string(pairs.size())) +
          " pairs of lines";
