@@ -101,7 +101,11 @@ void HazardLog::add(const HazardEvent& e) {
   if (list_smallest(g.blocks, e.block, HazardGroup::kMaxBlocksListed)) ++g.block_count;
 }
 
-void HazardLog::merge(const HazardLog& other, bool cross_block_only) {
+void HazardLog::merge(const HazardLog& other, bool cross_block_only) { merge(other, cross_block_only, false); }
+
+void HazardLog::merge_launch(const HazardLog& launch) { merge(launch, false, true); }
+
+void HazardLog::merge(const HazardLog& other, bool cross_block_only, bool other_launch) {
   for (const auto& [key, g] : other.groups_) {
     if (cross_block_only && !g.first.cross_block) continue;
     auto [it, inserted] = groups_.try_emplace(key, g);
@@ -114,7 +118,7 @@ void HazardLog::merge(const HazardLog& other, bool cross_block_only) {
     mine.all_same_value = mine.all_same_value && g.all_same_value;
     for (int i : g.indices) list_smallest(mine.indices, i, HazardGroup::kMaxIndicesListed);
     for (int b : g.blocks) list_smallest(mine.blocks, b, HazardGroup::kMaxBlocksListed);
-    mine.block_count += g.block_count;
+    mine.block_count = other_launch ? std::max(mine.block_count, g.block_count) : mine.block_count + g.block_count;
   }
 }
 

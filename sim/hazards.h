@@ -104,6 +104,9 @@ class HazardLog {
 
   void add(const HazardEvent& e);
   void merge(const HazardLog& other, bool cross_block_only = false);
+  // Another launch's log: its blocks are the same blocks again, not more of them (a group's block
+  // count is the most any one launch had).
+  void merge_launch(const HazardLog& launch);
   // The groups of `other` (one block's earlier run) this log (the same block's re-run) did not find:
   // one block's two runs count its hazards once.
   void add_missing(const HazardLog& other);
@@ -122,6 +125,7 @@ class HazardLog {
 
  private:
   bool benign(const HazardGroup& g) const;
+  void merge(const HazardLog& other, bool cross_block_only, bool other_launch);
   using Key = std::tuple<int, int, int, int, LineId, LineId>;  // kind, severity, array, cross, lines
   static Key key_of(const HazardEvent& e);
   std::map<Key, HazardGroup> groups_;

@@ -335,7 +335,7 @@ void Simulator::launch(std::string label, Dim3 grid, Dim3 block, int shared_byte
   lt.counters = totals.counters;
   lt.blocks_rerun = totals.blocks_rerun;
   soften_ordered_races(totals);
-  trace_.hazards.merge(totals.hazards);
+  trace_.hazards.merge_launch(totals.hazards);
   if (totals.error) record_error(*totals.error);
   if (!totals.printed.empty()) write_printed(ls, lt.label, totals.printed);
   // Stamps of an ended launch never race with a later one's: the shadow is empty between launches.

@@ -1695,3 +1695,24 @@ grep -q "^error: cross-block race .*mutex\.cu:5\b" <<<"$out" &&
   grep -q "^fix: if blocks [0-9]* and [0-9]* take turns through their global atomics (a lock, a ticket), nothing makes the write at .*mutex\.cu:5 visible to the next block: put __threadfence() after it" <<<"$out" ||
   fail "mutex.cu without its fence: $out"
 pass "a lock without its __threadfence(): the race's fix names the fence"
+
+# One block launched three times with a race: the report counts one block, not one a launch.
+mkdir -p "$WORK/relaunch"
+cat >"$WORK/relaunch/thrice.cu" <<'CU'
+#include <cstdio>
+__global__ void shift(int *a) {
+  a[threadIdx.x] = a[(threadIdx.x + 1) % blockDim.x];
+}
+int main() {
+  int *d, h[64];
+  cudaMalloc(&d, sizeof h);
+  cudaMemset(d, 0, sizeof h);
+  for (int k = 0; k < 3; ++k) shift<<<1, 64>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("%d\n", h[0]);
+  return 0;
+}
+CU
+out=$("$APP" run "$WORK/relaunch/thrice.cu" --schedule forward 2>&1) || fail "thrice.cu: $out"
+grep -q "^error: race .*thrice\.cu:3.*\[hazards: [0-9]*, blocks: 0\] on d" <<<"$out" || fail "thrice.cu's race is not counted in one block: $out"
+pass "a race in one block launched three times counts one block"
