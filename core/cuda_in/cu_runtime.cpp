@@ -36,7 +36,7 @@ AlgoInfo program_info(const char* name, const char* file, const char* bugs, bool
   info.sources = {file};
   std::istringstream list(bugs);
   for (std::string macro; std::getline(list, macro, ',');)
-    if (!macro.empty()) info.bugs.push_back({bug_option(macro), "the file's " + macro + " variant (#ifdef " + macro + ")"});
+    if (!macro.empty()) info.bugs.push_back({bug_option(macro), "the file with " + macro + " defined"});
   return info;
 }
 
