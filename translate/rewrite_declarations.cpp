@@ -256,7 +256,11 @@ bool RewriteRules::cast_to_wider(const VarDecl* v) const {
       if (casts(child)) return true;
     return false;
   };
-  return f && casts(f->getBody());
+  if (f) return casts(f->getBody());
+  // One at file scope: any function of the file may cast it.
+  for (const Decl* d : context_.getTranslationUnitDecl()->decls())
+    if (const FunctionDecl* g = d->getAsFunction(); g && g->hasBody() && casts(g->getBody())) return true;
+  return false;
 }
 
 void RewriteRules::rewrite_shared_declaration(VarDecl* v, SourceLocation begin) {
@@ -297,7 +301,21 @@ void RewriteRules::rewrite_shared_declaration(VarDecl* v, SourceLocation begin) 
     return;
   }
   if (extents.empty() && !unsized) shared_scalars_.insert(v);
-  replace(SourceRange(begin, v->getEndLoc()), "auto " + name + " = " + made);
+  if (v->isLocalVarDecl())
+    replace(SourceRange(begin, v->getEndLoc()), "auto " + name + " = " + made);
+  else
+    replace(SourceRange(begin, v->getEndLoc()),
+            "template <class SyncscopeCtx> auto syncscope_shared_" + name + "(SyncscopeCtx& _c) { return " + made + "; }");
+}
+
+void RewriteRules::use_file_scope_shared(const VarDecl* v) {
+  if (!device_function_ || !file_shared_declared_.emplace(device_function_, v).second) return;
+  const auto* body = dyn_cast_or_null<CompoundStmt>(device_function_->getBody());
+  if (!body || !insert_after_token(body->getLBracLoc(), " auto " + v->getNameAsString() + " = syncscope_shared_" +
+                                                            v->getNameAsString() + "(_c);"))
+    error(v->getLocation(), "__shared__ '" + v->getNameAsString() + "' at file scope: cannot find the body of '" +
+                                (device_function_ ? device_function_->getNameAsString() : std::string("?")) +
+                                "', which uses it: declare it inside the kernel");
 }
 
 bool RewriteRules::VisitLinkageSpecDecl(LinkageSpecDecl* d) {

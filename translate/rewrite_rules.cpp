@@ -192,9 +192,12 @@ bool RewriteRules::TraverseFunctionDecl(FunctionDecl* f) {
   const bool device = is_device_only(f) && is_students(f);
   if (device) ++device_depth_;
   const bool was_in_kernel = in_kernel_body_;
+  const FunctionDecl* was_in_function = device_function_;
   in_kernel_body_ = device && f->hasAttr<CUDAGlobalAttr>();
+  if (device) device_function_ = f;
   const bool go_on = RecursiveASTVisitor::TraverseFunctionDecl(f);
   in_kernel_body_ = was_in_kernel;
+  device_function_ = was_in_function;
   if (device) --device_depth_;
   return go_on;
 }
@@ -203,9 +206,12 @@ bool RewriteRules::TraverseCXXMethodDecl(CXXMethodDecl* m) {
   const bool device = context_method(m) && is_students(m);
   if (device) ++device_depth_;
   const bool was_in_kernel = in_kernel_body_;
+  const FunctionDecl* was_in_function = device_function_;
   in_kernel_body_ = false;
+  if (device) device_function_ = m;
   const bool go_on = RecursiveASTVisitor::TraverseCXXMethodDecl(m);
   in_kernel_body_ = was_in_kernel;
+  device_function_ = was_in_function;
   if (device) --device_depth_;
   return go_on;
 }
@@ -432,7 +438,7 @@ bool RewriteRules::VisitVarDecl(VarDecl* v) {
   if (!in_main_file(v->getLocation()) || isa<ParmVarDecl>(v)) return true;
   if (!v->isLocalVarDecl()) {
     if (v->hasAttr<CUDASharedAttr>())
-      error(v->getLocation(), "a __shared__ variable at file scope cannot be translated: declare it inside the kernel");
+      rewrite_shared_declaration(v, declaration_start(v));
     else if (const auto* note = v->getAttr<AnnotateAttr>(); note && note->getAnnotation() == "__managed__")
       error(v->getLocation(), "__managed__ '" + v->getNameAsString() +
                                   "' is not simulated: make it a __device__ variable, set and read on the host with "
@@ -464,6 +470,7 @@ bool RewriteRules::VisitDeclRefExpr(DeclRefExpr* e) {
       use_reference_here(e);
       return true;
     }
+    if (v->hasAttr<CUDASharedAttr>() && !v->isLocalVarDecl()) use_file_scope_shared(v);
     if (shared_scalars_.count(v)) {
       insert_after_token(e->getEndLoc(), "[0]");
       return true;

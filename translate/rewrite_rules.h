@@ -135,6 +135,10 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool in_device_memory(const clang::Expr* e, bool through_pointer) const;
   bool names_shared_array(const clang::Expr* e) const;
   void rewrite_shared_declaration(clang::VarDecl* v, clang::SourceLocation begin);
+  // A `__shared__` declared at file scope is every block's one array for each kernel that names it:
+  // a function at its line declares it (the site that keys it), and each device function that names
+  // it calls that once at its opening brace (rewrite_declarations.cpp).
+  void use_file_scope_shared(const clang::VarDecl* v);
   void split_declarators(clang::DeclStmt* s);
   clang::SourceLocation comma_after(const clang::VarDecl* declarator) const;
   bool pass_tile_itself(clang::DeclaratorDecl* d, clang::QualType pointee);
@@ -180,6 +184,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   const std::map<unsigned, std::string>& comments_;
   Translation& out_;
   int device_depth_ = 0;
+  const clang::FunctionDecl* device_function_ = nullptr;  // the innermost one being traversed
+  std::set<std::pair<const clang::FunctionDecl*, const clang::VarDecl*>> file_shared_declared_;
   bool in_kernel_body_ = false;  // a `return` here ends the thread (not one in a lambda or a __device__ function)
   std::set<const clang::VarDecl*> shared_scalars_;  // `__shared__ int x;`: every use becomes x[0]
   std::set<unsigned> rewritten_types_;  // offsets of type text already replaced

@@ -1716,3 +1716,54 @@ CU
 out=$("$APP" run "$WORK/relaunch/thrice.cu" --schedule forward 2>&1) || fail "thrice.cu: $out"
 grep -q "^error: race .*thrice\.cu:3.*\[hazards: [0-9]*, blocks: 0\] on d" <<<"$out" || fail "thrice.cu's race is not counted in one block: $out"
 pass "a race in one block launched three times counts one block"
+
+# __shared__ declared at file scope (it was refused): one array a block, for the kernel and the
+# helper that name it; a 2D tile and a scalar; the bug variant's races are at their own lines.
+mkdir -p "$WORK/file_shared"
+cat >"$WORK/file_shared/rows.cu" <<'CU'
+#include <cstdio>
+#define W 8
+__shared__ float tile[W][W + 1];
+__shared__ int total;
+
+__device__ void add_row(int r) {
+  float sum = 0;
+  for (int c = 0; c < W; ++c) sum += tile[r][c];
+  atomicAdd(&total, (int)sum);
+}
+
+__global__ void sums(const float *in, int *out) {
+  int x = threadIdx.x, y = threadIdx.y;
+  if (x == 0 && y == 0) total = 0;
+  tile[y][x] = in[y * W + x];
+#ifndef BUG_NO_BARRIER
+  __syncthreads();
+#endif
+  if (x == 0) add_row(y);
+  __syncthreads();
+  if (x == 0 && y == 0) out[blockIdx.x] = total;
+}
+
+int main() {
+  float h[W * W];
+  int want = 0;
+  for (int i = 0; i < W * W; ++i) { h[i] = i % 5; want += i % 5; }
+  float *d; int *o, got[2] = {-1, -1};
+  cudaMalloc(&d, sizeof h); cudaMalloc(&o, sizeof got);
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  sums<<<2, dim3(W, W)>>>(d, o);
+  cudaMemcpy(got, o, sizeof got, cudaMemcpyDeviceToHost);
+  const bool right = got[0] == want && got[1] == want;
+  printf("%s %d %d\n", right ? "PASS" : "FAIL", got[0], got[1]);
+  return right ? 0 : 1;
+}
+CU
+for schedule in lockstep reverse random:3; do
+  out=$("$APP" run "$WORK/file_shared/rows.cu" --schedule "$schedule" 2>&1) || fail "rows.cu ($schedule): $out"
+  grep -q "^PASS 126 126$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "rows.cu ($schedule): $out"
+done
+out=$("$APP" run "$WORK/file_shared/rows.cu" --bug no-barrier 2>&1) || true
+grep -q "^error: race (WAW) between write at .*rows\.cu:14 and atomic at .*rows\.cu:9 .* on total$" <<<"$out" &&
+  grep -q "^warning: race (RAW) between write at .*rows\.cu:15 and read at .*rows\.cu:8 .* on tile$" <<<"$out" ||
+  fail "rows.cu --bug no-barrier: $out"
+pass "__shared__ at file scope: one array a block for a kernel and its helper (a 2D tile, a scalar)"
