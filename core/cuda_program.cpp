@@ -192,6 +192,15 @@ std::variant<Translated, KernelFileError> translate(const KernelText& file, cons
 // algorithm has (they have no `.cu`).
 std::string program_name(const std::string& path) { return fs::path(path).filename().string(); }
 
+// `reduce<float, 4>` as the translator prints an explicit instantiation, `reduce<float,4>` as typed.
+bool same_kernel_name(const std::string& a, const std::string& b) {
+  auto without_spaces = [](std::string s) {
+    s.erase(std::remove(s.begin(), s.end(), ' '), s.end());
+    return s;
+  };
+  return without_spaces(a) == without_spaces(b);
+}
+
 // For a .cu without main(): a main() that launches the chosen kernel as ProgramLaunch says and
 // copies every array back to the host (what the GPU's run is compared by), or why it cannot (exit 2
 // for run). `plain_cuda`: written for nvcc, else for the translation's runtime.
@@ -207,7 +216,7 @@ std::string generated_main(const KernelText& file, const Translated& t, const Pr
   std::string names;
   for (const Kernel& candidate : t.kernels) {
     names += (names.empty() ? "" : ", ") + candidate.name;
-    if (candidate.name == l.kernel || (l.kernel.empty() && t.kernels.size() == 1)) k = &candidate;
+    if (same_kernel_name(candidate.name, l.kernel) || (l.kernel.empty() && t.kernels.size() == 1)) k = &candidate;
   }
   if (!k)
     return where + (l.kernel.empty() ? "--kernel-name is needed: the file has kernels " + names

@@ -377,4 +377,55 @@ void RewriteRules::kernel_as_value(const DeclRefExpr* e) {
     replace(value->getSourceRange(), "nullptr");
 }
 
+bool RewriteRules::explicit_instantiations(const FunctionTemplateDecl* t, bool kernel) {
+  bool any = false;
+  for (const FunctionDecl* s : t->specializations()) {
+    const TemplateSpecializationKind kind = s->getTemplateSpecializationKind();
+    const SourceLocation name = s->getPointOfInstantiation();
+    if ((kind != TSK_ExplicitInstantiationDefinition && kind != TSK_ExplicitInstantiationDeclaration) || !in_main_file(name) ||
+        name.isMacroID())
+      continue;
+    any = true;
+    const SourceRange range = explicit_instantiation_range(name);
+    if (range.isInvalid()) {
+      error(name, "cannot find where the explicit instantiation of '" + t->getNameAsString() +
+                      "' begins and ends: write it on one line, `template __global__ void k<256>(int *);`");
+      continue;
+    }
+    std::string blank = text_of(range);
+    for (char& c : blank)
+      if (c != '\n') c = ' ';
+    replace(range, blank);
+    if (!kernel || !s->getTemplateSpecializationArgs()) continue;
+    std::string arguments;
+    llvm::raw_string_ostream written_arguments(arguments);
+    printTemplateArgumentList(written_arguments, s->getTemplateSpecializationArgs()->asArray(), context_.getPrintingPolicy());
+    KernelSignature k{t->getNameAsString() + written_arguments.str(), false, {}};
+    for (const ParmVarDecl* p : s->parameters()) k.parameters.push_back(kernel_parameter(p));
+    out_.kernels.push_back(std::move(k));
+  }
+  return any;
+}
+
+// From the `template` (or `extern template`) before the instantiation's name to its `;`.
+SourceRange RewriteRules::explicit_instantiation_range(SourceLocation name) const {
+  const FileID file = sm_.getFileID(name);
+  const unsigned at = sm_.getFileOffset(name);
+  const StringRef buffer = sm_.getBufferData(file);
+  Lexer lexer(sm_.getLocForStartOfFile(file), context_.getLangOpts(), buffer.begin(), buffer.begin(), buffer.end());
+  SourceLocation begin, previous_extern;
+  Token token;
+  for (bool at_end = false; !at_end;) {
+    at_end = lexer.LexFromRawLexer(token);
+    const unsigned offset = sm_.getFileOffset(token.getLocation());
+    const bool word = token.is(tok::raw_identifier);
+    if (offset < at && word && token.getRawIdentifier() == "template")
+      begin = previous_extern.isValid() ? previous_extern : token.getLocation();
+    previous_extern = word && token.getRawIdentifier() == "extern" ? token.getLocation() : SourceLocation();
+    if (offset > at && token.is(tok::semi)) return begin.isValid() ? SourceRange(begin, token.getLocation()) : SourceRange();
+    if (token.is(tok::eof)) break;
+  }
+  return SourceRange();
+}
+
 }  // namespace syncscope::translate

@@ -247,18 +247,21 @@ bool RewriteRules::VisitFunctionDecl(FunctionDecl* f) {
     return true;
   }
   if (!is_device_only(f)) return true;
-  if (f->hasAttr<CUDAGlobalAttr>() && f->isThisDeclarationADefinition()) {
-    KernelSignature k{f->getNameAsString(), f->getDescribedFunctionTemplate() != nullptr, {}};
-    for (const ParmVarDecl* p : f->parameters()) {
-      const QualType t = p->getType();
-      k.parameters.push_back(t->isPointerType()
-                                 ? KernelParameter{true, type_text(t->getPointeeType().getUnqualifiedType()), p->getNameAsString()}
-                                 : KernelParameter{false, type_text(t.getUnqualifiedType()), p->getNameAsString()});
-    }
+  const FunctionTemplateDecl* pattern_of = f->isThisDeclarationADefinition() ? f->getDescribedFunctionTemplate() : nullptr;
+  const bool instantiated = pattern_of && explicit_instantiations(pattern_of, f->hasAttr<CUDAGlobalAttr>());
+  if (f->hasAttr<CUDAGlobalAttr>() && f->isThisDeclarationADefinition() && !instantiated) {
+    KernelSignature k{f->getNameAsString(), pattern_of != nullptr, {}};
+    for (const ParmVarDecl* p : f->parameters()) k.parameters.push_back(kernel_parameter(p));
     out_.kernels.push_back(std::move(k));
   }
   rewrite_device_signature(f);
   return true;
+}
+
+KernelParameter RewriteRules::kernel_parameter(const ParmVarDecl* p) const {
+  const QualType t = p->getType();
+  return t->isPointerType() ? KernelParameter{true, type_text(t->getPointeeType().getUnqualifiedType()), p->getNameAsString()}
+                            : KernelParameter{false, type_text(t.getUnqualifiedType()), p->getNameAsString()};
 }
 
 void RewriteRules::rewrite_device_signature(FunctionDecl* f) {

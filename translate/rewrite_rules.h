@@ -92,6 +92,13 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   // Where a declaration really begins: before `__global__`, `extern`, `__shared__`.
   clang::SourceLocation declaration_start(const clang::Decl* d) const;
   void rewrite_device_signature(clang::FunctionDecl* f);
+  // `template __global__ void reduce<256>(const int *, int *);`: each explicit instantiation of a
+  // device function template is left blank (the translation instantiates it where it is called);
+  // a kernel's are the kernels a file without main() launches, `reduce<256>` (rewrite_calls.cpp).
+  // Whether it had any.
+  bool explicit_instantiations(const clang::FunctionTemplateDecl* t, bool kernel);
+  clang::SourceRange explicit_instantiation_range(clang::SourceLocation name) const;
+  KernelParameter kernel_parameter(const clang::ParmVarDecl* p) const;  // as a file without main() declares it
   void rewrite_pointer_declaration(clang::DeclaratorDecl* d);
   void rewrite_reference_declaration(clang::DeclaratorDecl* d);
   // A `__device__` helper's pointer parameter that some call gives a thread's own memory (`swap(&x,

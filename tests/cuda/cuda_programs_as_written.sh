@@ -1767,3 +1767,64 @@ grep -q "^error: race (WAW) between write at .*rows\.cu:14 and atomic at .*rows\
   grep -q "^warning: race (RAW) between write at .*rows\.cu:15 and read at .*rows\.cu:8 .* on tile$" <<<"$out" ||
   fail "rows.cu --bug no-barrier: $out"
 pass "__shared__ at file scope: one array a block for a kernel and its helper (a 2D tile, a scalar)"
+
+# A kernel template's explicit instantiations (`template __global__ void k<256>(...);`, a g++
+# error in the translation before): left blank beside a main(); the kernels a file without main()
+# launches, by the name they print (`--kernel-name 'scale<float,4>'`, spaces or not).
+mkdir -p "$WORK/instantiated"
+cat >"$WORK/instantiated/scale.cu" <<'CU'
+template <typename T, int K>
+__global__ void scale(T *a) {
+  __shared__ T s[64];
+  s[threadIdx.x] = a[threadIdx.x] * K;
+#ifndef BUG_NO_BARRIER
+  __syncthreads();
+#endif
+  a[threadIdx.x] = s[(threadIdx.x + 1) % blockDim.x];
+}
+template __global__ void scale<float, 4>(float *);
+template
+__global__ void scale<int, 2>(int *);
+CU
+out=$("$APP" run "$WORK/instantiated/scale.cu" --grid 1 --block 64 2>&1) && fail "scale.cu without --kernel-name: $out"
+grep -q "kernel-name is needed: the file has kernels scale<float, 4>, scale<int, 2>" <<<"$out" || fail "scale.cu without --kernel-name: $out"
+out=$("$APP" run "$WORK/instantiated/scale.cu" --grid 1 --block 64 --kernel-name 'scale<int,2>' --json 2>&1) || fail "scale<int,2>: $out"
+python3 - "$out" <<'PY' || fail "scale<int,2>: $out"
+import json, sys
+text = sys.argv[1]
+run = json.loads(text[text.index("{"):])
+assert run["hazards"] == [], run["hazards"]
+assert run["counters"]["launches"][0]["label"] == "scale<int, 2>", run["counters"]["launches"]
+assert run["program"]["main_returned"] == 0
+PY
+out=$("$APP" run "$WORK/instantiated/scale.cu" --grid 1 --block 64 --kernel-name 'scale<float, 4>' --bug no-barrier 2>&1) || true
+grep -q "^error: race (RAW) between write at .*scale\.cu:4 and read at .*scale\.cu:8" <<<"$out" || fail "scale<float, 4> --bug no-barrier: $out"
+cat >"$WORK/instantiated/main.cu" <<'CU'
+#include <cstdio>
+template <int BS>
+__global__ void total(const int *in, int *out) {
+  __shared__ int s[BS];
+  s[threadIdx.x] = in[threadIdx.x];
+  __syncthreads();
+  for (int k = BS / 2; k > 0; k >>= 1) {
+    if (threadIdx.x < k) s[threadIdx.x] += s[threadIdx.x + k];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) *out = s[0];
+}
+template __global__ void total<64>(const int *, int *);
+int main() {
+  int h[64], r = 0;
+  for (int i = 0; i < 64; ++i) h[i] = i;
+  int *d, *o;
+  cudaMalloc(&d, sizeof h); cudaMalloc(&o, sizeof r);
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+  total<64><<<1, 64>>>(d, o);
+  cudaMemcpy(&r, o, sizeof r, cudaMemcpyDeviceToHost);
+  printf("sum %d\n", r);
+  return r != 2016;
+}
+CU
+out=$("$APP" run "$WORK/instantiated/main.cu" 2>&1) || fail "main.cu: $out"
+grep -q "^sum 2016$" <<<"$out" || fail "main.cu: $out"
+pass "a kernel template's explicit instantiations: blank beside main(), launchable without it"
