@@ -546,19 +546,15 @@ bool RewriteRules::VisitCStyleCastExpr(CStyleCastExpr* e) {
   return true;
 }
 
-bool RewriteRules::VisitCXXConstCastExpr(CXXConstCastExpr* e) {
+// `const_cast<T *>(p)` and `reinterpret_cast<T *>(p)` alike (static_cast keeps its own rules).
+bool RewriteRules::rewrite_named_pointer_cast(const CXXNamedCastExpr* e) {
   if (in_device_code() && in_main_file(e->getBeginLoc()))
     rewrite_pointer_cast(e, SourceRange(e->getOperatorLoc(), e->getAngleBrackets().getEnd()), e->getOperatorLoc().isMacroID(),
                          false);
   return true;
 }
-
-bool RewriteRules::VisitCXXReinterpretCastExpr(CXXReinterpretCastExpr* e) {
-  if (in_device_code() && in_main_file(e->getBeginLoc()))
-    rewrite_pointer_cast(e, SourceRange(e->getOperatorLoc(), e->getAngleBrackets().getEnd()), e->getOperatorLoc().isMacroID(),
-                         false);
-  return true;
-}
+bool RewriteRules::VisitCXXConstCastExpr(CXXConstCastExpr* e) { return rewrite_named_pointer_cast(e); }
+bool RewriteRules::VisitCXXReinterpretCastExpr(CXXReinterpretCastExpr* e) { return rewrite_named_pointer_cast(e); }
 
 bool RewriteRules::names_shared_array(const Expr* e) const {
   e = e->IgnoreParenImpCasts();

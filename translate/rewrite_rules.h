@@ -152,6 +152,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   void split_unchanged_declarator(const clang::VarDecl* v);
   void declare_device_variable(clang::VarDecl* v);
   void rewrite_pointer_field(clang::MemberExpr* e);
+  bool rewrite_named_pointer_cast(const clang::CXXNamedCastExpr* e);
   void rewrite_pointer_cast(const clang::ExplicitCastExpr* e, clang::SourceRange written, bool in_macro, bool c_style);
   void write_pointer_cast(const clang::ExplicitCastExpr* e, clang::SourceRange written, clang::QualType to_element, bool c_style);
   bool points_to_own_memory(const clang::Expr* e);
