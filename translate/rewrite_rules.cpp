@@ -232,6 +232,16 @@ bool RewriteRules::VisitReturnStmt(ReturnStmt* s) {
   return true;
 }
 
+bool RewriteRules::VisitNamedDecl(NamedDecl* d) {
+  if (!d->getIdentifier() || !in_main_file(d->getLocation()) || d->getLocation().isMacroID()) return true;
+  const StringRef name = d->getName();
+  // `_c` is each device function's context parameter; host code may have its own.
+  if ((name == "_c" && in_device_code()) || name.startswith("syncscope_") || name.startswith("Syncscope"))
+    error(d->getLocation(), "the name '" + name.str() + "' is one syncscope's translation of the file uses itself (" +
+                                (name == "_c" ? "_c in device code" : "syncscope_..., Syncscope...") + "): rename it");
+  return true;
+}
+
 bool RewriteRules::VisitFunctionDecl(FunctionDecl* f) {
   if (!is_students(f)) return true;
   if (const auto* m = dyn_cast<CXXMethodDecl>(f); m && !context_method(m)) {

@@ -40,6 +40,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool TraverseFunctionDecl(clang::FunctionDecl* f);
   bool TraverseCXXMethodDecl(clang::CXXMethodDecl* m);
   bool VisitFunctionDecl(clang::FunctionDecl* f);
+  // A student's name the translation uses itself (`_c`, `syncscope_count`) is refused, not a g++ error.
+  bool VisitNamedDecl(clang::NamedDecl* d);
   bool VisitDeclStmt(clang::DeclStmt* s);
   bool VisitVarDecl(clang::VarDecl* v);
   bool VisitParmVarDecl(clang::ParmVarDecl* p);

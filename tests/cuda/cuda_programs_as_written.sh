@@ -1828,3 +1828,14 @@ CU
 out=$("$APP" run "$WORK/instantiated/main.cu" 2>&1) || fail "main.cu: $out"
 grep -q "^sum 2016$" <<<"$out" || fail "main.cu: $out"
 pass "a kernel template's explicit instantiations: blank beside main(), launchable without it"
+
+# A name the translation uses itself: refused at its line (it was a g++ "conflicting declaration").
+mkdir -p "$WORK/own_names"
+printf '__global__ void k(float *a, float _c) {\n  a[threadIdx.x] *= _c;\n}\n' >"$WORK/own_names/context.cu"
+printf '__global__ void k(float *a, int syncscope_count) {\n  a[threadIdx.x] += syncscope_count;\n}\n' >"$WORK/own_names/count.cu"
+out=$("$APP" run "$WORK/own_names/context.cu" --grid 1 --block 32 2>&1) && fail "context.cu: $out"
+grep -q "context\.cu:1:35: error: the name '_c' is one syncscope's translation of the file uses itself (_c in device code): rename it" <<<"$out" ||
+  fail "context.cu: $out"
+out=$("$APP" run "$WORK/own_names/count.cu" --grid 1 --block 32 2>&1) && fail "count.cu: $out"
+grep -q "count\.cu:1:33: error: the name 'syncscope_count' is one syncscope's translation" <<<"$out" || fail "count.cu: $out"
+pass "a student's name that the translation uses itself (_c in device code, syncscope_...) is refused at its line"
