@@ -71,7 +71,14 @@ bool BlockRunner::all_blocked_resolve() {
     if (!exited.empty()) why << "; " << describe_threads(exited) << " already exited";
     why << " (on a GPU this hangs or silently misbehaves)";
     fail(SimErrorKind::BarrierDivergence, why.str(), lines);
-    for (LineId l : lines) shadow_.barrier_divergence(l);
+    // Each barrier's first waiter beside a thread that exited, or else the first of another barrier's.
+    for (const auto& [line, waiting] : at_barrier) {
+      int other = exited.empty() ? -1 : exited.front();
+      LineId other_line = kNoLine;
+      for (const auto& [elsewhere, those] : at_barrier)
+        if (other < 0 && elsewhere != line) other = those.front(), other_line = elsewhere;
+      shadow_.barrier_divergence(waiting.front(), line, other, other_line);
+    }
     return false;
   }
   release_barrier();

@@ -241,10 +241,32 @@ std::string atomic_write_text(const HazardEvent& e, LineId plain) {
 // Problems with one fix each, at a warp operation or a barrier (not a pair of accesses to order).
 bool is_one_place_problem(HazardKind k) {
   return k == HazardKind::ExitedLane || k == HazardKind::InactiveMaskLane || k == HazardKind::WarpDivergence ||
-         k == HazardKind::ExitedBeforeBarrier;
+         k == HazardKind::ExitedBeforeBarrier || k == HazardKind::BarrierDivergence;
 }
 
 std::string thread_text(int thread) { return "T" + std::to_string(thread); }
+
+// Threads of one block at different barriers, or some gone past the end of the kernel: the barrier
+// is inside a loop or a branch they do not all run alike (a loop over chunks whose last chunk only
+// some threads have).
+std::string barrier_divergence_text(const HazardEvent& e) {
+  const std::string B = LineTable::describe(e.line_second);
+  const std::string shared_condition =
+      "give it a condition the whole block shares (over chunks of n: for (int base = 0; base < n; base += blockDim.x), "
+      "with only the work under if (base + threadIdx.x < n))";
+  if (e.thread_first < 0)
+    return "every thread of a block must reach each barrier as often as the others: move " + B +
+           " out of the branch or loop only some threads run";
+  if (e.line_first == kNoLine)
+    return thread_text(e.thread_first) + " finished the kernel without reaching the barrier at " + B + ", where " +
+           thread_text(e.thread_second) + " waits: it left the loop or skipped the branch the barrier is in. Every thread "
+           "of a block must reach each barrier as often as the others: move the barrier out of that branch, or, for a loop, " +
+           shared_condition;
+  return thread_text(e.thread_second) + " waits at the barrier at " + B + " and " + thread_text(e.thread_first) + " at the one at " +
+         LineTable::describe(e.line_first) + ": they are two barriers (one in each branch of an if, or one in a loop "
+         "some threads left), and a block's threads must all reach the same one: put one barrier after the branch, "
+         "where every thread passes, or for a loop " + shared_condition;
+}
 
 // A warp operation that cannot complete: what its mask or its place must be.
 std::string warp_call_text(const HazardEvent& e) {
@@ -340,9 +362,9 @@ std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups, const st
         Diagnosis d;
         d.first = e.line_first;
         d.second = e.line_second;
-        d.same_warp = e.kind != HazardKind::ExitedBeforeBarrier;
+        d.same_warp = e.kind != HazardKind::ExitedBeforeBarrier && e.kind != HazardKind::BarrierDivergence;
         d.warp_call = true;
-        d.text = warp_call_text(e);
+        d.text = e.kind == HazardKind::BarrierDivergence ? barrier_divergence_text(e) : warp_call_text(e);
         out.push_back(std::move(d));
       }
       out[at->second].reports.push_back(k);

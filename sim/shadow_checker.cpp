@@ -162,8 +162,11 @@ void ShadowChecker::exited_before_barrier(int thread, int exited, LineId returne
   hazards_.add(e);
 }
 
-void ShadowChecker::barrier_divergence(LineId line) {
-  hazards_.add(here(HazardKind::BarrierDivergence, Severity::Error, nullptr, 0, -1, line));  // no one thread
+void ShadowChecker::barrier_divergence(int thread, LineId line, int other, LineId other_line) {
+  HazardEvent e = here(HazardKind::BarrierDivergence, Severity::Error, nullptr, 0, thread, line);
+  e.thread_first = other;
+  e.line_first = other_line;
+  hazards_.add(e);
 }
 
 }  // namespace syncscope::sim

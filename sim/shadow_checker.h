@@ -191,7 +191,9 @@ class ShadowChecker {
   // exited: kNoLine) cannot join.
   void warp_hazard(HazardKind kind, int thread, int other_thread, LineId other_line, LineId line);
   void mask_hazard(MaskProblem problem, uint32_t mask, int thread, int other_thread, LineId other_line, LineId line);
-  void barrier_divergence(LineId line);
+  // `thread` waits at the barrier at `line`; `other` exited (other_line kNoLine) or waits at the
+  // barrier at other_line.
+  void barrier_divergence(int thread, LineId line, int other, LineId other_line);
   // `thread` waits at the barrier at `line`, where `exited` (which returned at `returned_at`) never comes.
   void exited_before_barrier(int thread, int exited, LineId returned_at, LineId line);
 

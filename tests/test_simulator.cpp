@@ -4,6 +4,7 @@
 
 #include <chrono>
 
+#include "sim/remedies.h"
 #include "tests/test_util.h"  // sim/global_shadow.h too, through the simulator
 
 namespace syncscope::test {
@@ -44,6 +45,11 @@ TEST(Barriers, DivergenceIsAnErrorNamingBothLines) {
   EXPECT_NE(r.trace.error->message.find("T0-T3"), std::string::npos) << r.trace.error->message;
   EXPECT_NE(r.trace.error->message.find("T4-T7"), std::string::npos) << r.trace.error->message;
   EXPECT_TRUE(has_hazard(r.trace, HazardKind::BarrierDivergence, sim::Severity::Error));
+  // The fix names both barriers and one after the branch.
+  const auto fixes = sim::diagnose(r.trace.hazards.groups());
+  ASSERT_FALSE(fixes.empty());
+  EXPECT_NE(fixes[0].text.find("they are two barriers"), std::string::npos) << fixes[0].text;
+  EXPECT_NE(fixes[0].text.find("put one barrier after the branch"), std::string::npos) << fixes[0].text;
 }
 
 // Threads 4.. return early, named (a .cu's `return` is, by its translation), before three barriers;
@@ -100,6 +106,12 @@ TEST(Barriers, ABarrierInABranchThatOthersPassIsAnError) {
     ASSERT_TRUE(r.trace.error) << schedule;
     EXPECT_EQ(r.trace.error->kind, SimErrorKind::BarrierDivergence);
     EXPECT_NE(r.trace.error->message.find("exited"), std::string::npos);
+    // Its fix: the threads that ran to the end never reached it; take it out of the branch.
+    const auto fixes = sim::diagnose(r.trace.hazards.groups());
+    ASSERT_EQ(fixes.size(), 1u) << schedule;
+    EXPECT_TRUE(fixes[0].warp_call && !fixes[0].same_warp);
+    EXPECT_NE(fixes[0].text.find("finished the kernel without reaching the barrier"), std::string::npos) << fixes[0].text;
+    EXPECT_NE(fixes[0].text.find("move the barrier out of that branch"), std::string::npos) << fixes[0].text;
   }
 }
 
