@@ -36,6 +36,8 @@ bool list_smallest(std::vector<int>& list, int v, size_t limit) {
   return true;
 }
 
+int last_launch_of(const HazardGroup& g) { return g.launches > 1 ? g.last_launch : g.first.launch; }
+
 }  // namespace
 
 std::vector<HazardGroup> merge_launches(const std::vector<HazardGroup>& groups,
@@ -56,8 +58,8 @@ std::vector<HazardGroup> merge_launches(const std::vector<HazardGroup>& groups,
     }
     HazardGroup& mine = out[at->second];
     if (e.launch != mine.first.launch && e.launch != mine.last_launch) {
-      ++mine.launches;
-      mine.last_launch = std::max(mine.last_launch, e.launch);
+      mine.launches += g.launches;
+      mine.last_launch = std::max(mine.last_launch, last_launch_of(g));
     }
     mine.count += g.count;
     for (int i : g.indices) list_smallest(mine.indices, i, HazardGroup::kMaxIndicesListed);
@@ -111,6 +113,11 @@ void HazardLog::merge(const HazardLog& other, bool cross_block_only, bool other_
     auto [it, inserted] = groups_.try_emplace(key, g);
     if (inserted) continue;
     HazardGroup& mine = it->second;
+    // A global array's race that launch after launch repeats is one group: it names its launches.
+    if (other_launch) {
+      mine.last_launch = std::max(last_launch_of(mine), last_launch_of(g));
+      mine.launches += g.launches;
+    }
     // Deterministic whatever order workers merge in: the earliest occurrence is "first".
     if (std::tie(g.first.launch, g.first.block, g.first.step) < std::tie(mine.first.launch, mine.first.block, mine.first.step))
       mine.first = g.first;

@@ -55,6 +55,31 @@ void expect_war_names_the_other_reader(const std::vector<sim::HazardGroup>& grou
   EXPECT_EQ(sim::LineTable::get(e.line_second).line, static_cast<uint32_t>(kWriterLine));
 }
 
+// A global array's race repeated launch after launch (a kernel in a host loop) is one group of the
+// run that names its launches, whatever order the launches' logs merge in.
+TEST(Detector, ARaceRepeatedInThreeLaunchesNamesThem) {
+  for (const std::vector<int>& order : {std::vector<int>{0, 1, 2}, std::vector<int>{2, 0, 1}}) {
+    sim::HazardLog run;
+    for (int launch : order) {
+      sim::HazardLog one;
+      sim::HazardEvent e{sim::HazardKind::ReadAfterWrite, sim::Severity::Error};
+      e.array = 0;
+      e.launch = launch;
+      e.thread_first = 1;
+      e.line_first = 1;
+      e.line_second = 2;
+      one.add(e);
+      run.merge_launch(one);
+    }
+    const auto groups = run.groups();
+    ASSERT_EQ(groups.size(), 1u);
+    EXPECT_EQ(groups[0].launches, 3);
+    EXPECT_EQ(groups[0].first.launch, 0);
+    EXPECT_EQ(groups[0].last_launch, 2);
+    EXPECT_EQ(groups[0].count, 3u);
+  }
+}
+
 TEST(Detector, AWriteAfterTwoReadersNamesTheReaderThatIsAnotherThread) {
   expect_war_names_the_other_reader(readers_then_writer<3>(8), 3, sim::Severity::Warning);    // one warp
   expect_war_names_the_other_reader(readers_then_writer<40>(64), 40, sim::Severity::Error);   // two warps

@@ -240,6 +240,7 @@ json hazards_json(const sim::Trace& t) {
                     {"indices", indices},
                     {"cross_block", e.cross_block},
                     {"first", first},
+                    {"launches", g.launches},
                     {"text", sim::describe_hazard(g, t)}});
   }
   return list;

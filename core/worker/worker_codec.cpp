@@ -306,6 +306,8 @@ void write_hazard_group(WireWriter& w, const sim::HazardGroup& g) {
   w.put(g.block_count);
   w.put(g.indices);
   w.put(g.all_same_value);
+  w.put<int32_t>(g.launches);
+  w.put<int32_t>(g.last_launch);
 }
 sim::HazardGroup read_hazard_group(WireReader& r) {
   sim::HazardGroup g;
@@ -315,6 +317,8 @@ sim::HazardGroup read_hazard_group(WireReader& r) {
   g.block_count = r.get<uint64_t>();
   g.indices = r.get_vector<int>();
   g.all_same_value = r.get_bool();
+  g.launches = r.get<int32_t>();
+  g.last_launch = r.get<int32_t>();
   return g;
 }
 

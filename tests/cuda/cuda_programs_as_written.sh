@@ -1714,8 +1714,12 @@ int main() {
 }
 CU
 out=$("$APP" run "$WORK/relaunch/thrice.cu" --schedule forward 2>&1) || fail "thrice.cu: $out"
-grep -q "^error: race .*thrice\.cu:3.*\[hazards: [0-9]*, blocks: 0\] on d" <<<"$out" || fail "thrice.cu's race is not counted in one block: $out"
-pass "a race in one block launched three times counts one block"
+grep -q "^error: race .*thrice\.cu:3.*\[hazards: [0-9]*, blocks: 0\] on d, launches 1-3 (3)$" <<<"$out" ||
+  fail "thrice.cu's race is not counted in one block of three launches: $out"
+out=$("$APP" run "$WORK/relaunch/thrice.cu" --schedule forward --json 2>/dev/null) || fail "thrice.cu --json: $out"
+python3 -c 'import json, sys; h = json.load(sys.stdin)["hazards"]; assert [g["launches"] for g in h] == [3] * len(h) and h, h' <<<"$out" ||
+  fail "thrice.cu --json: a global array's race names not its 3 launches: $out"
+pass "a race in one block launched three times counts one block and names its three launches (a global array's too)"
 
 # __shared__ declared at file scope (it was refused): one array a block, for the kernel and the
 # helper that name it; a 2D tile and a scalar; the bug variant's races are at their own lines.
