@@ -157,18 +157,33 @@ void HazardLog::note_unfenced_handovers(const std::function<bool(const HazardGro
     if (g.first.cross_block && g.first.severity == Severity::Error && unfenced(g)) g.first.unfenced_handover = true;
 }
 
+namespace {
+
+// The read of a race with a write at `write` may be that write's own read-modify-write: on its line,
+// or before it in the same function (`int v = hist[b]; hist[b] = v + 1;`), not a later consumer.
+bool may_read_for_the_write(LineId read, LineId write) {
+  const SourceLine& r = LineTable::get(read);
+  const SourceLine& w = LineTable::get(write);
+  return read == write || r.file != w.file || r.function != w.function || r.line <= w.line;
+}
+
+}  // namespace
+
 // Threads that all store the value a cell holds (`*changed = 1`, a BFS's `cost[v] = level + 1`) leave
 // it the same whatever their order: no hazard, as compute-sanitizer's racecheck has it. Unless the
 // write's line also races as a read-modify-write of those cells (`hist[b]++`, whose lanes' second
-// writes store what the first stored: a lost update, which the WAW tells apart).
+// writes store what the first stored: a lost update, which the WAW tells apart). A read that only
+// comes after the stores (`flag = 1;` ... `result = flag;` with no barrier between) is a race of
+// its own, which leaves the stores no hazard.
 bool HazardLog::benign(const HazardGroup& g) const {
   const HazardEvent& w = g.first;
   if (w.kind != HazardKind::WriteAfterWrite || !g.all_same_value) return false;
   for (const auto& [key, other] : groups_) {
     const HazardEvent& e = other.first;
-    if ((e.kind == HazardKind::ReadAfterWrite || e.kind == HazardKind::WriteAfterRead) && e.array == w.array &&
-        (e.line_first == w.line_second || e.line_second == w.line_second))
-      return false;
+    if (e.array != w.array || (e.kind != HazardKind::ReadAfterWrite && e.kind != HazardKind::WriteAfterRead)) continue;
+    const LineId read = e.kind == HazardKind::ReadAfterWrite ? e.line_second : e.line_first;
+    const LineId write = e.kind == HazardKind::ReadAfterWrite ? e.line_first : e.line_second;
+    if (write == w.line_second && may_read_for_the_write(read, write)) return false;
   }
   return true;
 }

@@ -1843,3 +1843,26 @@ grep -q "context\.cu:1:35: error: the name '_c' is one syncscope's translation o
 out=$("$APP" run "$WORK/own_names/count.cu" --grid 1 --block 32 2>&1) && fail "count.cu: $out"
 grep -q "count\.cu:1:33: error: the name 'syncscope_count' is one syncscope's translation" <<<"$out" || fail "count.cu: $out"
 pass "a student's name that the translation uses itself (_c in device code, syncscope_...) is refused at its line"
+
+# Same-value stores (every thread may set a shared flag to 1) stay no hazard when the read after
+# them races for want of a barrier: that read is the race, and its fix the barrier (the stores
+# were an error "give each thread a cell of its own").
+mkdir -p "$WORK/flag"
+cat >"$WORK/flag/any.cu" <<'CU'
+__global__ void anyThree(const int *A, int *result) {
+    __shared__ int flag;
+    if (threadIdx.x == 0) flag = 0;
+    __syncthreads();
+    if (A[blockIdx.x * blockDim.x + threadIdx.x] % 7 == 3) flag = 1;
+#ifndef BUG_NO_BARRIER
+    __syncthreads();
+#endif
+    if (threadIdx.x == 0) result[blockIdx.x] = flag;
+}
+CU
+out=$("$APP" run "$WORK/flag/any.cu" --grid 2 --block 64 2>&1) || fail "any.cu: $out"
+grep -q "^hazards: none" <<<"$out" || fail "any.cu: $out"
+out=$("$APP" run "$WORK/flag/any.cu" --grid 2 --block 64 --bug no-barrier 2>&1) || true
+[ "$(grep -c "^error\|^warning" <<<"$out")" = 1 ] && grep -q "^error: race (RAW) between write at .*any\.cu:5 and read at .*any\.cu:9 " <<<"$out" &&
+  grep -q "^fix: a barrier between .*any\.cu:5 and .*any\.cu:9 would order these accesses$" <<<"$out" || fail "any.cu --bug no-barrier: $out"
+pass "same-value flag stores stay no hazard beside the read that races after them"
