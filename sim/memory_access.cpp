@@ -58,8 +58,9 @@ CellAccess MemoryAccess::atomic(ArrayStore& a, int index, AtomicOp op, CellValue
   // An exchange stores a value that does not depend on the old one: filling a cell nothing wrote
   // yet is how a block publishes (the old value it returns is still shown as ?).
   if (old.poison == kNeverWritten && op != AtomicOp::Exch) shadow_.uninitialized_read(a, index, thread, line);
+  const bool stores = op != AtomicOp::Cas || r.old == compare.bits;  // a compare-and-swap that fails reads
   with_shadow(a, index, parallel,
-              [&](CellShadow& s) { shadow_.check_atomic(a, index, s, thread, line, r.flags, op == AtomicOp::Cas); });
+              [&](CellShadow& s) { shadow_.check_atomic(a, index, s, thread, line, r.flags, op == AtomicOp::Cas, stores); });
   r.bits = atomic_result(a.dtype, op, r.old, operand.bits, compare.bits);
   bool poison = operand.poison || (op != AtomicOp::Exch && r.old_poison) || (op == AtomicOp::Cas && compare.poison);
   if (op == AtomicOp::Cas && r.bits == r.old && !compare.poison) poison = r.old_poison;

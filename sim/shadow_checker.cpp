@@ -24,7 +24,10 @@ void ShadowChecker::start_block(int launch_index, uint32_t launch_first_interval
 void ShadowChecker::hold_guess(int64_t reader, bool cross_block, const ArrayStore& a, int index, const AccessStamp& other,
                                int thread, LineId line, bool atomic, HazardKind kind) {
   const int64_t local = a.space == MemSpace::Shared ? reader : reader - block_base_;
-  const bool first_guess = local >= 0 && local < static_cast<int64_t>(atomic_interval_.size()) && atomic_interval_[local] != interval_;
+  // A reader in another block (its read came first): whether it had taken an atomic is not known
+  // here, so its read is taken as a first guess, as the same read after the atomic would be.
+  const bool mine = local >= 0 && local < static_cast<int64_t>(atomic_interval_.size());
+  const bool first_guess = !mine || atomic_interval_[local] != interval_;
   guesses_[hot_key(a, index)].push_back({reader, cross_block, first_guess, &a, index, other, thread, line, atomic, kind});
   ++held_;
 }

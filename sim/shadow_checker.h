@@ -132,9 +132,12 @@ class ShadowChecker {
 
   // An atomic read-modify-write: against plain reads and writes only. It is stamped as the cell's
   // last write and as a reader, so a later plain access finds it even after another thread's atomic.
-  // A compare-and-swap settles this thread's plain reads of the cell held as guesses (above).
+  // A compare-and-swap settles this thread's plain reads of the cell held as guesses (above). One
+  // that finds another value than it compares with (`stores` false) writes nothing: an atomic read,
+  // which plain reads do not race with (a BFS's claim of a vertex another thread is reading, already
+  // at this level); a plain write beside it still does.
   void check_atomic(ArrayStore& a, int index, CellShadow& s, int thread, LineId line, uint8_t& flags,
-                    bool compare_and_swap = false) {
+                    bool compare_and_swap = false, bool stores = true) {
     const uint32_t who = who_for(a, thread);
     if (static_cast<size_t>(thread) < atomic_interval_.size()) atomic_interval_[thread] = interval_;
     if (compare_and_swap) [[unlikely]] {
@@ -143,15 +146,17 @@ class ShadowChecker {
       // Its own plain read, checked now, races with no later atomic.
       if (s.other_read.interval == interval_ && s.other_read.who == who) s.other_read = {};
     }
-    if (!is_atomic(s.write)) check_against_write(HazardKind::WriteAfterWrite, a, index, s, who, thread, line, flags, true);
-    check_against_reads(a, index, s, who, thread, line, flags, true);
+    if (!is_atomic(s.write))
+      check_against_write(stores ? HazardKind::WriteAfterWrite : HazardKind::ReadAfterWrite, a, index, s, who, thread, line,
+                          flags, true);
+    if (stores) check_against_reads(a, index, s, who, thread, line, flags, true);
     const AccessStamp mine{interval_, who | kAtomicStamp, line, warp_epoch_[thread / kWarpSize]};
     // Keep a plain reader of this interval in a slot: it races with every later atomic.
     const bool other_is_plain_reader = s.other_read.interval == interval_ && !is_atomic(s.other_read);
     if (s.read.interval == interval_ && thread_of(s.read) != who && (!is_atomic(s.read) || !other_is_plain_reader))
       s.other_read = s.read;
     s.read = mine;
-    s.write = mine;
+    if (stores) s.write = mine;
   }
 
   // same_value: it stores the bits the cell holds (a WAW that changes nothing: HazardLog::benign).

@@ -1866,3 +1866,43 @@ out=$("$APP" run "$WORK/flag/any.cu" --grid 2 --block 64 --bug no-barrier 2>&1) 
 [ "$(grep -c "^error\|^warning" <<<"$out")" = 1 ] && grep -q "^error: race (RAW) between write at .*any\.cu:5 and read at .*any\.cu:9 " <<<"$out" &&
   grep -q "^fix: a barrier between .*any\.cu:5 and .*any\.cu:9 would order these accesses$" <<<"$out" || fail "any.cu --bug no-barrier: $out"
 pass "same-value flag stores stay no hazard beside the read that races after them"
+
+# A compare-and-swap that finds another value writes nothing: plain reads of the cell beside it are
+# no race (a BFS's claim of a vertex already at this level); one that swaps is the warning either
+# way round, within a block or across blocks (the read before another block's atomic was an error).
+mkdir -p "$WORK/claims"
+cat >"$WORK/claims/bfs.cu" <<'CU'
+#include <cstdio>
+__global__ void bfs_level(const int *next, int *dist, int level, int n) {
+    int u = blockIdx.x * blockDim.x + threadIdx.x;
+    if (u >= n) return;
+    if (dist[u] != level) return;
+    int v = next[u];
+    if (v >= 0) atomicCAS(&dist[v], -1, level + 1);
+}
+__global__ void settled(int *owner, int *seen) {
+    seen[threadIdx.x] = owner[0];
+    atomicCAS(&owner[0], -1, threadIdx.x);
+}
+int main() {
+    const int n = 64;
+    int nx[n], dist[n], *d_next, *d_dist, *d_seen;
+    for (int i = 0; i < n; i++) { nx[i] = i - 1; dist[i] = i == n - 1 ? 0 : -1; }
+    cudaMalloc(&d_next, sizeof nx); cudaMalloc(&d_dist, sizeof dist); cudaMalloc(&d_seen, sizeof dist);
+    cudaMemcpy(d_next, nx, sizeof nx, cudaMemcpyHostToDevice);
+    cudaMemcpy(d_dist, dist, sizeof dist, cudaMemcpyHostToDevice);
+    for (int level = 0; level < n; level++) bfs_level<<<2, 32>>>(d_next, d_dist, level, n);
+    cudaMemcpy(dist, d_dist, sizeof dist, cudaMemcpyDeviceToHost);
+    int bad = 0;
+    for (int i = 0; i < n; i++) bad += dist[i] != n - 1 - i;
+    settled<<<1, 64>>>(d_dist, d_seen);
+    printf("%s\n", bad ? "FAIL" : "PASS");
+    return bad != 0;
+}
+CU
+out=$("$APP" run "$WORK/claims/bfs.cu" 2>&1) || fail "bfs.cu: $out"
+grep -q "^PASS$" <<<"$out" && ! grep -q "^error" <<<"$out" || fail "bfs.cu: $out"
+grep -q "^warning: cross-block race (WAR) between read at .*bfs\.cu:5 and atomic at .*bfs\.cu:7 .*: a plain read of a cell other threads update with atomics sees it before or after their update" <<<"$out" ||
+  fail "bfs.cu: the read before another block's compare-and-swap is no warning: $out"
+! grep -q "bfs\.cu:1[01]\b" <<<"$out" || fail "bfs.cu: compare-and-swaps that find another value race with reads: $out"
+pass "a compare-and-swap that fails is a read; a plain read before another block's one is the same warning as after it"
