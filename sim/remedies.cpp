@@ -139,8 +139,10 @@ std::string lost_update_text(const LostUpdate& u, bool looped) {
     return std::string(u.cross_block ? "threads of several blocks" : "several threads") + " read one cell at " + R +
            " and write it back at " + L +
            " in the same step (a lost update: two of them read the same old value and one update is lost); no barrier "
-           "orders a thread's own read and write against the others', so make the two one atomic: " + atomic + " at " + R +
-           " returns the old value and writes the new one (int old = " + atomic + "(&counter, 1);), and " + L + " goes";
+           "orders a thread's own read and write against the others', so make the two one atomic at " + R + ", with the write at " +
+           L + " removed: for a counter, int old = " + atomic + "(&counter, 1); returns the old value and writes the new one; "
+           "for a claim that stores only where it finds a value (if (x == -1) x = v;), " + (cuda ? "atomicCAS(&x, -1, v)" : "c.atomic_cas(x, -1, v)") +
+           " lets one thread win";
   }
   // Blocks that meet on one element may add into a total, or may each have been meant to own it (a
   // grid-stride loop stepping by blockDim.x alone); threads of a loop with no barrier may add into
@@ -195,7 +197,8 @@ std::string barrier_text(const HazardEvent& e, bool same_warp, const std::option
   // next row) as often as by design.
   if (e.cross_block && e.kind == HazardKind::WriteAfterWrite && e.line_first == e.line_second)
     return "threads of two blocks write one cell at " + A + ": where each thread should own its cell, check the "
-           "index and its bound (x < w, not x <= w; an if (i < n) guard); where they add into it, use an atomic";
+           "index and its bound (x < w, not x <= w; an if (i < n) guard); where the blocks take turns on it (rounds of a "
+           "sort or a stencil in one launch), give each round a launch of its own; where they add into it, use an atomic";
   if (e.cross_block)
     return "blocks of one launch cannot wait for each other: the access at " + B + " needs what " + A +
            " does in another block finished first, so split the work into two launches (or use atomics)";
@@ -209,7 +212,10 @@ std::string barrier_text(const HazardEvent& e, bool same_warp, const std::option
   // nothing in the event tells them apart, so both fixes are said.
   if (e.line_first == e.line_second)
     return "threads write one cell at " + A + " in the same step: give each thread a cell of its own, or, where they "
-           "take turns as a loop comes back to " + A + ", " + barrier + " after it would order them";
+           "take turns as a loop comes back to " + A + ", " + barrier + " after it would order them; where one of them "
+           "should win (a claim: if (x == -1) x = t;), " +
+           (a.file.ends_with(".cu") || a.file.ends_with(".cuh") ? "atomicCAS(&x, -1, t)" : "c.atomic_cas(x, -1, t)") +
+           " in place of the test and the write";
   if (a.file == b.file && a.function == b.function && a.line > b.line && in_one_loop(loops, e.line_first, e.line_second))
     return barrier + " after " + A + ", before " + B + " comes round again (" + kGoesBack + "), "
            "would order these accesses";
