@@ -48,14 +48,13 @@ bool BlockRunner::all_blocked_resolve() {
     fail(SimErrorKind::WarpDivergence, why.str(), lines);
     return false;
   }
-  // Threads that returned early (at a `return` whose line is known) before the one barrier the others
-  // wait at: a GPU does not wait for them, and the barrier orders the others as ever (an H200,
-  // 2026-11-29; synccheck and racecheck silent). CUDA promises that only where every thread reaches
-  // it: a warning (ExitedBeforeBarrier) for each return, once a block, with where to keep the
-  // threads. Threads that ran to the kernel's end past a barrier in a branch stay an error.
-  const bool returned_early =
-      std::all_of(exited.begin(), exited.end(), [&](int t) { return threads_[t].return_line != kNoLine; });
-  if (at_barrier.size() == 1 && !exited.empty() && returned_early) {
+  // Threads that exited (at a `return`, or at the kernel's end past a barrier in a branch or a loop
+  // they left) before the one barrier the others wait at: a GPU does not wait for them, and the
+  // barrier orders the others as ever (an H200, 2026-11-29; synccheck and racecheck silent: both are
+  // the thread's exit). CUDA promises that only where every thread reaches it: a warning
+  // (ExitedBeforeBarrier) for each return (and for the kernel's end), once a block, with where to
+  // keep the threads.
+  if (at_barrier.size() == 1 && !exited.empty()) {
     const auto& [line, waiting] = *at_barrier.begin();
     for (int t : exited)
       if (std::find(returns_told_.begin(), returns_told_.end(), threads_[t].return_line) == returns_told_.end()) {

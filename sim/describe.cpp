@@ -242,9 +242,11 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
         << e.thread_first << ") and " << second << " (T" << e.thread_second << ")";
       break;
     case HazardKind::ExitedBeforeBarrier:
-      s << "T" << e.thread_first << " returned at " << first << " before the barrier at " << second << ", where T"
-        << e.thread_second << " waits: a GPU goes on without threads that exited, but CUDA promises a barrier only "
-           "where every thread of the block reaches it";
+      s << "T" << e.thread_first
+        << (e.line_first == kNoLine ? std::string(" finished the kernel") : " returned at " + first) << " before the barrier at "
+        << second << ", where T" << e.thread_second
+        << " waits: a GPU goes on without threads that exited, but CUDA promises a barrier only where every thread "
+           "of the block reaches it";
       break;
     case HazardKind::ExitedLane:
       s << "warp operation at " << second << " (T" << e.thread_second << ") needs T" << e.thread_first

@@ -252,26 +252,22 @@ bool is_one_place_problem(HazardKind k) {
 
 std::string thread_text(int thread) { return "T" + std::to_string(thread); }
 
-// Threads of one block at different barriers, or some gone past the end of the kernel: the barrier
-// is inside a loop or a branch they do not all run alike (a loop over chunks whose last chunk only
-// some threads have).
+// A loop some threads leave before others (a last chunk only some have) and a barrier inside it.
+constexpr const char* kSharedCondition =
+    "give it a condition the whole block shares (over chunks of n: for (int base = 0; base < n; base += blockDim.x), "
+    "with only the work under if (base + threadIdx.x < n))";
+
+// Threads of one block at different barriers: one in each branch of an if, or one inside a loop
+// some threads left for a barrier after it (a loop over chunks whose last chunk only some have).
 std::string barrier_divergence_text(const HazardEvent& e) {
   const std::string B = LineTable::describe(e.line_second);
-  const std::string shared_condition =
-      "give it a condition the whole block shares (over chunks of n: for (int base = 0; base < n; base += blockDim.x), "
-      "with only the work under if (base + threadIdx.x < n))";
-  if (e.thread_first < 0)
+  if (e.thread_first < 0 || e.line_first == kNoLine)
     return "every thread of a block must reach each barrier as often as the others: move " + B +
            " out of the branch or loop only some threads run";
-  if (e.line_first == kNoLine)
-    return thread_text(e.thread_first) + " finished the kernel without reaching the barrier at " + B + ", where " +
-           thread_text(e.thread_second) + " waits: it left the loop or skipped the branch the barrier is in. Every thread "
-           "of a block must reach each barrier as often as the others: move the barrier out of that branch, or, for a loop, " +
-           shared_condition;
   return thread_text(e.thread_second) + " waits at the barrier at " + B + " and " + thread_text(e.thread_first) + " at the one at " +
          LineTable::describe(e.line_first) + ": they are two barriers (one in each branch of an if, or one in a loop "
          "some threads left), and a block's threads must all reach the same one: put one barrier after the branch, "
-         "where every thread passes, or for a loop " + shared_condition;
+         "where every thread passes, or for a loop " + kSharedCondition;
 }
 
 // A warp operation that cannot complete: what its mask or its place must be.
@@ -290,9 +286,15 @@ std::string warp_call_text(const HazardEvent& e) {
                 thread_text(e.thread_second) + " waits there), so return only after " + B + ", or give " + B +
                 " a mask of the lanes that reach it (a __ballot_sync of the condition, taken before the return)";
   if (e.kind == HazardKind::ExitedLane) return exited;
+  if (e.kind == HazardKind::ExitedBeforeBarrier && e.line_first == kNoLine)
+    return thread_text(e.thread_first) + " finished the kernel without reaching the barrier at " + B + ", where " +
+           thread_text(e.thread_second) + " waits: it left the loop or skipped the branch the barrier is in. Keep every "
+           "thread until the barrier: move it out of that branch (only the work under the if, the barrier after it), "
+           "or, for a loop, " + kSharedCondition;
   if (e.kind == HazardKind::ExitedBeforeBarrier)
     return "keep every thread until the barrier at " + B + ": instead of returning at " + A +
-           ", put the work under the opposite condition (if (i < n) { ... }) and let every thread reach the barrier";
+           ", put the work under the opposite condition (if (i < n) { ... }), with the barrier after that if, where "
+           "every thread reaches it";
   if (e.kind == HazardKind::WarpDivergence)
     return "lanes of one warp call different warp operations at " + A + " and " + B +
            ": call the warp operation from code every lane of its mask runs (outside the branch), or give each "

@@ -1906,3 +1906,56 @@ grep -q "^warning: cross-block race (WAR) between read at .*bfs\.cu:5 and atomic
   fail "bfs.cu: the read before another block's compare-and-swap is no warning: $out"
 ! grep -q "bfs\.cu:1[01]\b" <<<"$out" || fail "bfs.cu: compare-and-swaps that find another value race with reads: $out"
 pass "a compare-and-swap that fails is a read; a plain read before another block's one is the same warning as after it"
+
+# Threads that skip a barrier inside `if (t < n) { ... }` and run to the kernel's end exited, as a
+# return's do: the same warning, the launch goes on (it was barrier divergence, a failed launch);
+# a loop over chunks that some threads leave a round early too. Two barriers, one in each branch,
+# stay an error whose fix is one barrier after the branch.
+mkdir -p "$WORK/skipped"
+cat >"$WORK/skipped/rev.cu" <<'CU'
+#include <cstdio>
+__global__ void rev(int *a, int n) {
+    __shared__ int s[64];
+    int t = threadIdx.x;
+#ifdef BUG_GUARD_BLOCK
+    if (t < n) {
+        s[t] = a[t];
+        __syncthreads();
+        a[t] = s[n - 1 - t];
+    }
+#elif defined(BUG_TWO_BARRIERS)
+    if (t < n) { s[t] = a[t]; __syncthreads(); }
+    else { __syncthreads(); }
+    if (t < n) a[t] = s[n - 1 - t];
+#else
+    if (t >= n) return;
+    s[t] = a[t];
+    __syncthreads();
+    a[t] = s[n - 1 - t];
+#endif
+}
+int main() {
+    const int n = 40;
+    int h[64], *d;
+    for (int i = 0; i < 64; i++) h[i] = i;
+    cudaMalloc(&d, sizeof h);
+    cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
+    rev<<<1, 64>>>(d, n);
+    cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+    int bad = 0;
+    for (int i = 0; i < 64; i++) bad += h[i] != (i < n ? n - 1 - i : i);
+    printf("%s\n", bad ? "FAIL" : "PASS");
+    return bad != 0;
+}
+CU
+out=$("$APP" run "$WORK/skipped/rev.cu" 2>&1) || fail "rev.cu: $out"
+grep -q "^warning: T40 returned at .*rev\.cu:16 before the barrier at .*rev\.cu:18" <<<"$out" || fail "rev.cu: $out"
+out=$("$APP" run "$WORK/skipped/rev.cu" --bug guard-block 2>&1) || fail "rev.cu --bug guard-block: $out"
+grep -q "^PASS$" <<<"$out" && grep -q "^main() returned 0" <<<"$out" &&
+  grep -q "^warning: T40 finished the kernel before the barrier at .*rev\.cu:8, where T0 waits" <<<"$out" &&
+  grep -q "^fix: T40 finished the kernel without reaching the barrier at .*rev\.cu:8, .*move it out of that branch" <<<"$out" ||
+  fail "rev.cu --bug guard-block: $out"
+out=$("$APP" run "$WORK/skipped/rev.cu" --bug two-barriers 2>&1) || true
+grep -q "^error: barrier divergence at .*rev\.cu:1[23]\b" <<<"$out" && grep -q "^fix: T[0-9]* waits at the barrier at .*rev\.cu:1[23] and T[0-9]* at the one at .*rev\.cu:1[23]: they are two barriers .*put one barrier after the branch" <<<"$out" ||
+  fail "rev.cu --bug two-barriers: $out"
+pass "threads that skip a barrier in a branch and finish the kernel are a warning as a return's are; two barriers an error with its fix"
