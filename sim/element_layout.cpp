@@ -34,7 +34,13 @@ ElementLayout ElementLayout::parse(const std::string& layout) {
   return parsed.fields.empty() ? out : parsed;
 }
 
-ElementLayout ElementLayout::of(const ArrayInfo& a) { return parse(a.layout); }
+ElementLayout ElementLayout::of(const ArrayInfo& a) {
+  ElementLayout out = parse(a.layout);
+  out.row_elements = a.columns / out.cells;
+  out.plane_rows = a.plane_rows;
+  out.elements = a.size / out.cells;
+  return out;
+}
 
 ElementLayout::Place ElementLayout::place(int cell) const {
   if (plain()) return {cell, nullptr, false};
@@ -49,9 +55,16 @@ ElementLayout::Place ElementLayout::place(int cell) const {
 std::string ElementLayout::element_name(const std::string& array, int cell) const {
   const Place p = place(cell);
   std::string name = array;
-  name += '[';
-  name += std::to_string(p.element);
-  name += ']';
+  if (row_elements > 0 && p.element >= 0 && p.element < elements) {
+    const int row = p.element / row_elements;
+    if (plane_rows > 0) name += "[" + std::to_string(row / plane_rows) + "]" + "[" + std::to_string(row % plane_rows) + "]";
+    else name += "[" + std::to_string(row) + "]";
+    name += "[" + std::to_string(p.element % row_elements) + "]";
+  } else {
+    name += '[';
+    name += std::to_string(p.element);
+    name += ']';
+  }
   if (p.field && !p.field->name.empty()) name += "." + p.field->name;
   return name;
 }

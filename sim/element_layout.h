@@ -39,13 +39,16 @@ struct ElementLayout {
   std::string type;  // "double", "BinStats"; "" for a plain array
   std::vector<Field> fields;
   int cells = 1;  // an element's
+  // A 2D shared array's elements a row, and a 3D one's rows a plane (0: none), and its elements: an
+  // element is named t[r][c] (or b[p][r][c]) as the program indexes it (set by of()).
+  int row_elements = 0, plane_rows = 0, elements = 0;
   int cell_bytes = 4;  // how far apart its cells lie in a GPU's memory: 1 for a struct of bytes
 
   static ElementLayout parse(const std::string& layout);  // a malformed one is plain
   static ElementLayout of(const ArrayInfo& a);
   bool plain() const { return fields.empty(); }
   Place place(int cell) const;
-  // "cache[1]", "bins[2].sum", "s[5]": the element (and field) a cell belongs to.
+  // "cache[1]", "bins[2].sum", "s[5]", "tile[1][7]": the element (and field) a cell belongs to.
   std::string element_name(const std::string& array, int cell) const;
   // The cell starts an 8-byte field (its next cell is the field's high word).
   bool starts_wide(int cell) const;

@@ -125,6 +125,21 @@ TEST(WideElements, LayoutsNameEachCell) {
   EXPECT_EQ(sim::ElementLayout::parse("").element_name("s", 3), "s[3]");
 }
 
+// A 2D or 3D shared array's element is named as the program indexes it: t[1][7], not t[17].
+TEST(WideElements, TilesNameRowAndColumn) {
+  sim::ArrayInfo tile;
+  tile.size = 60;
+  tile.columns = 10;  // __shared__ float t[6][10]
+  EXPECT_EQ(sim::ElementLayout::of(tile).element_name("t", 17), "t[1][7]");
+  EXPECT_EQ(sim::ElementLayout::of(tile).element_name("t", 60), "t[60]");  // out of bounds: as the cell is numbered
+  sim::ArrayInfo box;
+  box.size = 2 * 3 * 4 * 2;
+  box.columns = 8;  // __shared__ double b[2][3][4]: two cells an element
+  box.plane_rows = 3;
+  box.layout = "double;:d";
+  EXPECT_EQ(sim::ElementLayout::of(box).element_name("b", 2 * (12 + 4 + 1)), "b[1][1][1]");
+}
+
 TEST(WideElements, FormattedFromBothWords) {
   const uint64_t big = static_cast<uint64_t>(kBig);
   EXPECT_EQ(sim::format_field('l', static_cast<uint32_t>(big), static_cast<uint32_t>(big >> 32)),
