@@ -24,6 +24,39 @@ uint32_t line_number(LineId id) { return LineTable::get(id).line; }
 // shows the jump, not whether a loop or a second call of the function made it.
 constexpr const char* kGoesBack = "the code goes back between them: a loop, or the function called again";
 
+std::string at_line(const LineTable::Call& c) { return c.file + ":" + std::to_string(c.line); }
+
+// Where the code goes back in a __device__ helper that is called from several places, those calls
+// (a translated .cu's, sim::LineTable::note_call): "...; shift_left is called at x.cu:15 and x.cu:19".
+std::string goes_back(LineId line) {
+  const SourceLine& l = LineTable::get(line);
+  const std::string helper = LineTable::plain_name(l.function);
+  const std::vector<LineTable::Call> calls = LineTable::calls_of(l.file, helper);
+  std::string text = kGoesBack;
+  if (calls.size() < 2) return text;
+  text += "; " + helper + " is called at ";
+  for (size_t k = 0; k < calls.size(); ++k)
+    text += (k == 0 ? "" : k + 1 == calls.size() ? " and " : ", ") + at_line(calls[k]);
+  return text;
+}
+
+// Where `function`'s code reaches `line`: the call of `line`'s helper (or of the helper that calls
+// it, up to three deep) when that helper is called from one place only. Interned as a line of
+// `function`; kNoLine otherwise, or where `line` is in `function` itself.
+LineId call_reaching(LineId line, const std::string& function) {
+  const SourceLine& l = LineTable::get(line);
+  const std::string target = LineTable::plain_name(function);
+  std::string helper = LineTable::plain_name(l.function);
+  if (helper == target) return kNoLine;
+  for (int depth = 0; depth < 3; ++depth) {
+    const std::vector<LineTable::Call> calls = LineTable::calls_of(l.file, helper);
+    if (calls.size() != 1) return kNoLine;
+    if (calls.front().caller == target) return LineTable::intern(l.file, calls.front().line, function);
+    helper = calls.front().caller;
+  }
+  return kNoLine;
+}
+
 // A loop of `loops` spans lines a and b of their function. Without loops to tell by, every pair
 // that goes back in the source is taken to wrap round one.
 bool in_one_loop(const std::optional<std::vector<LoopSpan>>& loops, LineId a, LineId b) {
@@ -216,8 +249,22 @@ std::string barrier_text(const HazardEvent& e, bool same_warp, const std::option
            "should win (a claim: if (x == -1) x = t;), " +
            (a.file.ends_with(".cu") || a.file.ends_with(".cuh") ? "atomicCAS(&x, -1, t)" : "c.atomic_cas(x, -1, t)") +
            " in place of the test and the write";
+  // One line in a helper that the other's function calls from one place: the barrier goes by that call.
+  if (a.file == b.file && a.function != b.function) {
+    const LineId via_first = call_reaching(e.line_first, b.function);
+    const LineId via_second = via_first == kNoLine ? call_reaching(e.line_second, a.function) : kNoLine;
+    if (via_first != kNoLine || via_second != kNoLine) {
+      HazardEvent by_call = e;
+      (via_first != kNoLine ? by_call.line_first : by_call.line_second) = via_first != kNoLine ? via_first : via_second;
+      const LineId in_helper = via_first != kNoLine ? e.line_first : e.line_second;
+      const LineId call = via_first != kNoLine ? via_first : via_second;
+      return barrier_text(by_call, same_warp, loops) + " (" + LineTable::describe(call) +
+             " calls " + LineTable::plain_name(LineTable::get(in_helper).function) + ", where " + LineTable::describe(in_helper) +
+             " is)";
+    }
+  }
   if (a.file == b.file && a.function == b.function && a.line > b.line && in_one_loop(loops, e.line_first, e.line_second))
-    return barrier + " after " + A + ", before " + B + " comes round again (" + kGoesBack + "), "
+    return barrier + " after " + A + ", before " + B + " comes round again (" + goes_back(e.line_first) + "), "
            "would order these accesses";
   if (a.file == b.file && a.function == b.function && a.line > b.line)  // one ran ahead of the other
     return barrier + " between " + B + " and " + A + " would order these accesses";
@@ -402,6 +449,15 @@ std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups, const st
       } else {
         d.splits_statement = !e.cross_block && e.line_first == e.line_second && e.kind == HazardKind::WriteAfterRead;
         d.text = barrier_text(e, d.same_warp, loops);
+        // A line in a helper called from one place: the barrier goes by the call (and groups with the
+        // caller's pairs).
+        if (!e.cross_block) {
+          if (const LineId via = call_reaching(e.line_first, LineTable::get(e.line_second).function); via != kNoLine)
+            d.first = via;
+          else if (const LineId via_second = call_reaching(e.line_second, LineTable::get(e.line_first).function);
+                   via_second != kNoLine)
+            d.second = via_second;
+        }
       }
       if (e.cross_block && e.unfenced_handover) d.text = unfenced_handover_text(e) + d.text;
       out.push_back(std::move(d));
@@ -439,7 +495,7 @@ std::string group_text(const std::vector<Diagnosis>& pairs, LineId after, LineId
   const std::string barrier = same_warp ? "one __syncwarp() (or a barrier)" : "one barrier";
   const std::string A = LineTable::describe(after), B = LineTable::describe(before);
   const std::string where = wraps ? barrier + " after " + A + ", before " + B +
-                                        " comes round again (" + kGoesBack + "),"
+                                        " comes round again (" + goes_back(after) + "),"
                                   : barrier + " between " + A + " and " + B;
   return where + " would order " + (pairs.size() == 2 ? std::string("both") : "all " + std::to_string(pairs.size())) +
          " pairs of lines";

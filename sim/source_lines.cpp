@@ -1,5 +1,6 @@
 #include "sim/source_lines.h"
 
+#include <algorithm>
 #include <map>
 #include <memory>
 #include <mutex>
@@ -17,6 +18,7 @@ struct Table {
   // Fixed capacity so that published entries never move while other threads read them.
   std::unique_ptr<SourceLine[]> lines{new SourceLine[65536]};
   uint32_t size = 1;  // id 0 is "no line"
+  std::vector<LineTable::Call> calls;  // each once
 };
 
 Table& table() {
@@ -58,6 +60,33 @@ LineId LineTable::find(const std::string& file, uint32_t line) {
   std::lock_guard lock(t.mutex);
   auto it = t.ids.find({file, line});
   return it == t.ids.end() ? kNoLine : it->second;
+}
+
+void LineTable::note_call(const Call& call) {
+  Table& t = table();
+  std::lock_guard lock(t.mutex);
+  if (std::find(t.calls.begin(), t.calls.end(), call) == t.calls.end()) t.calls.push_back(call);
+}
+
+std::vector<LineTable::Call> LineTable::calls() {
+  Table& t = table();
+  std::lock_guard lock(t.mutex);
+  return t.calls;
+}
+
+std::vector<LineTable::Call> LineTable::calls_of(const std::string& file, const std::string& callee) {
+  std::vector<Call> out;
+  for (Call& c : calls())
+    if (c.file == file && c.callee == callee) out.push_back(std::move(c));
+  std::sort(out.begin(), out.end(), [](const Call& x, const Call& y) { return x.line < y.line; });
+  return out;
+}
+
+std::string LineTable::plain_name(const std::string& function) {
+  std::string name = function.substr(0, function.find('('));
+  if (const size_t space = name.find_last_of(' '); space != std::string::npos) name.erase(0, space + 1);
+  if (const size_t scope = name.rfind("::"); scope != std::string::npos) name.erase(0, scope + 2);
+  return name;
 }
 
 }  // namespace syncscope::sim

@@ -8,6 +8,7 @@
 #include <cstdint>
 #include "sim/source_location.h"
 #include <string>
+#include <vector>
 
 namespace syncscope::sim {
 
@@ -51,6 +52,20 @@ class LineTable {
   }
   // Ids in use are 1 .. size() - 1.
   static uint32_t size();
+  // Where a translated .cu calls its __device__ helpers. Reports name a helper's line by its call
+  // (sim/remedies.cpp). Not interned: a call's line may have no access of its own.
+  struct Call {
+    std::string file;
+    uint32_t line = 0;
+    std::string caller, callee;  // plain names ("rank", "lowerBound"), not SourceLine's signatures
+    bool operator==(const Call&) const = default;
+  };
+  static void note_call(const Call& call);
+  static std::vector<Call> calls();
+  // The calls of `callee` in `file`, by line.
+  static std::vector<Call> calls_of(const std::string& file, const std::string& callee);
+  // A SourceLine's function as a call names it: "lowerBound" of "int lowerBound(Ctx&, ...) [with ...]".
+  static std::string plain_name(const std::string& function);
 
  private:
   static LineId intern_slow(const char* file, uint32_t line, const char* function);

@@ -50,6 +50,14 @@ std::string assert_texts_function(const std::map<int, std::string>& texts) {
   return out + "  }\n  return nullptr;\n}\n";
 }
 
+// Registered when the translation's library loads (cu::note_calls), under the .cu's own name.
+std::string call_sites_registration(const std::vector<CallSite>& calls) {
+  if (calls.empty()) return "";
+  std::string out = "static const bool syncscope_call_sites = ::syncscope::cu::note_calls({";
+  for (const CallSite& c : calls) out += "{\"" + c.callee + "\", \"" + c.caller + "\", " + std::to_string(c.line) + "}, ";
+  return out + "});\n";
+}
+
 using namespace clang;
 
 constexpr const char* kShimPath = "/syncscope-cuda/syncscope_cuda_parse_shim.h";
@@ -151,6 +159,7 @@ class TranslateConsumer : public ASTConsumer {
     out_.text = buffer ? std::string(buffer->begin(), buffer->end())
                        : context.getSourceManager().getBufferData(main).str();
     out_.text += assert_texts_function(out_.assert_texts);
+    out_.text += call_sites_registration(out_.calls);
   }
 
  private:

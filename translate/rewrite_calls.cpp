@@ -5,6 +5,7 @@
 #include <clang/AST/ParentMapContext.h>
 #include <clang/Lex/Lexer.h>
 
+#include <algorithm>
 #include <cctype>
 #include <string_view>
 #include <vector>
@@ -216,6 +217,7 @@ bool RewriteRules::VisitCallExpr(CallExpr* e) {
       return true;
     }
     insert_after_token(open->getLocation(), written_arguments ? "_c, " : "_c");
+    note_call_site(e, callee);
     std::vector<const Expr*> arguments(e->arg_begin(), e->arg_end());
     unsigned long long const_mask = 0, volatile_mask = 0;
     pointer_arguments(called_pattern(target, e->getDirectCallee(), e->getNumArgs()), arguments, const_mask, volatile_mask);
@@ -426,6 +428,17 @@ SourceRange RewriteRules::explicit_instantiation_range(SourceLocation name) cons
     if (token.is(tok::eof)) break;
   }
   return SourceRange();
+}
+
+// A helper's call from a device function's own body (not a lambda's, whose __builtin_FUNCTION() is
+// operator()), at the line the call starts on.
+void RewriteRules::note_call_site(const CallExpr* e, const FunctionDecl* callee) {
+  if (!device_function_ || lambda_depth_ > 0 || !device_function_->getIdentifier() || !callee->getIdentifier()) return;
+  const SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
+  if (!in_main_file(at)) return;
+  CallSite site{callee->getNameAsString(), device_function_->getNameAsString(),
+                static_cast<int>(sm_.getPresumedLineNumber(at))};
+  if (std::find(out_.calls.begin(), out_.calls.end(), site) == out_.calls.end()) out_.calls.push_back(std::move(site));
 }
 
 }  // namespace syncscope::translate

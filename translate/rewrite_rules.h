@@ -101,6 +101,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool explicit_instantiations(const clang::FunctionTemplateDecl* t, bool kernel);
   clang::SourceRange explicit_instantiation_range(clang::SourceLocation name) const;
   KernelParameter kernel_parameter(const clang::ParmVarDecl* p) const;  // as a file without main() declares it
+  void note_call_site(const clang::CallExpr* e, const clang::FunctionDecl* callee);
   void rewrite_pointer_declaration(clang::DeclaratorDecl* d);
   void rewrite_reference_declaration(clang::DeclaratorDecl* d);
   // A `__device__` helper's pointer parameter that some call gives a thread's own memory (`swap(&x,
@@ -195,6 +196,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   Translation& out_;
   int device_depth_ = 0;
   const clang::FunctionDecl* device_function_ = nullptr;  // the innermost one being traversed
+  int lambda_depth_ = 0;
   std::set<std::pair<const clang::FunctionDecl*, const clang::VarDecl*>> file_shared_declared_;
   bool in_kernel_body_ = false;  // a `return` here ends the thread (not one in a lambda or a __device__ function)
   std::set<const clang::VarDecl*> shared_scalars_;  // `__shared__ int x;`: every use becomes x[0]

@@ -34,6 +34,14 @@ struct KernelSignature {
   std::vector<KernelParameter> parameters;
 };
 
+// A call of one of the file's __device__ helpers from device code: the reports name a helper's line
+// by its call (sim::LineTable::note_call).
+struct CallSite {
+  std::string callee, caller;  // their names, as __builtin_FUNCTION() gives them
+  int line = 0;
+  bool operator==(const CallSite&) const = default;
+};
+
 struct Translation {
   bool ok = false;
   std::string text;  // the rewritten file, line for line
@@ -44,6 +52,7 @@ struct Translation {
   // translation's own #expr is the rewritten text (core/cuda_in/cu_exit.h).
   std::map<int, std::string> assert_texts;
   std::vector<TranslateError> errors;
+  std::vector<CallSite> calls;
 };
 
 }  // namespace syncscope::translate

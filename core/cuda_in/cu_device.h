@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <initializer_list>
 #include <math.h>
 #include <stdlib.h>
 #include <type_traits>
@@ -669,6 +670,18 @@ template <class Ctx>
     return c.call(block, loc);
   else
     return no_simt_call{};
+}
+
+// Where the file calls its __device__ helpers (the translator lists them at the file's end, under its
+// #line name): reports name a helper's line by its call (sim::LineTable::note_call).
+struct CallRecord {
+  const char* callee;
+  const char* caller;
+  unsigned line;
+};
+inline bool note_calls(std::initializer_list<CallRecord> calls, const char* file = __builtin_FILE()) {
+  for (const CallRecord& c : calls) sim::LineTable::note_call({file, c.line, c.caller, c.callee});
+  return true;
 }
 
 // The translator turns a kernel's `return;` into `return ::syncscope::cu::kernel_return(_c);`: the

@@ -488,6 +488,13 @@ void write_outcome_parts(WireWriter& w, const SimOutcome& out) {
     w.put(l.line);
     w.put(l.function);
   }
+  // Where the program calls its helpers (reports name a helper's line by its call).
+  write_list(w, sim::LineTable::calls(), [&](const sim::LineTable::Call& call) {
+    w.put(call.file);
+    w.put(call.line);
+    w.put(call.caller);
+    w.put(call.callee);
+  });
 }
 
 }  // namespace
@@ -544,7 +551,16 @@ SimOutcome read_outcome(WireReader& r, uint64_t max_snapshot_cells) {
     std::string function = r.get_string();
     here[id] = sim::LineTable::intern(file, line, function);
   }
+  const auto calls = read_list<sim::LineTable::Call>(r, 28, [&] {
+    sim::LineTable::Call c;
+    c.file = r.get_string();
+    c.line = r.get<uint32_t>();
+    c.caller = r.get_string();
+    c.callee = r.get_string();
+    return c;
+  });
   r.expect_end();
+  for (const auto& call : calls) sim::LineTable::note_call(call);
   for_each_line(out, hazards, [&](LineId& id) {
     if (id >= lines) throw WireError("line " + std::to_string(id) + " is not in the table");
     id = here[id];

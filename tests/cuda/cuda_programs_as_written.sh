@@ -887,7 +887,7 @@ int main() {
 CU
 for schedule in lockstep reverse; do
   out=$("$APP" run "$WORK/fixes/counter.cu" --schedule "$schedule" 2>&1) || true
-  grep -q "^fix: several threads read one cell at .*counter.cu:7 and write it back at .*counter.cu:8 in the same step (a lost update.*atomicAdd at .*counter.cu:7 returns the old value" <<<"$out" ||
+  grep -q "^fix: several threads read one cell at .*counter.cu:7 and write it back at .*counter.cu:8 in the same step (a lost update.*one atomic at .*counter.cu:7, with the write at .*counter.cu:8 removed: for a counter, int old = atomicAdd(&counter, 1); returns the old value" <<<"$out" ||
     fail "counter.cu under $schedule: no atomicAdd fix for the two-statement counter: $out"
   ! grep -q "^fix: .*barrier between .*counter.cu:7 and .*counter.cu:8" <<<"$out" || fail "counter.cu under $schedule: told of a barrier: $out"
 done
@@ -1959,3 +1959,72 @@ out=$("$APP" run "$WORK/skipped/rev.cu" --bug two-barriers 2>&1) || true
 grep -q "^error: barrier divergence at .*rev\.cu:1[23]\b" <<<"$out" && grep -q "^fix: T[0-9]* waits at the barrier at .*rev\.cu:1[23] and T[0-9]* at the one at .*rev\.cu:1[23]: they are two barriers .*put one barrier after the branch" <<<"$out" ||
   fail "rev.cu --bug two-barriers: $out"
 pass "threads that skip a barrier in a branch and finish the kernel are a warning as a return's are; two barriers an error with its fix"
+
+# A race whose line is inside a __device__ helper: the fix names the helper's call, where the
+# barrier goes (it said "after :14 and before :7", inside the helper's loop), and groups with the
+# caller's pairs; a helper called twice with the race between its calls names both calls.
+mkdir -p "$WORK/helpers"
+cat >"$WORK/helpers/rank.cu" <<'CU'
+#include <cstdio>
+// a __device__ helper reads shared memory that the kernel filled just before calling it
+__device__ int lowerBound(const int *s, int n, int key) {
+    int lo = 0, hi = n;
+    while (lo < hi) {
+        int mid = (lo + hi) >> 1;
+        if (s[mid] < key) lo = mid + 1; else hi = mid;
+    }
+    return lo;
+}
+
+__global__ void rank(const int *sorted, const int *keys, int *out) {
+    __shared__ int s[128];
+    s[threadIdx.x] = sorted[threadIdx.x];
+#ifndef BUG_NO_BARRIER
+    __syncthreads();
+#endif
+    out[threadIdx.x] = lowerBound(s, 128, keys[threadIdx.x]);
+}
+
+__device__ void add_right(const int *s, int *r, int t) {
+  int v = s[t] + s[t + 1];
+  r[t] = v;
+}
+
+__global__ void twice(int *d) {
+  __shared__ int a[65], b[65];
+  int t = threadIdx.x;
+  a[t] = d[t];
+  if (t == 0) a[64] = b[64] = 0;
+  __syncthreads();
+  add_right(a, b, t);
+#ifndef BUG_NO_BARRIER
+  __syncthreads();
+#endif
+  add_right(b, a, t);
+  __syncthreads();
+  d[t] = a[t];
+}
+
+int main() {
+    int h[128], k[128], o[128], *d_s, *d_k, *d_o;
+    for (int i = 0; i < 128; i++) { h[i] = 2 * i; k[i] = (i * 37) % 256; }
+    cudaMalloc(&d_s, sizeof h); cudaMalloc(&d_k, sizeof k); cudaMalloc(&d_o, sizeof o);
+    cudaMemcpy(d_s, h, sizeof h, cudaMemcpyHostToDevice);
+    cudaMemcpy(d_k, k, sizeof k, cudaMemcpyHostToDevice);
+    rank<<<1, 128>>>(d_s, d_k, d_o);
+    twice<<<1, 64>>>(d_s);
+    cudaMemcpy(o, d_o, sizeof o, cudaMemcpyDeviceToHost);
+    int bad = 0;
+    for (int i = 0; i < 128; i++) bad += o[i] != (k[i] + 1) / 2;
+    printf("%s\n", bad ? "FAIL" : "PASS");
+    return bad != 0;
+}
+CU
+out=$("$APP" run "$WORK/helpers/rank.cu" 2>&1) || fail "rank.cu: $out"
+grep -q "^hazards: none" <<<"$out" || fail "rank.cu: $out"
+out=$("$APP" run "$WORK/helpers/rank.cu" --bug no-barrier 2>&1) || true
+grep -q "^fix: a barrier between .*rank\.cu:14 and .*rank\.cu:18 would order these accesses (.*rank\.cu:18 calls lowerBound, where .*rank\.cu:7 is)$" <<<"$out" ||
+  fail "rank.cu --bug no-barrier: the fix names no call: $out"
+grep -q "^fix: .*comes round again (the code goes back between them: a loop, or the function called again; add_right is called at .*rank\.cu:32 and .*rank\.cu:36)" <<<"$out" ||
+  fail "rank.cu --bug no-barrier: the helper called twice names no calls: $out"
+pass "a race inside a __device__ helper: its fix names the call where the barrier goes, or the helper's calls"
