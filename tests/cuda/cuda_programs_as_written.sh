@@ -12,6 +12,12 @@ trap 'rm -rf "$WORK"' EXIT
 export SYNCSCOPE_CACHE_DIR="$WORK/cache"
 fail() { echo "FAIL: $*" >&2; exit 1; }
 pass() { echo "ok: $*"; }
+# `has_lines WHAT OUTPUT PATTERN...`: OUTPUT has a line matching each PATTERN, else WHAT fails.
+has_lines() {
+  local what=$1 output=$2
+  shift 2
+  for pattern in "$@"; do grep -q "$pattern" <<<"$output" || fail "$what: no line '$pattern': $output"; done
+}
 # `run FILE` exits 2 with a message that matches PATTERN (what: the case, for the failure's text).
 expect_refused() {
   local file=$1 pattern=$2 what=$3 out rc
@@ -1691,9 +1697,8 @@ CU
 out=$("$APP" run "$WORK/lock/mutex.cu" 2>&1) || fail "mutex.cu: $out"
 grep -q "^4$" <<<"$out" && ! grep -q "^error" <<<"$out" && grep -q "^warning: .*may order" <<<"$out" || fail "mutex.cu with its fence: $out"
 out=$("$APP" run "$WORK/lock/mutex.cu" --bug no-fence 2>&1) || true
-grep -q "^error: cross-block race .*mutex\.cu:5\b" <<<"$out" &&
-  grep -q "^fix: if blocks [0-9]* and [0-9]* take turns through their global atomics (a lock, a ticket), nothing makes the write at .*mutex\.cu:5 visible to the next block: put __threadfence() after it" <<<"$out" ||
-  fail "mutex.cu without its fence: $out"
+has_lines "mutex.cu without its fence" "$out" "^error: cross-block race .*mutex\.cu:5\b" \
+  "^fix: if blocks [0-9]* and [0-9]* take turns through their global atomics (a lock, a ticket), nothing makes the write at .*mutex\.cu:5 visible to the next block: put __threadfence() after it"
 pass "a lock without its __threadfence(): the race's fix names the fence"
 
 # One block launched three times with a race: the report counts one block, not one a launch.
@@ -1767,9 +1772,8 @@ for schedule in lockstep reverse random:3; do
   grep -q "^PASS 126 126$" <<<"$out" && grep -q "^hazards: none" <<<"$out" || fail "rows.cu ($schedule): $out"
 done
 out=$("$APP" run "$WORK/file_shared/rows.cu" --bug no-barrier 2>&1) || true
-grep -q "^error: race (WAW) between write at .*rows\.cu:14 and atomic at .*rows\.cu:9 .* on total$" <<<"$out" &&
-  grep -q "^warning: race (RAW) between write at .*rows\.cu:15 and read at .*rows\.cu:8 .* on tile$" <<<"$out" ||
-  fail "rows.cu --bug no-barrier: $out"
+has_lines "rows.cu --bug no-barrier" "$out" "^error: race (WAW) between write at .*rows\.cu:14 and atomic at .*rows\.cu:9 .* on total$" \
+  "^warning: race (RAW) between write at .*rows\.cu:15 and read at .*rows\.cu:8 .* on tile$"
 pass "__shared__ at file scope: one array a block for a kernel and its helper (a 2D tile, a scalar)"
 
 # A kernel template's explicit instantiations (`template __global__ void k<256>(...);`, a g++
