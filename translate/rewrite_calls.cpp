@@ -383,21 +383,8 @@ bool RewriteRules::explicit_instantiations(const FunctionTemplateDecl* t, bool k
   bool any = false;
   for (const FunctionDecl* s : t->specializations()) {
     const TemplateSpecializationKind kind = s->getTemplateSpecializationKind();
-    const SourceLocation name = s->getPointOfInstantiation();
-    if ((kind != TSK_ExplicitInstantiationDefinition && kind != TSK_ExplicitInstantiationDeclaration) || !in_main_file(name) ||
-        name.isMacroID())
-      continue;
+    if (kind != TSK_ExplicitInstantiationDefinition && kind != TSK_ExplicitInstantiationDeclaration) continue;
     any = true;
-    const SourceRange range = explicit_instantiation_range(name);
-    if (range.isInvalid()) {
-      error(name, "cannot find where the explicit instantiation of '" + t->getNameAsString() +
-                      "' begins and ends: write it on one line, `template __global__ void k<256>(int *);`");
-      continue;
-    }
-    std::string blank = text_of(range);
-    for (char& c : blank)
-      if (c != '\n') c = ' ';
-    replace(range, blank);
     if (!kernel || !s->getTemplateSpecializationArgs()) continue;
     std::string arguments;
     llvm::raw_string_ostream written_arguments(arguments);
@@ -406,28 +393,50 @@ bool RewriteRules::explicit_instantiations(const FunctionTemplateDecl* t, bool k
     for (const ParmVarDecl* p : s->parameters()) k.parameters.push_back(kernel_parameter(p));
     out_.kernels.push_back(std::move(k));
   }
+  // The statements themselves (a specialization keeps where it was first used, not where the
+  // instantiation is written): each left blank, its lines kept.
+  if (any)
+    for (const SourceRange& range : explicit_instantiation_ranges(t->getName())) {
+      if (!blanked_instantiations_.insert(sm_.getFileOffset(range.getBegin())).second) continue;
+      std::string blank = text_of(range);
+      for (char& c : blank)
+        if (c != '\n') c = ' ';
+      replace(range, blank);
+    }
   return any;
 }
 
-// From the `template` (or `extern template`) before the instantiation's name to its `;`.
-SourceRange RewriteRules::explicit_instantiation_range(SourceLocation name) const {
-  const FileID file = sm_.getFileID(name);
-  const unsigned at = sm_.getFileOffset(name);
+// Each `[extern] template` not followed by `<` (an explicit instantiation, not a template's head)
+// whose statement names `name`, up to its `;`, in the main file as written.
+std::vector<SourceRange> RewriteRules::explicit_instantiation_ranges(StringRef name) const {
+  const FileID file = sm_.getMainFileID();
   const StringRef buffer = sm_.getBufferData(file);
   Lexer lexer(sm_.getLocForStartOfFile(file), context_.getLangOpts(), buffer.begin(), buffer.begin(), buffer.end());
-  SourceLocation begin, previous_extern;
+  std::vector<Token> tokens;
   Token token;
-  for (bool at_end = false; !at_end;) {
+  for (bool at_end = false; !at_end && !token.is(tok::eof);) {
     at_end = lexer.LexFromRawLexer(token);
-    const unsigned offset = sm_.getFileOffset(token.getLocation());
-    const bool word = token.is(tok::raw_identifier);
-    if (offset < at && word && token.getRawIdentifier() == "template")
-      begin = previous_extern.isValid() ? previous_extern : token.getLocation();
-    previous_extern = word && token.getRawIdentifier() == "extern" ? token.getLocation() : SourceLocation();
-    if (offset > at && token.is(tok::semi)) return begin.isValid() ? SourceRange(begin, token.getLocation()) : SourceRange();
-    if (token.is(tok::eof)) break;
+    tokens.push_back(token);
   }
-  return SourceRange();
+  auto word = [&](size_t k, const char* w) { return tokens[k].is(tok::raw_identifier) && tokens[k].getRawIdentifier() == w; };
+  std::vector<SourceRange> out;
+  for (size_t k = 0; k + 1 < tokens.size(); ++k) {
+    if (!word(k, "template") || tokens[k + 1].is(tok::less)) continue;
+    const SourceLocation begin = k > 0 && word(k - 1, "extern") ? tokens[k - 1].getLocation() : tokens[k].getLocation();
+    bool names = false;
+    int depth = 0;
+    for (size_t m = k + 1; m < tokens.size() && !tokens[m].is(tok::eof); ++m) {
+      if (tokens[m].is(tok::l_brace)) break;  // a definition: not an instantiation
+      if (tokens[m].isOneOf(tok::l_paren, tok::l_square)) ++depth;
+      if (tokens[m].isOneOf(tok::r_paren, tok::r_square)) --depth;
+      if (tokens[m].is(tok::raw_identifier) && tokens[m].getRawIdentifier() == name) names = true;
+      if (depth == 0 && tokens[m].is(tok::semi)) {
+        if (names) out.emplace_back(begin, tokens[m].getLocation());
+        break;
+      }
+    }
+  }
+  return out;
 }
 
 // A helper's call from a device function's own body (not a lambda's, whose __builtin_FUNCTION() is

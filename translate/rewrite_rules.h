@@ -99,7 +99,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   // a kernel's are the kernels a file without main() launches, `reduce<256>` (rewrite_calls.cpp).
   // Whether it had any.
   bool explicit_instantiations(const clang::FunctionTemplateDecl* t, bool kernel);
-  clang::SourceRange explicit_instantiation_range(clang::SourceLocation name) const;
+  std::vector<clang::SourceRange> explicit_instantiation_ranges(llvm::StringRef name) const;
   KernelParameter kernel_parameter(const clang::ParmVarDecl* p) const;  // as a file without main() declares it
   void note_call_site(const clang::CallExpr* e, const clang::FunctionDecl* callee);
   void rewrite_pointer_declaration(clang::DeclaratorDecl* d);
@@ -197,6 +197,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   int device_depth_ = 0;
   const clang::FunctionDecl* device_function_ = nullptr;  // the innermost one being traversed
   int lambda_depth_ = 0;
+  std::set<unsigned> blanked_instantiations_;  // offsets of explicit instantiations left blank
   std::set<std::pair<const clang::FunctionDecl*, const clang::VarDecl*>> file_shared_declared_;
   bool in_kernel_body_ = false;  // a `return` here ends the thread (not one in a lambda or a __device__ function)
   std::set<const clang::VarDecl*> shared_scalars_;  // `__shared__ int x;`: every use becomes x[0]

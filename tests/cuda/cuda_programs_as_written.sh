@@ -1835,6 +1835,22 @@ int main() {
 CU
 out=$("$APP" run "$WORK/instantiated/main.cu" 2>&1) || fail "main.cu: $out"
 grep -q "^sum 2016$" <<<"$out" || fail "main.cu: $out"
+# Written after a use (the specialization's point of instantiation is the use, not the statement).
+cat >"$WORK/instantiated/after.cu" <<'CU'
+#include <cstdio>
+template <int N> __global__ void k(int* o) { o[threadIdx.x] = N; }
+void go(int* o) { k<4><<<1, 32>>>(o); }
+template __global__ void k<4>(int*);
+int main() {
+  int* o; cudaMalloc(&o, 128);
+  go(o);
+  int h[32]; cudaMemcpy(h, o, 128, cudaMemcpyDeviceToHost);
+  printf("%d\n", h[3]);
+  return h[3] == 4 ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/instantiated/after.cu" 2>&1) || fail "after.cu: $out"
+grep -q "^4$" <<<"$out" || fail "after.cu: $out"
 pass "a kernel template's explicit instantiations: blank beside main(), launchable without it"
 
 # A name the translation uses itself: refused at its line (it was a g++ "conflicting declaration").
