@@ -308,6 +308,31 @@ void RewriteRules::rewrite_shared_declaration(VarDecl* v, SourceLocation begin) 
             "template <class SyncscopeCtx> auto syncscope_shared_" + name + "(SyncscopeCtx& _c) { return " + made + "; }");
 }
 
+void RewriteRules::rewrite_file_scope_shared(VarDecl* v) {
+  const std::string name = v->getNameAsString();
+  if (!isa<TranslationUnitDecl>(v->getDeclContext()->getRedeclContext())) {
+    error(v->getLocation(), "__shared__ '" + name + "' inside a namespace or a class cannot be translated: declare it at "
+                            "file scope outside it, or inside the kernel");
+    return;
+  }
+  const SourceLocation begin = declaration_start(v);
+  // A second declaration of one (`extern __shared__ float dyn[];` again): the first made its function.
+  if (v->getPreviousDecl()) {
+    std::string blank = text_of(SourceRange(begin, v->getEndLoc()));
+    for (char& c : blank)
+      if (c != '\n') c = ' ';
+    replace(SourceRange(begin, v->getEndLoc()), blank);
+    return;
+  }
+  const auto next = Lexer::findNextToken(written(SourceRange(v->getEndLoc(), v->getEndLoc())).getEnd(), sm_, context_.getLangOpts());
+  if (!file_shared_starts_.insert(sm_.getFileOffset(begin)).second || (next && next->is(tok::comma))) {
+    error(v->getLocation(), "__shared__ '" + name + "' shares its declaration at file scope with another: declare each on "
+                            "its own (__shared__ float a[64]; __shared__ float b[64];)");
+    return;
+  }
+  rewrite_shared_declaration(v, begin);
+}
+
 void RewriteRules::use_file_scope_shared(const VarDecl* v) {
   if (!device_function_ || !file_shared_declared_.emplace(device_function_, v).second) return;
   const auto* body = dyn_cast_or_null<CompoundStmt>(device_function_->getBody());

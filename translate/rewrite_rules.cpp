@@ -453,7 +453,7 @@ bool RewriteRules::VisitVarDecl(VarDecl* v) {
   if (!in_main_file(v->getLocation()) || isa<ParmVarDecl>(v)) return true;
   if (!v->isLocalVarDecl()) {
     if (v->hasAttr<CUDASharedAttr>())
-      rewrite_shared_declaration(v, declaration_start(v));
+      rewrite_file_scope_shared(v);
     else if (const auto* note = v->getAttr<AnnotateAttr>(); note && note->getAnnotation() == "__managed__")
       error(v->getLocation(), "__managed__ '" + v->getNameAsString() +
                                   "' is not simulated: make it a __device__ variable, set and read on the host with "
@@ -476,6 +476,10 @@ bool RewriteRules::VisitVarDecl(VarDecl* v) {
 }
 
 bool RewriteRules::VisitDeclRefExpr(DeclRefExpr* e) {
+  if (const auto* v = dyn_cast<VarDecl>(e->getDecl());
+      !in_device_code() && v && v->hasAttr<CUDASharedAttr>() && !v->isLocalVarDecl() && in_main_file(e->getLocation()))
+    error(e->getLocation(), "__shared__ '" + v->getNameAsString() +
+                                "' is used in host code, where no block's shared memory is: use its size's constant instead");
   if (!in_device_code()) {
     kernel_as_value(e);
     return true;

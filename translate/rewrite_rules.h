@@ -149,6 +149,7 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   // a function at its line declares it (the site that keys it), and each device function that names
   // it calls that once at its opening brace (rewrite_declarations.cpp).
   void use_file_scope_shared(const clang::VarDecl* v);
+  void rewrite_file_scope_shared(clang::VarDecl* v);
   void split_declarators(clang::DeclStmt* s);
   clang::SourceLocation comma_after(const clang::VarDecl* declarator) const;
   bool pass_tile_itself(clang::DeclaratorDecl* d, clang::QualType pointee);
@@ -197,7 +198,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   int device_depth_ = 0;
   const clang::FunctionDecl* device_function_ = nullptr;  // the innermost one being traversed
   int lambda_depth_ = 0;
-  std::set<unsigned> blanked_instantiations_;  // offsets of explicit instantiations left blank
+  std::set<unsigned> blanked_instantiations_;
+  std::set<unsigned> file_shared_starts_;  // offsets where a file-scope __shared__ declaration begins  // offsets of explicit instantiations left blank
   std::set<std::pair<const clang::FunctionDecl*, const clang::VarDecl*>> file_shared_declared_;
   bool in_kernel_body_ = false;  // a `return` here ends the thread (not one in a lambda or a __device__ function)
   std::set<const clang::VarDecl*> shared_scalars_;  // `__shared__ int x;`: every use becomes x[0]

@@ -1774,7 +1774,18 @@ done
 out=$("$APP" run "$WORK/file_shared/rows.cu" --bug no-barrier 2>&1) || true
 has_lines "rows.cu --bug no-barrier" "$out" "^error: race (WAW) between write at .*rows\.cu:14 and atomic at .*rows\.cu:9 .* on total$" \
   "^warning: race (RAW) between write at .*rows\.cu:15 and read at .*rows\.cu:8 .* on tile$"
-pass "__shared__ at file scope: one array a block for a kernel and its helper (a 2D tile, a scalar)"
+# Declared twice (extern): one array; two names in one declaration, one inside a namespace, or a
+# use in host code: refused at the line.
+printf '#include <cstdio>\nextern __shared__ float dyn[];\nextern __shared__ float dyn[];\n__global__ void k(float *o) {\n  dyn[threadIdx.x] = threadIdx.x;\n  __syncthreads();\n  o[threadIdx.x] = dyn[63 - threadIdx.x];\n}\nint main() {\n  float *d, h[64];\n  cudaMalloc(&d, sizeof h);\n  k<<<1, 64, sizeof h>>>(d);\n  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);\n  printf("%%g\\n", h[0]);\n  return 0;\n}\n' >"$WORK/file_shared/twice.cu"
+out=$("$APP" run "$WORK/file_shared/twice.cu" 2>&1) || fail "twice.cu: $out"
+grep -q "^63$" <<<"$out" || fail "twice.cu: $out"
+printf '__shared__ float a[64], b[64];\n__global__ void k(float *o) { a[threadIdx.x] = b[threadIdx.x] = 1; o[0] = a[0]; }\n' >"$WORK/file_shared/pair.cu"
+expect_refused "$WORK/file_shared/pair.cu" "pair\.cu:1:18: error: __shared__ 'a' shares its declaration at file scope with another: declare each on its own" "two file-scope __shared__ in one declaration"
+printf 'namespace tiles { __shared__ float s[64]; }\n__global__ void k(float *o) { tiles::s[threadIdx.x] = 1; o[0] = tiles::s[0]; }\n' >"$WORK/file_shared/spaced.cu"
+expect_refused "$WORK/file_shared/spaced.cu" "spaced\.cu:1:36: error: __shared__ 's' inside a namespace or a class cannot be translated" "a file-scope __shared__ in a namespace"
+printf '__shared__ int tile[64];\n__global__ void k(int *o) { tile[threadIdx.x] = 1; o[threadIdx.x] = tile[0]; }\nint main() { int *o; cudaMalloc(&o, sizeof(tile)); k<<<1, 64>>>(o); return 0; }\n' >"$WORK/file_shared/host.cu"
+expect_refused "$WORK/file_shared/host.cu" "host\.cu:3:44: error: __shared__ 'tile' is used in host code" "a file-scope __shared__ in host code"
+pass "__shared__ at file scope: one array a block for a kernel and its helper (a 2D tile, a scalar, extern twice); refused in one declaration with another, in a namespace, in host code"
 
 # A kernel template's explicit instantiations (`template __global__ void k<256>(...);`, a g++
 # error in the translation before): left blank beside a main(); the kernels a file without main()
