@@ -58,7 +58,9 @@ CellAccess MemoryAccess::atomic(ArrayStore& a, int index, AtomicOp op, CellValue
   // An exchange stores a value that does not depend on the old one: filling a cell nothing wrote
   // yet is how a block publishes (the old value it returns is still shown as ?).
   if (old.poison == kNeverWritten && op != AtomicOp::Exch) shadow_.uninitialized_read(a, index, thread, line);
-  const bool stores = op != AtomicOp::Cas || r.old == compare.bits;  // a compare-and-swap that fails reads
+  // A compare-and-swap that fails, or swaps in the bits the cell holds (an 8-byte atomic's unchanged
+  // half, an atomic load), changes nothing: it reads.
+  const bool stores = op != AtomicOp::Cas || (r.old == compare.bits && operand.bits != r.old);
   with_shadow(a, index, parallel,
               [&](CellShadow& s) { shadow_.check_atomic(a, index, s, thread, line, r.flags, op == AtomicOp::Cas, stores); });
   r.bits = atomic_result(a.dtype, op, r.old, operand.bits, compare.bits);

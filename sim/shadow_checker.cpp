@@ -24,10 +24,7 @@ void ShadowChecker::start_block(int launch_index, uint32_t launch_first_interval
 void ShadowChecker::hold_guess(int64_t reader, bool cross_block, const ArrayStore& a, int index, const AccessStamp& other,
                                int thread, LineId line, bool atomic, HazardKind kind) {
   const int64_t local = a.space == MemSpace::Shared ? reader : reader - block_base_;
-  // A reader in another block (its read came first): whether it had taken an atomic is not known
-  // here, so its read is taken as a first guess, as the same read after the atomic would be.
-  const bool mine = local >= 0 && local < static_cast<int64_t>(atomic_interval_.size());
-  const bool first_guess = !mine || atomic_interval_[local] != interval_;
+  const bool first_guess = local >= 0 && local < static_cast<int64_t>(atomic_interval_.size()) && atomic_interval_[local] != interval_;
   guesses_[hot_key(a, index)].push_back({reader, cross_block, first_guess, &a, index, other, thread, line, atomic, kind});
   ++held_;
 }
@@ -60,7 +57,10 @@ void ShadowChecker::report_unchecked_guesses() {
   for (const auto& [cell, held] : guesses_)
     for (const Guess& g : held) {
       const bool against_cas = is_cas_line(g.atomic ? g.line : g.other.line);
-      const bool warning = g.first_guess && against_cas;
+      // Across blocks, whether the reader had taken an atomic before is known only when the reader's
+      // block is this one, which the blocks' order decides: a plain read against another block's
+      // compare-and-swap is the warning either way round.
+      const bool warning = (g.first_guess || g.cross_block) && against_cas;
       if (g.cross_block) cross_block_race(g.kind, *g.array, g.index, g.other, g.thread, g.line, g.atomic, warning);
       else race(g.kind, *g.array, g.index, g.other, g.thread, g.line, g.atomic, warning);
     }

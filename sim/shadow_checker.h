@@ -133,9 +133,9 @@ class ShadowChecker {
   // An atomic read-modify-write: against plain reads and writes only. It is stamped as the cell's
   // last write and as a reader, so a later plain access finds it even after another thread's atomic.
   // A compare-and-swap settles this thread's plain reads of the cell held as guesses (above). One
-  // that finds another value than it compares with (`stores` false) writes nothing: an atomic read,
-  // which plain reads do not race with (a BFS's claim of a vertex another thread is reading, already
-  // at this level); a plain write beside it still does.
+  // that changes nothing (`stores` false: it found another value, or swaps in the one there) is an
+  // atomic read, which plain reads do not race with (a BFS's claim of a vertex another thread is
+  // reading, already at this level); a plain write beside it still does.
   void check_atomic(ArrayStore& a, int index, CellShadow& s, int thread, LineId line, uint8_t& flags,
                     bool compare_and_swap = false, bool stores = true) {
     const uint32_t who = who_for(a, thread);

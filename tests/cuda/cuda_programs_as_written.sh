@@ -1936,7 +1936,61 @@ grep -q "^PASS$" <<<"$out" && ! grep -q "^error" <<<"$out" || fail "bfs.cu: $out
 grep -q "^warning: cross-block race (WAR) between read at .*bfs\.cu:5 and atomic at .*bfs\.cu:7 .*: a plain read of a cell other threads update with atomics sees it before or after their update" <<<"$out" ||
   fail "bfs.cu: the read before another block's compare-and-swap is no warning: $out"
 ! grep -q "bfs\.cu:1[01]\b" <<<"$out" || fail "bfs.cu: compare-and-swaps that find another value race with reads: $out"
-pass "a compare-and-swap that fails is a read; a plain read before another block's one is the same warning as after it"
+# The same with 8-byte values (a CAS built of two cells' CASes); and a read against another
+# block's compare-and-swap is the same warning whichever block runs first.
+cat >"$WORK/claims/claim64.cu" <<'CU'
+#include <cstdio>
+#ifndef T
+#define T unsigned long long
+#endif
+__global__ void claim(T* level, int* out) {
+  int t = threadIdx.x;
+  T old = 0;
+  if (t % 2 == 0) old = atomicCAS(&level[0], (T)-1, (T)t);  // fails: level[0] is 7
+  else old = level[0];
+  out[t] = (int)old;
+}
+int main() {
+  T* d; int* o;
+  cudaMalloc(&d, sizeof(T)); cudaMalloc(&o, 64 * sizeof(int));
+  T h = 7;
+  cudaMemcpy(d, &h, sizeof(T), cudaMemcpyHostToDevice);
+  claim<<<2, 64>>>(d, o);
+  int r[64];
+  cudaMemcpy(r, o, sizeof r, cudaMemcpyDeviceToHost);
+  return r[5] == 7 ? 0 : 1;
+}
+CU
+out=$("$APP" run "$WORK/claims/claim64.cu" 2>&1) || fail "claim64.cu: $out"
+grep -q "^hazards: none" <<<"$out" || fail "claim64.cu: a failed 8-byte compare-and-swap races with reads: $out"
+cat >"$WORK/claims/blocks.cu" <<'CU'
+#include <cstdio>
+__global__ void k(int* x, int* y, int* out) {
+  if (threadIdx.x != 0) return;
+  if (blockIdx.x == 0) {
+    atomicAdd(y, 1);
+    out[0] = *x;
+  } else {
+    atomicCAS(x, 0, 5);
+  }
+}
+int main() {
+  int *x, *y, *o;
+  cudaMalloc(&x, 4); cudaMalloc(&y, 4); cudaMalloc(&o, 4);
+  cudaMemset(x, 0, 4); cudaMemset(y, 0, 4);
+  k<<<2, 32>>>(x, y, o);
+  int r;
+  cudaMemcpy(&r, o, 4, cudaMemcpyDeviceToHost);
+  printf("%d\n", r);
+  return 0;
+}
+CU
+for schedule in lockstep reverse; do
+  out=$("$APP" run "$WORK/claims/blocks.cu" --schedule "$schedule" 2>&1) || fail "blocks.cu: $out"
+  grep -q "^warning: cross-block race .*blocks\.cu:[68] .*blocks\.cu:[68] .*: a plain read of a cell other threads update with atomics" <<<"$out" &&
+    ! grep -q "^error" <<<"$out" || fail "blocks.cu under $schedule: $out"
+done
+pass "a compare-and-swap that fails (or stores what is there) is a read; a plain read against another block's one is a warning either way round"
 
 # Threads that skip a barrier inside `if (t < n) { ... }` and run to the kernel's end exited, as a
 # return's do: the same warning, the launch goes on (it was barrier divergence, a failed launch);
