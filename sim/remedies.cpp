@@ -27,34 +27,41 @@ constexpr const char* kGoesBack = "the code goes back between them: a loop, or t
 std::string at_line(const LineTable::Call& c) { return c.file + ":" + std::to_string(c.line); }
 
 // Where the code goes back in a __device__ helper that is called from several places, those calls
-// (a translated .cu's, sim::LineTable::note_call): "...; shift_left is called at x.cu:15 and x.cu:19".
+// (a translated .cu's, sim::LineTable::set_calls): "...; shift_left is called at x.cu:15 and x.cu:19".
 std::string goes_back(LineId line) {
   const SourceLine& l = LineTable::get(line);
-  const std::string helper = LineTable::plain_name(l.function);
-  const std::vector<LineTable::Call> calls = LineTable::calls_of(l.file, helper);
+  const std::vector<LineTable::Call> calls = LineTable::calls_into(l.file, l.line);
   std::string text = kGoesBack;
   if (calls.size() < 2) return text;
-  text += "; " + helper + " is called at ";
+  text += "; " + calls.front().callee + " is called at ";
   for (size_t k = 0; k < calls.size(); ++k)
     text += (k == 0 ? "" : k + 1 == calls.size() ? " and " : ", ") + at_line(calls[k]);
   return text;
 }
 
-// Where `function`'s code reaches `line`: the call of `line`'s helper (or of the helper that calls
-// it, up to three deep) when that helper is called from one place only. Interned as a line of
-// `function`; kNoLine otherwise, or where `line` is in `function` itself.
-LineId call_reaching(LineId line, const std::string& function) {
+// Where the function of line `other` reaches `line`: the call of `line`'s helper (or of the helper
+// that calls it, up to three deep) when that helper is called from one place only. Interned as a
+// line of `other`'s function; kNoLine otherwise, or where both lines are of one function.
+LineId call_reaching(LineId line, LineId other) {
   const SourceLine& l = LineTable::get(line);
-  const std::string target = LineTable::plain_name(function);
-  std::string helper = LineTable::plain_name(l.function);
-  if (helper == target) return kNoLine;
+  const SourceLine& o = LineTable::get(other);
+  if (l.file != o.file || l.function == o.function) return kNoLine;
+  uint32_t at = l.line;
   for (int depth = 0; depth < 3; ++depth) {
-    const std::vector<LineTable::Call> calls = LineTable::calls_of(l.file, helper);
+    const std::vector<LineTable::Call> calls = LineTable::calls_into(l.file, at);
     if (calls.size() != 1) return kNoLine;
-    if (calls.front().caller == target) return LineTable::intern(l.file, calls.front().line, function);
-    helper = calls.front().caller;
+    const LineTable::Call& c = calls.front();
+    if (c.caller_first <= o.line && o.line <= c.caller_last) return LineTable::intern(o.file, c.line, o.function);
+    at = c.line;
   }
   return kNoLine;
+}
+
+// The name of the helper whose lines span `line`.
+std::string helper_called(LineId line) {
+  const SourceLine& l = LineTable::get(line);
+  const std::vector<LineTable::Call> calls = LineTable::calls_into(l.file, l.line);
+  return calls.empty() ? LineTable::describe(line) : calls.front().callee;
 }
 
 // A loop of `loops` spans lines a and b of their function. Without loops to tell by, every pair
@@ -251,16 +258,15 @@ std::string barrier_text(const HazardEvent& e, bool same_warp, const std::option
            " in place of the test and the write";
   // One line in a helper that the other's function calls from one place: the barrier goes by that call.
   if (a.file == b.file && a.function != b.function) {
-    const LineId via_first = call_reaching(e.line_first, b.function);
-    const LineId via_second = via_first == kNoLine ? call_reaching(e.line_second, a.function) : kNoLine;
+    const LineId via_first = call_reaching(e.line_first, e.line_second);
+    const LineId via_second = via_first == kNoLine ? call_reaching(e.line_second, e.line_first) : kNoLine;
     if (via_first != kNoLine || via_second != kNoLine) {
       HazardEvent by_call = e;
       (via_first != kNoLine ? by_call.line_first : by_call.line_second) = via_first != kNoLine ? via_first : via_second;
       const LineId in_helper = via_first != kNoLine ? e.line_first : e.line_second;
       const LineId call = via_first != kNoLine ? via_first : via_second;
       return barrier_text(by_call, same_warp, loops) + " (" + LineTable::describe(call) +
-             " calls " + LineTable::plain_name(LineTable::get(in_helper).function) + ", where " + LineTable::describe(in_helper) +
-             " is)";
+             " calls " + helper_called(in_helper) + ", where " + LineTable::describe(in_helper) + " is)";
     }
   }
   if (a.file == b.file && a.function == b.function && a.line > b.line && in_one_loop(loops, e.line_first, e.line_second))
@@ -452,10 +458,9 @@ std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups, const st
         // A line in a helper called from one place: the barrier goes by the call (and groups with the
         // caller's pairs).
         if (!e.cross_block) {
-          if (const LineId via = call_reaching(e.line_first, LineTable::get(e.line_second).function); via != kNoLine)
+          if (const LineId via = call_reaching(e.line_first, e.line_second); via != kNoLine)
             d.first = via;
-          else if (const LineId via_second = call_reaching(e.line_second, LineTable::get(e.line_first).function);
-                   via_second != kNoLine)
+          else if (const LineId via_second = call_reaching(e.line_second, e.line_first); via_second != kNoLine)
             d.second = via_second;
         }
       }

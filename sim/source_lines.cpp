@@ -62,10 +62,12 @@ LineId LineTable::find(const std::string& file, uint32_t line) {
   return it == t.ids.end() ? kNoLine : it->second;
 }
 
-void LineTable::note_call(const Call& call) {
+void LineTable::set_calls(const std::string& file, const std::vector<Call>& calls) {
   Table& t = table();
   std::lock_guard lock(t.mutex);
-  if (std::find(t.calls.begin(), t.calls.end(), call) == t.calls.end()) t.calls.push_back(call);
+  std::erase_if(t.calls, [&](const Call& c) { return c.file == file; });
+  for (const Call& c : calls)
+    if (c.file == file && std::find(t.calls.begin(), t.calls.end(), c) == t.calls.end()) t.calls.push_back(c);
 }
 
 std::vector<LineTable::Call> LineTable::calls() {
@@ -74,19 +76,12 @@ std::vector<LineTable::Call> LineTable::calls() {
   return t.calls;
 }
 
-std::vector<LineTable::Call> LineTable::calls_of(const std::string& file, const std::string& callee) {
+std::vector<LineTable::Call> LineTable::calls_into(const std::string& file, uint32_t line) {
   std::vector<Call> out;
   for (Call& c : calls())
-    if (c.file == file && c.callee == callee) out.push_back(std::move(c));
+    if (c.file == file && c.callee_first <= line && line <= c.callee_last) out.push_back(std::move(c));
   std::sort(out.begin(), out.end(), [](const Call& x, const Call& y) { return x.line < y.line; });
   return out;
-}
-
-std::string LineTable::plain_name(const std::string& function) {
-  std::string name = function.substr(0, function.find('('));
-  if (const size_t space = name.find_last_of(' '); space != std::string::npos) name.erase(0, space + 1);
-  if (const size_t scope = name.rfind("::"); scope != std::string::npos) name.erase(0, scope + 2);
-  return name;
 }
 
 }  // namespace syncscope::sim

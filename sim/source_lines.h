@@ -53,19 +53,20 @@ class LineTable {
   // Ids in use are 1 .. size() - 1.
   static uint32_t size();
   // Where a translated .cu calls its __device__ helpers. Reports name a helper's line by its call
-  // (sim/remedies.cpp). Not interned: a call's line may have no access of its own.
+  // (sim/remedies.cpp). Not interned: a call's line may have no access of its own. A function is
+  // known by the lines it spans (overloads share a name).
   struct Call {
     std::string file;
     uint32_t line = 0;
-    std::string caller, callee;  // plain names ("rank", "lowerBound"), not SourceLine's signatures
+    std::string callee;  // its plain name, as the student wrote it
+    uint32_t caller_first = 0, caller_last = 0, callee_first = 0, callee_last = 0;
     bool operator==(const Call&) const = default;
   };
-  static void note_call(const Call& call);
+  // The calls of one file, in place of what it had (a file edited and run again has new ones).
+  static void set_calls(const std::string& file, const std::vector<Call>& calls);
   static std::vector<Call> calls();
-  // The calls of `callee` in `file`, by line.
-  static std::vector<Call> calls_of(const std::string& file, const std::string& callee);
-  // A SourceLine's function as a call names it: "lowerBound" of "int lowerBound(Ctx&, ...) [with ...]".
-  static std::string plain_name(const std::string& function);
+  // The calls of the function whose lines span `line` of `file`, by line.
+  static std::vector<Call> calls_into(const std::string& file, uint32_t line);
 
  private:
   static LineId intern_slow(const char* file, uint32_t line, const char* function);

@@ -54,7 +54,9 @@ std::string assert_texts_function(const std::map<int, std::string>& texts) {
 std::string call_sites_registration(const std::vector<CallSite>& calls) {
   if (calls.empty()) return "";
   std::string out = "static const bool syncscope_call_sites = ::syncscope::cu::note_calls({";
-  for (const CallSite& c : calls) out += "{\"" + c.callee + "\", \"" + c.caller + "\", " + std::to_string(c.line) + "}, ";
+  for (const CallSite& c : calls)
+    out += "{\"" + c.callee + "\", " + std::to_string(c.line) + ", " + std::to_string(c.caller_first) + ", " +
+           std::to_string(c.caller_last) + ", " + std::to_string(c.callee_first) + ", " + std::to_string(c.callee_last) + "}, ";
   return out + "});\n";
 }
 

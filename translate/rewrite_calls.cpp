@@ -439,14 +439,17 @@ std::vector<SourceRange> RewriteRules::explicit_instantiation_ranges(StringRef n
   return out;
 }
 
-// A helper's call from a device function's own body (not a lambda's, whose __builtin_FUNCTION() is
-// operator()), at the line the call starts on.
+// A helper's call from a device function's body, at the line the call starts on, with the lines
+// the caller and the helper (its template's pattern) span.
 void RewriteRules::note_call_site(const CallExpr* e, const FunctionDecl* callee) {
-  if (!device_function_ || lambda_depth_ > 0 || !device_function_->getIdentifier() || !callee->getIdentifier()) return;
+  if (!device_function_ || !callee->getIdentifier()) return;
+  const FunctionDecl* helper = callee->getTemplateInstantiationPattern() ? callee->getTemplateInstantiationPattern() : callee;
+  if (const FunctionDecl* definition = helper->getDefinition()) helper = definition;
   const SourceLocation at = sm_.getExpansionLoc(e->getBeginLoc());
-  if (!in_main_file(at)) return;
-  CallSite site{callee->getNameAsString(), device_function_->getNameAsString(),
-                static_cast<int>(sm_.getPresumedLineNumber(at))};
+  if (!in_main_file(at) || !in_main_file(sm_.getExpansionLoc(helper->getBeginLoc()))) return;
+  auto line = [&](SourceLocation l) { return static_cast<int>(sm_.getPresumedLineNumber(sm_.getExpansionLoc(l))); };
+  CallSite site{callee->getNameAsString(), line(at), line(device_function_->getBeginLoc()), line(device_function_->getEndLoc()),
+                line(helper->getBeginLoc()), line(helper->getEndLoc())};
   if (std::find(out_.calls.begin(), out_.calls.end(), site) == out_.calls.end()) out_.calls.push_back(std::move(site));
 }
 

@@ -219,9 +219,7 @@ bool RewriteRules::TraverseCXXMethodDecl(CXXMethodDecl* m) {
 bool RewriteRules::TraverseLambdaExpr(LambdaExpr* e) {
   const bool was_in_kernel = in_kernel_body_;
   in_kernel_body_ = false;
-  ++lambda_depth_;
   const bool go_on = RecursiveASTVisitor::TraverseLambdaExpr(e);
-  --lambda_depth_;
   in_kernel_body_ = was_in_kernel;
   return go_on;
 }

@@ -197,7 +197,6 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   Translation& out_;
   int device_depth_ = 0;
   const clang::FunctionDecl* device_function_ = nullptr;  // the innermost one being traversed
-  int lambda_depth_ = 0;
   std::set<unsigned> blanked_instantiations_;
   std::set<unsigned> file_shared_starts_;  // offsets where a file-scope __shared__ declaration begins  // offsets of explicit instantiations left blank
   std::set<std::pair<const clang::FunctionDecl*, const clang::VarDecl*>> file_shared_declared_;

@@ -37,8 +37,9 @@ struct KernelSignature {
 // A call of one of the file's __device__ helpers from device code: the reports name a helper's line
 // by its call (sim::LineTable::note_call).
 struct CallSite {
-  std::string callee, caller;  // their names, as __builtin_FUNCTION() gives them
+  std::string callee;  // its name
   int line = 0;
+  int caller_first = 0, caller_last = 0, callee_first = 0, callee_last = 0;  // the lines each spans
   bool operator==(const CallSite&) const = default;
 };
 

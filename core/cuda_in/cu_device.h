@@ -676,11 +676,13 @@ template <class Ctx>
 // #line name): reports name a helper's line by its call (sim::LineTable::note_call).
 struct CallRecord {
   const char* callee;
-  const char* caller;
-  unsigned line;
+  unsigned line, caller_first, caller_last, callee_first, callee_last;
 };
 inline bool note_calls(std::initializer_list<CallRecord> calls, const char* file = __builtin_FILE()) {
-  for (const CallRecord& c : calls) sim::LineTable::note_call({file, c.line, c.caller, c.callee});
+  std::vector<sim::LineTable::Call> mine;
+  for (const CallRecord& c : calls)
+    mine.push_back({file, c.line, c.callee, c.caller_first, c.caller_last, c.callee_first, c.callee_last});
+  sim::LineTable::set_calls(file, mine);
   return true;
 }
 

@@ -491,9 +491,8 @@ void write_outcome_parts(WireWriter& w, const SimOutcome& out) {
   // Where the program calls its helpers (reports name a helper's line by its call).
   write_list(w, sim::LineTable::calls(), [&](const sim::LineTable::Call& call) {
     w.put(call.file);
-    w.put(call.line);
-    w.put(call.caller);
     w.put(call.callee);
+    for (uint32_t v : {call.line, call.caller_first, call.caller_last, call.callee_first, call.callee_last}) w.put(v);
   });
 }
 
@@ -551,16 +550,17 @@ SimOutcome read_outcome(WireReader& r, uint64_t max_snapshot_cells) {
     std::string function = r.get_string();
     here[id] = sim::LineTable::intern(file, line, function);
   }
-  const auto calls = read_list<sim::LineTable::Call>(r, 28, [&] {
+  const auto calls = read_list<sim::LineTable::Call>(r, 36, [&] {
     sim::LineTable::Call c;
     c.file = r.get_string();
-    c.line = r.get<uint32_t>();
-    c.caller = r.get_string();
     c.callee = r.get_string();
+    for (uint32_t* v : {&c.line, &c.caller_first, &c.caller_last, &c.callee_first, &c.callee_last}) *v = r.get<uint32_t>();
     return c;
   });
   r.expect_end();
-  for (const auto& call : calls) sim::LineTable::note_call(call);
+  std::map<std::string, std::vector<sim::LineTable::Call>> by_file;
+  for (const auto& call : calls) by_file[call.file].push_back(call);
+  for (const auto& [file, its] : by_file) sim::LineTable::set_calls(file, its);
   for_each_line(out, hazards, [&](LineId& id) {
     if (id >= lines) throw WireError("line " + std::to_string(id) + " is not in the table");
     id = here[id];

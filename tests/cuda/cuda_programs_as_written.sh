@@ -2112,4 +2112,40 @@ grep -q "^fix: a barrier between .*rank\.cu:14 and .*rank\.cu:18 would order the
   fail "rank.cu --bug no-barrier: the fix names no call: $out"
 grep -q "^fix: .*comes round again (the code goes back between them: a loop, or the function called again; add_right is called at .*rank\.cu:32 and .*rank\.cu:36)" <<<"$out" ||
   fail "rank.cu --bug no-barrier: the helper called twice names no calls: $out"
-pass "a race inside a __device__ helper: its fix names the call where the barrier goes, or the helper's calls"
+# A method and a free function of one name: each's calls are its own (known by the lines it spans).
+cat >"$WORK/helpers/overloads.cu" <<'CU'
+#include <cstdio>
+struct Acc {
+  __device__ void shift(int* s, int t) {
+    for (int d = 1; d < 64; d *= 2) {
+      int v = t >= d ? s[t - d] : 0;
+      s[t] += v;
+    }
+  }
+};
+__device__ void shift(int* s, int t) { s[t] = s[(t + 1) % 64]; }
+__global__ void scan(const int* in, int* out) {
+  __shared__ int s[64];
+  int t = threadIdx.x;
+  Acc a;
+  s[t] = in[t];
+  __syncthreads();
+  a.shift(s, t);
+  __syncthreads();
+  shift(s, t);
+  __syncthreads();
+  a.shift(s, t);
+  out[t] = s[t];
+}
+int main() {
+  int *in, *out;
+  cudaMalloc(&in, 256); cudaMalloc(&out, 256);
+  int h[64]; for (int i = 0; i < 64; ++i) h[i] = 1;
+  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+  scan<<<1, 64>>>(in, out);
+  return 0;
+}
+CU
+out=$("$APP" run "$WORK/helpers/overloads.cu" 2>&1) || fail "overloads.cu: $out"
+grep -q "^fix: .*shift is called at .*overloads\.cu:17 and .*overloads\.cu:21)" <<<"$out" || fail "overloads.cu: $out"
+pass "a race inside a __device__ helper: its fix names the call where the barrier goes, or the helper's calls (overloads apart)"
