@@ -55,7 +55,7 @@ std::string call_sites_registration(const std::vector<CallSite>& calls) {
   if (calls.empty()) return "";
   std::string out = "static const bool syncscope_call_sites = ::syncscope::cu::note_calls({";
   for (const CallSite& c : calls)
-    out += "{\"" + c.callee + "\", " + std::to_string(c.line) + ", " + std::to_string(c.caller_first) + ", " +
+    out += "{\"\", " + std::to_string(c.line) + ", \"" + c.callee + "\", " + std::to_string(c.caller_first) + ", " +
            std::to_string(c.caller_last) + ", " + std::to_string(c.callee_first) + ", " + std::to_string(c.callee_last) + "}, ";
   return out + "});\n";
 }

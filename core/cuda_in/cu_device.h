@@ -10,7 +10,6 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
-#include <initializer_list>
 #include <math.h>
 #include <stdlib.h>
 #include <type_traits>
@@ -673,16 +672,10 @@ template <class Ctx>
 }
 
 // Where the file calls its __device__ helpers (the translator lists them at the file's end, under its
-// #line name): reports name a helper's line by its call (sim::LineTable::note_call).
-struct CallRecord {
-  const char* callee;
-  unsigned line, caller_first, caller_last, callee_first, callee_last;
-};
-inline bool note_calls(std::initializer_list<CallRecord> calls, const char* file = __builtin_FILE()) {
-  std::vector<sim::LineTable::Call> mine;
-  for (const CallRecord& c : calls)
-    mine.push_back({file, c.line, c.callee, c.caller_first, c.caller_last, c.callee_first, c.callee_last});
-  sim::LineTable::set_calls(file, mine);
+// #line name, each call's file left ""): reports name a helper's line by its call.
+inline bool note_calls(std::vector<sim::LineTable::Call> calls, const char* file = __builtin_FILE()) {
+  for (sim::LineTable::Call& c : calls) c.file = file;
+  sim::LineTable::set_calls(file, calls);
   return true;
 }
 
