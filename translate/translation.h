@@ -35,7 +35,7 @@ struct KernelSignature {
 };
 
 // A call of one of the file's __device__ helpers from device code: the reports name a helper's line
-// by its call (sim::LineTable::note_call).
+// by its call (sim::LineTable::set_calls).
 struct CallSite {
   std::string callee;  // its name
   int line = 0;
