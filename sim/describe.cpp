@@ -216,6 +216,9 @@ std::string describe_hazard(const HazardGroup& g, const Trace& t) {
         << " at " << second << threads;
       if (e.through_atomics) s << " that their __threadfence() and atomics may order (syncscope does not follow that order)";
       if (e.read_of_atomics) s << ": a plain read of a cell other threads update with atomics sees it before or after their update";
+      if (e.unchanged_cell)
+        s << ": every write to " << (g.indices.size() > 1 ? "these cells" : "this cell")
+          << " in the launch stored the value already there, so no order changes what is read";
       break;
     }
     case HazardKind::OutOfBounds: {

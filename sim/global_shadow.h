@@ -7,7 +7,9 @@
 // Which of a cell's stamps its block made in the current interval, and their warp epochs, the
 // block's checker keeps in HotStamps. Unpacked, a stamp of an earlier interval of this launch gets
 // the launch's first interval: it is from this launch and not from the current interval, which is
-// all the checker asks of it, so the checks are exactly those of the full cells.
+// all the checker asks of it, so the checks are exactly those of the full cells. The cell's last
+// bit says that a write of this launch changed its value (kChangedBit): a race on a cell that every
+// write only rewrote with the value it held changes nothing (HazardEvent::unchanged_cell).
 #pragma once
 
 #include <algorithm>
@@ -89,6 +91,10 @@ class HotStamps {
 namespace packed_shadow {
 
 inline constexpr uint64_t kStampMask = (uint64_t{1} << 42) - 1;
+// In PackedShadow::high, above the three stamps (bits 126 and 127 of the cell are free): set by a
+// write or an atomic of this launch that stored other bits than the cell held; the launch's end
+// zeroes it with the stamps.
+inline constexpr uint64_t kChangedBit = uint64_t{1} << 63;
 
 inline uint64_t pack_stamp(const AccessStamp& s) {
   if (s.interval == 0 || s.line == kNoLine) return 0;
@@ -119,6 +125,7 @@ inline void stamps_of(const PackedShadow& p, uint64_t (&out)[3]) {
   out[1] = static_cast<uint64_t>(v >> 42) & kStampMask;
   out[2] = static_cast<uint64_t>(v >> 84) & kStampMask;
 }
+inline bool changed(const PackedShadow& p) { return (p.high & kChangedBit) != 0; }
 
 // During a parallel attempt another block may be at the same cell: relaxed atomics, word by word.
 // A torn cell can only come from blocks sharing a cell one of them writes, whose attempt is thrown

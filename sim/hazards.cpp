@@ -48,7 +48,7 @@ std::vector<HazardGroup> merge_launches(const std::vector<HazardGroup>& groups,
     const HazardEvent& e = g.first;
     // Whatever its words say: a read or a write, atomics, one warp or one block.
     const int said = e.cross_block | e.same_warp << 1 | e.second_is_write << 2 | e.first_atomic << 3 | e.second_atomic << 4 |
-                     e.through_atomics << 5 | e.read_of_atomics << 6;
+                     e.through_atomics << 5 | e.read_of_atomics << 6 | e.unchanged_cell << 7;
     const auto key = std::tuple{static_cast<int>(e.kind), static_cast<int>(e.severity), identity(e.array), e.line_first,
                                 e.line_second, static_cast<int>(e.mask_problem), said};
     auto [at, inserted] = index.try_emplace(key, out.size());
@@ -72,7 +72,9 @@ std::vector<HazardGroup> merge_launches(const std::vector<HazardGroup>& groups,
 
 HazardLog::Key HazardLog::key_of(const HazardEvent& e) {
   return {static_cast<int>(e.kind), static_cast<int>(e.severity), e.array,
-          (e.cross_block ? 1 : 0) | (e.second_is_write ? 2 : 0) | (static_cast<int>(e.mask_problem) << 2), e.line_first,
+          (e.cross_block ? 1 : 0) | (e.second_is_write ? 2 : 0) | (e.unchanged_cell ? 4 : 0) |
+              (static_cast<int>(e.mask_problem) << 3),
+          e.line_first,
           e.line_second};
 }
 
@@ -180,7 +182,9 @@ bool HazardLog::benign(const HazardGroup& g) const {
   if (w.kind != HazardKind::WriteAfterWrite || !g.all_same_value) return false;
   for (const auto& [key, other] : groups_) {
     const HazardEvent& e = other.first;
-    if (e.array != w.array || (e.kind != HazardKind::ReadAfterWrite && e.kind != HazardKind::WriteAfterRead)) continue;
+    if (e.array != w.array || (e.kind != HazardKind::ReadAfterWrite && e.kind != HazardKind::WriteAfterRead) ||
+        e.unchanged_cell)
+      continue;
     const LineId read = e.kind == HazardKind::ReadAfterWrite ? e.line_second : e.line_first;
     const LineId write = e.kind == HazardKind::ReadAfterWrite ? e.line_first : e.line_second;
     if (write == w.line_second && may_read_for_the_write(read, write)) return false;

@@ -67,6 +67,10 @@ struct HazardEvent {
   bool unfenced_handover = false;
   // A WAW whose second write stored the bits the cell held (every thread sets one flag to 1).
   bool same_value = false;
+  // A race on a global cell that no write of the launch changed (each stored the bits it held, as a
+  // Floyd-Warshall step rewrites row and column k): whatever the order, every read gets the same
+  // value. A warning that says so.
+  bool unchanged_cell = false;
   uint32_t mask = 0;              // InactiveMaskLane: the mask given, and what is wrong with it
   MaskProblem mask_problem = MaskProblem::LaneExited;
 };

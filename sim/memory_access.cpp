@@ -61,9 +61,9 @@ CellAccess MemoryAccess::atomic(ArrayStore& a, int index, AtomicOp op, CellValue
   // A compare-and-swap that fails, or swaps in the bits the cell holds (an 8-byte atomic's unchanged
   // half, an atomic load), changes nothing: it reads.
   const bool stores = op != AtomicOp::Cas || (r.old == compare.bits && operand.bits != r.old);
-  with_shadow(a, index, parallel,
-              [&](CellShadow& s) { shadow_.check_atomic(a, index, s, thread, line, r.flags, op == AtomicOp::Cas, stores); });
   r.bits = atomic_result(a.dtype, op, r.old, operand.bits, compare.bits);
+  with_shadow(a, index, parallel, r.bits != r.old || r.old_poison || operand.poison,
+              [&](CellShadow& s) { shadow_.check_atomic(a, index, s, thread, line, r.flags, op == AtomicOp::Cas, stores); });
   bool poison = operand.poison || (op != AtomicOp::Exch && r.old_poison) || (op == AtomicOp::Cas && compare.poison);
   if (op == AtomicOp::Cas && r.bits == r.old && !compare.poison) poison = r.old_poison;
   if (poison) r.flags |= kValuePoison;

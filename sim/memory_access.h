@@ -66,12 +66,15 @@ class MemoryAccess {
   OldCell take_old(ArrayStore& a, int index, CellAccess& r);
   // Runs a shadow check on a shared cell's shadow, or on a global cell's unpacked (read with relaxed
   // atomics during a parallel attempt, where another block may be at the same cell).
+  // `changes`: the access stores other bits than the cell holds.
   template <class Check>
-  void with_shadow(ArrayStore& a, int index, bool parallel, Check&& check) {
+  void with_shadow(ArrayStore& a, int index, bool parallel, bool changes, Check&& check) {
     if (a.space == MemSpace::Shared) return check(a.shadow[index]);
     ShadowChecker::GlobalCell cell = shadow_.load_global(a, index, parallel);
+    shadow_.checking_unchanged_cell(!changes && !packed_shadow::changed(cell.packed));
     check(cell.shadow);
-    shadow_.store_global(a, index, cell.packed, cell.shadow, parallel);
+    shadow_.checking_unchanged_cell(false);
+    shadow_.store_global(a, index, cell.packed, cell.shadow, parallel, changes);
   }
   void remember_for_undo(ArrayStore& a, int index, uint32_t bits, uint8_t poison) {
     if (keep_undo_log_ && a.space == MemSpace::Global) undo_.push_back({&a, index, bits, poison});
@@ -121,7 +124,7 @@ inline CellAccess MemoryAccess::read(ArrayStore& a, int index, int thread, LineI
     r.flags |= kValuePoison;
     if (poison == kNeverWritten) shadow_.uninitialized_read(a, index, thread, line);
   }
-  with_shadow(a, index, parallel, [&](CellShadow& s) { shadow_.check_read(a, index, s, thread, line, r.flags); });
+  with_shadow(a, index, parallel, false, [&](CellShadow& s) { shadow_.check_read(a, index, s, thread, line, r.flags); });
   return r;
 }
 
@@ -136,7 +139,7 @@ inline CellAccess MemoryAccess::write(ArrayStore& a, int index, CellValue v, int
   }
   const OldCell old = take_old(a, index, r);
   const bool same_value = !old.poison && !v.poison && r.old == v.bits;
-  with_shadow(a, index, old.parallel,
+  with_shadow(a, index, old.parallel, !same_value,
               [&](CellShadow& s) { shadow_.check_write(a, index, s, thread, line, r.flags, same_value); });
   RelaxedCell::write(a, index, {v.bits, static_cast<uint8_t>(v.poison ? kDerivedFromPoison : 0)}, old.parallel);
   return r;

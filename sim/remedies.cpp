@@ -149,7 +149,8 @@ std::vector<LostUpdate> find_lost_updates(const std::vector<HazardGroup>& groups
   std::vector<LostUpdate> found;
   for (const HazardGroup& waw : groups) {
     const HazardEvent& w = waw.first;
-    if (w.kind != HazardKind::WriteAfterWrite || w.line_first != w.line_second || w.through_atomics) continue;
+    if (w.kind != HazardKind::WriteAfterWrite || w.line_first != w.line_second || w.through_atomics || w.unchanged_cell)
+      continue;
     if (!w.cross_block && written_by_another_statement(groups, w.array, w.line_first)) continue;
     if (const LineId read = counter_read(groups, waw); read != kNoLine) {
       found.push_back({w.array, w.line_first, read, w.cross_block});
@@ -228,6 +229,14 @@ std::string barrier_text(const HazardEvent& e, bool same_warp, const std::option
            std::to_string(e.block) + " took one before " + B + ": if " + A + " comes before that fence and block " +
            std::to_string(e.block) + "'s atomic always comes after block " + std::to_string(e.block_first) +
            "'s (a ticket's last block, a lock's next holder), they are ordered; otherwise they race";
+  if (e.unchanged_cell) {
+    const LineId write = e.kind == HazardKind::WriteAfterRead ? e.line_second : e.line_first;
+    return "nothing to fix for these values: the write at " + LineTable::describe(write) +
+           " stores what the cell holds (as a Floyd-Warshall step rewrites row and column k with themselves); were it "
+           "to store another value, " +
+           (e.cross_block ? std::string("the blocks would race: split the work into two launches")
+                          : "the threads would race: " + barrier + " between them");
+  }
   if (e.read_of_atomics)
     return "the read at " + (e.first_atomic ? B : A) + " may see the value from before the atomic at " +
            (e.first_atomic ? A : B) + ": as the first guess of a "
@@ -436,9 +445,10 @@ std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups, const st
       if (auto atomic = atomic_race_of_write.find(event->line_first); atomic != atomic_race_of_write.end())
         event = atomic->second;
     const HazardEvent& e = *event;
-    const auto update = std::find_if(lost.begin(), lost.end(), [&](const LostUpdate& u) { return u.covers(e); });
+    const auto update = e.unchanged_cell ? lost.end()
+                                         : std::find_if(lost.begin(), lost.end(), [&](const LostUpdate& u) { return u.covers(e); });
     const auto key = update != lost.end() ? std::tuple{update->array, update->line, update->line, e.cross_block, true}
-                                          : std::tuple{-1, e.line_first, e.line_second, e.cross_block, false};
+                                          : std::tuple{e.unchanged_cell ? -3 : -1, e.line_first, e.line_second, e.cross_block, false};
     auto [at, inserted] = index.try_emplace(key, out.size());
     if (inserted) {
       Diagnosis d;
@@ -446,7 +456,10 @@ std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups, const st
       d.second = e.line_second;
       d.same_warp = e.same_warp && e.severity == Severity::Warning;
       d.cross_block = e.cross_block;
-      if (update != lost.end()) {
+      if (e.unchanged_cell) {
+        d.unchanged_cell = true;
+        d.text = barrier_text(e, d.same_warp, loops);
+      } else if (update != lost.end()) {
         d.lost_update = true;
         d.text = lost_update_text(*update, loops && in_one_loop(loops, update->line, update->line));
       } else if (const LineId plain = plain_write_against_atomic(e); plain != kNoLine) {
@@ -519,7 +532,7 @@ std::vector<BarrierGroup> group_by_barrier(const std::vector<HazardGroup>& group
       const Diagnosis& d = fixes[k];
       // Pairs one barrier could order: of one function, inside a block, a barrier's to fix.
       auto groupable = [](const Diagnosis& o) {
-        return !o.cross_block && !o.lost_update && !o.splits_statement && !o.warp_call && !o.atomic_write &&
+        return !o.cross_block && !o.lost_update && !o.splits_statement && !o.warp_call && !o.atomic_write && !o.unchanged_cell &&
                same_function(o.first, o.second);
       };
       std::vector<size_t> bucket;

@@ -35,6 +35,8 @@ struct Diagnosis {
   // atomicAdd on n): an atomic write is the fix where no barrier can go; it is not grouped with
   // barrier fixes. Same-line runs of that write are answered here too.
   bool atomic_write = false;
+  // A race on cells no write of the launch changed (HazardEvent::unchanged_cell): nothing to place.
+  bool unchanged_cell = false;
   std::string text;
   std::vector<size_t> reports;  // the hazard groups (indices into diagnose()'s argument) it answers
 };

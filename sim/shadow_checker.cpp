@@ -100,8 +100,9 @@ bool ShadowChecker::race(HazardKind kind, const ArrayStore& a, int index, const 
   // error. But two lanes' runs of one plain write to one cell (`bins[x]++` by a warp) lose a value
   // in lockstep too: an error wherever its lanes are.
   const bool one_write_twice = kind == HazardKind::WriteAfterWrite && other.line == line && !atomic && !is_atomic(other);
-  const bool warning = (same_warp && !one_write_twice) || unchecked_guess;
+  const bool warning = (same_warp && !one_write_twice) || unchecked_guess || cell_unchanged_;
   HazardEvent e = here(kind, warning ? Severity::Warning : Severity::Error, &a, index, thread, line);
+  e.unchanged_cell = cell_unchanged_;
   e.same_warp = same_warp;
   e.read_of_atomics = unchecked_guess;
   e.thread_first = other_thread;
@@ -116,8 +117,9 @@ bool ShadowChecker::race(HazardKind kind, const ArrayStore& a, int index, const 
 void ShadowChecker::cross_block_race(HazardKind kind, const ArrayStore& a, int index, const AccessStamp& other,
                                      int thread, LineId line, bool atomic, bool unchecked_guess) {
   const int64_t who = thread_of(other);
-  HazardEvent e = here(kind, unchecked_guess ? Severity::Warning : Severity::Error, &a, index, thread, line);
+  HazardEvent e = here(kind, unchecked_guess || cell_unchanged_ ? Severity::Warning : Severity::Error, &a, index, thread, line);
   e.cross_block = true;
+  e.unchanged_cell = cell_unchanged_;
   e.read_of_atomics = unchecked_guess;
   e.block_first = static_cast<int>(who / threads_per_block_);
   e.thread_first = static_cast<int>(who % threads_per_block_);

@@ -74,8 +74,12 @@ class ShadowChecker {
     }
     return c;
   }
-  void store_global(ArrayStore& a, int index, const PackedShadow& was, const CellShadow& now, bool concurrent) {
-    packed_shadow::store(a.global_shadow[index], was, packed_shadow::pack(now), concurrent);
+  // `changes`: this access stored other bits than the cell held (packed_shadow::kChangedBit).
+  void store_global(ArrayStore& a, int index, const PackedShadow& was, const CellShadow& now, bool concurrent,
+                    bool changes) {
+    PackedShadow packed = packed_shadow::pack(now);
+    if (changes || packed_shadow::changed(was)) packed.high |= packed_shadow::kChangedBit;
+    packed_shadow::store(a.global_shadow[index], was, packed, concurrent);
     HotStamps::Hot hot;
     const AccessStamp* stamps[3] = {&now.write, &now.read, &now.other_read};
     for (int k = 0; k < 3; ++k)
@@ -85,6 +89,11 @@ class ShadowChecker {
       }
     hot_.put(hot_key(a, index), hot);
   }
+
+  // While a global cell is checked: every write to it in this launch, this access's too, stored the
+  // bits it held (a Floyd-Warshall step's `d = min(d, d_ik + d_kj)` on row and column k). Its races
+  // cannot change what anyone reads: warnings that say so (HazardEvent::unchanged_cell).
+  void checking_unchanged_cell(bool unchanged) { cell_unchanged_ = unchanged; }
 
   // ---- the runner's fast path: a shared cell no other thread touched in this interval ----
   [[gnu::always_inline]] bool quiet_read(const CellShadow& s, uint32_t me) const {
@@ -208,6 +217,7 @@ class ShadowChecker {
 
  private:
   bool writing_same_value_ = false;  // check_write's, while it checks (race() marks its WAW)
+  bool cell_unchanged_ = false;      // while a global cell is checked: see checking_unchanged_cell
   static uint64_t hot_key(const ArrayStore& a, int index) {
     return static_cast<uint64_t>(static_cast<uint32_t>(a.id)) << 32 | static_cast<uint32_t>(index);
   }

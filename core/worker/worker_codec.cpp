@@ -280,7 +280,7 @@ void write_hazard(WireWriter& w, const sim::HazardEvent& e) {
     w.put<int32_t>(v);
   w.put(e.line_first);
   w.put(e.line_second);
-  for (bool b : {e.cross_block, e.same_warp, e.second_is_write, e.first_atomic, e.second_atomic, e.through_atomics, e.read_of_atomics, e.same_value, e.unfenced_handover}) w.put(b);
+  for (bool b : {e.cross_block, e.same_warp, e.second_is_write, e.first_atomic, e.second_atomic, e.through_atomics, e.read_of_atomics, e.same_value, e.unfenced_handover, e.unchanged_cell}) w.put(b);
   w.put(e.mask);
   w.put(e.mask_problem);
 }
@@ -292,7 +292,7 @@ sim::HazardEvent read_hazard(WireReader& r) {
     *v = r.get<int32_t>();
   e.line_first = r.get<LineId>();
   e.line_second = r.get<LineId>();
-  for (bool* b : {&e.cross_block, &e.same_warp, &e.second_is_write, &e.first_atomic, &e.second_atomic, &e.through_atomics, &e.read_of_atomics, &e.same_value, &e.unfenced_handover})
+  for (bool* b : {&e.cross_block, &e.same_warp, &e.second_is_write, &e.first_atomic, &e.second_atomic, &e.through_atomics, &e.read_of_atomics, &e.same_value, &e.unfenced_handover, &e.unchanged_cell})
     *b = r.get_bool();
   e.mask = r.get<uint32_t>();
   e.mask_problem = r.get_enum(sim::MaskProblem::CallerNotInMask);
