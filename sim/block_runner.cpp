@@ -514,7 +514,7 @@ CellValue BlockRunner::warp_call(const WarpCall& call, LineId line) {
       const int lane = first + std::countr_zero(m);
       if (threads_[lane].state == ThreadState::AtWarpOp) make_runnable(lane);
     }
-    if (call.op == WarpOp::SyncWarp) shadow_.warp_synced(w);
+    if (call.op == WarpOp::SyncWarp) shadow_.warp_synced(w, arrival.lanes);
   } else {
     th.state = ThreadState::AtWarpOp;
     th.wait_line = line;

@@ -14,6 +14,8 @@ void ShadowChecker::start_block(int launch_index, uint32_t launch_first_interval
   threads_per_block_ = threads_per_block;
   block_base_ = static_cast<int64_t>(block_linear) * threads_per_block;
   warp_epoch_.assign((threads_per_block + kWarpSize - 1) / kWarpSize, 0);
+  warp_syncs_.resize(warp_epoch_.size());
+  for (auto& syncs : warp_syncs_) syncs.clear();
   atomic_interval_.assign(threads_per_block, UINT32_MAX);  // no atomic yet
   hazards_.clear();
   raced_ = false;
@@ -74,6 +76,7 @@ void ShadowChecker::start_interval(uint32_t interval, int step) {
   hot_.start_interval(interval);
   step_ = step;
   std::fill(warp_epoch_.begin(), warp_epoch_.end(), 0);
+  for (auto& syncs : warp_syncs_) syncs.clear();
 }
 
 HazardEvent ShadowChecker::here(HazardKind kind, Severity severity, const ArrayStore* a, int index, int thread,

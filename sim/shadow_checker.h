@@ -52,7 +52,14 @@ class ShadowChecker {
   void start_interval(uint32_t interval, int step);
   // The block ends: plain reads held for a CAS that did not come are reported (also at each new interval).
   void finish_block() { report_unchecked_guesses(); }
-  void warp_synced(int warp) { ++warp_epoch_[warp]; }
+  // A __syncwarp() completed for `lanes` of `warp` (its mask's lanes): it orders their accesses
+  // before it against theirs after it, not those of lanes outside the mask.
+  void warp_synced(int warp, uint32_t lanes) {
+    std::vector<uint32_t>& syncs = warp_syncs_[warp];
+    if (syncs.size() >= UINT16_MAX) return;  // the epoch's limit: later ones order nothing more
+    syncs.push_back(lanes);
+    ++warp_epoch_[warp];
+  }
 
   // ---- a global cell's shadow, packed (sim/global_shadow.h): unpacked for a check, packed after ----
   struct GlobalCell {
@@ -234,10 +241,18 @@ class ShadowChecker {
     who &= ~kAtomicStamp;
     return static_cast<int>(a.space == MemSpace::Shared ? who : who - block_base_) / kWarpSize;
   }
-  // Accesses by lanes of one warp separated by __syncwarp() are ordered.
+  // Accesses by lanes of one warp separated by a __syncwarp() that both lanes took part in are
+  // ordered (usually the latest, a whole warp's: one look). A chain of partial ones is not followed.
   bool ordered(const ArrayStore& a, const AccessStamp& s, int thread) const {
     const int w = thread / kWarpSize;
-    return warp_of_who(a, s.who) == w && s.warp_epoch < warp_epoch_[w];
+    if (warp_of_who(a, s.who) != w || s.warp_epoch >= warp_epoch_[w]) return false;
+    const uint32_t who = thread_of(s);
+    const int64_t in_block = a.space == MemSpace::Shared ? who : static_cast<int64_t>(who) - block_base_;
+    const uint32_t both = 1u << (thread % kWarpSize) | 1u << (in_block % kWarpSize);
+    const std::vector<uint32_t>& syncs = warp_syncs_[w];
+    for (size_t k = warp_epoch_[w]; k-- > s.warp_epoch;)
+      if ((syncs[k] & both) == both) return true;
+    return false;
   }
   bool from_other_block(const ArrayStore& a, const AccessStamp& s) const {
     return a.space == MemSpace::Global && s.interval >= first_interval_ && s.interval != 0 &&
@@ -307,6 +322,7 @@ class ShadowChecker {
   const uint8_t* block_order_ = nullptr;
   int threads_per_block_ = 0;
   std::vector<uint16_t> warp_epoch_;  // __syncwarp()s each warp completed in the current interval
+  std::vector<std::vector<uint32_t>> warp_syncs_;  // ... and the lanes each of them took part
   std::vector<uint32_t> atomic_interval_;  // per thread: the interval of its last atomic
   HotStamps hot_;                     // global stamps of the current interval (load_global)
   // Plain reads against atomics held for the reader's CAS, by cell (hot_key), for this interval.

@@ -73,3 +73,26 @@ CU
 out=$("$APP" run "$WORK/sticky.cu" --grid 3 --block 1 2>&1) || fail "sticky.cu: $out"
 has_lines sticky.cu "$out" "^error: cross-block race (RAW) between write at .*sticky\.cu:3 and read at .*sticky\.cu:4"
 pass "a race on cells every write of the launch rewrote with their own value is a warning that says so"
+
+# __syncwarp(mask) orders the lanes its mask names, no others: lanes 0-15 reading what lanes 16-31
+# wrote after a __syncwarp(0xffff) race (it said "hazards: none"); among themselves they do not.
+cat >"$WORK/half_mask.cu" <<'CU'
+__global__ void k(float *out) {
+  __shared__ float buf[32];
+  int lane = threadIdx.x;
+  buf[lane] = lane;
+  if (lane < 16) {
+    __syncwarp(0x0000ffff);
+#ifdef BUG_OTHER_HALF
+    out[lane] = buf[lane + 16];
+#else
+    out[lane] = buf[15 - lane];
+#endif
+  }
+}
+CU
+out=$("$APP" run "$WORK/half_mask.cu" --grid 1 --block 32 2>&1) || fail "half_mask.cu: $out"
+has_lines half_mask.cu "$out" "^hazards: none"
+out=$("$APP" run "$WORK/half_mask.cu" --grid 1 --block 32 --bug other-half 2>&1) || fail "half_mask.cu other-half: $out"
+has_lines "half_mask.cu other-half" "$out" "^warning: race (RAW) between write at .*half_mask\.cu:4 and read at .*half_mask\.cu:8 (T16, T0)"
+pass "__syncwarp(mask) orders only the lanes its mask names"
