@@ -240,7 +240,7 @@ std::string barrier_text(const HazardEvent& e, bool same_warp, const std::option
   if (e.read_of_atomics)
     return "the read at " + (e.first_atomic ? B : A) + " may see the value from before the atomic at " +
            (e.first_atomic ? A : B) + ": as the first guess of a "
-           "compare-and-swap loop, or for a maximum that only grows, that is fine; where the value must be current, "
+           "compare-and-swap loop, a claim's test before its atomicCAS, or a maximum that only grows, that is fine; where the value must be current, "
            "read it with an atomic too (atomicAdd(p, 0)), or " + (e.cross_block ? "in a later launch" : "after a __syncthreads()");
   // Two blocks' runs of one write meet on a cell when an index runs past its bound (`x <= w` into the
   // next row) as often as by design.

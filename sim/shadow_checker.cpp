@@ -17,6 +17,7 @@ void ShadowChecker::start_block(int launch_index, uint32_t launch_first_interval
   warp_syncs_.resize(warp_epoch_.size());
   for (auto& syncs : warp_syncs_) syncs.clear();
   atomic_interval_.assign(threads_per_block, UINT32_MAX);  // no atomic yet
+  atomic_cell_.assign(threads_per_block, 0);
   hazards_.clear();
   raced_ = false;
   guesses_.clear();
@@ -26,7 +27,10 @@ void ShadowChecker::start_block(int launch_index, uint32_t launch_first_interval
 void ShadowChecker::hold_guess(int64_t reader, bool cross_block, const ArrayStore& a, int index, const AccessStamp& other,
                                int thread, LineId line, bool atomic, HazardKind kind) {
   const int64_t local = a.space == MemSpace::Shared ? reader : reader - block_base_;
-  const bool first_guess = local >= 0 && local < static_cast<int64_t>(atomic_interval_.size()) && atomic_interval_[local] != interval_;
+  // A first guess: the reader took no atomic on this cell just before (a CAS loop's start, or a
+  // claim's test in a loop over several cells); after its own atomic there it reads a result.
+  const bool first_guess = local >= 0 && local < static_cast<int64_t>(atomic_interval_.size()) &&
+                           (atomic_interval_[local] != interval_ || atomic_cell_[local] != hot_key(a, index));
   guesses_[hot_key(a, index)].push_back({reader, cross_block, first_guess, &a, index, other, thread, line, atomic, kind});
   ++held_;
 }

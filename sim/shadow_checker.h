@@ -155,7 +155,10 @@ class ShadowChecker {
   void check_atomic(ArrayStore& a, int index, CellShadow& s, int thread, LineId line, uint8_t& flags,
                     bool compare_and_swap = false, bool stores = true) {
     const uint32_t who = who_for(a, thread);
-    if (static_cast<size_t>(thread) < atomic_interval_.size()) atomic_interval_[thread] = interval_;
+    if (static_cast<size_t>(thread) < atomic_interval_.size()) {
+      atomic_interval_[thread] = interval_;
+      atomic_cell_[thread] = hot_key(a, index);
+    }
     if (compare_and_swap) [[unlikely]] {
       note_cas_line(line);
       if (!guesses_.empty()) checked_by_cas(a, index, who);
@@ -324,12 +327,13 @@ class ShadowChecker {
   std::vector<uint16_t> warp_epoch_;  // __syncwarp()s each warp completed in the current interval
   std::vector<std::vector<uint32_t>> warp_syncs_;  // ... and the lanes each of them took part
   std::vector<uint32_t> atomic_interval_;  // per thread: the interval of its last atomic
+  std::vector<uint64_t> atomic_cell_;      // ... and its cell (hot_key)
   HotStamps hot_;                     // global stamps of the current interval (load_global)
   // Plain reads against atomics held for the reader's CAS, by cell (hot_key), for this interval.
   struct Guess {
     int64_t reader;  // who_for() of the thread that read
     bool cross_block;
-    bool first_guess;  // the reader had taken no atomic in the interval before it (a CAS loop's start)
+    bool first_guess;  // the reader's last atomic in the interval was not on this cell (hold_guess)
     const ArrayStore* array;  // the block's or the launch's: alive until the guess is settled
     int index;
     AccessStamp other;

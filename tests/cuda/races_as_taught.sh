@@ -96,3 +96,31 @@ has_lines half_mask.cu "$out" "^hazards: none"
 out=$("$APP" run "$WORK/half_mask.cu" --grid 1 --block 32 --bug other-half 2>&1) || fail "half_mask.cu other-half: $out"
 has_lines "half_mask.cu other-half" "$out" "^warning: race (RAW) between write at .*half_mask\.cu:4 and read at .*half_mask\.cu:8 (T16, T0)"
 pass "__syncwarp(mask) orders only the lanes its mask names"
+
+# A claim tested before its atomicCAS, by threads of two warps, in a loop over several cells (a BFS
+# frontier): a warning that the test may see the value before the CAS, as within one warp or across
+# blocks (it was an error with a barrier's fix).
+cat >"$WORK/claim.cu" <<'CU'
+#include <cstdio>
+__global__ void claim(int *owner) {
+  int t = threadIdx.x;
+  for (int e = 0; e < 2; ++e) {
+    int c = (t + e * 32) % 64;
+    if (owner[c] == -1) atomicCAS(&owner[c], -1, t);
+  }
+}
+int main() {
+  int *d, h[64];
+  cudaMalloc(&d, sizeof h);
+  cudaMemset(d, 0xff, sizeof h);
+  claim<<<1, 64>>>(d);
+  cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
+  printf("owner[0] = %d\n", h[0]);
+  return 0;
+}
+CU
+out=$("$APP" run "$WORK/claim.cu" 2>&1) || fail "claim.cu: $out"
+has_lines claim.cu "$out" "^warning: race (RAW) between atomic at .*claim\.cu:6 and read at .*claim\.cu:6 (T0, T32): a plain read" \
+  "^fix: the read at .*claim\.cu:6 may see the value from before the atomic at .*claim\.cu:6: as the first guess of a compare-and-swap loop, a claim's test"
+lacks_lines claim.cu "$out" "^error:"
+pass "a claim's test before its atomicCAS, across warps, is the warning it is within one"
