@@ -204,14 +204,16 @@ bool parse_host_copies(const std::string& text, std::vector<HostCopy>* copies) {
   return true;
 }
 
-HostCopyComparison compare_host_copies(const std::vector<HostCopy>& sim, const std::vector<HostCopy>& gpu) {
+HostCopyComparison compare_host_copies(const std::vector<HostCopy>& sim, const std::vector<HostCopy>& gpu,
+                                       const std::string& a_name, const std::string& b_name, bool lines) {
   HostCopyComparison c;
   for (size_t k = 0; k < std::min(sim.size(), gpu.size()); ++k) {
     const HostCopy& s = sim[k];
     const HostCopy& g = gpu[k];
-    const std::string which = "copy " + std::to_string(k + 1) + " to the host (" + s.array + ", line " + std::to_string(s.line) + ")";
+    const std::string which = lines ? "copy " + std::to_string(k + 1) + " to the host (" + s.array + ", line " + std::to_string(s.line) + ")"
+                                    : s.array + " after the launch";
     if (s.bytes.size() != g.bytes.size()) {
-      c.difference = which + ": the simulator copied " + std::to_string(s.bytes.size()) + " bytes, the GPU " +
+      c.difference = which + ": " + a_name + " copied " + std::to_string(s.bytes.size()) + " bytes, " + b_name + " " +
                      std::to_string(g.bytes.size());
       return c;
     }
@@ -234,7 +236,7 @@ HostCopyComparison compare_host_copies(const std::vector<HostCopy>& sim, const s
     }
   }
   if (sim.size() != gpu.size()) {
-    c.difference = "the simulator made " + std::to_string(sim.size()) + " copies to the host, the GPU " + std::to_string(gpu.size());
+    c.difference = a_name + " made " + std::to_string(sim.size()) + " copies to the host, " + b_name + " " + std::to_string(gpu.size());
     return c;
   }
   c.identical = true;

@@ -30,7 +30,11 @@ struct HostCopyComparison {
   bool identical = false;
   std::string difference;  // the first differing copy, its line, array and elements ("" if identical)
 };
-HostCopyComparison compare_host_copies(const std::vector<HostCopy>& sim, const std::vector<HostCopy>& gpu);
+// `a` and `b` are named as `a_name` and `b_name` where their counts or sizes differ; `lines`: a
+// copy is named by its line (not for a kernel-only file's, which syncscope's own main() makes).
+HostCopyComparison compare_host_copies(const std::vector<HostCopy>& sim, const std::vector<HostCopy>& gpu,
+                                       const std::string& a_name = "the simulator", const std::string& b_name = "the GPU",
+                                       bool lines = true);
 
 // --gpu-runs for a program: `runs` runs of its main() on the GPU, tallied by what main() returned
 // (the program's own check: 0 passed), as the race lab tallies an algorithm's outputs.

@@ -1,5 +1,7 @@
 #include "core/outcomes.h"
 
+#include "core/cuda_program_gpu.h"
+
 #include <algorithm>
 #include <map>
 #include <optional>
@@ -8,10 +10,10 @@ namespace syncscope {
 namespace {
 
 void add(Outcomes& o, const RunConfig& c, const std::vector<double>& expected, std::vector<uint32_t> bits,
-         std::vector<uint8_t> poison, const std::string& schedule) {
+         std::vector<uint8_t> poison, const std::string& schedule, std::vector<HostCopy> copies = {}) {
   ++o.runs;
   for (Outcome& known : o.distinct)
-    if (known.bits == bits && known.poison == poison) {
+    if (known.bits == bits && known.poison == poison && same_output_copies(known.copies, copies)) {
       ++known.runs;
       if (!schedule.empty()) known.schedules.push_back(schedule);
       return;
@@ -23,16 +25,25 @@ void add(Outcomes& o, const RunConfig& c, const std::vector<double>& expected, s
   n.match = cmp.match;
   n.bits = std::move(bits);
   n.poison = std::move(poison);
+  n.copies = std::move(copies);
   n.runs = 1;
   if (!schedule.empty()) n.schedules.push_back(schedule);
   o.distinct.push_back(std::move(n));
 }
 
-void order(Outcomes& o) {
+void order(Outcomes& o, bool kernels_only = false) {
   std::stable_sort(o.distinct.begin(), o.distinct.end(), [](const Outcome& a, const Outcome& b) { return a.runs > b.runs; });
+  for (size_t k = 1; k < o.distinct.size(); ++k)
+    o.distinct[k].differs_from_first =
+        compare_host_copies(o.distinct[0].copies, o.distinct[k].copies, "the first output", "this one", !kernels_only).difference;
 }
 
 }  // namespace
+
+bool same_output_copies(const std::vector<HostCopy>& a, const std::vector<HostCopy>& b) {
+  return std::equal(a.begin(), a.end(), b.begin(), b.end(),
+                    [](const HostCopy& x, const HostCopy& y) { return x.line == y.line && x.bytes == y.bytes; });
+}
 
 int Outcomes::correct_runs() const {
   int n = 0;
@@ -78,9 +89,13 @@ Outcomes simulate_all_schedules(const RunConfig& config, Progress* progress) {
       o.error = name + ": " + run.trace.error->message;
       break;
     }
-    add(o, config, expected, std::move(run.output_bits), std::move(run.output_poison), name);
+    // A kernel-only file's output is its launch's success: what it left in its arrays tells
+    // schedules apart. A program's is what its main() returned, its own check.
+    std::vector<HostCopy> copies;
+    if (config.algorithm->info.kernels_only) copies = std::move(run.host_copies);
+    add(o, config, expected, std::move(run.output_bits), std::move(run.output_poison), name, std::move(copies));
   }
-  order(o);
+  order(o, config.algorithm->info.kernels_only);
   return o;
 }
 

@@ -20,6 +20,10 @@ struct Outcome {
   int wrong = 0;         // elements that differ from the reference
   int first_wrong = -1;  // the first of them
   bool match = false;    // as compare_with_reference decides
+  // A kernel-only file's arrays after the launch (from the simulator's schedules): its launch
+  // succeeds either way, so outputs whose arrays differ are two.
+  std::vector<HostCopy> copies;
+  std::string differs_from_first;  // how these copies differ from the most frequent output's
 };
 
 struct Outcomes {
@@ -41,6 +45,9 @@ struct Outcomes {
 // from TPB 32 on. Nearer stray reads land in the block's own allocation and go unnoticed (TPB 8).
 inline constexpr int kSharedAllocationUnitBytes = 128;
 bool faults_on_a_gpu(const sim::Trace& trace);
+
+// Two outcomes' copies to the host, line for line and byte for byte.
+bool same_output_copies(const std::vector<HostCopy>& a, const std::vector<HostCopy>& b);
 
 // lockstep, forward, reverse, random:1 .. random:16
 std::vector<std::string> lab_schedules();

@@ -216,6 +216,7 @@ void print_outcomes(std::ostream& out, const RunResult& r, const Outcomes& o, bo
     }
     out << "\n";
     if (!(d.match && d.wrong == 0) && !program) out << "              output: " << bits_text(dtype, d.bits, d.poison) << "\n";
+    if (!d.differs_from_first.empty()) out << "              unlike the first: " << d.differs_from_first << "\n";
   }
 }
 

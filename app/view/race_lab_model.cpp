@@ -45,7 +45,11 @@ std::vector<OutputBar> output_bars(const RunResult& run, const Outcomes* schedul
   const std::string viewed = run.config.schedule.name();
   auto add = [&](const Outcome& o, bool from_gpu) {
     size_t k = 0;
-    while (k < bars.size() && !(first_seen[k]->bits == o.bits && first_seen[k]->poison == o.poison)) ++k;
+    // A GPU's runs of a kernel-only file say only that the launch succeeded: they join the first such bar.
+    auto same = [&](const Outcome* seen) {
+      return seen->bits == o.bits && seen->poison == o.poison && (from_gpu || same_output_copies(seen->copies, o.copies));
+    };
+    while (k < bars.size() && !same(first_seen[k])) ++k;
     if (k == bars.size()) {
       OutputBar b;
       b.correct = o.match;

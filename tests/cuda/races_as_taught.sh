@@ -124,3 +124,18 @@ has_lines claim.cu "$out" "^warning: race (RAW) between atomic at .*claim\.cu:6 
   "^fix: the read at .*claim\.cu:6 may see the value from before the atomic at .*claim\.cu:6: as the first guess of a compare-and-swap loop, a claim's test"
 lacks_lines claim.cu "$out" "^error:"
 pass "a claim's test before its atomicCAS, across warps, is the warning it is within one"
+
+# A kernel-only file under --schedule all: outputs are told apart by what the launch left in its
+# arrays (its launch succeeds either way; it always said "1 distinct output").
+cat >"$WORK/two_writers.cu" <<'CU'
+__global__ void k(int *out) {
+  __shared__ int x;
+  if (threadIdx.x == 0) x = 0;
+  if (threadIdx.x == 32) x = 1;
+  __syncthreads();
+  out[threadIdx.x] = x;
+}
+CU
+out=$("$APP" run "$WORK/two_writers.cu" --grid 1 --block 64 --schedule all 2>&1) || fail "two_writers.cu: $out"
+has_lines two_writers.cu "$out" "^schedules: 2 distinct outputs in 19 runs" "unlike the first: out after the launch: 64 of 64 elements differ"
+pass "a kernel-only file's schedules are told apart by its arrays"
