@@ -300,6 +300,13 @@ std::string atomic_write_text(const HazardEvent& e, LineId plain) {
   const std::string W = LineTable::describe(plain), X = LineTable::describe(atomic);
   const std::string& file = LineTable::get(plain).file;
   const bool cuda = file.ends_with(".cu") || file.ends_with(".cuh");
+  // The write first in the source (bins zeroed, then atomics into them): it must be over before any
+  // atomic starts; an atomic write would only land after some of them and wipe them out.
+  if (!e.cross_block && same_function(plain, atomic) && line_number(plain) < line_number(atomic))
+    return "the plain write at " + W + " must be done before other threads' atomics at " + X +
+           " start on its cell: put a barrier between " + W + " and " + X +
+           " where every thread of the block passes it (not inside a branch); made atomic, it could still land after some "
+           "of them and undo them";
   return "the plain write at " + W + " races with other threads' atomics at " + X +
          " on the same cell in the same step: make it atomic too (" +
          (cuda ? "atomicExch, or atomicMin/atomicMax to clamp a counter" : "c.atomic_exch, or c.atomic_min/c.atomic_max") +

@@ -139,3 +139,19 @@ CU
 out=$("$APP" run "$WORK/two_writers.cu" --grid 1 --block 64 --schedule all 2>&1) || fail "two_writers.cu: $out"
 has_lines two_writers.cu "$out" "^schedules: 2 distinct outputs in 19 runs" "unlike the first: out after the launch: 64 of 64 elements differ"
 pass "a kernel-only file's schedules are told apart by its arrays"
+
+# Bins zeroed with no barrier before the atomics into them: the barrier goes after the zeroing (the
+# fix said "between :6 and :5", and to make the zeroing an atomicExch, which would still wipe some).
+cat >"$WORK/zero_then_add.cu" <<'CU'
+__global__ void hist(const int *in, int *out) {
+  __shared__ int count[4];
+  int t = threadIdx.x;
+  if (t < 4) count[t] = 0;
+  atomicAdd(&count[in[t] % 4], 1);
+  __syncthreads();
+  if (t < 4) out[t] = count[t];
+}
+CU
+out=$("$APP" run "$WORK/zero_then_add.cu" --grid 1 --block 64 2>&1) || fail "zero_then_add.cu: $out"
+has_lines zero_then_add.cu "$out" "^fix: the plain write at .*zero_then_add\.cu:4 must be done before other threads' atomics at .*zero_then_add\.cu:5 start on its cell: put a barrier between .*zero_then_add\.cu:4 and .*zero_then_add\.cu:5"
+pass "a plain zeroing before atomics into it is fixed by a barrier after it"
