@@ -28,31 +28,49 @@ std::string at_line(const LineTable::Call& c) { return c.file + ":" + std::to_st
 
 // Where the code goes back in a __device__ helper that is called from several places, those calls
 // (a translated .cu's, sim::LineTable::set_calls): "...; shift_left is called at x.cu:15 and x.cu:19".
-std::string goes_back(LineId line) {
+// "shift_left is called at x.cu:15 and x.cu:19"; "" unless the helper of `line` has several calls.
+std::string calls_text(LineId line) {
   const SourceLine& l = LineTable::get(line);
   const std::vector<LineTable::Call> calls = LineTable::calls_into(l.file, l.line);
-  std::string text = kGoesBack;
-  if (calls.size() < 2) return text;
-  text += "; " + calls.front().callee + " is called at ";
+  if (calls.size() < 2) return "";
+  std::string text = calls.front().callee + " is called at ";
   for (size_t k = 0; k < calls.size(); ++k)
     text += (k == 0 ? "" : k + 1 == calls.size() ? " and " : ", ") + at_line(calls[k]);
   return text;
 }
+std::string goes_back(LineId line) {
+  const std::string calls = calls_text(line);
+  return calls.empty() ? kGoesBack : std::string(kGoesBack) + "; " + calls;
+}
 
 // Where the function of line `other` reaches `line`: the call of `line`'s helper (or of the helper
-// that calls it, up to three deep) when that helper is called from one place only. Interned as a
-// line of `other`'s function; kNoLine otherwise, or where both lines are of one function.
-LineId call_reaching(LineId line, LineId other) {
+// that calls it, up to three deep). Called from one place, that call; called from several places in
+// `other`'s function, the one nearest `other` on the side `line` ran on (`line_later`: the first
+// after it, as `b[t] = left(a, t); out[t] = left(b, t);` reads b through the second; else the last
+// before it, unless one is on `other`'s own line: `a[t] = avg(a, t)` may read a through it, or
+// `b[t] = avg(a, t); a[t] = avg(b, t);` through the first, which the lines do not tell apart).
+// Interned as a line of `other`'s function; kNoLine otherwise, or where both lines are of one function.
+LineId call_reaching(LineId line, LineId other, bool line_later) {
   const SourceLine& l = LineTable::get(line);
   const SourceLine& o = LineTable::get(other);
   if (l.file != o.file || l.function == o.function) return kNoLine;
   uint32_t at = l.line;
   for (int depth = 0; depth < 3; ++depth) {
     const std::vector<LineTable::Call> calls = LineTable::calls_into(l.file, at);
+    if (calls.size() == 1 && calls.front().caller_first <= o.line && o.line <= calls.front().caller_last)
+      return LineTable::intern(o.file, calls.front().line, o.function);
+    const LineTable::Call* nearest = nullptr;
+    bool on_its_line = false;
+    for (const LineTable::Call& c : calls) {
+      if (c.caller_first > o.line || o.line > c.caller_last) continue;
+      on_its_line |= c.line == o.line;
+      if ((line_later ? c.line > o.line : c.line < o.line) &&
+          (!nearest || (line_later ? c.line < nearest->line : c.line > nearest->line)))
+        nearest = &c;
+    }
+    if (nearest && (line_later || !on_its_line)) return LineTable::intern(o.file, nearest->line, o.function);
     if (calls.size() != 1) return kNoLine;
-    const LineTable::Call& c = calls.front();
-    if (c.caller_first <= o.line && o.line <= c.caller_last) return LineTable::intern(o.file, c.line, o.function);
-    at = c.line;
+    at = calls.front().line;
   }
   return kNoLine;
 }
@@ -267,8 +285,8 @@ std::string barrier_text(const HazardEvent& e, bool same_warp, const std::option
            " in place of the test and the write";
   // One line in a helper that the other's function calls from one place: the barrier goes by that call.
   if (a.file == b.file && a.function != b.function) {
-    const LineId via_first = call_reaching(e.line_first, e.line_second);
-    const LineId via_second = via_first == kNoLine ? call_reaching(e.line_second, e.line_first) : kNoLine;
+    const LineId via_first = call_reaching(e.line_first, e.line_second, false);
+    const LineId via_second = via_first == kNoLine ? call_reaching(e.line_second, e.line_first, true) : kNoLine;
     if (via_first != kNoLine || via_second != kNoLine) {
       HazardEvent by_call = e;
       (via_first != kNoLine ? by_call.line_first : by_call.line_second) = via_first != kNoLine ? via_first : via_second;
@@ -284,7 +302,12 @@ std::string barrier_text(const HazardEvent& e, bool same_warp, const std::option
   if (a.file == b.file && a.function == b.function && a.line > b.line)  // one ran ahead of the other
     return barrier + " between " + B + " and " + A + " would order these accesses";
   if (a.file == b.file && a.function == b.function) return barrier + " between " + A + " and " + B + " would order these accesses";
-  return barrier + " after " + A + " and before " + B + " would order these accesses";
+  // A helper called from several places: which call did it, the lines do not say; the calls do.
+  std::string calls = calls_text(e.line_first);
+  if (calls.empty()) calls = calls_text(e.line_second);
+  return barrier + " after " + A + " and before " + B + " would order these accesses" +
+         (calls.empty() ? "" : " (" + calls + ": the barrier goes between the call that reaches " +
+                                   (calls_text(e.line_first).empty() ? B : A) + " and the other access)");
 }
 
 // The plain side of a race between an atomic and a plain write (kNoLine: it is not one).
@@ -478,9 +501,9 @@ std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups, const st
         // A line in a helper called from one place: the barrier goes by the call (and groups with the
         // caller's pairs).
         if (!e.cross_block) {
-          if (const LineId via = call_reaching(e.line_first, e.line_second); via != kNoLine)
+          if (const LineId via = call_reaching(e.line_first, e.line_second, false); via != kNoLine)
             d.first = via;
-          else if (const LineId via_second = call_reaching(e.line_second, e.line_first); via_second != kNoLine)
+          else if (const LineId via_second = call_reaching(e.line_second, e.line_first, true); via_second != kNoLine)
             d.second = via_second;
         }
       }

@@ -155,3 +155,23 @@ CU
 out=$("$APP" run "$WORK/zero_then_add.cu" --grid 1 --block 64 2>&1) || fail "zero_then_add.cu: $out"
 has_lines zero_then_add.cu "$out" "^fix: the plain write at .*zero_then_add\.cu:4 must be done before other threads' atomics at .*zero_then_add\.cu:5 start on its cell: put a barrier between .*zero_then_add\.cu:4 and .*zero_then_add\.cu:5"
 pass "a plain zeroing before atomics into it is fixed by a barrier after it"
+
+# A helper called from two places, the race between its calls: the fix names the call after the
+# write (it said "after :3's write and before :3", inside the helper).
+cat >"$WORK/left_twice.cu" <<'CU'
+__device__ int left(const int *s, int t) {
+  return (t > 0) ? s[t - 1] : 0;
+}
+__global__ void k(int *out) {
+  __shared__ int a[64];
+  __shared__ int b[64];
+  int t = threadIdx.x;
+  a[t] = t;
+  __syncthreads();
+  b[t] = left(a, t);
+  out[t] = left(b, t);
+}
+CU
+out=$("$APP" run "$WORK/left_twice.cu" --grid 1 --block 64 2>&1) || fail "left_twice.cu: $out"
+has_lines left_twice.cu "$out" "^fix: a barrier between .*left_twice\.cu:10 and .*left_twice\.cu:11 would order these accesses (.*left_twice\.cu:11 calls left, where .*left_twice\.cu:2 is)"
+pass "a race through a helper called twice: the fix names the call that read"
