@@ -269,6 +269,19 @@ std::string barrier_text(const HazardEvent& e, bool same_warp, const std::option
   if (e.cross_block)
     return "blocks of one launch cannot wait for each other: the access at " + B + " needs what " + A +
            " does in another block finished first, so split the work into two launches (or use atomics)";
+  // Both accesses on one line of a helper called on two lines of one function (an accessor's `return
+  // data[r * W + c];`, written through at one call and read at the other): between those calls.
+  if (e.line_first == e.line_second && e.kind != HazardKind::WriteAfterWrite) {
+    const std::vector<LineTable::Call> calls = LineTable::calls_into(a.file, a.line);
+    if (calls.size() == 2 && calls[0].caller_first == calls[1].caller_first && calls[0].line != calls[1].line) {
+      HazardEvent by_call = e;
+      by_call.line_first = LineTable::find(a.file, std::min(calls[0].line, calls[1].line));
+      by_call.line_second = LineTable::find(a.file, std::max(calls[0].line, calls[1].line));
+      if (by_call.line_first != kNoLine && by_call.line_second != kNoLine &&
+          same_function(by_call.line_first, by_call.line_second))
+        return barrier_text(by_call, same_warp, loops) + " (" + calls_text(e.line_first) + ", where " + A + " is)";
+    }
+  }
   // An in-place scan's `s[t] += s[t - d]` (one round: split the statement) and a reduction loop's
   // `s[t] += s[t + d]` with its barrier left out (rounds merged: a barrier ends each) look the same.
   if (e.line_first == e.line_second && e.kind != HazardKind::WriteAfterWrite)

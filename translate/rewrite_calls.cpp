@@ -161,6 +161,14 @@ std::string RewriteRules::caption_before(SourceLocation barrier) const {
   return escaped_caption(text);
 }
 
+bool RewriteRules::VisitAsmStmt(AsmStmt* s) {
+  // AsmStmt's own getBeginLoc() is empty: its asm keyword's is the place.
+  if (in_main_file(s->getAsmLoc()))
+    error(s->getAsmLoc(), "inline assembly (asm) is not simulated: write what it does in CUDA C++ (PTX's %laneid is "
+                            "threadIdx.x % warpSize; %clock is clock())");
+  return true;
+}
+
 bool RewriteRules::VisitCallExpr(CallExpr* e) {
   const FunctionDecl* callee = e->getDirectCallee();
   if (!callee) callee = dependent_callee(e->getCallee(), -1);  // a call in a template, by its parameters

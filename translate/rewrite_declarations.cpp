@@ -642,8 +642,14 @@ void RewriteRules::rewrite_reference_return(FunctionDecl* f) {
       const Expr* value = r->getRetValue() ? r->getRetValue()->IgnoreParenImpCasts() : nullptr;
       const auto* element = dyn_cast_or_null<ArraySubscriptExpr>(value);
       const auto* deref = dyn_cast_or_null<UnaryOperator>(value);
-      const bool device = (element && device_memory(element->getBase())) ||
-                          (deref && deref->getOpcode() == UO_Deref && device_memory(deref->getSubExpr()));
+      // A struct's pointer field (`View { float *data; float &at(int i) { return data[i]; } }`) holds
+      // device memory as a parameter does.
+      auto device_pointer = [&](const Expr* p) {
+        const auto* field = dyn_cast<MemberExpr>(p->IgnoreParenImpCasts());
+        return device_memory(p) || (field && isa<FieldDecl>(field->getMemberDecl()) && field->getType()->isPointerType());
+      };
+      const bool device = (element && device_pointer(element->getBase())) ||
+                          (deref && deref->getOpcode() == UO_Deref && device_pointer(deref->getSubExpr()));
       returns_elements |= device;
       return device;
     }

@@ -399,6 +399,12 @@ void RewriteRules::rewrite_pointer_declaration(DeclaratorDecl* d) {
   if (!type->isPointerType() || type->getContainedAutoType() || !d->getTypeSourceInfo()) return;
   const QualType pointee = type->getPointeeType();
   if (pass_tile_itself(d, pointee)) return;
+  if (pointee->isFunctionType()) {
+    error(d->getLocation(), "'" + d->getNameAsString() + "' is a pointer to a function, which device code here cannot "
+                            "call through: call the function by its name, or pass a functor (a struct with a __device__ "
+                            "operator()) or make the function a template parameter");
+    return;
+  }
   if (const std::string why = element_refusal(pointee); !why.empty()) {
     error(d->getLocation(), "'" + d->getNameAsString() + "' points to " + why);
     return;

@@ -48,6 +48,8 @@ class RewriteRules : public clang::RecursiveASTVisitor<RewriteRules> {
   bool VisitDeclRefExpr(clang::DeclRefExpr* e);
   bool VisitCallExpr(clang::CallExpr* e);
   bool VisitCUDAKernelCallExpr(clang::CUDAKernelCallExpr* e);
+  // Inline assembly (`asm("mov.u32 %0, %%laneid;" ...)`) is PTX, which nothing here runs.
+  bool VisitAsmStmt(clang::AsmStmt* s);
   bool VisitUnaryOperator(clang::UnaryOperator* e);
   bool VisitCStyleCastExpr(clang::CStyleCastExpr* e);
   bool VisitCXXConstCastExpr(clang::CXXConstCastExpr* e);

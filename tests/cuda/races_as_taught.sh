@@ -175,3 +175,67 @@ CU
 out=$("$APP" run "$WORK/left_twice.cu" --grid 1 --block 64 2>&1) || fail "left_twice.cu: $out"
 has_lines left_twice.cu "$out" "^fix: a barrier between .*left_twice\.cu:10 and .*left_twice\.cu:11 would order these accesses (.*left_twice\.cu:11 calls left, where .*left_twice\.cu:2 is)"
 pass "a race through a helper called twice: the fix names the call that read"
+
+# What a course's code holds that the translator must answer at its line: inline PTX (it reached
+# the x86 assembler), a device function pointer (refused as an array's element type), and an
+# accessor method returning a reference into its pointer field (g++'s errors on the translation).
+cat >"$WORK/lane_asm.cu" <<'CU'
+__global__ void k(unsigned int *out) {
+  unsigned int r;
+  asm volatile("mov.u32 %0, %%laneid;" : "=r"(r));
+  out[threadIdx.x] = r;
+}
+CU
+set +e
+out=$("$APP" run "$WORK/lane_asm.cu" --grid 1 --block 32 2>&1); rc=$?
+set -e
+[[ $rc -eq 2 ]] || fail "lane_asm.cu: exit $rc: $out"
+has_lines lane_asm.cu "$out" "lane_asm\.cu:3:3: error: inline assembly (asm) is not simulated: write what it does in CUDA C++ (PTX's %laneid is threadIdx.x % warpSize"
+lacks_lines lane_asm.cu "$out" "Assembler messages"
+cat >"$WORK/fn_pointer.cu" <<'CU'
+__device__ float square(float x) { return x * x; }
+__device__ float apply(float x, float (*f)(float)) { return f(x); }
+__global__ void k(float *out) { out[threadIdx.x] = apply(1.0f, square); }
+CU
+set +e
+out=$("$APP" run "$WORK/fn_pointer.cu" --grid 1 --block 32 2>&1); rc=$?
+set -e
+[[ $rc -eq 2 ]] || fail "fn_pointer.cu: exit $rc: $out"
+has_lines fn_pointer.cu "$out" "fn_pointer\.cu:2:.*error: 'f' is a pointer to a function.*pass a functor"
+cat >"$WORK/accessor.cu" <<'CU'
+#include <cstdio>
+#define W 16
+struct Tile {
+  float *data;
+  __device__ float &at(int r, int c) { return data[r * W + c]; }
+};
+__global__ void transposeTile(const float *in, float *out) {
+  __shared__ float buf[W * W];
+  Tile t{buf};
+  int x = threadIdx.x, y = threadIdx.y;
+  t.at(y, x) = in[y * W + x];
+#ifndef BUG_NO_BARRIER
+  __syncthreads();
+#endif
+  out[y * W + x] = t.at(x, y);
+}
+int main() {
+  float h[W * W], o[W * W], *d_in, *d_out;
+  for (int i = 0; i < W * W; i++) h[i] = i;
+  cudaMalloc(&d_in, sizeof(h));
+  cudaMalloc(&d_out, sizeof(h));
+  cudaMemcpy(d_in, h, sizeof(h), cudaMemcpyHostToDevice);
+  transposeTile<<<1, dim3(W, W)>>>(d_in, d_out);
+  cudaMemcpy(o, d_out, sizeof(o), cudaMemcpyDeviceToHost);
+  int bad = 0;
+  for (int r = 0; r < W; r++) for (int c = 0; c < W; c++) bad += o[r * W + c] != h[c * W + r];
+  printf(bad ? "FAIL\n" : "PASS\n");
+  return bad != 0;
+}
+CU
+out=$("$APP" run "$WORK/accessor.cu" 2>&1) || fail "accessor.cu: $out"
+has_lines accessor.cu "$out" "^PASS" "^hazards: none"
+out=$("$APP" run "$WORK/accessor.cu" --bug no-barrier 2>&1) || fail "accessor.cu no-barrier: $out"
+has_lines "accessor.cu no-barrier" "$out" "^error: race (RAW) between write at .*accessor\.cu:5 and read at .*accessor\.cu:5" \
+  "^fix: a barrier between .*accessor\.cu:11 and .*accessor\.cu:15 would order these accesses (at is called at"
+pass "inline asm and device function pointers are refused at their lines; an accessor returning a reference into its field runs"
