@@ -278,6 +278,16 @@ void RewriteRules::rewrite_shared_declaration(VarDecl* v, SourceLocation begin) 
     error(v->getLocation(), "__shared__ '" + name + "' holds " + why);
     return;
   }
+  // ptxas's limit on a kernel's static shared memory: the launch's <<<..., bytes>>> sizes only extern ones.
+  constexpr int64_t kStaticSharedLimit = 48 * 1024;
+  if (const QualType whole = v->getType(); whole->isConstantSizeType() && !whole->isDependentType())
+    if (const int64_t bytes = context_.getTypeSizeInChars(whole).getQuantity(); bytes > kStaticSharedLimit) {
+      error(v->getLocation(), "__shared__ '" + name + "' takes " + std::to_string(bytes) + " bytes, over the " +
+                                  std::to_string(kStaticSharedLimit) + " a kernel may declare statically (nvcc refuses it): "
+                                  "make it extern __shared__, give its bytes as <<<grid, block, bytes>>> and allow them "
+                                  "with cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, bytes)");
+      return;
+    }
   const std::string shown = escaped_caption(name + cells_note(element));
   const std::string type = type_text(element.getUnqualifiedType());
   std::string made;

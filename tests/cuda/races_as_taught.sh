@@ -239,3 +239,19 @@ out=$("$APP" run "$WORK/accessor.cu" --bug no-barrier 2>&1) || fail "accessor.cu
 has_lines "accessor.cu no-barrier" "$out" "^error: race (RAW) between write at .*accessor\.cu:5 and read at .*accessor\.cu:5" \
   "^fix: a barrier between .*accessor\.cu:11 and .*accessor\.cu:15 would order these accesses (at is called at"
 pass "inline asm and device function pointers are refused at their lines; an accessor returning a reference into its field runs"
+
+# 64 KiB of static __shared__: nvcc refuses it, so the translation does, at its line (it failed at
+# run time with "pass a larger shared size to the launch", which sizes extern arrays only).
+cat >"$WORK/big_static.cu" <<'CU'
+__global__ void k(float *out) {
+  __shared__ float big[16384];
+  big[threadIdx.x] = threadIdx.x;
+  out[threadIdx.x] = big[threadIdx.x];
+}
+CU
+set +e
+out=$("$APP" run "$WORK/big_static.cu" --grid 1 --block 32 2>&1); rc=$?
+set -e
+[[ $rc -eq 2 ]] || fail "big_static.cu: exit $rc: $out"
+has_lines big_static.cu "$out" "big_static\.cu:2:.*error: __shared__ 'big' takes 65536 bytes, over the 49152 a kernel may declare statically"
+pass "static shared memory over 48 KiB is refused at its line"
