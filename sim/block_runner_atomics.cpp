@@ -37,6 +37,7 @@ std::array<CellValue, 2> BlockRunner::atomic_update(ArrayStore& a, int index, in
   const uint64_t next = update(old, state);
   const bool exchange = shown == AtomicOp::Exch;
   std::array<CellValue, 2> result{};
+  if (cells > 1) begin_wide_access(cells);  // one instruction on a GPU (atom.add.f64), as a double's load is
   for (int k = 0; k < cells; ++k) {
     const uint32_t bits = static_cast<uint32_t>(next >> (32 * k));
     // A compare-and-swap with the bits just seen always swaps: the cell gets `next`'s half.
@@ -44,6 +45,7 @@ std::array<CellValue, 2> BlockRunner::atomic_update(ArrayStore& a, int index, in
                          : atomic_in_place(a, index + k, AtomicOp::Cas, {bits, old_poison},
                                            {static_cast<uint32_t>(old >> (32 * k)), false}, line, shown);
   }
+  if (cells > 1) end_wide_access();
   if (switch_each_access_) yield();
   return result;
 }

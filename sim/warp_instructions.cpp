@@ -111,8 +111,17 @@ std::vector<WarpInstruction> warp_instructions(const StepTrace& step, const Trac
       continue;
     }
     const uint32_t lane = 1u << (e.thread % kWarpSize);
-    if (e.flags & kWarpInstructionStart || (is_instruction(e) && current >= 0 &&
-                                            (e.thread / kWarpSize != out[current].warp || lanes_in_current & lane))) {
+    // A warp operation's lanes report as they resume, the lane that completed it first; an 8-byte
+    // atomic's lanes one at a time: their events of one line are still the one instruction.
+    const auto continues = [&] {
+      if (current < 0 || e.thread / kWarpSize != out[current].warp || (lanes_in_current & lane)) return false;
+      const Event& first = events[out[current].events.front()];
+      const bool warp_op = e.kind == EventKind::Shuffle || e.kind == EventKind::WarpVote || e.kind == EventKind::WarpSync;
+      const bool atomic = e.is_memory() && (e.flags & kAtomic) && (first.flags & kAtomic) && first.array == e.array;
+      return (warp_op || atomic) && first.kind == e.kind && first.line == e.line;
+    };
+    if ((e.flags & kWarpInstructionStart && !continues()) ||
+        (is_instruction(e) && current >= 0 && (e.thread / kWarpSize != out[current].warp || lanes_in_current & lane))) {
       current = -1;
     }
     if (!is_instruction(e)) continue;

@@ -255,3 +255,23 @@ set -e
 [[ $rc -eq 2 ]] || fail "big_static.cu: exit $rc: $out"
 has_lines big_static.cu "$out" "big_static\.cu:2:.*error: __shared__ 'big' takes 65536 bytes, over the 49152 a kernel may declare statically"
 pass "static shared memory over 48 KiB is refused at its line"
+
+# The warp counts: a converged shuffle is one warp instruction (its lanes report as they resume,
+# the completing lane first: it was two, both divergent), and so is a double's atomicAdd (one lane
+# at a time: it was 32 divergent).
+cat >"$WORK/one_each.cu" <<'CU'
+__global__ void shfl(const int *in, int *out) {
+  int v = in[threadIdx.x];
+  v = __shfl_xor_sync(0xffffffff, v, 1);
+  out[threadIdx.x] = v;
+}
+__global__ void add64(double *acc, float *out) {
+  atomicAdd(&acc[0], 1.0);
+  out[threadIdx.x] = 1.0f;
+}
+CU
+out=$("$APP" run "$WORK/one_each.cu" --kernel-name shfl --grid 1 --block 32 2>&1) || fail "one_each.cu shfl: $out"
+has_lines "one_each.cu shfl" "$out" "^warps (shown blocks): 3 warp instructions, 0 divergent"
+out=$("$APP" run "$WORK/one_each.cu" --kernel-name add64 --grid 1 --block 32 2>&1) || fail "one_each.cu add64: $out"
+has_lines "one_each.cu add64" "$out" "^warps (shown blocks): 2 warp instructions, 0 divergent"
+pass "a shuffle and a double's atomicAdd are one warp instruction each"
