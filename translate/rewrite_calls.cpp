@@ -23,7 +23,11 @@ const FunctionDecl* RewriteRules::dependent_callee(const Expr* callee, int argum
     for (const NamedDecl* d : lookup->decls()) {
       const FunctionDecl* f = d->getAsFunction();
       // CUDA's own intrinsics on a template's values (`__shfl_down_sync(mask, v, k)` with a T v).
-      if (f && !is_students(f) && (kContextCalls.count(f->getNameAsString()) || kRuntimeCalls.count(f->getNameAsString())))
+      // ... and cudaMalloc of a template's `T *d` (`runCase<T>()`): the array keeps its name.
+      const bool allocation = f && (f->getName() == "cudaMalloc" || f->getName() == "cudaMallocManaged" ||
+                                    f->getName() == "cudaMallocPitch");
+      if (f && !is_students(f) &&
+          (kContextCalls.count(f->getNameAsString()) || kRuntimeCalls.count(f->getNameAsString()) || allocation))
         return f;
       if (!f || !is_students(f) || !is_device_only(f)) continue;
       if (arguments >= 0 && (static_cast<unsigned>(arguments) < f->getMinRequiredArguments() ||

@@ -275,3 +275,20 @@ has_lines "one_each.cu shfl" "$out" "^warps (shown blocks): 3 warp instructions,
 out=$("$APP" run "$WORK/one_each.cu" --kernel-name add64 --grid 1 --block 32 2>&1) || fail "one_each.cu add64: $out"
 has_lines "one_each.cu add64" "$out" "^warps (shown blocks): 2 warp instructions, 0 divergent"
 pass "a shuffle and a double's atomicAdd are one warp instruction each"
+
+# Arrays cudaMalloc'ed in a host function template keep their names (they were "device array").
+cat >"$WORK/host_template.cu" <<'CU'
+__global__ void k(const float *in, float *out) { out[threadIdx.x] = in[threadIdx.x + 1]; }
+template <typename T>
+int runCase() {
+  T *dIn, *dOut;
+  cudaMalloc(&dIn, 32 * sizeof(T));
+  cudaMalloc(&dOut, 32 * sizeof(T));
+  k<<<1, 32>>>(dIn, dOut);
+  return 0;
+}
+int main() { return runCase<float>(); }
+CU
+out=$("$APP" run "$WORK/host_template.cu" 2>&1) || fail "host_template.cu: $out"
+has_lines host_template.cu "$out" "^error: out-of-bounds read of dIn\[32\] at .*host_template\.cu:1 (dIn has 32 elements)"
+pass "arrays allocated in a host template keep their names"
