@@ -163,12 +163,24 @@ bool written_by_another_statement(const std::vector<HazardGroup>& groups, int ar
   return false;
 }
 
+// Threads of the launch skipped a barrier of `line`'s function (in a branch, or a loop they left):
+// they ran on into accesses of the round after it, which then meet the others' in "the same step".
+// The barrier's line; kNoLine where none was skipped.
+LineId barrier_skipped_near(const std::vector<HazardGroup>& groups, int launch, LineId line) {
+  for (const HazardGroup& g : groups)
+    if (g.first.kind == HazardKind::ExitedBeforeBarrier && g.first.launch == launch && same_function(g.first.line_second, line))
+      return g.first.line_second;
+  return kNoLine;
+}
+
 std::vector<LostUpdate> find_lost_updates(const std::vector<HazardGroup>& groups) {
   std::vector<LostUpdate> found;
   for (const HazardGroup& waw : groups) {
     const HazardEvent& w = waw.first;
     if (w.kind != HazardKind::WriteAfterWrite || w.line_first != w.line_second || w.through_atomics || w.unchanged_cell)
       continue;
+    // A sort's swap whose rounds a skipped barrier merged is no lost update an atomic would mend.
+    if (!w.cross_block && barrier_skipped_near(groups, w.launch, w.line_first) != kNoLine) continue;
     if (!w.cross_block && written_by_another_statement(groups, w.array, w.line_first)) continue;
     if (const LineId read = counter_read(groups, waw); read != kNoLine) {
       found.push_back({w.array, w.line_first, read, w.cross_block});
@@ -521,6 +533,9 @@ std::vector<Diagnosis> diagnose(const std::vector<HazardGroup>& groups, const st
         }
       }
       if (e.cross_block && e.unfenced_handover) d.text = unfenced_handover_text(e) + d.text;
+      if (const LineId skipped = e.cross_block ? kNoLine : barrier_skipped_near(groups, e.launch, e.line_first); skipped != kNoLine)
+        d.text += "; but first keep every thread at the barrier at " + LineTable::describe(skipped) +
+                  ": threads that skip it run on into the next round's accesses, which may be all this race is";
       out.push_back(std::move(d));
     }
     out[at->second].reports.push_back(k);

@@ -292,3 +292,27 @@ CU
 out=$("$APP" run "$WORK/host_template.cu" 2>&1) || fail "host_template.cu: $out"
 has_lines host_template.cu "$out" "^error: out-of-bounds read of dIn\[32\] at .*host_template\.cu:1 (dIn has 32 elements)"
 pass "arrays allocated in a host template keep their names"
+
+# An odd-even sort whose barrier sits inside the compare-exchange's branch: the threads that skip it
+# run into the next phase's swaps. No atomic mends a swap (it was called a lost update); the races'
+# fixes point at the skipped barrier.
+cat >"$WORK/odd_even.cu" <<'CU'
+__global__ void k(int *keys) {
+  __shared__ int s[64];
+  int t = threadIdx.x;
+  s[t] = 63 - t;
+  __syncthreads();
+  for (int phase = 0; phase < 64; ++phase) {
+    int i = 2 * t + (phase & 1);
+    if (t < 32 && i + 1 < 64) {
+      if (s[i] > s[i + 1]) { int x = s[i]; s[i] = s[i + 1]; s[i + 1] = x; }
+      __syncthreads();
+    }
+  }
+  keys[t] = s[t];
+}
+CU
+out=$("$APP" run "$WORK/odd_even.cu" --grid 1 --block 64 2>&1) || fail "odd_even.cu: $out"
+has_lines odd_even.cu "$out" "^fix: threads write one cell at .*odd_even\.cu:9 .*but first keep every thread at the barrier at .*odd_even\.cu:10"
+lacks_lines odd_even.cu "$out" "lost update"
+pass "races after a barrier skipped in a branch point at it, and a swap is no lost update"
