@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/host_copies.h"
 #include "core/outcomes.h"
 #include "core/registry.h"
 #include "core/run.h"
@@ -26,15 +27,6 @@ struct ProgramGpuRun {
 // The loaded program named `algorithm` (core/cuda_program.h), variant `bug`, on the GPU.
 ProgramGpuRun run_program_on_gpu(const std::string& algorithm, int bug);
 
-struct HostCopyComparison {
-  bool identical = false;
-  std::string difference;  // the first differing copy, its line, array and elements ("" if identical)
-};
-// `a` and `b` are named as `a_name` and `b_name` where their counts or sizes differ; `lines`: a
-// copy is named by its line (not for a kernel-only file's, which syncscope's own main() makes).
-HostCopyComparison compare_host_copies(const std::vector<HostCopy>& sim, const std::vector<HostCopy>& gpu,
-                                       const std::string& a_name = "the simulator", const std::string& b_name = "the GPU",
-                                       bool lines = true);
 
 // --gpu-runs for a program: `runs` runs of its main() on the GPU, tallied by what main() returned
 // (the program's own check: 0 passed), as the race lab tallies an algorithm's outputs.

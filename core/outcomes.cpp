@@ -1,6 +1,6 @@
 #include "core/outcomes.h"
 
-#include "core/cuda_program_gpu.h"
+#include "core/host_copies.h"
 
 #include <algorithm>
 #include <map>
