@@ -60,6 +60,15 @@ std::string call_sites_registration(const std::vector<CallSite>& calls) {
   return out + "});\n";
 }
 
+// Kernels' __launch_bounds__, registered when the library loads: a launch of more threads fails
+// as a GPU's does (cu::note_launch_bounds).
+std::string launch_bounds_registration(const std::vector<KernelSignature>& kernels) {
+  std::string list;
+  for (const KernelSignature& k : kernels)
+    if (k.max_threads > 0) list += "{\"" + k.name + "\", " + std::to_string(k.max_threads) + "}, ";
+  return list.empty() ? "" : "static const bool syncscope_launch_bounds = ::syncscope::cu::note_launch_bounds({" + list + "});\n";
+}
+
 using namespace clang;
 
 constexpr const char* kShimPath = "/syncscope-cuda/syncscope_cuda_parse_shim.h";
@@ -162,6 +171,7 @@ class TranslateConsumer : public ASTConsumer {
                        : context.getSourceManager().getBufferData(main).str();
     out_.text += assert_texts_function(out_.assert_texts);
     out_.text += call_sites_registration(out_.calls);
+    out_.text += launch_bounds_registration(out_.kernels);
   }
 
  private:

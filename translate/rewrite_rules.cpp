@@ -262,6 +262,10 @@ bool RewriteRules::VisitFunctionDecl(FunctionDecl* f) {
   if (f->hasAttr<CUDAGlobalAttr>() && f->isThisDeclarationADefinition() && !instantiated) {
     KernelSignature k{f->getNameAsString(), pattern_of != nullptr, {}};
     for (const ParmVarDecl* p : f->parameters()) k.parameters.push_back(kernel_parameter(p));
+    if (const auto* bounds = f->getAttr<CUDALaunchBoundsAttr>(); bounds && bounds->getMaxThreads())
+      if (Expr::EvalResult r; !bounds->getMaxThreads()->isValueDependent() &&
+                              bounds->getMaxThreads()->EvaluateAsInt(r, context_))
+        k.max_threads = static_cast<int>(r.Val.getInt().getExtValue());
     out_.kernels.push_back(std::move(k));
   }
   rewrite_device_signature(f);

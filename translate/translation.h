@@ -32,6 +32,7 @@ struct KernelSignature {
   std::string name;
   bool is_template = false;
   std::vector<KernelParameter> parameters;
+  int max_threads = 0;  // its __launch_bounds__'s first argument (0: none, or not a constant)
 };
 
 // A call of one of the file's __device__ helpers from device code: the reports name a helper's line

@@ -20,6 +20,7 @@
 
 #include "core/cuda_in/cu_arguments.h"
 #include "core/cuda_in/cu_device.h"
+#include "core/cuda_in/cu_launch_bounds.h"
 #include "core/cuda_in/device_addresses.h"
 #include "core/registry.h"
 
@@ -29,6 +30,7 @@ enum cudaError_t {
   cudaErrorMemoryAllocation = 2,
   cudaErrorInvalidConfiguration = 9,
   cudaErrorInvalidDevicePointer = 17,
+  cudaErrorLaunchOutOfResources = 701,
   cudaErrorAssert = 710,
   cudaErrorLaunchFailure = 719,
 };
@@ -526,6 +528,12 @@ struct Launch {
       device.record(cudaErrorInvalidConfiguration);
       return;
     }
+    if (const int most = launch_bounds_of(name); most > 0 && threads > static_cast<unsigned>(most)) {
+      std::fprintf(stderr, "%s:%u: the launch of %s is refused (too many resources requested for launch): %llu threads a "
+                   "block, and its __launch_bounds__ allows %d\n", where.file_name(), where.line(), name, threads, most);
+      device.record(cudaErrorLaunchOutOfResources);
+      return;
+    }
     auto bound = std::make_tuple(launch_argument(arguments)...);
     bool host_pointer = false;
     std::apply([&](const auto&... b) { ((host_pointer = host_pointer || !b.has_value()), ...); }, bound);
@@ -662,6 +670,7 @@ inline const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
     case cudaErrorInvalidDevicePointer: return "invalid device pointer";
+    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
     case cudaErrorAssert: return "device-side assert triggered";
     default: return "unspecified launch failure";
   }
@@ -673,6 +682,7 @@ inline const char* cudaGetErrorName(cudaError_t e) {
     case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
     case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
     case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
+    case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
     case cudaErrorAssert: return "cudaErrorAssert";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
     default: return "cudaErrorUnknown";

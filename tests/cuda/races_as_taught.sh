@@ -316,3 +316,22 @@ out=$("$APP" run "$WORK/odd_even.cu" --grid 1 --block 64 2>&1) || fail "odd_even
 has_lines odd_even.cu "$out" "^fix: threads write one cell at .*odd_even\.cu:9 .*but first keep every thread at the barrier at .*odd_even\.cu:10"
 lacks_lines odd_even.cu "$out" "lost update"
 pass "races after a barrier skipped in a branch point at it, and a swap is no lost update"
+
+# A launch of more threads than the kernel's __launch_bounds__ fails, as on a GPU (it ran).
+cat >"$WORK/bounds.cu" <<'CU'
+#include <cstdio>
+__global__ void __launch_bounds__(128) fill(int *a) { a[blockIdx.x * blockDim.x + threadIdx.x] = 1; }
+int main() {
+  int *d;
+  cudaMalloc(&d, 256 * sizeof(int));
+  fill<<<2, 128>>>(d);
+  printf("128: %s\n", cudaGetErrorString(cudaGetLastError()));
+  fill<<<1, 256>>>(d);
+  printf("256: %s\n", cudaGetErrorString(cudaGetLastError()));
+  return 0;
+}
+CU
+out=$("$APP" run "$WORK/bounds.cu" 2>&1) || fail "bounds.cu: $out"
+has_lines bounds.cu "$out" "^128: no error" "^256: too many resources requested for launch" \
+  "bounds\.cu:8: the launch of fill is refused (too many resources requested for launch): 256 threads a block, and its __launch_bounds__ allows 128"
+pass "a launch over the kernel's __launch_bounds__ fails"
