@@ -10,31 +10,8 @@ APP=$(realpath "$1")
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 export SYNCSCOPE_CACHE_DIR="$WORK/cache"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
-# `has_lines WHAT OUTPUT PATTERN...`: OUTPUT has a line matching each PATTERN, else WHAT fails.
-has_lines() {
-  local what=$1 output=$2
-  shift 2
-  for pattern in "$@"; do grep -q "$pattern" <<<"$output" || fail "$what: no line '$pattern': $output"; done
-}
-# `run FILE` exits 2 with a message that matches PATTERN (what: the case, for the failure's text).
-expect_refused() {
-  local file=$1 pattern=$2 what=$3 out rc
-  set +e
-  out=$("$APP" run "$file" 2>&1)
-  rc=$?
-  set -e
-  [[ $rc -eq 2 ]] && grep -q "$pattern" <<<"$out" || fail "$what: exit $rc: $out"
-}
-if [[ ! -x "$(dirname "$APP")/syncscope-translate" ]]; then
-  echo "skip: this build has no syncscope-translate (Clang 14's libraries were not found)"
-  exit 0
-fi
-if ldd "$APP" 2>/dev/null | grep -q 'libasan\|libubsan\|libtsan'; then
-  echo "skip: these programs run on the release build, not under a sanitizer ($APP)"
-  exit 0
-fi
+source "$(dirname "$0")/test_lib.sh"
+skip_unless_translating
 mkdir -p "$WORK/simt"
 # A runaway recursion in a __device__ function is a stack overflow named at its line under every
 # schedule. Under lockstep the stack runs out inside the runner's code (each call reports its

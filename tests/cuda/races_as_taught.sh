@@ -7,28 +7,8 @@ APP=$(realpath "$1")
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT
 export SYNCSCOPE_CACHE_DIR="$WORK/cache"
-fail() { echo "FAIL: $*" >&2; exit 1; }
-pass() { echo "ok: $*"; }
-# `has_lines WHAT OUTPUT PATTERN...`: OUTPUT has a line matching each PATTERN, else WHAT fails.
-has_lines() {
-  local what=$1 output=$2
-  shift 2
-  for pattern in "$@"; do grep -q -- "$pattern" <<<"$output" || fail "$what: no line '$pattern': $output"; done
-}
-# `lacks_lines WHAT OUTPUT PATTERN...`: no line of OUTPUT matches any PATTERN.
-lacks_lines() {
-  local what=$1 output=$2
-  shift 2
-  for pattern in "$@"; do ! grep -q -- "$pattern" <<<"$output" || fail "$what: a line '$pattern': $output"; done
-}
-if [[ ! -x "$(dirname "$APP")/syncscope-translate" ]]; then
-  echo "skip: this build has no syncscope-translate (Clang 14's libraries were not found)"
-  exit 0
-fi
-if ldd "$APP" 2>/dev/null | grep -q 'libasan\|libubsan\|libtsan'; then
-  echo "skip: these programs run on the release build, not under a sanitizer ($APP)"
-  exit 0
-fi
+source "$(dirname "$0")/test_lib.sh"
+skip_unless_translating
 
 # Floyd-Warshall as textbooks write it: row and column k are rewritten with their own values, which
 # other blocks read in the same launch. No order changes what they read: warnings that say so, and
@@ -186,22 +166,13 @@ __global__ void k(unsigned int *out) {
   out[threadIdx.x] = r;
 }
 CU
-set +e
-out=$("$APP" run "$WORK/lane_asm.cu" --grid 1 --block 32 2>&1); rc=$?
-set -e
-[[ $rc -eq 2 ]] || fail "lane_asm.cu: exit $rc: $out"
-has_lines lane_asm.cu "$out" "lane_asm\.cu:3:3: error: inline assembly (asm) is not simulated: write what it does in CUDA C++ (PTX's %laneid is threadIdx.x % warpSize"
-lacks_lines lane_asm.cu "$out" "Assembler messages"
+expect_refused "$WORK/lane_asm.cu" "lane_asm\.cu:3:3: error: inline assembly (asm) is not simulated: write what it does in CUDA C++ (PTX's %laneid is threadIdx.x % warpSize" lane_asm.cu --grid 1 --block 32
 cat >"$WORK/fn_pointer.cu" <<'CU'
 __device__ float square(float x) { return x * x; }
 __device__ float apply(float x, float (*f)(float)) { return f(x); }
 __global__ void k(float *out) { out[threadIdx.x] = apply(1.0f, square); }
 CU
-set +e
-out=$("$APP" run "$WORK/fn_pointer.cu" --grid 1 --block 32 2>&1); rc=$?
-set -e
-[[ $rc -eq 2 ]] || fail "fn_pointer.cu: exit $rc: $out"
-has_lines fn_pointer.cu "$out" "fn_pointer\.cu:2:.*error: 'f' is a pointer to a function.*pass a functor"
+expect_refused "$WORK/fn_pointer.cu" "fn_pointer\.cu:2:.*error: 'f' is a pointer to a function.*pass a functor" fn_pointer.cu --grid 1 --block 32
 cat >"$WORK/accessor.cu" <<'CU'
 #include <cstdio>
 #define W 16
@@ -249,11 +220,7 @@ __global__ void k(float *out) {
   out[threadIdx.x] = big[threadIdx.x];
 }
 CU
-set +e
-out=$("$APP" run "$WORK/big_static.cu" --grid 1 --block 32 2>&1); rc=$?
-set -e
-[[ $rc -eq 2 ]] || fail "big_static.cu: exit $rc: $out"
-has_lines big_static.cu "$out" "big_static\.cu:2:.*error: __shared__ 'big' takes 65536 bytes, over the 49152 a kernel may declare statically"
+expect_refused "$WORK/big_static.cu" "big_static\.cu:2:.*error: __shared__ 'big' takes 65536 bytes, over the 49152 a kernel may declare statically" big_static.cu --grid 1 --block 32
 pass "static shared memory over 48 KiB is refused at its line"
 
 # The warp counts: a converged shuffle is one warp instruction (its lanes report as they resume,
