@@ -30,7 +30,6 @@ enum cudaError_t {
   cudaErrorMemoryAllocation = 2,
   cudaErrorInvalidConfiguration = 9,
   cudaErrorInvalidDevicePointer = 17,
-  cudaErrorLaunchOutOfResources = 701,
   cudaErrorAssert = 710,
   cudaErrorLaunchFailure = 719,
 };
@@ -529,9 +528,10 @@ struct Launch {
       return;
     }
     if (const int most = launch_bounds_of(name); most > 0 && threads > static_cast<unsigned>(most)) {
-      std::fprintf(stderr, "%s:%u: the launch of %s is refused (too many resources requested for launch): %llu threads a "
-                   "block, and its __launch_bounds__ allows %d\n", where.file_name(), where.line(), name, threads, most);
-      device.record(cudaErrorLaunchOutOfResources);
+      // What an H200 answers (cudaErrorInvalidValue), measured 2026-11-29.
+      std::fprintf(stderr, "%s:%u: the launch of %s is refused (invalid argument): %llu threads a block, and its "
+                   "__launch_bounds__ allows %d\n", where.file_name(), where.line(), name, threads, most);
+      device.record(cudaErrorInvalidValue);
       return;
     }
     auto bound = std::make_tuple(launch_argument(arguments)...);
@@ -670,7 +670,6 @@ inline const char* cudaGetErrorString(cudaError_t e) {
     case cudaErrorMemoryAllocation: return "out of memory";
     case cudaErrorInvalidConfiguration: return "invalid configuration argument";
     case cudaErrorInvalidDevicePointer: return "invalid device pointer";
-    case cudaErrorLaunchOutOfResources: return "too many resources requested for launch";
     case cudaErrorAssert: return "device-side assert triggered";
     default: return "unspecified launch failure";
   }
@@ -682,7 +681,6 @@ inline const char* cudaGetErrorName(cudaError_t e) {
     case cudaErrorMemoryAllocation: return "cudaErrorMemoryAllocation";
     case cudaErrorInvalidConfiguration: return "cudaErrorInvalidConfiguration";
     case cudaErrorInvalidDevicePointer: return "cudaErrorInvalidDevicePointer";
-    case cudaErrorLaunchOutOfResources: return "cudaErrorLaunchOutOfResources";
     case cudaErrorAssert: return "cudaErrorAssert";
     case cudaErrorLaunchFailure: return "cudaErrorLaunchFailure";
     default: return "cudaErrorUnknown";
