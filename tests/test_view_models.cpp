@@ -666,4 +666,36 @@ TEST(Session, ScenarioOpensAtItsStep) {
 }
 
 }  // namespace
+// A kernel-only file's schedules differ in the arrays its launch left, not in its main() (syncscope's,
+// which returns 0 either way): its bars are neither correct nor wrong, and say how they differ.
+TEST(RaceLabModel, AKernelOnlyFilesOutputsAreToldApartByTheirArrays) {
+  const auto r = run({.algorithm = "kogge-stone"});
+  AlgorithmEntry kernels = *r->config.algorithm;
+  kernels.info.program = true;
+  kernels.info.kernels_only = true;
+  RunResult k = *r;
+  k.config.algorithm = &kernels;
+  k.sim.output_bits = {0};
+  k.expected = {0};
+  Outcomes o;
+  o.runs = 19;
+  Outcome first, second;
+  first.bits = second.bits = {0};
+  first.poison = second.poison = {0};
+  first.match = second.match = true;
+  first.runs = 10;
+  second.runs = 9;
+  second.differs_from_first = "out after the launch: 64 of 64 elements differ, at 0, 1, ...";
+  first.copies = {HostCopy{0, "out", 4, {0, 0, 0, 0}}};
+  second.copies = {HostCopy{0, "out", 4, {1, 0, 0, 0}}};
+  o.distinct = {first, second};
+  const RaceLabModel m = build_race_lab(k, &o, false, nullptr, false);
+  EXPECT_EQ(m.schedules_status, "2 distinct outputs in 19 runs (by what the launch left in its arrays)");
+  ASSERT_EQ(m.bars.size(), 2u);
+  EXPECT_TRUE(m.bars[0].unchecked);
+  EXPECT_EQ(m.bars[1].differs, second.differs_from_first);
+  ASSERT_EQ(m.schedules.size(), 2u);
+  EXPECT_EQ(m.schedules[1].headline, "9 runs: unlike the first, " + second.differs_from_first);
+}
+
 }  // namespace syncscope::app

@@ -91,7 +91,7 @@ void draw_chart(const RaceLabPanel& panel, const RunResult& run, const app::Race
   for (int k = 0; k < n; ++k) {
     const app::OutputBar& b = m.bars[k];
     const float x = o.x + group * static_cast<float>(k) + group * 0.12f;
-    const ImU32 colour = b.correct ? th.good : th.race;
+    const ImU32 colour = b.unchecked ? th.label : b.correct ? th.good : th.race;
     auto column_at = [&](float cx, int runs, int total, bool striped) {
       if (total <= 0) return;
       const float h = chart_h * static_cast<float>(runs) / static_cast<float>(total) / tallest;
@@ -114,9 +114,10 @@ void draw_chart(const RaceLabPanel& panel, const RunResult& run, const app::Race
     const std::string name = fit_label(b.name, group - 4, &panel.geometry);
     dl->AddText(ImVec2(left + (group - ImGui::CalcTextSize(name.c_str()).x) / 2, base + 4), colour, name.c_str());
     const std::string wrong = std::to_string(b.wrong.size());
-    const std::string verdict = b.correct ? first_fitting({"correct", "ok"}, group - 4, panel)
-                                          : first_fitting({wrong + " wrong", wrong}, group - 4, panel);
-    short_verdicts |= verdict != (b.correct ? "correct" : wrong + " wrong");
+    const std::string verdict = b.unchecked ? std::string(b.differs.empty() ? "" : "differs")
+                                : b.correct ? first_fitting({"correct", "ok"}, group - 4, panel)
+                                            : first_fitting({wrong + " wrong", wrong}, group - 4, panel);
+    short_verdicts |= !b.unchecked && verdict != (b.correct ? "correct" : wrong + " wrong");
     dl->AddText(ImVec2(left + (group - ImGui::CalcTextSize(verdict.c_str()).x) / 2, base + 4 + label_h), colour, verdict.c_str());
     if (k == shown)
       dl->AddRect(ImVec2(o.x + group * static_cast<float>(k) + 1, o.y), ImVec2(o.x + group * static_cast<float>(k + 1) - 1, base + 2 * label_h + 6),
@@ -129,7 +130,8 @@ void draw_chart(const RaceLabPanel& panel, const RunResult& run, const app::Race
     }
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
-      ImGui::Text("output %s: %s", b.name.c_str(), b.correct ? "correct" : "wrong");
+      if (b.unchecked) ImGui::Text("output %s%s", b.name.c_str(), b.differs.empty() ? "" : (": unlike A, " + b.differs).c_str());
+      else ImGui::Text("output %s: %s", b.name.c_str(), b.correct ? "correct" : "wrong");
       if (m.schedule_runs) ImGui::Text("%d of %d schedules", b.schedule_runs, m.schedule_runs);
       if (m.gpu_runs) ImGui::Text("%d of %d GPU runs", b.gpu_runs, m.gpu_runs);
       if (!b.wrong.empty()) {
@@ -165,6 +167,10 @@ void draw_chart(const RaceLabPanel& panel, const RunResult& run, const app::Race
                         m.schedule_runs ? "schedules" : "GPU runs", recorded.c_str());
   if (shown < 0 || shown >= n) return;
   const app::OutputBar& b = m.bars[shown];
+  if (b.unchecked) {  // main() is syncscope's: its 0 says nothing; the arrays do
+    ImGui::TextWrapped("output %s%s", b.name.c_str(), b.differs.empty() ? " (the first)" : (": unlike A, " + b.differs).c_str());
+    return;
+  }
   ImGui::Text("output %s:", b.name.c_str());
   const float cell_w = std::max(ImGui::CalcTextSize("0000").x, fs * 2.2f);
   for (size_t i = 0; i < b.values.size(); ++i) {

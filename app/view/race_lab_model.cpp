@@ -28,9 +28,11 @@ std::vector<OutcomeView> outcome_views(const RunResult& run, const Outcomes& o) 
     OutcomeView v;
     v.correct = d.match;
     v.headline = std::to_string(d.runs) + (d.runs == 1 ? " run: " : " runs: ") +
-                 (d.match ? (d.wrong ? std::string("within float tolerance") : std::string("output = expected"))
-                          : std::to_string(d.wrong) + " of " + std::to_string(d.bits.size()) +
-                                " elements wrong, first at " + std::to_string(d.first_wrong));
+                 (run.config.algorithm->info.kernels_only  // nothing to compare with: how the arrays differ
+                      ? (d.differs_from_first.empty() ? std::string("the first output") : "unlike the first, " + d.differs_from_first)
+                  : d.match ? (d.wrong ? std::string("within float tolerance") : std::string("output = expected"))
+                            : std::to_string(d.wrong) + " of " + std::to_string(d.bits.size()) +
+                                  " elements wrong, first at " + std::to_string(d.first_wrong));
     v.schedules = d.schedules;
     v.values = shown_values(run, d);
     v.more_values = static_cast<int>(d.bits.size() - v.values.size());
@@ -55,6 +57,8 @@ std::vector<OutputBar> output_bars(const RunResult& run, const Outcomes* schedul
       b.correct = o.match;
       b.values = shown_values(run, o, &b.wrong);
       b.more_values = static_cast<int>(o.bits.size() - b.values.size());
+      b.unchecked = run.config.algorithm->info.kernels_only;
+      b.differs = o.differs_from_first;
       bars.push_back(std::move(b));
       first_seen.push_back(&o);
     }
@@ -100,7 +104,9 @@ RaceLabModel build_race_lab(const RunResult& run, const Outcomes* schedules, boo
   else if (schedules) {
     m.schedules_status = std::to_string(schedules->distinct.size()) + " distinct output" +
                          (schedules->distinct.size() == 1 ? "" : "s") + " in " + std::to_string(schedules->runs) +
-                         " runs, " + std::to_string(schedules->correct_runs()) + " correct";
+                         " runs" +
+                         (c.algorithm->info.kernels_only ? " (by what the launch left in its arrays)"
+                                                         : ", " + std::to_string(schedules->correct_runs()) + " correct");
     m.schedules = outcome_views(run, *schedules);
   }
   if (gpu_busy) m.gpu_status = "running on the GPU...";

@@ -31,6 +31,10 @@ struct OutputBar {
   std::vector<std::pair<std::string, bool>> values;  // the first elements, and whether each is wrong
   int more_values = 0;
   bool viewed = false;  // the run on screen (its schedule) gave this output
+  // A kernel-only file: no reference to be correct against; outputs differ in the arrays the
+  // launch left (`differs`: how this one differs from the first, "" for the first).
+  bool unchecked = false;
+  std::string differs;
 };
 
 struct RaceLabModel {
