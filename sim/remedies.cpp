@@ -28,11 +28,20 @@ std::string at_line(const LineTable::Call& c) { return c.file + ":" + std::to_st
 
 // Where the code goes back in a __device__ helper that is called from several places, those calls
 // (a translated .cu's, sim::LineTable::set_calls): "...; shift_left is called at x.cu:15 and x.cu:19".
-// "shift_left is called at x.cu:15 and x.cu:19"; "" unless the helper of `line` has several calls.
-std::string calls_text(LineId line) {
+// "shift_left is called at x.cu:15 and x.cu:19"; "" unless the helper of `line` has several calls
+// (and, given `from`, some of them in the function of that line).
+std::string calls_text(LineId line, LineId from = kNoLine) {
   const SourceLine& l = LineTable::get(line);
   const std::vector<LineTable::Call> calls = LineTable::calls_into(l.file, l.line);
   if (calls.size() < 2) return "";
+  // ... where `from` is in a function nothing calls (the kernel) that calls it: in a helper of its
+  // own, the order is the kernel's to give.
+  const SourceLine& f = LineTable::get(from);
+  if (from != kNoLine && (!LineTable::calls_into(f.file, f.line).empty() ||
+                          std::none_of(calls.begin(), calls.end(), [&](const LineTable::Call& c) {
+                            return c.caller_first <= f.line && f.line <= c.caller_last;
+                          })))
+    return "";
   std::string text = calls.front().callee + " is called at ";
   for (size_t k = 0; k < calls.size(); ++k)
     text += (k == 0 ? "" : k + 1 == calls.size() ? " and " : ", ") + at_line(calls[k]);
@@ -328,11 +337,11 @@ std::string barrier_text(const HazardEvent& e, bool same_warp, const std::option
     return barrier + " between " + B + " and " + A + " would order these accesses";
   if (a.file == b.file && a.function == b.function) return barrier + " between " + A + " and " + B + " would order these accesses";
   // A helper called from several places: which call did it, the lines do not say; the calls do.
-  std::string calls = calls_text(e.line_first);
-  if (calls.empty()) calls = calls_text(e.line_second);
+  const std::string calls_first = calls_text(e.line_first, e.line_second);
+  const std::string calls = calls_first.empty() ? calls_text(e.line_second, e.line_first) : calls_first;
   return barrier + " after " + A + " and before " + B + " would order these accesses" +
          (calls.empty() ? "" : " (" + calls + ": the barrier goes between the call that reaches " +
-                                   (calls_text(e.line_first).empty() ? B : A) + " and the other access)");
+                                   (calls_first.empty() ? B : A) + " and the other access)");
 }
 
 // The plain side of a race between an atomic and a plain write (kNoLine: it is not one).

@@ -1687,8 +1687,9 @@ __global__ void shift(int *a) {
 }
 int main() {
   int *d, h[64];
+  for (int i = 0; i < 64; ++i) h[i] = i;
   cudaMalloc(&d, sizeof h);
-  cudaMemset(d, 0, sizeof h);
+  cudaMemcpy(d, h, sizeof h, cudaMemcpyHostToDevice);
   for (int k = 0; k < 3; ++k) shift<<<1, 64>>>(d);
   cudaMemcpy(h, d, sizeof h, cudaMemcpyDeviceToHost);
   printf("%d\n", h[0]);
